@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Every answer of the API: `{code, message, data}`; `code` 0 is success. */
+export const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({ code: z.number().int(), message: z.string(), data });
+
+/** The envelope of an error: `data` may carry the field errors of a rejected input. */
+export const errorEnvelope = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z
+    .object({ fields: z.array(z.object({ path: z.string(), message: z.string() })).optional() })
+    .nullable(),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
+
+/** `t` is added by the spec's client to every POST body and GET query; it is accepted and ignored. */
+export const tParam = z.union([z.coerce.number(), z.string()]).optional();
+
+/** Paging of every list: `page` from 1, `limit` rows a page. */
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(1000).default(10),
+  t: tParam,
+});
+
+/** A page of a list: `{total, data}`. */
+export const pageOf = <T extends z.ZodType>(row: T) =>
+  z.object({ total: z.number().int().min(0), data: z.array(row) });
+
+/** Epoch seconds, the unit of every time in the API. */
+export const epochSeconds = z.number().int().min(0);
+
+export const nowSeconds = (now: number = Date.now()): number => Math.floor(now / 1000);

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Start-up facts only (port, data dir, database, log level); everything else is set in the UI.
+ * Read from the environment, over an optional JSON file named by SITEWATCH_CONFIG.
+ */
+export const configSchema = z.object({
+  host: z.string().default('0.0.0.0'),
+  port: z.coerce.number().int().min(0).max(65535).default(8080),
+  dataDir: z.string().default('./data'),
+  databaseUrl: z.string().optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  webDir: z.string().optional(),
+  bodyLimitBytes: z.coerce.number().int().min(1024).default(1_048_576),
+  /** `production` refuses test-only switches. */
+  mode: z.enum(['production', 'development', 'test']).default('production'),
+  shutdownGraceMs: z.coerce.number().int().min(0).default(10_000),
+});
+export type Config = z.infer<typeof configSchema>;
+
+const envNames: Record<keyof Config, string> = {
+  host: 'HOST',
+  port: 'PORT',
+  dataDir: 'SITEWATCH_DATA_DIR',
+  databaseUrl: 'DATABASE_URL',
+  logLevel: 'LOG_LEVEL',
+  webDir: 'SITEWATCH_WEB_DIR',
+  bodyLimitBytes: 'SITEWATCH_BODY_LIMIT',
+  mode: 'SITEWATCH_MODE',
+  shutdownGraceMs: 'SITEWATCH_SHUTDOWN_GRACE_MS',
+};
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
+  const fromFile: Record<string, unknown> = env.SITEWATCH_CONFIG
+    ? JSON.parse(readFileSync(env.SITEWATCH_CONFIG, 'utf8'))
+    : {};
+  const fromEnv: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(envNames)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') fromEnv[key] = value;
+  }
+  const parsed = configSchema.safeParse({ ...fromFile, ...fromEnv });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${envNames[i.path[0] as keyof Config] ?? i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
+};

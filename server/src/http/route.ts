@@ -1,0 +1,68 @@
+import { type RouteSpec, envelope, errorEnvelope, routeUrl, sharedText } from '@sitewatch/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { requestLanguage } from './envelope.ts';
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export interface RouteInput<R extends RouteSpec> {
+  params: Infer<R['params']>;
+  query: Infer<R['query']>;
+  body: Infer<R['body']>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteOptions {
+  /** Text of a successful answer's `message`, a key of the shared locale files. */
+  messageKey?: string;
+  /** Whether the route needs a signed-in user (default true; public routes say false). */
+  auth?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: boolean;
+  }
+}
+
+/**
+ * Registers one contract route: validation of params, query and body by the contract's
+ * schemas, the envelope around the handler's result, and the schemas in the OpenAPI document.
+ * Handlers stay thin: validate (done here), call one service function, return its data.
+ */
+export const addRoute = <R extends RouteSpec>(
+  app: FastifyInstance,
+  spec: R,
+  handler: (input: RouteInput<R>) => Promise<z.infer<R['response']>> | z.infer<R['response']>,
+  options: RouteOptions = {},
+) => {
+  app.route({
+    method: spec.method,
+    url: routeUrl(spec),
+    config: { auth: options.auth ?? true },
+    schema: {
+      summary: spec.summary,
+      tags: spec.tags,
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { querystring: spec.query } : {}),
+      ...(spec.body ? { body: spec.body } : {}),
+      response: { 200: envelope(spec.response), '4xx': errorEnvelope },
+    },
+    handler: async (request, reply) => {
+      const data = await handler({
+        params: request.params as Infer<R['params']>,
+        query: request.query as Infer<R['query']>,
+        body: request.body as Infer<R['body']>,
+        request,
+        reply,
+      });
+      if (reply.sent) return reply;
+      return {
+        code: 0,
+        message: sharedText(requestLanguage(request), options.messageKey ?? 'errors.ok'),
+        data,
+      };
+    },
+  });
+};

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDb } from './db/kysely.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createPushHub } from './push/hub.ts';
+
+const config = loadConfig();
+const defaultWebDir = path.resolve(fileURLToPath(import.meta.url), '../../../web/dist');
+const webDir = config.webDir ?? (existsSync(defaultWebDir) ? defaultWebDir : undefined);
+
+const db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const applied = await migrateToLatest(db.kysely);
+const push = createPushHub();
+const app = await buildApp({
+  db,
+  push,
+  // Sessions arrive with the sign-in area; until then no token is valid.
+  authenticator: { authenticate: async () => null },
+  webDir,
+  logLevel: config.logLevel,
+  bodyLimitBytes: config.bodyLimitBytes,
+});
+if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  const force = setTimeout(() => {
+    app.log.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, config.shutdownGraceMs);
+  force.unref();
+  try {
+    await app.close();
+    push.closeAll();
+    await db.close();
+    app.log.info('stopped');
+    app.log.flush?.();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'error during shutdown');
+    process.exit(1);
+  }
+};
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ host: config.host, port: config.port });
+const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
+const where = db.dialect === 'sqlite' ? path.join(config.dataDir, 'sitewatch.db') : 'PostgreSQL';
+process.stdout.write(`\nSitewatch is running: ${url}\nDatabase: ${where}\nAPI docs: ${url}/api/docs\n\n`);

@@ -1,0 +1,41 @@
+import type { PushServerMessage } from '@sitewatch/contract/push';
+import type { Principal } from '../http/auth.ts';
+
+/** The sending side of one connected browser. */
+export interface PushClient {
+  principal: Principal;
+  send(text: string): void;
+}
+
+/**
+ * The push hub: connected browsers by user, and one `publish` that every engine calls.
+ * A message is serialised once and sent to each client its filter lets through.
+ */
+export interface PushHub {
+  add(client: PushClient): () => void;
+  publish(message: PushServerMessage, allow?: (principal: Principal) => boolean): number;
+  size(): number;
+  closeAll(): void;
+}
+
+export const createPushHub = (): PushHub => {
+  const clients = new Set<PushClient & { close?: () => void }>();
+  return {
+    add(client) {
+      clients.add(client);
+      return () => clients.delete(client);
+    },
+    publish(message, allow) {
+      const text = JSON.stringify(message);
+      let sent = 0;
+      for (const client of clients) {
+        if (allow && !allow(client.principal)) continue;
+        client.send(text);
+        sent += 1;
+      }
+      return sent;
+    },
+    size: () => clients.size,
+    closeAll: () => clients.clear(),
+  };
+};
