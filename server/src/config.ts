@@ -43,7 +43,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   }
   const parsed = configSchema.safeParse({ ...fromFile, ...fromEnv });
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${envNames[i.path[0] as keyof Config] ?? i.path.join('.')}: ${i.message}`);
+    const lines = parsed.error.issues.map(
+      (i) => `  ${envNames[i.path[0] as keyof Config] ?? i.path.join('.')}: ${i.message}`,
+    );
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };

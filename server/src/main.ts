@@ -40,7 +40,6 @@ const shutdown = async (signal: string) => {
     push.closeAll();
     await db.close();
     app.log.info('stopped');
-    app.log.flush?.();
     process.exit(0);
   } catch (err) {
     app.log.error({ err }, 'error during shutdown');

@@ -8,9 +8,7 @@ export const envelope = <T extends z.ZodType>(data: T) =>
 export const errorEnvelope = z.object({
   code: z.number().int(),
   message: z.string(),
-  data: z
-    .object({ fields: z.array(z.object({ path: z.string(), message: z.string() })).optional() })
-    .nullable(),
+  data: z.object({ fields: z.array(z.object({ path: z.string(), message: z.string() })).optional() }).nullable(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
 
@@ -25,8 +23,7 @@ export const pageQuery = z.object({
 });
 
 /** A page of a list: `{total, data}`. */
-export const pageOf = <T extends z.ZodType>(row: T) =>
-  z.object({ total: z.number().int().min(0), data: z.array(row) });
+export const pageOf = <T extends z.ZodType>(row: T) => z.object({ total: z.number().int().min(0), data: z.array(row) });
 
 /** Epoch seconds, the unit of every time in the API. */
 export const epochSeconds = z.number().int().min(0);

@@ -29,11 +29,7 @@ export const languageFromHeader = (header: string | undefined): Language => {
 };
 
 /** Looks up a dotted key such as `errors.notFound`; fills `{{name}}` placeholders. */
-export const sharedText = (
-  language: Language,
-  key: string,
-  values: Record<string, string | number> = {},
-): string => {
+export const sharedText = (language: Language, key: string, values: Record<string, string | number> = {}): string => {
   let node: unknown = sharedMessages[language];
   for (const part of key.split('.')) {
     node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;

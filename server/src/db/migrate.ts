@@ -8,7 +8,8 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export const migrateToLatest = async (db: Kysely<unknown>): Promise<string[]> => {
+// biome-ignore lint/suspicious/noExplicitAny: migrations work on any schema
+export const migrateToLatest = async (db: Kysely<any>): Promise<string[]> => {
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -1,9 +1,9 @@
 import {
   type ErrorName,
-  type Language,
   errorCodes,
   errorKeys,
   errorStatus,
+  type Language,
   languageFromHeader,
   sharedText,
 } from '@sitewatch/contract';

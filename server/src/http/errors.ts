@@ -1,4 +1,4 @@
-import { type ErrorName, type Language, errorCodes, errorKeys, errorStatus, sharedText } from '@sitewatch/contract';
+import { type ErrorName, errorCodes, errorKeys, errorStatus, type Language, sharedText } from '@sitewatch/contract';
 
 export interface FieldError {
   path: string;
@@ -12,7 +12,7 @@ export interface FieldError {
  */
 export class AppError extends Error {
   constructor(
-    readonly name: ErrorName,
+    override readonly name: ErrorName,
     readonly key?: string,
     readonly values: Record<string, string | number> = {},
     readonly fields?: FieldError[],

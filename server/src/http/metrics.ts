@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /**
  * Prometheus metrics at /metrics: process metrics and an HTTP latency histogram by route
@@ -17,10 +17,7 @@ export const registerMetrics = (app: FastifyInstance): Registry => {
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    latency.observe(
-      { method: request.method, route, status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    latency.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   app.get('/metrics', { schema: { hide: true }, config: { auth: false } }, async (_request, reply) => {
     reply.type(registry.contentType);

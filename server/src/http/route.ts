@@ -1,4 +1,4 @@
-import { type RouteSpec, envelope, errorEnvelope, routeUrl, sharedText } from '@sitewatch/contract';
+import { envelope, errorEnvelope, type RouteSpec, routeUrl, sharedText } from '@sitewatch/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { requestLanguage } from './envelope.ts';

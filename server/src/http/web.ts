@@ -20,8 +20,8 @@ export const registerWebApp = async (app: FastifyInstance, webDir: string | unde
       wildcard: false,
       index: false,
       // Hashed assets never change; index.html must always be fetched anew.
-      setHeaders: (res, file) => {
-        res.setHeader(
+      setHeaders: (reply: FastifyReply, file: string) => {
+        reply.header(
           'cache-control',
           file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
         );

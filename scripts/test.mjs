@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// `npm test`: every check in one command — lint, typecheck, unit and server integration tests on
+// SQLite and a throw-away PostgreSQL cluster, then browser journeys in Debian's Chromium against the
+// production build. As root on Debian it installs the system packages it needs.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tmp = path.join(root, '.tmp');
+mkdirSync(tmp, { recursive: true });
+const started = Date.now();
+const isRoot = process.getuid?.() === 0;
+
+/** Debian packages the tests need, and the file that shows each is installed. */
+const systemPackages = [
+  { pkg: 'chromium', file: '/usr/bin/chromium' },
+  { pkg: 'postgresql', file: () => findPgBin('initdb') },
+  { pkg: 'fonts-wqy-zenhei', file: '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc' },
+];
+
+function findPgBin(name) {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return null;
+  const versions = readdirSync(base).sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) {
+    const file = path.join(base, v, 'bin', name);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+const present = ({ file }) => {
+  const where = typeof file === 'function' ? file() : file;
+  return Boolean(where && existsSync(where));
+};
+
+const step = (title) => console.log(`\n━━ ${title} ━━`);
+
+const run = (title, cmd, args, env = {}) => {
+  step(title);
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`${title} failed (exit ${result.status ?? result.signal})`);
+};
+
+const ensureSystemPackages = () => {
+  const missing = systemPackages.filter((p) => !present(p)).map((p) => p.pkg);
+  if (missing.length === 0) return;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    step(`Installing ${missing.join(', ')} with apt-get`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+    return;
+  }
+  console.error(
+    `\nThe tests need these system packages: ${missing.join(', ')}.\n` +
+      `On Debian or Ubuntu run:  sudo apt-get install -y ${missing.join(' ')}\n` +
+      'Elsewhere install Chromium at /usr/bin/chromium and PostgreSQL (initdb, pg_ctl) of version 13 or later.',
+  );
+  process.exit(1);
+};
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+/** A PostgreSQL cluster in a temp dir on a free loopback port, as the postgres user when root. */
+const startPostgres = async () => {
+  step('Starting a throw-away PostgreSQL cluster');
+  const initdb = findPgBin('initdb');
+  const pgCtl = findPgBin('pg_ctl');
+  const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-pg-'));
+  const port = await freePort();
+  const asPostgres = (bin, args) =>
+    isRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { stdio: 'pipe' })
+      : execFileSync(bin, args, { stdio: 'pipe' });
+  if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  const data = path.join(dir, 'data');
+  asPostgres(initdb, ['-D', data, '--auth=trust', '--username=postgres', '--encoding=UTF8', '--locale=C']);
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  asPostgres(pgCtl, ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  console.log(`PostgreSQL on 127.0.0.1:${port} in ${dir}`);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try {
+        asPostgres(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {}
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+const readJson = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+};
+
+let pgCluster = null;
+let exitCode = 0;
+const counts = { vitest: { passed: 0, failed: 0 }, browser: { passed: 0, failed: 0 } };
+try {
+  ensureSystemPackages();
+  run('Lint and format (Biome)', 'npx', ['biome', 'check', '.']);
+  run('Typecheck (all workspaces)', 'npm', ['run', 'typecheck', '--silent']);
+  pgCluster = await startPostgres();
+  const vitestJson = path.join(tmp, 'vitest.json');
+  rmSync(vitestJson, { force: true });
+  try {
+    run(
+      'Unit and server integration tests (SQLite and PostgreSQL)',
+      'npx',
+      ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+      { SITEWATCH_TEST_PG_URL: pgCluster.url, SITEWATCH_REQUIRE_PG: '1' },
+    );
+  } finally {
+    const report = readJson(vitestJson);
+    if (report) counts.vitest = { passed: report.numPassedTests, failed: report.numFailedTests };
+  }
+  run('Build the web app', 'npm', ['run', 'build', '--silent']);
+  const browserJson = path.join(tmp, 'playwright.json');
+  rmSync(browserJson, { force: true });
+  try {
+    run(
+      'Browser journeys (Playwright, Debian Chromium, production build)',
+      'npx',
+      ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: browserJson,
+        E2E_PORT: String(await freePort()),
+      },
+    );
+  } finally {
+    const report = readJson(browserJson);
+    if (report)
+      counts.browser = { passed: report.stats.expected + report.stats.flaky, failed: report.stats.unexpected };
+  }
+} catch (err) {
+  console.error(`\n${err.message}`);
+  exitCode = 1;
+} finally {
+  pgCluster?.stop();
+}
+
+const seconds = Math.round((Date.now() - started) / 1000);
+console.log(`\nUnit and integration tests: ${counts.vitest.passed} passed, ${counts.vitest.failed} failed`);
+console.log(
+  `Browser tests run: ${counts.browser.passed + counts.browser.failed} (${counts.browser.passed} passed, ${counts.browser.failed} failed)`,
+);
+console.log(`npm test took ${seconds} s`);
+const passed = counts.vitest.passed + counts.browser.passed;
+const failed =
+  counts.vitest.failed + counts.browser.failed + (exitCode && !(counts.vitest.failed + counts.browser.failed) ? 1 : 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(exitCode);

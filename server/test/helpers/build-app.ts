@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { type AppDeps, buildApp } from '../../src/app.ts';
+import type { Dialect } from '../../src/db/kysely.ts';
+import type { Authenticator, Principal } from '../../src/http/auth.ts';
+import { createPushHub, type PushHub } from '../../src/push/hub.ts';
+import { createTestDatabase, type TestDatabase } from './databases.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  push: PushHub;
+}
+
+/** Tokens that the fake authenticator accepts, for suites that do not exercise sign-in. */
+export const fakeTokens: Record<string, Principal> = {
+  'admin-token': { user_id: 1, user_name: 'admin', session_id: 1 },
+};
+export const fakeAuthenticator: Authenticator = {
+  authenticate: async (token) => fakeTokens[token] ?? null,
+};
+
+/** Builds the app on a fresh database of `dialect` before the suite and closes it after. */
+export const useTestApp = (
+  dialect: Dialect,
+  overrides: Partial<AppDeps> = {},
+  extraRoutes?: (app: FastifyInstance) => void,
+): TestApp => {
+  const state = {} as TestApp;
+  beforeAll(async () => {
+    state.database = await createTestDatabase(dialect);
+    state.push = createPushHub();
+    state.app = await buildApp({
+      db: state.database.db,
+      push: state.push,
+      authenticator: fakeAuthenticator,
+      logLevel: 'silent',
+      ...overrides,
+    });
+    extraRoutes?.(state.app);
+    await state.app.ready();
+  });
+  afterAll(async () => {
+    await state.app?.close();
+    await state.database?.destroy();
+  });
+  return state;
+};

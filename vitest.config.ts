@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+/** One Vitest run over every workspace: contract and server in Node, web in jsdom. */
+export default defineConfig({
+  test: {
+    // Each server test file opens its own databases; two workers match the two cores.
+    maxWorkers: 2,
+    projects: [
+      {
+        test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          include: ['web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+      },
+    ],
+  },
+});

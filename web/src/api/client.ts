@@ -1,0 +1,155 @@
+import { type RouteSpec, routeUrl } from '@sitewatch/contract';
+import type { z } from 'zod';
+import { currentLanguage, i18n } from '../i18n/index.ts';
+import { clearTokens, readToken, tokenIsInSession } from './tokens.ts';
+
+/** Request timeouts (000 §7, §9). */
+export const requestTimeoutMs = 300_000;
+export const downloadTimeoutMs = 600_000;
+/** Delay before leaving for the login page on HTTP 401 (000 §8). */
+export const signOutDelayMs = 300;
+
+/** An answer that is not a success, with the text to show in the current language. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: number | null,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ClientEnv {
+  fetch: typeof fetch;
+  token: () => string | null;
+  tokenInSession: () => boolean;
+  clearTokens: () => void;
+  /** Current path name, to apply the login and site-map editor exceptions. */
+  pathname: () => string;
+  goToLogin: () => void;
+  text: (key: 'http.network' | 'http.notFound' | 'http.parseFailed' | 'http.timeout') => string;
+  language: () => string;
+  now: () => number;
+}
+
+export interface RequestOptions {
+  query?: Record<string, unknown> | undefined;
+  body?: unknown;
+  /** A file download: longer timeout, answer returned as a Blob. */
+  download?: boolean;
+  signal?: AbortSignal;
+}
+
+const isPage = (pathname: string, page: string) => pathname.replace(/\/+$/, '').replace(/\.html$/, '') === `/${page}`;
+
+/**
+ * The request client of 000 §7 and §8: bearer token, `t` on every call, timeouts, the envelope
+ * (`code` or `Code`, 0 success, -2 to login) and the HTTP error texts.
+ */
+export const createApiClient = (env: ClientEnv) => {
+  let leaving = false;
+  const leaveForLogin = (delayMs: number) => {
+    if (leaving) return;
+    leaving = true;
+    setTimeout(() => {
+      env.clearTokens();
+      env.goToLogin();
+      leaving = false;
+    }, delayMs);
+  };
+
+  const send = async (method: string, url: string, options: RequestOptions = {}): Promise<unknown> => {
+    const t = Math.floor(env.now() / 1000);
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value === undefined || value === null) continue;
+      for (const one of Array.isArray(value) ? value : [value]) search.append(key, String(one));
+    }
+    const headers: Record<string, string> = { 'accept-language': env.language() };
+    const token = env.token();
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: BodyInit | undefined;
+    if (method === 'GET' || method === 'DELETE') {
+      search.set('t', String(t));
+    } else if (options.body instanceof FormData) {
+      options.body.set('t', String(t));
+      body = options.body;
+    } else {
+      headers['content-type'] = 'application/json';
+      const payload = options.body && typeof options.body === 'object' ? options.body : {};
+      body = JSON.stringify(Array.isArray(payload) ? payload : { ...payload, t });
+    }
+    const timeout = AbortSignal.timeout(options.download ? downloadTimeoutMs : requestTimeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const query = search.toString();
+
+    let response: Response;
+    try {
+      response = await env.fetch(query ? `${url}?${query}` : url, { method, headers, body, signal });
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      const timedOut = err instanceof DOMException && err.name === 'TimeoutError';
+      throw new ApiError(env.text(timedOut ? 'http.timeout' : 'http.network'), 0, null);
+    }
+    const pathname = env.pathname();
+    if (response.status === 401 && !isPage(pathname, 'login')) {
+      // The site-map editor keeps working on a token held for its session (000 §8).
+      if (!(env.tokenInSession() && isPage(pathname, 'groupmap_edit'))) leaveForLogin(signOutDelayMs);
+    }
+    if (response.status >= 500) throw new ApiError(env.text('http.network'), response.status, null);
+    if (response.status === 404) {
+      const payload = await response.json().catch(() => null);
+      throw new ApiError(env.text('http.notFound'), 404, payload?.code ?? null);
+    }
+    if (options.download && response.ok && !response.headers.get('content-type')?.includes('application/json')) {
+      return response.blob();
+    }
+    let payload: { code?: number; Code?: number; message?: string; msg?: string; data?: unknown; Data?: unknown };
+    try {
+      payload = await response.json();
+    } catch {
+      if (!response.ok) throw new ApiError(response.statusText || env.text('http.network'), response.status, null);
+      throw new ApiError(env.text('http.parseFailed'), response.status, null);
+    }
+    const code = payload.code ?? payload.Code ?? null;
+    const message = payload.message ?? payload.msg ?? '';
+    if (!response.ok) throw new ApiError(message || response.statusText, response.status, code, payload.data);
+    if (code === 0) return 'Data' in payload && !('data' in payload) ? payload.Data : payload.data;
+    if (code === -2 && !isPage(pathname, 'login') && !isPage(pathname, 'groupmap_edit')) leaveForLogin(0);
+    throw new ApiError(message, response.status, code, payload.data);
+  };
+
+  /** Calls a contract route; the answer's data is parsed with the route's schema. */
+  const call = async <R extends RouteSpec>(
+    route: R,
+    input: { params?: Record<string, string | number>; query?: unknown; body?: unknown } = {},
+    options: Omit<RequestOptions, 'query' | 'body'> = {},
+  ): Promise<z.infer<R['response']>> => {
+    const url = routeUrl(route).replace(/:(\w+)/g, (_, name: string) =>
+      encodeURIComponent(String(input.params?.[name] ?? '')),
+    );
+    const data = await send(route.method, url, {
+      ...options,
+      query: input.query as Record<string, unknown> | undefined,
+      body: input.body,
+    });
+    return route.response.parse(data) as z.infer<R['response']>;
+  };
+
+  return { send, call };
+};
+
+export const api = createApiClient({
+  fetch: (...args) => fetch(...args),
+  token: readToken,
+  tokenInSession: tokenIsInSession,
+  clearTokens,
+  pathname: () => window.location.pathname,
+  goToLogin: () => window.location.assign('/login'),
+  text: (key) => i18n.t(key),
+  language: currentLanguage,
+  now: () => Date.now(),
+});
