@@ -49,6 +49,15 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // While closing, answers in flight end their keep-alive connection, so close() need not wait
+  // for the keep-alive timeout after the last answer.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('preValidation', async (request) => {
     dropT(request.body);
     dropT(request.query);

@@ -1,0 +1,34 @@
+// Writes the OpenAPI document of the whole API to openapi/openapi.json, so API changes show up
+// in review as a diff (a test fails when the committed file is out of date).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.ts';
+import { openDb } from './db/kysely.ts';
+import { createPushHub } from './push/hub.ts';
+
+export const openApiFile = path.resolve(fileURLToPath(import.meta.url), '../../../openapi/openapi.json');
+
+/** The generated document, as text with a stable layout. */
+export const generateOpenApi = async (): Promise<string> => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-openapi-'));
+  const db = openDb({ dataDir });
+  const app = await buildApp({
+    db,
+    push: createPushHub(),
+    authenticator: { authenticate: async () => null },
+    logLevel: 'silent',
+  });
+  await app.ready();
+  const text = `${JSON.stringify(app.swagger(), null, 2)}\n`;
+  await app.close();
+  await db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  return text;
+};
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  writeFileSync(openApiFile, await generateOpenApi());
+  console.log(`wrote ${openApiFile}`);
+}

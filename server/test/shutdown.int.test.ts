@@ -1,0 +1,29 @@
+import { defineRoute } from '@sitewatch/contract';
+import { expect, it } from 'vitest';
+import { z } from 'zod';
+import { addRoute } from '../src/http/route.ts';
+import { useTestApp } from './helpers/build-app.ts';
+
+const t = useTestApp('sqlite', {}, (app) =>
+  addRoute(
+    app,
+    defineRoute({ method: 'GET', path: 'test/slow', summary: 'slow', response: z.string() }),
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return 'done';
+    },
+    { auth: false },
+  ),
+);
+
+it('finishes in-flight requests before closing', async () => {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as { port: number };
+  const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/test/slow`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const closed = t.app.close();
+  const res = await inFlight;
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ code: 0, data: 'done' });
+  await closed;
+});
