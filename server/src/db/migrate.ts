@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001-foundation.ts';
+import * as m0002 from './migrations/0002-accounts.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0002-accounts': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,6 +6,14 @@ import type { Generated } from 'kysely';
  */
 export interface Database {
   global_config: GlobalConfigTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  device_tokens: DeviceTokensTable;
+  captchas: CaptchasTable;
+  login_attempts: LoginAttemptsTable;
+  operation_logs: OperationLogsTable;
+  menus: MenusTable;
+  functions: FunctionsTable;
 }
 
 /** Global configuration values by key (000 §7 `setting/gc`: ACCOUNT_SAFE, PWD_COMPLEXITY, …). */
@@ -15,4 +23,107 @@ export interface GlobalConfigTable {
   /** JSON text. */
   v: string;
   updated_at: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  user_name: string;
+  alias: string;
+  /** argon2id PHC string. */
+  password_hash: string;
+  password_changed_at: number;
+  /** 1 when the password must be changed at the next login (the first admin password). */
+  must_change_password: number;
+  pwd_always_valid: number;
+  email: string;
+  phone: string;
+  enable: number;
+  /** 1 local, 2 LDAP (000 §6: login type 2 loses the personnel pages). */
+  login_type: number;
+  language: string;
+  locked_at: number | null;
+  lock_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  remember: number;
+  device_token_id: number | null;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  last_seen_at: number;
+  revoked_at: number | null;
+  revoke_reason: string | null;
+}
+
+export interface DeviceTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  /** Auto-login period 1–6 (000 §2.1). */
+  period: number;
+  expires_at: number | null;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface CaptchasTable {
+  id: string;
+  code_hash: string;
+  expires_at: number;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  user_name: string;
+  ip: string;
+  success: number;
+  time: number;
+}
+
+export interface OperationLogsTable {
+  id: Generated<number>;
+  time: number;
+  user_id: number | null;
+  user_name: string;
+  ip: string;
+  module: string;
+  action: string;
+  target: string;
+  /** 1 success, 0 failure. */
+  result: number;
+  detail: string;
+}
+
+/** Menu node (000 §3): the catalogue the left menu, the route guard and permissions use. */
+export interface MenusTable {
+  id: number;
+  parent_id: number;
+  /** Key of the name in the shared locale files; `name` is used when null (custom menus). */
+  name_key: string | null;
+  name: string;
+  url: string;
+  icon: string;
+  target: string;
+  enable: number;
+  display: number;
+  weight: number;
+  builtin: number;
+}
+
+/** A function (button) of a page: add, edit, delete, export, confirm alarm… */
+export interface FunctionsTable {
+  id: Generated<number>;
+  menu_id: number;
+  code: string;
+  name_key: string;
 }
