@@ -7,6 +7,7 @@ import path from 'node:path';
 import { buildApp } from '../server/src/app.ts';
 import { openDb } from '../server/src/db/kysely.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
+import { createLoginKey, generateLoginKeyPem } from '../server/src/modules/auth/index.ts';
 import { createPushHub } from '../server/src/push/hub.ts';
 
 const total = Number(process.env.BENCH_REQUESTS ?? 20_000);
@@ -18,7 +19,7 @@ await migrateToLatest(db.kysely);
 const app = await buildApp({
   db,
   push: createPushHub(),
-  authenticator: { authenticate: async () => null },
+  loginKey: createLoginKey(generateLoginKeyPem()),
   logLevel: 'silent',
 });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,21 +1,53 @@
 import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Collector } from './collector/collector.ts';
 import type { Db } from './db/kysely.ts';
 import { type Authenticator, registerAuthHook } from './http/auth.ts';
-import { registerErrorHandling } from './http/envelope.ts';
+import { registerErrorHandling, sendError } from './http/envelope.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
+import { createAccessService, registerAccess, registerAccessRoutes } from './modules/access/index.ts';
+import { createAuditLog } from './modules/audit/index.ts';
+import {
+  createAuthRepository,
+  createAuthService,
+  type LoginKey,
+  loginRateLimit,
+  registerAuth,
+  requestMeta,
+} from './modules/auth/index.ts';
+import {
+  createGlobalConfig,
+  type GlobalConfigDefaults,
+  registerGlobalConfigRoutes,
+} from './modules/global-config/index.ts';
 import { registerHealth } from './modules/health/index.ts';
+import { registerMonitoring } from './modules/monitoring/index.ts';
+import { registerSeries } from './modules/series/index.ts';
 import type { PushHub } from './push/hub.ts';
 import { registerPushChannel } from './push/routes.ts';
+import type { SeriesStore } from './series/store.ts';
 
 export interface AppDeps {
   db: Db;
   push: PushHub;
-  authenticator: Authenticator;
+  /** The running collector (live values, device writes); absent in API-only tests. */
+  collector?: Collector | undefined;
+  /** The running series store; without it reads go straight to the tables. */
+  series?: SeriesStore | undefined;
+  /** The RSA key that protects passwords on the way from the browser. */
+  loginKey: LoginKey;
+  /** Replaces session authentication (suites of other areas use a fixed token). */
+  authenticator?: Authenticator;
+  /** Defaults of the global configuration, before an administrator changes it. */
+  globalConfigDefaults?: GlobalConfigDefaults;
+  /** Logins a minute per address on each login route. */
+  loginRateLimit?: { max: number; timeWindow: number };
+  clock?: () => number;
   /** Built web app to serve; none in API-only tests. */
   webDir?: string | undefined;
   logLevel?: string;
@@ -42,6 +74,9 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Errors the router raises before any route (bad URL encoding, over-long path parameter)
+    // get the envelope too.
+    frameworkErrors: (_error, request, reply) => sendError(reply, request, 'badRequest'),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -63,13 +98,41 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     dropT(request.query);
   });
 
+  const clock = deps.clock ?? Date.now;
+  const config = createGlobalConfig(deps.db, deps.globalConfigDefaults);
+  const audit = createAuditLog(deps.db, clock);
+  const access = createAccessService(deps.db);
+  const auth = createAuthService({
+    repo: createAuthRepository(deps.db),
+    config,
+    loginKey: deps.loginKey,
+    audit,
+    clock,
+  });
+  const authenticator: Authenticator = deps.authenticator ?? {
+    authenticate: (token, request) => auth.authenticate(token, request ? requestMeta(request) : undefined),
+  };
+
   await registerSecurityHeaders(app);
   await registerOpenApi(app);
+  await app.register(rateLimit, { global: false });
   registerMetrics(app);
-  registerAuthHook(app, deps.authenticator);
-  await registerPushChannel(app, deps.push, deps.authenticator);
+  registerAccess(app, access);
+  registerAuthHook(app, authenticator);
+  await registerPushChannel(app, deps.push, authenticator);
 
   registerHealth(app, deps);
+  registerMonitoring(app, deps);
+  registerSeries(app, deps);
+  registerAuth(app, {
+    auth,
+    loginKey: deps.loginKey,
+    config,
+    access,
+    rateLimit: deps.loginRateLimit ?? loginRateLimit,
+  });
+  registerAccessRoutes(app, deps.db, access);
+  registerGlobalConfigRoutes(app, config, audit);
 
   await registerWebApp(app, deps.webDir);
   return app;

@@ -17,6 +17,11 @@ export const configSchema = z.object({
   /** `production` refuses test-only switches. */
   mode: z.enum(['production', 'development', 'test']).default('production'),
   shutdownGraceMs: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * `off` starts with the login captcha switched off until an administrator turns it on: for
+   * automated tests only, refused in production mode.
+   */
+  captcha: z.enum(['on', 'off']).default('on'),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -30,6 +35,7 @@ const envNames: Record<keyof Config, string> = {
   bodyLimitBytes: 'SITEWATCH_BODY_LIMIT',
   mode: 'SITEWATCH_MODE',
   shutdownGraceMs: 'SITEWATCH_SHUTDOWN_GRACE_MS',
+  captcha: 'SITEWATCH_CAPTCHA',
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
@@ -47,6 +53,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       (i) => `  ${envNames[i.path[0] as keyof Config] ?? i.path.join('.')}: ${i.message}`,
     );
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.captcha === 'off' && parsed.data.mode === 'production') {
+    throw new Error(
+      'Invalid configuration:\n  SITEWATCH_CAPTCHA=off is for automated tests and is refused in production mode (set SITEWATCH_MODE=test)',
+    );
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.dataDir) };
 };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { openDb } from './db/kysely.ts';
+import { createLoginKey, generateLoginKeyPem } from './modules/auth/index.ts';
 import { createPushHub } from './push/hub.ts';
 
 export const openApiFile = path.resolve(fileURLToPath(import.meta.url), '../../../openapi/openapi.json');
@@ -17,7 +18,7 @@ export const generateOpenApi = async (): Promise<string> => {
   const app = await buildApp({
     db,
     push: createPushHub(),
-    authenticator: { authenticate: async () => null },
+    loginKey: createLoginKey(generateLoginKeyPem()),
     logLevel: 'silent',
   });
   await app.ready();

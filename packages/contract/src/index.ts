@@ -2,3 +2,4 @@ export * from './envelope.ts';
 export * from './errors.ts';
 export * from './i18n.ts';
 export * from './route.ts';
+export * from './rules/password.ts';

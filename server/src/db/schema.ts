@@ -1,10 +1,12 @@
 import type { Generated } from 'kysely';
+import type { MonitoringTables } from './schema-monitoring.ts';
+import type { MonitoringTables } from './schema-monitoring.ts';
 
 /**
  * The tables, as Kysely sees them. Each area adds its tables here and in a migration of its own.
  * Column names follow the spec's field names (snake_case); times are epoch seconds.
  */
-export interface Database {
+export interface Database extends MonitoringTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -14,6 +16,11 @@ export interface Database {
   operation_logs: OperationLogsTable;
   menus: MenusTable;
   functions: FunctionsTable;
+  roles: RolesTable;
+  user_roles: { user_id: number; role_id: number };
+  role_menus: { role_id: number; menu_id: number };
+  role_functions: { role_id: number; function_id: number };
+  role_sites: { role_id: number; site_id: number };
 }
 
 /** Global configuration values by key (000 §7 `setting/gc`: ACCOUNT_SAFE, PWD_COMPLEXITY, …). */
@@ -76,9 +83,10 @@ export interface DeviceTokensTable {
   revoked_at: number | null;
 }
 
+/** A captcha lives 2 minutes and is taken (deleted) by its first use, right or wrong. */
 export interface CaptchasTable {
   id: string;
-  code_hash: string;
+  code: string;
   expires_at: number;
 }
 
@@ -126,4 +134,12 @@ export interface FunctionsTable {
   menu_id: number;
   code: string;
   name_key: string;
+}
+
+/** A role: grants over sites, menus and functions (002 §3 Permissions). Role 1 is the administrator. */
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  remark: string;
+  created_at: number;
 }

@@ -8,9 +8,14 @@ export interface Principal {
   session_id: number;
 }
 
-/** Turns a bearer token into a principal, or null when it is unknown, expired or revoked. */
+/** Why a token was not accepted: unknown, or revoked for a reason the user is told. */
+export type RejectReason = 'unknown' | 'logout' | 'idle' | 'replaced' | 'password_changed' | 'disabled' | 'revoked';
+
+export type AuthResult = { principal: Principal } | { reason: RejectReason };
+
+/** Turns a bearer token into a principal, or the reason it is not accepted. */
 export interface Authenticator {
-  authenticate(token: string, request?: FastifyRequest): Promise<Principal | null>;
+  authenticate(token: string, request?: FastifyRequest): Promise<AuthResult>;
 }
 
 declare module 'fastify' {
@@ -34,12 +39,18 @@ export const registerAuthHook = (app: FastifyInstance, authenticator: Authentica
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
     const token = bearerToken(request);
-    if (token) request.principal = await authenticator.authenticate(token, request);
+    let reason: RejectReason = 'unknown';
+    if (token) {
+      const result = await authenticator.authenticate(token, request);
+      if ('principal' in result) request.principal = result.principal;
+      else reason = result.reason;
+    }
     // Unmatched URLs (404 handler) pass; API routes need a principal unless they say otherwise;
     // the docs, metrics and web files are public.
     const url = request.routeOptions.url;
     if (!url) return;
     const needsAuth = request.routeOptions.config.auth ?? url.startsWith('/api/v1/');
-    if (needsAuth && !request.principal) throw notLoggedIn();
+    // A revoked session says why (logout, idle, another terminal…), so the login page can tell.
+    if (needsAuth && !request.principal) throw notLoggedIn(reason === 'unknown' ? undefined : `auth.revoked.${reason}`);
   });
 };

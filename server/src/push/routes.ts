@@ -29,7 +29,8 @@ export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, au
       if (!parsed.success) return send({ type: 'error', code: 40000, message: 'invalid message' });
       const message = parsed.data;
       if (message.type === 'ping') return send({ type: 'pong', server_time: nowSeconds() });
-      const principal = await authenticator.authenticate(message.token, request).catch(() => null);
+      const result = await authenticator.authenticate(message.token, request).catch(() => null);
+      const principal = result && 'principal' in result ? result.principal : null;
       if (!principal) {
         send({ type: 'error', code: -2, message: 'not logged in' });
         return socket.close(4401, 'not logged in');

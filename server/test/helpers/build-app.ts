@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildApp } from '../../src/app.ts';
 import type { Dialect } from '../../src/db/kysely.ts';
 import type { Authenticator, Principal } from '../../src/http/auth.ts';
+import { createLoginKey, generateLoginKeyPem } from '../../src/modules/auth/index.ts';
 import { createPushHub, type PushHub } from '../../src/push/hub.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
@@ -17,8 +18,14 @@ export const fakeTokens: Record<string, Principal> = {
   'admin-token': { user_id: 1, user_name: 'admin', session_id: 1 },
 };
 export const fakeAuthenticator: Authenticator = {
-  authenticate: async (token) => fakeTokens[token] ?? null,
+  authenticate: async (token) => {
+    const principal = fakeTokens[token];
+    return principal ? { principal } : { reason: 'unknown' };
+  },
 };
+
+/** One login key for the whole test process (RSA key generation takes a moment). */
+export const testLoginKey = createLoginKey(generateLoginKeyPem());
 
 /** Builds the app on a fresh database of `dialect` before the suite and closes it after. */
 export const useTestApp = (
@@ -34,6 +41,7 @@ export const useTestApp = (
       db: state.database.db,
       push: state.push,
       authenticator: fakeAuthenticator,
+      loginKey: testLoginKey,
       logLevel: 'silent',
       ...overrides,
     });

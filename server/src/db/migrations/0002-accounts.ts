@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { withId } from '../migration-kit.ts';
+import { isPostgres, withId } from '../migration-kit.ts';
 
 /**
  * Accounts and the menu catalogue: users, sessions, auto-login device tokens, captchas, login
@@ -54,7 +54,7 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
   await db.schema
     .createTable('captchas')
     .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('code_hash', 'varchar(64)', (c) => c.notNull())
+    .addColumn('code', 'varchar(16)', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
 
@@ -100,6 +100,40 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .addColumn('name_key', 'varchar(100)', (c) => c.notNull())
     .addUniqueConstraint('functions_menu_code', ['menu_id', 'code'])
     .execute();
+
+  await withId(db, db.schema.createTable('roles'))
+    .addColumn('name', 'varchar(64)', (c) => c.notNull().unique())
+    .addColumn('remark', 'varchar(200)', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('user_roles')
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('role_id', 'integer', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('user_roles_pk', ['user_id', 'role_id'])
+    .execute();
+  await db.schema
+    .createTable('role_menus')
+    .addColumn('role_id', 'integer', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+    .addColumn('menu_id', 'integer', (c) => c.notNull().references('menus.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('role_menus_pk', ['role_id', 'menu_id'])
+    .execute();
+  await db.schema
+    .createTable('role_functions')
+    .addColumn('role_id', 'integer', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+    .addColumn('function_id', 'integer', (c) => c.notNull().references('functions.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('role_functions_pk', ['role_id', 'function_id'])
+    .execute();
+  /** Site grants: ids of device groups (sites); the table of sites comes with the monitoring area. */
+  await db.schema
+    .createTable('role_sites')
+    .addColumn('role_id', 'integer', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+    .addColumn('site_id', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('role_sites_pk', ['role_id', 'site_id'])
+    .execute();
+  // Role id 1 is the administrator (000 §6); user id 1 is made at first start.
+  await sql`insert into roles (id, name, remark, created_at) values (1, 'administrator', '', 0)`.execute(db);
+  if (isPostgres(db)) await sql`select setval(pg_get_serial_sequence('roles', 'id'), 1)`.execute(db);
 
   // Top-level groups; pages are added by each area's migration (menu ids: see docs/menus.md).
   await sql`insert into menus (id, parent_id, name_key, icon, weight) values

@@ -1,0 +1,175 @@
+import { sharedText } from '@sitewatch/contract';
+import { authRoutes, type MenuNode } from '@sitewatch/contract/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/kysely.ts';
+import { requestLanguage } from '../../http/envelope.ts';
+import { forbidden, notLoggedIn } from '../../http/errors.ts';
+import { addRoute } from '../../http/route.ts';
+
+/** Role id 1 is the administrator; user id 1 is never restricted (000 §6). */
+export const adminRoleId = 1;
+export const rootUserId = 1;
+
+/** What a user may reach: menus (pages), functions (buttons) of pages, and sites. */
+export interface Access {
+  all: boolean;
+  roleIds: number[];
+  menuIds: Set<number>;
+  /** `${menu_id}:${code}` */
+  functions: Set<string>;
+  /** null: every site. */
+  siteIds: number[] | null;
+}
+
+/** A route's requirement: the page (menu id) and optionally a function of that page. */
+export interface Permission {
+  menu: number;
+  func?: string;
+}
+
+export interface AccessService {
+  forUser(userId: number): Promise<Access>;
+  /** Throws 401 without a user and 403 without the grant. */
+  require(request: FastifyRequest, permission: Permission | 'admin'): Promise<Access>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    access: AccessService;
+  }
+  interface FastifyRequest {
+    accessCache?: Access;
+  }
+}
+
+export const createAccessService = (db: Db): AccessService => {
+  const forUser = async (userId: number): Promise<Access> => {
+    const roleIds = (
+      await db.kysely.selectFrom('user_roles').select('role_id').where('user_id', '=', userId).execute()
+    ).map((r) => r.role_id);
+    const all = userId === rootUserId || roleIds.includes(adminRoleId);
+    if (all) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: null };
+    if (roleIds.length === 0) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: [] };
+    const [menus, functions, sites] = await Promise.all([
+      db.kysely.selectFrom('role_menus').select('menu_id').where('role_id', 'in', roleIds).execute(),
+      db.kysely
+        .selectFrom('role_functions')
+        .innerJoin('functions', 'functions.id', 'role_functions.function_id')
+        .select(['functions.menu_id', 'functions.code'])
+        .where('role_functions.role_id', 'in', roleIds)
+        .execute(),
+      db.kysely.selectFrom('role_sites').select('site_id').where('role_id', 'in', roleIds).execute(),
+    ]);
+    return {
+      all,
+      roleIds,
+      menuIds: new Set(menus.map((m) => m.menu_id)),
+      functions: new Set(functions.map((f) => `${f.menu_id}:${f.code}`)),
+      siteIds: [...new Set(sites.map((s) => s.site_id))],
+    };
+  };
+  return {
+    forUser,
+    async require(request, permission) {
+      const principal = request.principal;
+      if (!principal) throw notLoggedIn();
+      request.accessCache ??= await forUser(principal.user_id);
+      const access = request.accessCache;
+      if (access.all) return access;
+      if (permission === 'admin') throw forbidden();
+      if (!access.menuIds.has(permission.menu)) throw forbidden();
+      if (permission.func && !access.functions.has(`${permission.menu}:${permission.func}`)) throw forbidden();
+      return access;
+    },
+  };
+};
+
+export const registerAccess = (app: FastifyInstance, access: AccessService) => {
+  app.decorate('access', access);
+};
+
+interface MenuRow {
+  id: number;
+  parent_id: number;
+  name_key: string | null;
+  name: string;
+  url: string;
+  icon: string;
+  target: string;
+  enable: number;
+  display: number;
+  weight: number;
+}
+
+/** Builds the menu tree a user sees: granted pages, their groups, sorted by weight descending. */
+export const buildMenuTree = (
+  rows: MenuRow[],
+  functionsByMenu: Map<number, string[]>,
+  access: Access,
+  nameOf: (row: MenuRow) => string,
+): MenuNode[] => {
+  const visible = rows.filter((r) => r.enable && r.display);
+  const byParent = new Map<number, MenuRow[]>();
+  for (const row of visible) byParent.set(row.parent_id, [...(byParent.get(row.parent_id) ?? []), row]);
+  const build = (parentId: number): MenuNode[] =>
+    (byParent.get(parentId) ?? [])
+      .sort((a, b) => b.weight - a.weight || a.id - b.id)
+      .map((row) => {
+        const children = build(row.id);
+        const granted = access.all || access.menuIds.has(row.id);
+        const functions = (functionsByMenu.get(row.id) ?? []).filter(
+          (code) => access.all || access.functions.has(`${row.id}:${code}`),
+        );
+        return {
+          node: {
+            id: row.id,
+            name: nameOf(row),
+            url: row.url,
+            icon: row.icon,
+            target: row.target,
+            enable: true,
+            display: true,
+            weight: row.weight,
+            functions: granted ? functions : [],
+            children,
+          },
+          // A page is kept when granted; a group when any of its pages is.
+          keep: row.url ? granted : children.length > 0,
+        };
+      })
+      .filter((entry) => entry.keep)
+      .map((entry) => entry.node);
+  return build(0);
+};
+
+export const registerAccessRoutes = (app: FastifyInstance, db: Db, access: AccessService) => {
+  addRoute(app, authRoutes.menus, async ({ request }) => {
+    const principal = request.principal!;
+    const userAccess = await access.forUser(principal.user_id);
+    const [rows, functions] = await Promise.all([
+      db.kysely.selectFrom('menus').selectAll().execute(),
+      db.kysely.selectFrom('functions').select(['menu_id', 'code']).execute(),
+    ]);
+    const functionsByMenu = new Map<number, string[]>();
+    for (const f of functions) functionsByMenu.set(f.menu_id, [...(functionsByMenu.get(f.menu_id) ?? []), f.code]);
+    const language = requestLanguage(request);
+    const nameOf = (row: MenuRow) => (row.name_key ? sharedText(language, row.name_key) : row.name);
+    return { list: buildMenuTree(rows, functionsByMenu, userAccess, nameOf) };
+  });
+
+  addRoute(app, authRoutes.currentUser, async ({ request }) => {
+    const principal = request.principal!;
+    const user = await db.kysely.selectFrom('users').selectAll().where('id', '=', principal.user_id).executeTakeFirst();
+    if (!user) throw notLoggedIn();
+    const userAccess = await access.forUser(user.id);
+    return {
+      id: user.id,
+      user_name: user.user_name,
+      alias: user.alias,
+      login_type: user.login_type,
+      language: user.language,
+      role_ids: userAccess.roleIds,
+      site_ids: userAccess.siteIds,
+    };
+  });
+};

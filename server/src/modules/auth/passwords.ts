@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { dictionary } from '@zxcvbn-ts/language-common';
+
+/**
+ * Password hashing: argon2id with OWASP's parameters (19 MiB, t=2, p=1). The PHC string keeps
+ * its parameters, so raising them later still verifies older hashes.
+ */
+/** `algorithm: 2` is Algorithm.Argon2id (a const enum the isolated-module build cannot read). */
+export const argon2Options = { algorithm: 2 as const, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+export const hashPassword = (password: string): Promise<string> => hash(password, argon2Options);
+
+export const verifyPassword = async (passwordHash: string, password: string): Promise<boolean> => {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+};
+
+/** A hash to verify against when the user does not exist, so timing does not reveal names. */
+let decoyHash: Promise<string> | null = null;
+export const decoyVerify = async (password: string): Promise<false> => {
+  decoyHash ??= hashPassword('decoy-password-for-unknown-users');
+  await verifyPassword(await decoyHash, password);
+  return false;
+};
+
+/** The common-password list shipped with zxcvbn-ts (about 49 000 passwords from real leaks). */
+const common = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
+export const isCommonPassword = (password: string): boolean => common.has(password.toLowerCase());
+
+/** SHA-256 of a random token: tokens are stored only as this digest. */
+export const tokenDigest = (token: string): string => createHash('sha256').update(token).digest('hex');

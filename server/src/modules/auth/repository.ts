@@ -1,0 +1,173 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/kysely.ts';
+import type { DeviceTokensTable, SessionsTable, UsersTable } from '../../db/schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type DeviceTokenRow = Selectable<DeviceTokensTable>;
+
+/** Accounts, sessions, device tokens, captchas and login attempts: Kysely only. */
+export const createAuthRepository = (db: Db) => {
+  const k = db.kysely;
+  return {
+    findUserByName: (user_name: string) =>
+      k.selectFrom('users').selectAll().where('user_name', '=', user_name).executeTakeFirst(),
+    findUserById: (id: number) => k.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+    countUsers: async () =>
+      Number(
+        (
+          await k
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    insertUser: async (user: Insertable<UsersTable>) =>
+      (await k.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow()).id,
+    addUserRole: (user_id: number, role_id: number) =>
+      k.insertInto('user_roles').values({ user_id, role_id }).execute(),
+    updatePassword: (id: number, password_hash: string, time: number) =>
+      k
+        .updateTable('users')
+        .set({ password_hash, password_changed_at: time, must_change_password: 0, updated_at: time })
+        .where('id', '=', id)
+        .execute(),
+    setLanguage: (id: number, language: string, time: number) =>
+      k.updateTable('users').set({ language, updated_at: time }).where('id', '=', id).execute(),
+    lockUser: (id: number, time: number, reason: string) =>
+      k
+        .updateTable('users')
+        .set({ locked_at: time, lock_reason: reason, updated_at: time })
+        .where('id', '=', id)
+        .execute(),
+    unlockUser: (id: number, time: number) =>
+      k
+        .updateTable('users')
+        .set({ locked_at: null, lock_reason: null, updated_at: time })
+        .where('id', '=', id)
+        .execute(),
+
+    recordAttempt: (user_name: string, ip: string, success: boolean, time: number) =>
+      k
+        .insertInto('login_attempts')
+        .values({ user_name, ip, success: success ? 1 : 0, time })
+        .execute(),
+    /** Failed attempts for `user_name` since `since`, after its last success. */
+    countRecentFailures: async (user_name: string, since: number) => {
+      const lastSuccess = await k
+        .selectFrom('login_attempts')
+        .select((eb) => eb.fn.max('time').as('t'))
+        .where('user_name', '=', user_name)
+        .where('success', '=', 1)
+        .executeTakeFirst();
+      const from = Math.max(since, Number(lastSuccess?.t ?? 0) + 1);
+      const row = await k
+        .selectFrom('login_attempts')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_name', '=', user_name)
+        .where('success', '=', 0)
+        .where('time', '>=', from)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    insertSession: async (session: Insertable<SessionsTable>) =>
+      (await k.insertInto('sessions').values(session).returning('id').executeTakeFirstOrThrow()).id,
+    findSessionByHash: (token_hash: string) =>
+      k
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select([
+          'sessions.id',
+          'sessions.user_id',
+          'sessions.last_seen_at',
+          'sessions.revoked_at',
+          'sessions.revoke_reason',
+          'sessions.device_token_id',
+          'users.user_name',
+          'users.enable',
+          'users.locked_at',
+        ])
+        .where('sessions.token_hash', '=', token_hash)
+        .executeTakeFirst(),
+    sessionDeviceToken: async (id: number) =>
+      (await k.selectFrom('sessions').select('device_token_id').where('id', '=', id).executeTakeFirst())
+        ?.device_token_id ?? null,
+    touchSession: (id: number, last_seen_at: number) =>
+      k.updateTable('sessions').set({ last_seen_at }).where('id', '=', id).execute(),
+    revokeSession: (id: number, reason: string, time: number) =>
+      k
+        .updateTable('sessions')
+        .set({ revoked_at: time, revoke_reason: reason })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute(),
+    revokeUserSessions: (user_id: number, reason: string, time: number, exceptId?: number) => {
+      let query = k
+        .updateTable('sessions')
+        .set({ revoked_at: time, revoke_reason: reason })
+        .where('user_id', '=', user_id)
+        .where('revoked_at', 'is', null);
+      if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+      return query.execute();
+    },
+
+    insertDeviceToken: async (token: Insertable<DeviceTokensTable>) =>
+      (await k.insertInto('device_tokens').values(token).returning('id').executeTakeFirstOrThrow()).id,
+    findDeviceTokenByHash: (token_hash: string) =>
+      k.selectFrom('device_tokens').selectAll().where('token_hash', '=', token_hash).executeTakeFirst(),
+    findDeviceToken: (id: number) => k.selectFrom('device_tokens').selectAll().where('id', '=', id).executeTakeFirst(),
+    touchDeviceToken: (id: number, time: number) =>
+      k.updateTable('device_tokens').set({ last_used_at: time }).where('id', '=', id).execute(),
+    revokeDeviceToken: (id: number, time: number) =>
+      k
+        .updateTable('device_tokens')
+        .set({ revoked_at: time })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute(),
+    revokeUserDeviceTokens: (user_id: number, time: number) =>
+      k
+        .updateTable('device_tokens')
+        .set({ revoked_at: time })
+        .where('user_id', '=', user_id)
+        .where('revoked_at', 'is', null)
+        .execute(),
+    /** Live device tokens, of one user or (null) of everyone. */
+    listDeviceTokens: (user_id: number | null, now: number) => {
+      let query = k
+        .selectFrom('device_tokens')
+        .innerJoin('users', 'users.id', 'device_tokens.user_id')
+        .select([
+          'device_tokens.id',
+          'device_tokens.user_id',
+          'users.user_name',
+          'device_tokens.period',
+          'device_tokens.expires_at',
+          'device_tokens.ip',
+          'device_tokens.user_agent',
+          'device_tokens.created_at',
+          'device_tokens.last_used_at',
+        ])
+        .where('device_tokens.revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('device_tokens.expires_at', 'is', null), eb('device_tokens.expires_at', '>', now)]))
+        .orderBy('device_tokens.created_at', 'desc');
+      if (user_id !== null) query = query.where('device_tokens.user_id', '=', user_id);
+      return query.execute();
+    },
+
+    insertCaptcha: (id: string, code: string, expires_at: number) =>
+      k.insertInto('captchas').values({ id, code, expires_at }).execute(),
+    findCaptcha: (id: string) => k.selectFrom('captchas').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** Takes a captcha: it is deleted, so it is accepted at most once. */
+    takeCaptcha: async (id: string) => {
+      const row = await k.selectFrom('captchas').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      const deleted = await k.deleteFrom('captchas').where('id', '=', id).executeTakeFirst();
+      return Number(deleted.numDeletedRows) === 1 ? row : undefined;
+    },
+    purgeCaptchas: (now: number) => k.deleteFrom('captchas').where('expires_at', '<', now).execute(),
+  };
+};
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

@@ -1,0 +1,111 @@
+import { defaultPwdComplexity, nowSeconds, type PwdComplexityConfig, pwdComplexityConfig } from '@sitewatch/contract';
+import {
+  type AccountSafeConfig,
+  accountSafeConfig,
+  authRoutes,
+  defaultAccountSafe,
+  defaultLoginSafe,
+  type GlobalConfigKey,
+  type LoginSafeConfig,
+  loginSafeConfig,
+} from '@sitewatch/contract/auth';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { Db } from '../../db/kysely.ts';
+import { addRoute } from '../../http/route.ts';
+import type { AuditLog } from '../audit/index.ts';
+
+interface Values {
+  ACCOUNT_SAFE: AccountSafeConfig;
+  PWD_COMPLEXITY: PwdComplexityConfig;
+  LOGIN_SAFE: LoginSafeConfig;
+}
+
+const schemas: { [K in GlobalConfigKey]: z.ZodType<Values[K]> } = {
+  ACCOUNT_SAFE: accountSafeConfig,
+  PWD_COMPLEXITY: pwdComplexityConfig,
+  LOGIN_SAFE: loginSafeConfig,
+};
+
+export type GlobalConfigDefaults = { [K in GlobalConfigKey]: Values[K] };
+
+export const builtInDefaults: GlobalConfigDefaults = {
+  ACCOUNT_SAFE: defaultAccountSafe,
+  PWD_COMPLEXITY: defaultPwdComplexity,
+  LOGIN_SAFE: defaultLoginSafe,
+};
+
+export interface GlobalConfig {
+  get<K extends GlobalConfigKey>(key: K): Promise<Values[K]>;
+  set<K extends GlobalConfigKey>(key: K, value: Values[K]): Promise<void>;
+}
+
+/**
+ * Global configuration (000 §7 setting/gc): JSON values by key, read through a small cache since
+ * every login and request consults them. A stored value that no longer parses (an older shape)
+ * falls back to the default merged with what still fits.
+ */
+export const createGlobalConfig = (db: Db, defaults: GlobalConfigDefaults = builtInDefaults): GlobalConfig => {
+  const cache = new Map<GlobalConfigKey, unknown>();
+  return {
+    async get(key) {
+      if (cache.has(key)) return cache.get(key) as Values[typeof key];
+      const row = await db.kysely.selectFrom('global_config').select('v').where('k', '=', key).executeTakeFirst();
+      let value: unknown = defaults[key];
+      if (row) {
+        const stored = JSON.parse(row.v);
+        const parsed = schemas[key].safeParse({ ...defaults[key], ...stored });
+        if (parsed.success) value = parsed.data;
+      }
+      cache.set(key, value);
+      return value as Values[typeof key];
+    },
+    async set(key, value) {
+      const v = JSON.stringify(schemas[key].parse(value));
+      const updated_at = nowSeconds();
+      await db.kysely
+        .insertInto('global_config')
+        .values({ k: key, v, updated_at })
+        .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at }))
+        .execute();
+      cache.set(key, JSON.parse(v));
+    },
+  };
+};
+
+/** setting/gc: the readonly keys the login page and shell need are public; the rest is for the administrator. */
+export const registerGlobalConfigRoutes = (app: FastifyInstance, config: GlobalConfig, audit: AuditLog) => {
+  addRoute(
+    app,
+    authRoutes.globalConfigRead,
+    async ({ query }) =>
+      query.k === 'ACCOUNT_SAFE'
+        ? await config.get('ACCOUNT_SAFE')
+        : { pwd_complexity_config: await config.get('PWD_COMPLEXITY') },
+    { auth: false },
+  );
+  addRoute(
+    app,
+    authRoutes.globalConfigGet,
+    async ({ query }) =>
+      query.k === 'PWD_COMPLEXITY'
+        ? { pwd_complexity_config: await config.get('PWD_COMPLEXITY') }
+        : await config.get(query.k),
+    { permission: 'admin' },
+  );
+  addRoute(
+    app,
+    authRoutes.globalConfigSet,
+    async ({ body, request }) => {
+      if (body.k === 'PWD_COMPLEXITY') await config.set('PWD_COMPLEXITY', body.v.pwd_complexity_config);
+      else if (body.k === 'ACCOUNT_SAFE') await config.set('ACCOUNT_SAFE', body.v);
+      else await config.set('LOGIN_SAFE', body.v);
+      await audit.write(
+        { module: 'settings', action: 'update', target: body.k, success: true, detail: JSON.stringify(body.v) },
+        request,
+      );
+      return null;
+    },
+    { permission: 'admin' },
+  );
+};

@@ -1,0 +1,83 @@
+import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
+import { nowSeconds } from '@sitewatch/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../src/db/kysely.ts';
+import { ensureAdmin } from '../../src/modules/auth/index.ts';
+import { hashPassword } from '../../src/modules/auth/passwords.ts';
+import { createAuthRepository } from '../../src/modules/auth/repository.ts';
+
+/** Encrypts as the browser does: RSA-OAEP with SHA-256 under the server's public key (base64 SPKI). */
+export const encryptFor = (publicKeyB64: string, text: string): string =>
+  publicEncrypt(
+    {
+      key: createPublicKey({ key: Buffer.from(publicKeyB64, 'base64'), format: 'der', type: 'spki' }),
+      padding: constants.RSA_PKCS1_OAEP_PADDING,
+      oaepHash: 'sha256',
+    },
+    Buffer.from(text, 'utf8'),
+  ).toString('base64');
+
+export const publicKeyOf = async (app: FastifyInstance): Promise<string> =>
+  (await app.inject({ method: 'GET', url: '/api/v1/pub/login/params' })).json().data.public_key;
+
+/** Posts a login the way the web client does; returns the raw answer. */
+export const postLogin = async (
+  app: FastifyInstance,
+  userName: string,
+  password: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) => {
+  const key = await publicKeyOf(app);
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/pub/login/safe',
+    headers,
+    payload: {
+      user_name: encryptFor(key, userName),
+      password: encryptFor(key, password),
+      captcha_id: '',
+      captcha_code: '',
+      ...extra,
+    },
+  });
+};
+
+/** Logs in and returns the bearer header for later calls. */
+export const loginHeader = async (app: FastifyInstance, userName: string, password: string) => {
+  const res = await postLogin(app, userName, password);
+  const token = res.json().data?.access_token;
+  if (!token) throw new Error(`login failed: ${res.body}`);
+  return { authorization: `Bearer ${token}` };
+};
+
+/** Makes a user with a known password (and optionally roles) directly in the database. */
+export const createUser = async (db: Db, userName: string, password: string, roleIds: number[] = []) => {
+  const time = nowSeconds();
+  const id = await createAuthRepository(db).insertUser({
+    user_name: userName,
+    alias: userName,
+    password_hash: await hashPassword(password),
+    password_changed_at: time,
+    must_change_password: 0,
+    pwd_always_valid: 0,
+    email: '',
+    phone: '',
+    enable: 1,
+    login_type: 1,
+    language: 'zh_cn',
+    locked_at: null,
+    lock_reason: null,
+    created_at: time,
+    updated_at: time,
+  });
+  for (const role_id of roleIds) await db.kysely.insertInto('user_roles').values({ user_id: id, role_id }).execute();
+  return id;
+};
+
+/** The first-start administrator with its one-time password. */
+export const createFirstAdmin = async (db: Db) => {
+  const password = await ensureAdmin(createAuthRepository(db));
+  if (!password) throw new Error('admin already exists');
+  return password;
+};
