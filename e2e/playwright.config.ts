@@ -45,6 +45,13 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), SITEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    // Test mode lets the captcha start switched off (SITEWATCH_CAPTCHA=off); journeys turn it on.
+    env: {
+      PORT: String(port),
+      SITEWATCH_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SITEWATCH_MODE: 'test',
+      SITEWATCH_CAPTCHA: 'off',
+    },
   },
 });

@@ -38,9 +38,9 @@ test.describe('foundation', () => {
     await page.screenshot({ path: test.info().outputPath('not-found-blackBlue.png') });
   });
 
-  test('the root path redirects to the home route in single-page mode', async ({ page }) => {
+  test('without a token the root path goes to the login page', async ({ page }) => {
     await page.goto('/');
-    await expect(page).toHaveURL(/\/home\?fullShow=yes$/);
+    await expect(page).toHaveURL(/\/login$/);
   });
 
   test('API paths never fall back to HTML', async ({ request }) => {

@@ -1,7 +1,7 @@
 import { type RouteSpec, routeUrl } from '@sitewatch/contract';
 import type { z } from 'zod';
 import { currentLanguage, i18n } from '../i18n/index.ts';
-import { clearTokens, readToken, tokenIsInSession } from './tokens.ts';
+import { clearTokens, lastActivityKey, readToken, signOutReasonKey, tokenIsInSession } from './tokens.ts';
 
 /** Request timeouts (000 §7, §9). */
 export const requestTimeoutMs = 300_000;
@@ -33,6 +33,10 @@ export interface ClientEnv {
   text: (key: 'http.network' | 'http.notFound' | 'http.parseFailed' | 'http.timeout') => string;
   language: () => string;
   now: () => number;
+  /** Epoch ms of the user's last activity, reported to the server for its idle rule. */
+  lastActivity?: () => number | null;
+  /** Keeps the server's reason when a session ends, for the login page. */
+  rememberSignOutReason?: (message: string) => void;
 }
 
 export interface RequestOptions {
@@ -51,7 +55,8 @@ const isPage = (pathname: string, page: string) => pathname.replace(/\/+$/, '').
  */
 export const createApiClient = (env: ClientEnv) => {
   let leaving = false;
-  const leaveForLogin = (delayMs: number) => {
+  const leaveForLogin = (delayMs: number, reason?: string) => {
+    if (reason) env.rememberSignOutReason?.(reason);
     if (leaving) return;
     leaving = true;
     setTimeout(() => {
@@ -71,6 +76,8 @@ export const createApiClient = (env: ClientEnv) => {
     const headers: Record<string, string> = { 'accept-language': env.language() };
     const token = env.token();
     if (token) headers.authorization = `Bearer ${token}`;
+    const activity = env.lastActivity?.();
+    if (activity) headers['x-last-activity'] = String(Math.floor(activity / 1000));
     let body: BodyInit | undefined;
     if (method === 'GET' || method === 'DELETE') {
       search.set('t', String(t));
@@ -97,7 +104,14 @@ export const createApiClient = (env: ClientEnv) => {
     const pathname = env.pathname();
     if (response.status === 401 && !isPage(pathname, 'login')) {
       // The site-map editor keeps working on a token held for its session (000 §8).
-      if (!(env.tokenInSession() && isPage(pathname, 'groupmap_edit'))) leaveForLogin(signOutDelayMs);
+      if (!(env.tokenInSession() && isPage(pathname, 'groupmap_edit'))) {
+        const reason = await response
+          .clone()
+          .json()
+          .then((body: { message?: string }) => body.message)
+          .catch(() => undefined);
+        leaveForLogin(signOutDelayMs, reason);
+      }
     }
     if (response.status >= 500) throw new ApiError(env.text('http.network'), response.status, null);
     if (response.status === 404) {
@@ -152,4 +166,6 @@ export const api = createApiClient({
   text: (key) => i18n.t(key),
   language: currentLanguage,
   now: () => Date.now(),
+  lastActivity: () => Number(localStorage.getItem(lastActivityKey)) || null,
+  rememberSignOutReason: (message) => sessionStorage.setItem(signOutReasonKey, message),
 });

@@ -1,8 +1,17 @@
 /** Where the session token and user name are kept (000 §4.5: local storage with remember-me). */
 export const tokenKey = 'token';
 export const userNameKey = 'user_name';
+/** This browser's auto-login device token: a revocable token, never the password. */
+export const deviceTokenKey = 'device_token';
+/** Epoch milliseconds of the user's last keyboard or mouse activity (idle logout, 000 §4.9). */
+export const lastActivityKey = 'last_activity';
+/** Why the last session ended (shown on the login page). */
+export const signOutReasonKey = 'sign_out_reason';
 
 export const readToken = (): string | null => sessionStorage.getItem(tokenKey) ?? localStorage.getItem(tokenKey);
+
+export const readUserName = (): string | null =>
+  sessionStorage.getItem(userNameKey) ?? localStorage.getItem(userNameKey);
 
 export const tokenIsInSession = (): boolean => sessionStorage.getItem(tokenKey) !== null;
 

@@ -1,17 +1,54 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Spin } from 'antd';
+import { Suspense } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { normalizePage } from './guard.ts';
 import { NotFoundPage } from './not-found-page.tsx';
+import { useSession } from './session.ts';
+import { ShellLayout } from './shell/shell-layout.tsx';
 
-/**
- * The route table: each feature adds its `routes.tsx` here when its pages exist.
- * `/` goes to the home route in single-page mode (000 §2.4); any other path is the 404 page.
- */
 /** Pages shown inside the application shell (menu, top bar, tabs); each feature adds its routes here. */
 export const shellRoutes: RouteObject[] = [];
 
+const isAdmin = () => {
+  const user = useSession.getState().user;
+  return Boolean(user && (user.id === 1 || user.role_ids.includes(1)));
+};
+
+const hasPage = (path: string, list: RouteObject[]) => list.some((r) => r.path === path);
+
+/**
+ * `/` goes to the home route in single-page mode (000 §2.4). Until the home dashboard exists,
+ * it goes to the user's first page instead (docs/shell.md).
+ */
+const RootRedirect = () => {
+  const enableMenuList = useSession((s) => s.enableMenuList);
+  if (hasPage('/home', shellRoutes)) return <Navigate to="/home?fullShow=yes" replace />;
+  // The first menu page this build has a page for (menus may list pages of later releases).
+  const first = enableMenuList.find((url) =>
+    shellRoutes.some((r) => r.path && normalizePage(r.path) === normalizePage(url)),
+  );
+  return <Navigate to={first ?? '/setting_auto_login'} replace />;
+};
+
+const Lazy = () => (
+  <Suspense fallback={<Spin fullscreen />}>
+    <Outlet />
+  </Suspense>
+);
+
 export const routes: RouteObject[] = [
-  { path: '/', element: <Navigate to="/home?fullShow=yes" replace /> },
-  ...shellRoutes,
-  { path: '*', element: <NotFoundPage /> },
+  {
+    element: <Lazy />,
+    children: [
+      ...authRoutes,
+      {
+        element: <ShellLayout />,
+        children: [{ path: '/', element: <RootRedirect /> }, ...authShellRoutes(isAdmin), ...shellRoutes],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
 ];
 
 export const createRouter = () => createBrowserRouter(routes);

@@ -4,10 +4,18 @@ import { useTranslation } from 'react-i18next';
 import { usePreferences } from '../app/preferences.ts';
 import { type ThemeName, themeNames } from '../app/themes.ts';
 
-export const LanguagePicker = () => {
+/** `onBeforeChange` lets a signed-in shell keep the language on the server first (000 §4.11). */
+export const LanguagePicker = ({ onBeforeChange }: { onBeforeChange?: (language: Language) => Promise<void> }) => {
   const { t } = useTranslation();
   const language = usePreferences((s) => s.language);
-  const setLanguage = usePreferences((s) => s.setLanguage);
+  const setLanguageNow = usePreferences((s) => s.setLanguage);
+  const setLanguage = (next: Language) => {
+    if (!onBeforeChange) return setLanguageNow(next);
+    // A failure to keep it on the server still switches the interface.
+    void onBeforeChange(next)
+      .catch(() => undefined)
+      .finally(() => setLanguageNow(next));
+  };
   return (
     <Select<Language>
       aria-label={t('common.language')}

@@ -17,10 +17,22 @@ export const storedLanguage = (): Language => {
   return isLanguage(value) ? value : defaultLanguage;
 };
 
+type Tree = { [key: string]: string | Tree };
+
+/** Merges the shared texts into the web's, section by section (both may have e.g. `monitoring`). */
+const deepMerge = (a: Tree, b: Tree): Tree => {
+  const out: Tree = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const mine = out[key];
+    out[key] = typeof value === 'object' && typeof mine === 'object' ? deepMerge(mine, value) : value;
+  }
+  return out;
+};
+
 const resources = Object.fromEntries(
   (Object.keys(webMessages) as Language[]).map((lang) => [
     lang,
-    { translation: { ...webMessages[lang], ...sharedMessages[lang] } },
+    { translation: deepMerge(webMessages[lang] as Tree, sharedMessages[lang] as Tree) },
   ]),
 );
 

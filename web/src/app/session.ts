@@ -1,0 +1,53 @@
+import { authRoutes, type CurrentUser, type MenuNode } from '@sitewatch/contract/auth';
+import { create } from 'zustand';
+import { api } from '../api/client.ts';
+import { clearTokens } from '../api/tokens.ts';
+
+/** The user's pages: menu leaves with a URL, in menu order. */
+export const menuLeaves = (nodes: MenuNode[]): MenuNode[] =>
+  nodes
+    .filter((n) => n.enable && n.display)
+    .sort((a, b) => b.weight - a.weight)
+    .flatMap((n) => (n.url ? [n] : menuLeaves(n.children)));
+
+interface Session {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  user: CurrentUser | null;
+  menus: MenuNode[];
+  /** URLs of the enabled pages (the route guard's list, 000 §3 enableMenuList). */
+  enableMenuList: string[];
+  /** The first page of the menu: where an emptied tab strip returns. */
+  firstPage: string | null;
+  load(): Promise<void>;
+  clear(): void;
+}
+
+export const useSession = create<Session>((set, get) => ({
+  status: 'idle',
+  user: null,
+  menus: [],
+  enableMenuList: [],
+  firstPage: null,
+  async load() {
+    if (get().status === 'loading') return;
+    set({ status: 'loading' });
+    try {
+      const [user, menus] = await Promise.all([api.call(authRoutes.currentUser), api.call(authRoutes.menus)]);
+      const leaves = menuLeaves(menus.list);
+      set({
+        status: 'ready',
+        user,
+        menus: menus.list,
+        enableMenuList: leaves.map((leaf) => leaf.url),
+        firstPage: leaves[0]?.url ?? null,
+      });
+    } catch {
+      set({ status: 'error' });
+    }
+  },
+  clear() {
+    clearTokens();
+    sessionStorage.clear();
+    set({ status: 'idle', user: null, menus: [], enableMenuList: [], firstPage: null });
+  },
+}));

@@ -1,0 +1,103 @@
+import { DownOutlined, ExportOutlined, FullscreenOutlined, HomeOutlined, UserOutlined } from '@ant-design/icons';
+import { authRoutes } from '@sitewatch/contract/auth';
+import { Button, Dropdown, Flex, Modal, message, Space, Tooltip, Typography, theme } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api } from '../../api/client.ts';
+import { readUserName } from '../../api/tokens.ts';
+import { LanguagePicker, ThemePicker } from '../../components/preference-pickers.tsx';
+import { defaultEdition } from '../edition.ts';
+import { useSession } from '../session.ts';
+import { logout } from './logout.ts';
+import { PasswordDialog } from './password-dialog.tsx';
+import { ServerClock } from './server-clock.tsx';
+
+/** Asks before logging out (000 §2.6, §4.10); cancelling says so. */
+export const useLogoutConfirm = () => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return () =>
+    Modal.confirm({
+      title: t('shell.logout.confirm'),
+      onCancel: () => void message.info(t('shell.logout.cancelled')),
+      onOk: async () => {
+        await logout().catch(() => undefined);
+        navigate('/login', { replace: true });
+      },
+    });
+};
+
+/** Top bar (000 §2.4): logo, system name, server clock, home, full screen, new page, theme, language, user menu. */
+export const TopBar = () => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { token } = theme.useToken();
+  const user = useSession((s) => s.user);
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const confirmLogout = useLogoutConfirm();
+  const edition = defaultEdition;
+  const lt2 = user?.login_type === 2;
+  const openInNewPage = () => {
+    const url = new URL(window.location.href);
+    url.searchParams.set('fullShow', 'yes');
+    window.open(url.toString(), '_blank', 'noopener');
+  };
+  return (
+    <Flex align="center" justify="space-between" style={{ height: '100%', gap: 16 }}>
+      <Flex align="center" gap={12}>
+        <img src="/favicon.svg" alt="" width={28} height={28} />
+        {edition.sys_show && (
+          <Typography.Title level={4} style={{ margin: 0, color: token.colorPrimary, whiteSpace: 'nowrap' }}>
+            {edition.sys_name || t('app.name')}
+          </Typography.Title>
+        )}
+      </Flex>
+      <Space size={12} wrap={false}>
+        <ServerClock />
+        <Tooltip title={t('shell.home')}>
+          <Button type="text" aria-label={t('shell.home')} icon={<HomeOutlined />} onClick={() => navigate('/')} />
+        </Tooltip>
+        <Tooltip title={t('shell.fullScreen')}>
+          <Button
+            type="text"
+            aria-label={t('shell.fullScreen')}
+            onClick={() =>
+              document.fullscreenElement
+                ? void document.exitFullscreen()
+                : void document.documentElement.requestFullscreen()
+            }
+          >
+            ⛶
+          </Button>
+        </Tooltip>
+        <Tooltip title={t('shell.newPage')}>
+          <Button type="text" aria-label={t('shell.newPage')} icon={<ExportOutlined />} onClick={openInNewPage} />
+        </Tooltip>
+        <ThemePicker />
+        <LanguagePicker
+          onBeforeChange={(language) => api.call(authRoutes.menuLanguage, { body: { language } }).then(() => undefined)}
+        />
+        <Dropdown
+          menu={{
+            items: [
+              ...(lt2 ? [] : [{ key: 'password', label: t('shell.password.title') }]),
+              { key: 'devices', label: t('autoLogin.title') },
+              { key: 'logout', label: t('shell.logout.label') },
+            ],
+            onClick: ({ key }) => {
+              if (key === 'password') setPasswordOpen(true);
+              if (key === 'devices') navigate('/setting_auto_login');
+              if (key === 'logout') confirmLogout();
+            },
+          }}
+        >
+          <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>
+            {user?.alias || user?.user_name || readUserName()} <DownOutlined />
+          </Button>
+        </Dropdown>
+      </Space>
+      <PasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+    </Flex>
+  );
+};

@@ -1,0 +1,251 @@
+import { type AutoLoginPeriod, authRoutes, autoLoginPeriods, type LoginAnswer } from '@sitewatch/contract/auth';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Checkbox, Flex, Form, Input, type InputRef, message, Select, Typography, theme } from 'antd';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ApiError, api } from '../../../api/client.ts';
+import { deviceTokenKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
+import { defaultEdition } from '../../../app/edition.ts';
+import { LanguagePicker, ThemePicker } from '../../../components/preference-pickers.tsx';
+import { encryptAll, loginParamsQuery, newCaptchaId } from '../api.ts';
+import { CaptchaImage } from '../components/captcha.tsx';
+import { ForcedPasswordDialog, type ForcedScene } from '../components/forced-password-dialog.tsx';
+
+interface Values {
+  user_name: string;
+  password: string;
+  captcha_code: string;
+}
+
+/** 000 §2.1, §8: auto-login retries 3 times 300 ms apart when the network fails. */
+const autoLoginTries = 3;
+const autoLoginRetryMs = 300;
+/** Delay before leaving for the home route after a successful login. */
+const afterLoginMs = 300;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The login page (000 §2.1). */
+export const LoginPage = () => {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<Values>();
+  const params = useQuery(loginParamsQuery);
+  const captchaOn = params.data?.captcha_enabled ?? false;
+  const [captchaId, setCaptchaId] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(() => sessionStorage.getItem(signOutReasonKey));
+  const [remember, setRemember] = useState(false);
+  const [period, setPeriod] = useState<AutoLoginPeriod>(2);
+  const [busy, setBusy] = useState(false);
+  const [forced, setForced] = useState<{ scene: ForcedScene; userName: string } | null>(null);
+  const userRef = useRef<InputRef>(null);
+  const passwordRef = useRef<InputRef>(null);
+  const captchaRef = useRef<InputRef>(null);
+  const edition = defaultEdition;
+
+  const refreshCaptcha = useCallback(() => {
+    form.setFieldValue('captcha_code', '');
+    void newCaptchaId()
+      .then(setCaptchaId)
+      .catch(() => setCaptchaId(null));
+  }, [form]);
+
+  useEffect(() => {
+    sessionStorage.removeItem(signOutReasonKey);
+  }, []);
+
+  useEffect(() => {
+    if (captchaOn) refreshCaptcha();
+  }, [captchaOn, refreshCaptcha]);
+
+  const enter = useCallback(
+    (answer: LoginAnswer, remembered: boolean, serverMessage?: string) => {
+      storeToken(answer.access_token, answer.user_name, remembered);
+      if (answer.device_token) localStorage.setItem(deviceTokenKey, answer.device_token);
+      void message.success(serverMessage || t('auth.loginSuccess'));
+      if (answer.need_tip_change_pwd && answer.pwd_days_left !== null) {
+        void message.warning(t('login.expirySoon', { days: answer.pwd_days_left }));
+      }
+      setTimeout(() => navigate('/', { replace: true }), afterLoginMs);
+    },
+    [navigate, t],
+  );
+
+  // Auto-login with this browser's device token, when there is one (000 §2.1, §8).
+  useEffect(() => {
+    const deviceToken = localStorage.getItem(deviceTokenKey);
+    if (!deviceToken) return;
+    let cancelled = false;
+    void (async () => {
+      for (let attempt = 1; attempt <= autoLoginTries && !cancelled; attempt++) {
+        try {
+          const answer = await api.call(authRoutes.autoLogin, { body: { device_token: deviceToken } });
+          if (!cancelled) enter(answer, true);
+          return;
+        } catch (err) {
+          if (err instanceof ApiError && err.status !== 0) {
+            localStorage.removeItem(deviceTokenKey);
+            setError(`${err.message}${t('login.writeAgain')}`);
+            if (captchaOn) refreshCaptcha();
+            return;
+          }
+          if (attempt < autoLoginTries) await sleep(autoLoginRetryMs);
+        }
+      }
+      if (!cancelled) setError(t('login.networkRetry'));
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [enter, t, captchaOn, refreshCaptcha]);
+
+  const submit = useCallback(async () => {
+    const values = form.getFieldsValue();
+    const missing = [
+      [values.user_name, userRef, 'login.userRequired'],
+      [values.password, passwordRef, 'login.passwordRequired'],
+      ...(captchaOn ? [[values.captcha_code, captchaRef, 'login.captchaRequired'] as const] : []),
+    ] as const;
+    const firstEmpty = missing.find(([value]) => !value?.trim());
+    if (firstEmpty) {
+      setError(t(firstEmpty[2]));
+      firstEmpty[1].current?.focus();
+      return;
+    }
+    if (!params.data) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const [userEnc, passwordEnc] = await encryptAll(params.data.public_key, [
+        values.user_name.trim(),
+        values.password,
+      ]);
+      const answer = await api.call(authRoutes.login, {
+        body: {
+          user_name: userEnc ?? '',
+          password: passwordEnc ?? '',
+          captcha_id: captchaId ?? '',
+          captcha_code: values.captcha_code ?? '',
+          remember,
+          auto_login_period: remember ? period : null,
+        },
+      });
+      if (!answer.access_token) {
+        if (answer.pwd_is_alterable && answer.change_pwd_scene) {
+          setForced({ scene: answer.change_pwd_scene as ForcedScene, userName: answer.user_name });
+        } else {
+          setError(t('login.failed'));
+        }
+        if (captchaOn) refreshCaptcha();
+        return;
+      }
+      enter(answer, remember);
+    } catch (err) {
+      setError(`${err instanceof ApiError && err.message ? err.message : t('login.failed')}${t('login.writeAgain')}`);
+      if (captchaOn) refreshCaptcha();
+    } finally {
+      setBusy(false);
+    }
+  }, [form, captchaOn, params.data, captchaId, remember, period, enter, refreshCaptcha, t]);
+
+  // Enter (key code 13) submits, unless the change-password dialog is open (000 §2.1).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Enter' && !forced && !busy) {
+        event.preventDefault();
+        void submit();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [forced, busy, submit]);
+
+  return (
+    <Flex
+      vertical
+      align="center"
+      justify="center"
+      style={{
+        minHeight: '100vh',
+        background: `linear-gradient(135deg, ${token.colorPrimaryBg}, ${token.colorBgLayout})`,
+      }}
+    >
+      <Flex gap={8} style={{ position: 'absolute', top: 16, right: 16 }}>
+        <LanguagePicker />
+        <ThemePicker />
+      </Flex>
+      <Card style={{ width: 400 }} styles={{ body: { padding: 32 } }}>
+        <Flex vertical align="center" gap={8} style={{ marginBottom: 24 }}>
+          <img src="/favicon.svg" alt="" width={48} height={48} />
+          {edition.sys_show && (
+            <Typography.Title level={3} style={{ margin: 0 }}>
+              {edition.sys_name || t('app.name')}
+            </Typography.Title>
+          )}
+        </Flex>
+        <Form form={form} name="login" layout="vertical" requiredMark={false} disabled={busy}>
+          <Form.Item name="user_name" label={t('login.userName')}>
+            <Input ref={userRef} autoComplete="username" autoFocus />
+          </Form.Item>
+          <Form.Item name="password" label={t('login.password')}>
+            <Input.Password ref={passwordRef} autoComplete="current-password" />
+          </Form.Item>
+          {captchaOn && (
+            <Form.Item label={t('login.captcha')} htmlFor="login_captcha_code">
+              <Flex gap={8}>
+                <Form.Item name="captcha_code" noStyle>
+                  <Input ref={captchaRef} autoComplete="off" maxLength={8} />
+                </Form.Item>
+                <CaptchaImage id={captchaId} onRefresh={refreshCaptcha} />
+              </Flex>
+            </Form.Item>
+          )}
+          <Typography.Text
+            type="danger"
+            role="alert"
+            data-testid="login-error"
+            style={{ display: 'block', minHeight: 22 }}
+          >
+            {error}
+          </Typography.Text>
+          <Flex align="center" justify="space-between" gap={8} style={{ margin: '8px 0 16px' }}>
+            <Checkbox checked={remember} onChange={(e) => setRemember(e.target.checked)}>
+              {t('login.remember')}
+            </Checkbox>
+            <Select<AutoLoginPeriod>
+              size="small"
+              aria-label={t('login.period')}
+              disabled={!remember}
+              value={period}
+              onChange={setPeriod}
+              style={{ width: 130 }}
+              options={autoLoginPeriods.map((p) => ({ value: p, label: t(`login.periods.${p}`) }))}
+            />
+          </Flex>
+          <Button type="primary" block size="large" loading={busy} onClick={() => void submit()}>
+            {t('login.submit')}
+          </Button>
+        </Form>
+      </Card>
+      {edition.filing_display && edition.filing_info && (
+        <Typography.Text type="secondary" style={{ marginTop: 24 }}>
+          {edition.filing_info}
+        </Typography.Text>
+      )}
+      <ForcedPasswordDialog
+        open={forced !== null}
+        scene={forced?.scene ?? null}
+        userName={forced?.userName ?? ''}
+        onCancel={() => setForced(null)}
+        onDone={() => {
+          setForced(null);
+          form.setFieldValue('password', '');
+          setError(null);
+          passwordRef.current?.focus();
+        }}
+      />
+    </Flex>
+  );
+};
