@@ -13,7 +13,7 @@ import {
 test.describe.configure({ mode: 'serial' });
 
 /** A second account for the journeys, made in the database (user pages come with the users issue). */
-const makeUser = async (userName: string, roleMenuIds: number[] = []) => {
+const makeUser = async (userName: string, roleMenuIds: number[] = [], options: { mustChange?: boolean } = {}) => {
   const { hash } = await import('@node-rs/argon2');
   const passwordHash = await hash('Op-Journey-Pass-9', {
     algorithm: 2,
@@ -33,9 +33,9 @@ const makeUser = async (userName: string, roleMenuIds: number[] = []) => {
       db
         .prepare(
           `insert into users (user_name, alias, password_hash, password_changed_at, must_change_password, created_at, updated_at)
-           values (?, ?, ?, ?, 0, ?, ?)`,
+           values (?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(userName, userName, passwordHash, now, now, now).lastInsertRowid,
+        .run(userName, userName, passwordHash, now, options.mustChange ? 1 : 0, now, now).lastInsertRowid,
     );
     db.prepare('insert into user_roles (user_id, role_id) values (?, ?)').run(userId, roleId);
     for (const menuId of roleMenuIds)
@@ -58,6 +58,7 @@ test('first login as admin with the printed password, forced change, then the sh
   await dialog.getByLabel('旧密码').fill(initialAdminPassword());
   await dialog.getByLabel('新密码').fill('password');
   await dialog.getByLabel('确认密码').fill('password1');
+  await page.waitForTimeout(500); // let the opening animation finish before the picture
   await page.screenshot({ path: test.info().outputPath('forced-change-zh_cn.png') });
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await expect(dialog.getByText('两次输入密码不一致！')).toBeVisible();
@@ -175,7 +176,16 @@ test('language and theme switches persist across a reload', async ({ page }) => 
   await page.getByText('Log out').click();
   await page.getByRole('button', { name: 'OK', exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('login-en_us.png') });
+  // A user given a password by an administrator must change it first: the dialog in English.
+  const password = await makeUser('newcomer', [], { mustChange: true });
+  await loginInBrowser(page, 'newcomer', password);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('First login: please change the password you were given!')).toBeVisible();
+  await page.waitForTimeout(500); // let the opening animation finish before the picture
+  await page.screenshot({ path: test.info().outputPath('forced-change-en_us.png') });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.getByLabel('Language').click();
   await page.getByTitle('简体中文').click();
   await page.getByLabel('主题').click();

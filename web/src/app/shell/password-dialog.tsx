@@ -1,5 +1,5 @@
 import { authRoutes } from '@sitewatch/contract/auth';
-import { Form, Input, Modal, message } from 'antd';
+import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
@@ -17,12 +17,13 @@ interface Values {
  * session of the user ends, so the user logs in again.
  */
 export const PasswordDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
+  const { message, modal } = App.useApp();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const submit = async () => {
     const values = await form.validateFields();
-    Modal.confirm({
+    modal.confirm({
       title: t('shell.password.confirm'),
       onOk: async () => {
         try {
@@ -34,7 +35,7 @@ export const PasswordDialog = ({ open, onClose }: { open: boolean; onClose: () =
             },
           });
           onClose();
-          Modal.success({
+          modal.success({
             title: t('shell.password.changed'),
             onOk: () => {
               useSession.getState().clear();

@@ -1,4 +1,4 @@
-import { Layout, message, Result, Spin, theme } from 'antd';
+import { App, Layout, Result, Spin, theme } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -18,6 +18,7 @@ import { TopBar } from './top-bar.tsx';
  * (002 §2.2): not allowed → the warning, and navigation stops where it was.
  */
 export const ShellLayout = () => {
+  const { message } = App.useApp();
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const location = useLocation();
@@ -55,7 +56,7 @@ export const ShellLayout = () => {
     const url = `${location.pathname}${location.search}`;
     if (leaf) openTab({ id: String(leaf.id), name: leaf.name, label: leaf.name, url });
     else if (extraTabPages[page]) openTab({ id: page, name: page, label: t(extraTabPages[page]), url });
-  }, [verdict, location.pathname, location.search, page, menus, firstPage, navigate, openTab, t]);
+  }, [verdict, location.pathname, location.search, page, menus, firstPage, navigate, openTab, t, message.warning]);
 
   if (!hasToken) return <Navigate to="/login" replace />;
   if (status === 'error') return <Result status="error" title={t('http.network')} />;

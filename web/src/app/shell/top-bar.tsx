@@ -1,6 +1,6 @@
 import { DownOutlined, ExportOutlined, FullscreenOutlined, HomeOutlined, UserOutlined } from '@ant-design/icons';
 import { authRoutes } from '@sitewatch/contract/auth';
-import { Button, Dropdown, Flex, Modal, message, Space, Tooltip, Typography, theme } from 'antd';
+import { App, Button, Dropdown, Flex, Space, Tooltip, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -17,8 +17,9 @@ import { ServerClock } from './server-clock.tsx';
 export const useLogoutConfirm = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { modal, message } = App.useApp();
   return () =>
-    Modal.confirm({
+    modal.confirm({
       title: t('shell.logout.confirm'),
       onCancel: () => void message.info(t('shell.logout.cancelled')),
       onOk: async () => {

@@ -1,7 +1,7 @@
 import { checkPassword, type PasswordRule } from '@sitewatch/contract';
 import { authRoutes } from '@sitewatch/contract/auth';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Flex, Form, Input, Modal, message } from 'antd';
+import { Alert, App, Flex, Form, Input, Modal } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../api/client.ts';
@@ -45,6 +45,7 @@ export const ForcedPasswordDialog = ({
 }) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
+  const { message } = App.useApp();
   const params = useQuery({ ...loginParamsQuery, enabled: open });
   const rules = useQuery({ ...pwdComplexityQuery, enabled: open });
   const [captchaId, setCaptchaId] = useState<string | null>(null);

@@ -1,6 +1,6 @@
 import { authRoutes } from '@sitewatch/contract/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, message, Popconfirm, Switch, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Popconfirm, Switch, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ const when = (seconds: number | null) => (seconds ? dayjs(seconds * 1000).format
 
 /** /setting_auto_login: the browsers that log in automatically, each revocable (administrator: everyone's). */
 export const AutoLoginPage = ({ isAdmin }: { isAdmin: boolean }) => {
+  const { message } = App.useApp();
   const { t } = useTranslation();
   const client = useQueryClient();
   const [all, setAll] = useState(false);

@@ -1,6 +1,6 @@
 import { type AutoLoginPeriod, authRoutes, autoLoginPeriods, type LoginAnswer } from '@sitewatch/contract/auth';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Checkbox, Flex, Form, Input, type InputRef, message, Select, Typography, theme } from 'antd';
+import { App, Button, Card, Checkbox, Flex, Form, Input, type InputRef, Select, Typography, theme } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -28,6 +28,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The login page (000 §2.1). */
 export const LoginPage = () => {
+  const { message } = App.useApp();
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const navigate = useNavigate();
@@ -70,19 +71,20 @@ export const LoginPage = () => {
       }
       setTimeout(() => navigate('/', { replace: true }), afterLoginMs);
     },
-    [navigate, t],
+    [navigate, t, message.warning, message.success],
   );
 
-  // Auto-login with this browser's device token, when there is one (000 §2.1, §8).
+  // Auto-login with this browser's device token, when there is one (000 §2.1, §8); once per visit.
+  const autoLoginTried = useRef(false);
   useEffect(() => {
     const deviceToken = localStorage.getItem(deviceTokenKey);
-    if (!deviceToken) return;
-    let cancelled = false;
+    if (!deviceToken || autoLoginTried.current) return;
+    autoLoginTried.current = true;
     void (async () => {
-      for (let attempt = 1; attempt <= autoLoginTries && !cancelled; attempt++) {
+      for (let attempt = 1; attempt <= autoLoginTries; attempt++) {
         try {
           const answer = await api.call(authRoutes.autoLogin, { body: { device_token: deviceToken } });
-          if (!cancelled) enter(answer, true);
+          enter(answer, true);
           return;
         } catch (err) {
           if (err instanceof ApiError && err.status !== 0) {
@@ -94,11 +96,8 @@ export const LoginPage = () => {
           if (attempt < autoLoginTries) await sleep(autoLoginRetryMs);
         }
       }
-      if (!cancelled) setError(t('login.networkRetry'));
+      setError(t('login.networkRetry'));
     })();
-    return () => {
-      cancelled = true;
-    };
   }, [enter, t, captchaOn, refreshCaptcha]);
 
   const submit = useCallback(async () => {
