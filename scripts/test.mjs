@@ -20,6 +20,8 @@ const systemPackages = [
   { pkg: 'chromium', file: '/usr/bin/chromium' },
   { pkg: 'postgresql', file: () => findPgBin('initdb') },
   { pkg: 'fonts-wqy-zenhei', file: '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc' },
+  // Device driver tests read real OIDs from Debian's SNMP agent (v2c and a v3 user).
+  { pkg: 'snmpd', file: '/usr/sbin/snmpd' },
 ];
 
 function findPgBin(name) {

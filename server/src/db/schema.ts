@@ -1,6 +1,5 @@
 import type { Generated } from 'kysely';
 import type { MonitoringTables } from './schema-monitoring.ts';
-import type { MonitoringTables } from './schema-monitoring.ts';
 
 /**
  * The tables, as Kysely sees them. Each area adds its tables here and in a migration of its own.

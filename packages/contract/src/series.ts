@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { pageOf } from './envelope.ts';
+import { defineRoute } from './route.ts';
+
+/**
+ * The time-series store's API: the trend call of 000 §7, chart reads with a bounded number of
+ * points, history reports (002 §7.5) and retention settings.
+ */
+
+const msg = (key: string) => `monitoring.validation.${key}`;
+const epoch = z.coerce.number().int().min(0).max(32_503_680_000);
+const tParam = z.union([z.coerce.number(), z.string()]).optional();
+
+/** A range of epoch seconds, end not before start (002 §5.1). */
+const range = <T extends z.ZodRawShape>(shape: T) =>
+  z.object({ ...shape, t1: epoch, t2: epoch }).refine((q) => (q as { t2: number }).t2 >= (q as { t1: number }).t1, {
+    message: msg('endBeforeStart'),
+    path: ['t2'],
+  });
+
+/** 000 §7 trend: device_name is the driver and device id joined by an underscore. */
+export const trendQuery = range({
+  device_name: z
+    .string()
+    .max(80)
+    .regex(/^[a-z-]+_\d{1,10}$/, { message: msg('deviceName') }),
+  item_name: z.string().min(1).max(64),
+  t: tParam,
+});
+export const trendRecord = z.object({ Timestamp: z.number().int(), Value: z.number() });
+export const trendAnswer = z.object({ Records: z.array(trendRecord) });
+
+/** Resolution the store chose for a read. */
+export const resolution = z.enum(['raw', 'minute', 'hour']);
+export type Resolution = z.infer<typeof resolution>;
+
+export const seriesQuery = range({
+  /** At most this many points come back (min and max of each bucket). */
+  points: z.coerce.number().int().min(2).max(5000).default(1000),
+  t: tParam,
+});
+export const seriesPoint = z.object({ ts: z.number().int(), value: z.number() });
+export const seriesAnswer = z.object({
+  item_id: z.number().int(),
+  resolution,
+  points: z.array(seriesPoint),
+});
+
+/** History report rows: one per item and interval (min, max, avg) or raw samples. */
+export const historyInterval = z.enum(['raw', 'minute', 'hour', 'day']);
+export const historyQuery = z
+  .strictObject({
+    item_ids: z
+      .array(z.number().int().min(1).max(2_147_483_647))
+      .min(1, { message: msg('items') })
+      .max(200),
+    t1: z.number().int().min(0).max(32_503_680_000),
+    t2: z.number().int().min(0).max(32_503_680_000),
+    interval: historyInterval.default('hour'),
+    page: z.number().int().min(1).max(1_000_000).default(1),
+    limit: z.number().int().min(1).max(1000).default(50),
+  })
+  .refine((q) => q.t2 >= q.t1, { message: msg('endBeforeStart'), path: ['t2'] })
+  .refine((q) => q.interval !== 'raw' || q.t2 - q.t1 <= 86_400, { message: msg('rawRange'), path: ['t2'] })
+  .refine((q) => q.interval !== 'minute' || q.t2 - q.t1 <= 31 * 86_400, { message: msg('minuteRange'), path: ['t2'] });
+export const historyRow = z.object({
+  item_id: z.number().int(),
+  item_name: z.string(),
+  device_name: z.string(),
+  site: z.string(),
+  unit: z.string(),
+  ts: z.number().int(),
+  min: z.number(),
+  max: z.number(),
+  avg: z.number(),
+  count: z.number().int(),
+});
+export type HistoryRow = z.infer<typeof historyRow>;
+
+export const historyTemplateInput = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: msg('reportTitle') })
+    .max(64),
+  item_ids: z
+    .array(z.number().int().min(1).max(2_147_483_647))
+    .min(1, { message: msg('items') })
+    .max(200),
+  interval: historyInterval.default('hour'),
+});
+export const historyTemplateRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  item_ids: z.array(z.number().int()),
+  interval: historyInterval,
+  created_at: z.number().int(),
+});
+
+/** Retention of raw samples and roll-ups, in days (0: keep for ever). */
+export const retentionSettings = z.strictObject({
+  raw_days: z.number().int().min(0).max(36_500),
+  minute_days: z.number().int().min(0).max(36_500),
+  hour_days: z.number().int().min(0).max(36_500),
+});
+export type RetentionSettings = z.infer<typeof retentionSettings>;
+export const defaultRetention: RetentionSettings = { raw_days: 90, minute_days: 400, hour_days: 0 };
+
+const tags = ['series'];
+export const seriesRoutes = {
+  trend: defineRoute({
+    method: 'GET',
+    path: 'trend',
+    summary: 'Trend of one item (000 §7): device_name as driver_id, item_name, t1, t2',
+    tags,
+    query: trendQuery,
+    response: trendAnswer,
+  }),
+  itemSeries: defineRoute({
+    method: 'GET',
+    path: 'series/items/:id',
+    summary: 'Chart read of one item: at most `points` points, resolution chosen for the range',
+    tags,
+    params: z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) }),
+    query: seriesQuery,
+    response: seriesAnswer,
+  }),
+  history: defineRoute({
+    method: 'POST',
+    path: 'data_historys',
+    summary: 'History report rows of items over a range',
+    tags,
+    body: historyQuery,
+    response: pageOf(historyRow),
+  }),
+  historyExport: defineRoute({
+    method: 'POST',
+    path: 'data_historys/export',
+    summary: 'History report as an xlsx file',
+    tags,
+    body: historyQuery,
+    response: z.null(),
+  }),
+  listHistoryTemplates: defineRoute({
+    method: 'GET',
+    path: 'data_history_template',
+    summary: 'Saved history report templates',
+    tags,
+    response: z.array(historyTemplateRow),
+  }),
+  createHistoryTemplate: defineRoute({
+    method: 'POST',
+    path: 'data_history_template',
+    summary: 'Save a history report template',
+    tags,
+    body: historyTemplateInput,
+    response: historyTemplateRow,
+  }),
+  deleteHistoryTemplate: defineRoute({
+    method: 'DELETE',
+    path: 'data_history_template/:id',
+    summary: 'Delete a history report template',
+    tags,
+    params: z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) }),
+    response: z.null(),
+  }),
+  getRetention: defineRoute({
+    method: 'GET',
+    path: 'setting/series_retention',
+    summary: 'Retention of samples and roll-ups',
+    tags,
+    response: retentionSettings,
+  }),
+  putRetention: defineRoute({
+    method: 'PUT',
+    path: 'setting/series_retention',
+    summary: 'Change the retention of samples and roll-ups',
+    tags,
+    body: retentionSettings,
+    response: retentionSettings,
+  }),
+};

@@ -1,0 +1,402 @@
+import {
+  type DeviceOptions,
+  type DriverName,
+  deviceOptions,
+  type ItemSource,
+  itemSource,
+  monitorState,
+  type SerialSettings,
+  serialSettings,
+} from '@sitewatch/contract/monitoring';
+import type { Db } from '../db/kysely.ts';
+import type { SeriesStore } from '../series/store.ts';
+import {
+  type DriverDevice,
+  type DriverItem,
+  type DriverRegistry,
+  type DriverSession,
+  errorText,
+  type ReadResult,
+  withTimeout,
+} from './driver.ts';
+
+/** An item as the collector evaluates it. */
+export interface CollectorItem extends DriverItem {
+  device_id: number;
+  threshold_min: number | null;
+  threshold_max: number | null;
+  status_threshold: string;
+  recovery_point: number | null;
+  overrun_point: number | null;
+}
+
+export interface CollectorDevice extends DriverDevice {
+  driver: DriverName;
+  check_interval: number;
+  items: CollectorItem[];
+}
+
+export interface LiveItemState {
+  value: number | null;
+  state: number;
+  last_check: number;
+  info: string;
+}
+
+export interface LiveDeviceState {
+  state: number;
+  reason: string;
+  time: number;
+}
+
+export interface CollectorOptions {
+  db: Db;
+  store: SeriesStore;
+  drivers: DriverRegistry;
+  now?: () => number;
+  /** How often changed item values and states are written to `items` (ms). */
+  persistEveryMs?: number;
+  /** Longest wait between retries of a device that does not answer (ms). */
+  maxBackoffMs?: number;
+  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** Called when a device's state changes (push to browsers). */
+  onDeviceState?: (deviceId: number, state: LiveDeviceState) => void;
+}
+
+/** The collector as the rest of the server sees it. */
+export interface Collector {
+  /** Loads devices and items and starts polling each enabled device. */
+  start(): Promise<void>;
+  /** Loads devices and items without polling (benchmarks feed samples themselves). */
+  load(): Promise<void>;
+  stop(): Promise<void>;
+  /** Re-reads one device (or all) after its settings changed. */
+  reload(deviceId?: number): Promise<void>;
+  /** Takes the answer of one read of a device: live values, states and samples. */
+  accept(deviceId: number, result: ReadResult, tsMs: number): void;
+  /** Writes a setpoint or command through the device's driver. */
+  write(itemId: number, value: number): Promise<void>;
+  liveItem(itemId: number): LiveItemState | undefined;
+  liveDevice(deviceId: number): LiveDeviceState | undefined;
+  /** Writes changed item values and states now. */
+  persist(): Promise<void>;
+}
+
+/**
+ * State of a numeric item with hysteresis: it turns abnormal beyond min − overrun or max + overrun,
+ * and back to normal only inside [min + recovery, max − recovery] (docs/monitoring.md).
+ */
+export const evaluateItem = (item: CollectorItem, value: number, previous: number): number => {
+  if (item.value_type === 0) {
+    if (item.status_threshold === '') return monitorState.normal;
+    return String(value) === item.status_threshold.trim() ? monitorState.abnormal : monitorState.normal;
+  }
+  const min = item.threshold_min;
+  const max = item.threshold_max;
+  if (min === null && max === null) return monitorState.normal;
+  const overrun = Math.abs(item.overrun_point ?? 0);
+  const recovery = Math.abs(item.recovery_point ?? 0);
+  const outside = (min !== null && value < min - overrun) || (max !== null && value > max + overrun);
+  if (outside) return monitorState.abnormal;
+  if (previous === monitorState.abnormal) {
+    const inside = (min === null || value >= min + recovery) && (max === null || value <= max - recovery);
+    return inside ? monitorState.normal : monitorState.abnormal;
+  }
+  return monitorState.normal;
+};
+
+const parseJson = <T>(text: string, schema: { parse(v: unknown): T }, fallback: T): T => {
+  try {
+    return schema.parse(JSON.parse(text));
+  } catch {
+    return fallback;
+  }
+};
+
+/** Reads every enabled device with its enabled items. */
+export const loadDevices = async (db: Db, deviceId?: number): Promise<CollectorDevice[]> => {
+  let q = db.kysely.selectFrom('devices').selectAll().where('enable', '=', 1);
+  if (deviceId !== undefined) q = q.where('id', '=', deviceId);
+  const devices = await q.orderBy('id').execute();
+  if (devices.length === 0) return [];
+  let iq = db.kysely
+    .selectFrom('items')
+    .select([
+      'id',
+      'device_id',
+      'value_type',
+      'source',
+      'threshold_min',
+      'threshold_max',
+      'status_threshold',
+      'recovery_point',
+      'overrun_point',
+    ])
+    .where('enable', '=', 1);
+  if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
+  const items = await iq.orderBy('id').execute();
+  const byDevice = new Map<number, CollectorItem[]>();
+  for (const it of items) {
+    const source = parseJson<ItemSource | null>(it.source, itemSource, null);
+    if (!source) continue;
+    const list = byDevice.get(it.device_id) ?? [];
+    list.push({ ...it, value_type: it.value_type === 0 ? 0 : 1, source });
+    byDevice.set(it.device_id, list);
+  }
+  const defaultSerial = serialSettings.parse({});
+  const defaultOptions = deviceOptions.parse({});
+  return devices.map((d) => ({
+    id: d.id,
+    name: d.name,
+    driver: d.driver as DriverName,
+    ip: d.ip,
+    port: d.port,
+    protocol_id: d.protocol_id,
+    protocol_version: d.protocol_version,
+    serial: parseJson<SerialSettings>(d.serial, serialSettings, defaultSerial),
+    options: parseJson<DeviceOptions>(d.options, deviceOptions, defaultOptions),
+    check_interval: d.check_interval,
+    items: byDevice.get(d.id) ?? [],
+  }));
+};
+
+interface Loop {
+  device: CollectorDevice;
+  session: DriverSession | null;
+  timer: NodeJS.Timeout | null;
+  failures: number;
+  stopped: boolean;
+  running: Promise<void> | null;
+}
+
+/**
+ * The collector: one independent loop per device polls it on its check interval through its
+ * driver. A device that does not answer turns unknown with the reason and is retried with a
+ * growing delay; a slow or dead device never delays another (each loop awaits only its own I/O).
+ */
+export const createCollector = (options: CollectorOptions): Collector => {
+  const now = options.now ?? Date.now;
+  const loops = new Map<number, Loop>();
+  const itemIndex = new Map<number, CollectorItem>();
+  const liveItems = new Map<number, LiveItemState>();
+  const liveDevices = new Map<number, LiveDeviceState>();
+  const dirtyItems = new Set<number>();
+  let persistTimer: NodeJS.Timeout | null = null;
+  let polling = false;
+  let persisting: Promise<void> | null = null;
+  const maxBackoffMs = options.maxBackoffMs ?? 60_000;
+
+  const setDeviceState = (deviceId: number, state: number, reason: string) => {
+    const prev = liveDevices.get(deviceId);
+    if (prev && prev.state === state && prev.reason === reason) return;
+    const next = { state, reason: reason.slice(0, 280), time: Math.floor(now() / 1000) };
+    liveDevices.set(deviceId, next);
+    options.onDeviceState?.(deviceId, next);
+    void options.db.kysely
+      .updateTable('devices')
+      .set({ state: next.state, state_reason: next.reason, state_time: next.time })
+      .where('id', '=', deviceId)
+      .execute()
+      .catch((err) => options.log?.warn({ err, deviceId }, 'could not save device state'));
+  };
+
+  const accept = (deviceId: number, result: ReadResult, tsMs: number) => {
+    const loop = loops.get(deviceId);
+    const items = loop?.device.items ?? [];
+    const t = Math.floor(tsMs / 1000);
+    let abnormal = false;
+    let unknown = 0;
+    for (const item of items) {
+      const value = result.values.get(item.id);
+      const prev = liveItems.get(item.id);
+      let next: LiveItemState;
+      if (value !== undefined) {
+        const state = evaluateItem(item, value, prev?.state ?? monitorState.notReady);
+        if (state !== monitorState.normal) abnormal = true;
+        next = { value, state, last_check: t, info: '' };
+        options.store.append(item.id, tsMs, value);
+      } else {
+        unknown += 1;
+        const reason = result.errors.get(item.id) ?? 'no value';
+        next = { value: prev?.value ?? null, state: monitorState.unknown, last_check: t, info: reason };
+      }
+      liveItems.set(item.id, next);
+      dirtyItems.add(item.id);
+    }
+    if (items.length > 0 && unknown === items.length) {
+      setDeviceState(deviceId, monitorState.unknown, [...result.errors.values()][0] ?? 'no value');
+    } else setDeviceState(deviceId, abnormal || unknown > 0 ? monitorState.abnormal : monitorState.normal, '');
+  };
+
+  const markUnknown = (loop: Loop, reason: string) => {
+    const t = Math.floor(now() / 1000);
+    for (const item of loop.device.items) {
+      const prev = liveItems.get(item.id);
+      liveItems.set(item.id, { value: prev?.value ?? null, state: monitorState.unknown, last_check: t, info: reason });
+      dirtyItems.add(item.id);
+    }
+    setDeviceState(loop.device.id, monitorState.unknown, reason);
+  };
+
+  const closeSession = async (loop: Loop) => {
+    const s = loop.session;
+    loop.session = null;
+    if (s) await s.close().catch(() => undefined);
+  };
+
+  const openSession = async (loop: Loop): Promise<DriverSession> => {
+    if (loop.session) return loop.session;
+    const driver = options.drivers[loop.device.driver];
+    if (!driver) throw new Error(`driver ${loop.device.driver} is not available`);
+    const timeout = loop.device.options.timeout_ms;
+    const connecting = driver.connect(loop.device);
+    const session = await withTimeout(connecting, timeout, `no answer within ${timeout} ms`).catch((err) => {
+      // A connection that completes after the timeout is closed rather than leaked.
+      void connecting.then((s) => s.close()).catch(() => undefined);
+      throw err;
+    });
+    if (loop.stopped) {
+      await session.close().catch(() => undefined);
+      throw new Error('stopped');
+    }
+    loop.session = session;
+    return session;
+  };
+
+  const intervalMs = (device: CollectorDevice) => Math.max(1, device.check_interval || 10) * 1000;
+
+  const pollOnce = async (loop: Loop) => {
+    const { device } = loop;
+    if (device.items.length === 0) {
+      setDeviceState(device.id, monitorState.notReady, '');
+      return;
+    }
+    try {
+      const session = await openSession(loop);
+      const timeout = device.options.timeout_ms;
+      const result = await withTimeout(session.read(device.items), timeout, `no answer within ${timeout} ms`);
+      if (loop.stopped) return;
+      loop.failures = 0;
+      accept(device.id, result, now());
+    } catch (err) {
+      if (loop.stopped) return;
+      loop.failures += 1;
+      await closeSession(loop);
+      markUnknown(loop, errorText(err));
+      if (loop.failures === 1) options.log?.warn({ device: device.id, err: errorText(err) }, 'device does not answer');
+    }
+  };
+
+  const schedule = (loop: Loop, delayMs: number) => {
+    if (loop.stopped) return;
+    loop.timer = setTimeout(() => {
+      loop.timer = null;
+      const started = now();
+      loop.running = pollOnce(loop).finally(() => {
+        loop.running = null;
+        const base = intervalMs(loop.device);
+        // Retries of a dead device back off: 1, 2, 4 … intervals, at most maxBackoffMs, and never
+        // less than one interval, so a device that comes back is seen within a few intervals.
+        const factor = loop.failures > 1 ? 2 ** Math.min(loop.failures - 1, 6) : 1;
+        const wait = Math.max(base, Math.min(base * factor, maxBackoffMs));
+        schedule(loop, Math.max(0, wait - (now() - started)));
+      });
+    }, delayMs);
+    loop.timer.unref?.();
+  };
+
+  const stopLoop = async (loop: Loop) => {
+    loop.stopped = true;
+    if (loop.timer) clearTimeout(loop.timer);
+    await loop.running?.catch(() => undefined);
+    await closeSession(loop);
+  };
+
+  const install = (device: CollectorDevice, poll: boolean) => {
+    const loop: Loop = { device, session: null, timer: null, failures: 0, stopped: false, running: null };
+    loops.set(device.id, loop);
+    for (const item of device.items) itemIndex.set(item.id, { ...item, device_id: device.id });
+    if (!liveDevices.has(device.id)) liveDevices.set(device.id, { state: monitorState.notReady, reason: '', time: 0 });
+    // First polls are spread over one interval so that a restart does not burst.
+    if (poll) schedule(loop, Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));
+  };
+
+  const persist = async () => {
+    while (persisting) await persisting;
+    if (dirtyItems.size === 0) return;
+    const ids = [...dirtyItems];
+    dirtyItems.clear();
+    persisting = options.db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        for (const id of ids) {
+          const s = liveItems.get(id);
+          if (!s) continue;
+          await trx
+            .updateTable('items')
+            .set({ value: s.value, state: s.state, last_check: s.last_check, info: s.info })
+            .where('id', '=', id)
+            .execute();
+        }
+      })
+      .catch((err) => {
+        for (const id of ids) dirtyItems.add(id);
+        options.log?.warn({ err }, 'could not save item values');
+      })
+      .finally(() => {
+        persisting = null;
+      });
+    await persisting;
+  };
+
+  const loadAll = async (poll: boolean) => {
+    for (const device of await loadDevices(options.db)) install(device, poll);
+  };
+
+  return {
+    async start() {
+      polling = true;
+      await loadAll(true);
+      persistTimer = setInterval(() => void persist(), options.persistEveryMs ?? 5000);
+      persistTimer.unref();
+      options.log?.info({ devices: loops.size, items: itemIndex.size }, 'collector started');
+    },
+    load: () => loadAll(false),
+    async stop() {
+      polling = false;
+      if (persistTimer) clearInterval(persistTimer);
+      persistTimer = null;
+      await Promise.all([...loops.values()].map(stopLoop));
+      loops.clear();
+      await persist();
+    },
+    async reload(deviceId) {
+      const targets = deviceId === undefined ? [...loops.keys()] : [deviceId];
+      for (const id of targets) {
+        const loop = loops.get(id);
+        if (!loop) continue;
+        loops.delete(id);
+        for (const item of loop.device.items) itemIndex.delete(item.id);
+        await stopLoop(loop);
+      }
+      // Without an id this is a full resync: devices added elsewhere (site copies) start too.
+      const fresh = await loadDevices(options.db, deviceId);
+      for (const device of fresh) {
+        if (!loops.has(device.id)) install(device, polling);
+      }
+      if (deviceId !== undefined && fresh.length === 0) liveDevices.delete(deviceId);
+    },
+    accept,
+    async write(itemId, value) {
+      const item = itemIndex.get(itemId);
+      const loop = item ? loops.get(item.device_id) : undefined;
+      if (!item || !loop) throw new Error('item is not being collected');
+      const session = await openSession(loop);
+      const timeout = loop.device.options.timeout_ms;
+      await withTimeout(session.write(item, value), timeout, `no answer within ${timeout} ms`);
+    },
+    liveItem: (id) => liveItems.get(id),
+    liveDevice: (id) => liveDevices.get(id),
+    persist,
+  };
+};

@@ -1,0 +1,74 @@
+import type { DeviceOptions, DriverName, ItemSource, SerialSettings } from '@sitewatch/contract/monitoring';
+
+/** What a driver needs to know of a device. */
+export interface DriverDevice {
+  id: number;
+  name: string;
+  ip: string;
+  port: number | null;
+  /** Modbus unit id (1–255). */
+  protocol_id: number;
+  /** SNMP v1, v2c or v3. */
+  protocol_version: string;
+  serial: SerialSettings;
+  options: DeviceOptions;
+}
+
+/** What a driver needs to know of a monitored item. */
+export interface DriverItem {
+  id: number;
+  value_type: 0 | 1;
+  source: ItemSource;
+}
+
+/**
+ * The answer of one read: a value per item that answered, a reason per item that did not.
+ * A read that rejects means the device did not answer at all.
+ */
+export interface ReadResult {
+  values: Map<number, number>;
+  errors: Map<number, string>;
+}
+
+/** An open connection to one device; the collector keeps it between polls. */
+export interface DriverSession {
+  read(items: DriverItem[]): Promise<ReadResult>;
+  /** Writes a setpoint or command; rejects when the device refuses it or cannot be written. */
+  write(item: DriverItem, value: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A device protocol (STYLE.md habit 5: one interface, one file per member, one conformance suite
+ * in server/test/conformance/driver.suite.ts).
+ */
+export interface Driver {
+  readonly name: DriverName;
+  /** The `source.kind` of the items this driver reads. */
+  readonly sourceKind: ItemSource['kind'];
+  connect(device: DriverDevice): Promise<DriverSession>;
+}
+
+export type DriverRegistry = Partial<Record<DriverName, Driver>>;
+
+/** Rounds away binary noise of scaled values (23.5 × 0.1 → 2.35, not 2.3500000000000001). */
+export const roundValue = (value: number): number => Math.round(value * 1e6) / 1e6;
+
+/** Rejects with `message` when `promise` takes longer than `ms`. */
+export const withTimeout = <T>(promise: Promise<T>, ms: number, message: string): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(message)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+
+export const errorText = (err: unknown): string =>
+  (err instanceof Error ? err.message : String(err)).slice(0, 280) || 'error';

@@ -1,0 +1,110 @@
+import mqtt from 'mqtt';
+import { type Driver, type DriverItem, errorText, type ReadResult, roundValue, withTimeout } from '../driver.ts';
+
+/** The topic of an item on a device: `{device_id}` stands for the device's id. */
+export const itemTopic = (topic: string, deviceId: number) => topic.replaceAll('{device_id}', String(deviceId));
+
+/** A number at a dotted path of a JSON payload (empty path: the payload itself). */
+export const valueAtPath = (payload: unknown, path: string): number | null => {
+  let node = payload;
+  for (const part of path ? path.split('.') : []) {
+    if (node === null || typeof node !== 'object') return null;
+    node = (node as Record<string, unknown>)[part];
+  }
+  if (typeof node === 'number') return Number.isFinite(node) ? node : null;
+  if (typeof node === 'boolean') return node ? 1 : 0;
+  if (typeof node === 'string') {
+    const n = Number.parseFloat(node);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+};
+
+/**
+ * MQTT: subscribes to the topics of the device's items on its broker (ip:port) and answers each
+ * poll with the last value received. A lost broker connection makes the device unknown; the
+ * client reconnects and subscribes again by itself.
+ */
+export const mqttDriver: Driver = {
+  name: 'mqtt',
+  sourceKind: 'mqtt',
+  async connect(device) {
+    const o = device.options;
+    const client = mqtt.connect(`mqtt://${device.ip}:${device.port ?? 1883}`, {
+      username: o.mqtt_username || undefined,
+      password: o.mqtt_password || undefined,
+      connectTimeout: o.timeout_ms,
+      reconnectPeriod: 1000,
+      clientId: `sitewatch-${device.id}-${Math.random().toString(16).slice(2, 10)}`,
+    });
+    client.on('error', () => undefined);
+    const last = new Map<string, { payload: unknown; at: number }>();
+    const subscribed = new Set<string>();
+    client.on('message', (topic, message) => {
+      let payload: unknown;
+      const text = message.toString('utf8');
+      try {
+        payload = JSON.parse(text);
+      } catch {
+        payload = text;
+      }
+      last.set(topic, { payload, at: Date.now() });
+    });
+    await withTimeout(
+      new Promise<void>((resolve, reject) => {
+        client.once('connect', () => resolve());
+        client.once('error', (err) => reject(err));
+      }),
+      o.timeout_ms,
+      'broker did not answer',
+    ).catch(async (err) => {
+      await client.endAsync(true).catch(() => undefined);
+      throw err;
+    });
+
+    const subscribe = async (items: DriverItem[]) => {
+      const topics = items
+        .filter((i) => i.source.kind === 'mqtt')
+        .map((i) => itemTopic(i.source.kind === 'mqtt' ? i.source.topic : '', device.id))
+        .filter((t) => !subscribed.has(t));
+      if (topics.length === 0) return;
+      await client.subscribeAsync(topics, { qos: 0 });
+      for (const t of topics) subscribed.add(t);
+    };
+
+    return {
+      async read(items) {
+        if (!client.connected) throw new Error('broker connection lost');
+        await withTimeout(subscribe(items), o.timeout_ms, 'broker did not answer');
+        const result: ReadResult = { values: new Map(), errors: new Map() };
+        for (const item of items) {
+          if (item.source.kind !== 'mqtt') {
+            result.errors.set(item.id, 'not an mqtt item');
+            continue;
+          }
+          const got = last.get(itemTopic(item.source.topic, device.id));
+          if (!got) {
+            result.errors.set(item.id, 'no message yet');
+            continue;
+          }
+          const n = valueAtPath(got.payload, item.source.json_path);
+          if (n === null) result.errors.set(item.id, `no number at ${item.source.json_path || 'payload'}`);
+          else result.values.set(item.id, roundValue(n * item.source.scale));
+        }
+        return result;
+      },
+      async write(item, value) {
+        if (item.source.kind !== 'mqtt' || !item.source.command_topic) throw new Error('item has no command topic');
+        if (!client.connected) throw new Error('broker connection lost');
+        await client
+          .publishAsync(itemTopic(item.source.command_topic, device.id), JSON.stringify({ value }), { qos: 1 })
+          .catch((err) => {
+            throw new Error(errorText(err));
+          });
+      },
+      async close() {
+        await client.endAsync(true).catch(() => undefined);
+      },
+    };
+  },
+};

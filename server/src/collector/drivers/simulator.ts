@@ -1,0 +1,114 @@
+import type { ItemSource } from '@sitewatch/contract/monitoring';
+import type { Driver, DriverItem, ReadResult } from '../driver.ts';
+
+type SimSource = Extract<ItemSource, { kind: 'simulator' }>;
+
+export interface SimulatorOptions {
+  now?: () => number;
+  /** Chance that one poll of a device goes unanswered (a flaky link); 0 in tests. */
+  commFaultRate?: number;
+  random?: () => number;
+}
+
+interface ItemState {
+  drift: number;
+  faultUntil: number;
+  counter: number;
+  lastAt: number;
+  override: number | null;
+}
+
+/** A stable pseudo-random phase per item, so devices of one kind do not move in lockstep. */
+const phaseOf = (id: number) => ((Math.sin(id * 12.9898) * 43758.5453) % 1) * 2 * Math.PI;
+
+const gauss = (random: () => number) => {
+  const u = Math.max(random(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+};
+
+const round = (v: number, decimals: number) => {
+  const f = 10 ** decimals;
+  return Math.round(v * f) / f;
+};
+
+/**
+ * Realistic values without hardware: analog points follow a daily-like cycle with noise and a
+ * slow bounded drift and now and then an excursion; counters (energy) grow with time; status
+ * points (leak, smoke, door, switches, alarms) sit at their normal value and now and then flip for
+ * a few minutes. Writes override an item's value (setpoints, switches).
+ */
+export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver => {
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const commFaultRate = options.commFaultRate ?? 0;
+  const states = new Map<number, ItemState>();
+  const stateOf = (id: number, source: SimSource): ItemState => {
+    let s = states.get(id);
+    if (!s) {
+      s = {
+        drift: 0,
+        faultUntil: 0,
+        counter: source.model === 'counter' ? 1000 + (id % 97) * 37 : 0,
+        lastAt: now(),
+        override: null,
+      };
+      states.set(id, s);
+    }
+    return s;
+  };
+
+  const sample = (item: DriverItem, source: SimSource, t: number): number => {
+    const s = stateOf(item.id, source);
+    if (s.override !== null) return s.override;
+    const dtS = Math.max(0, (t - s.lastAt) / 1000);
+    s.lastAt = t;
+    switch (source.model) {
+      case 'counter':
+        s.counter += (source.base * dtS) / 3600;
+        return round(s.counter, source.decimals);
+      case 'status': {
+        const normal = source.base;
+        if (t < s.faultUntil) return normal ? 0 : 1;
+        if (source.fault_rate > 0 && random() < source.fault_rate) {
+          s.faultUntil = t + (30 + random() * 270) * 1000;
+          return normal ? 0 : 1;
+        }
+        return normal;
+      }
+      case 'analog': {
+        const cycle = Math.sin((2 * Math.PI * (t / 1000)) / source.period_s + phaseOf(item.id));
+        const bound = source.spread * 0.3;
+        s.drift = Math.max(-bound, Math.min(bound, s.drift + gauss(random) * source.spread * 0.01));
+        let v = source.base + source.spread * cycle + s.drift + gauss(random) * source.noise;
+        if (t < s.faultUntil) v += source.spread * 3;
+        else if (source.fault_rate > 0 && random() < source.fault_rate) s.faultUntil = t + 120_000;
+        return round(v, source.decimals);
+      }
+    }
+  };
+
+  return {
+    name: 'simulator',
+    sourceKind: 'simulator',
+    async connect(device) {
+      return {
+        async read(items) {
+          if (commFaultRate > 0 && random() < commFaultRate)
+            throw new Error(`simulated device ${device.id} did not answer`);
+          const t = now();
+          const result: ReadResult = { values: new Map(), errors: new Map() };
+          for (const item of items) {
+            if (item.source.kind !== 'simulator') result.errors.set(item.id, 'not a simulator item');
+            else result.values.set(item.id, sample(item, item.source, t));
+          }
+          return result;
+        },
+        async write(item, value) {
+          if (item.source.kind !== 'simulator') throw new Error('not a simulator item');
+          stateOf(item.id, item.source).override = value;
+        },
+        async close() {},
+      };
+    },
+  };
+};

@@ -1,0 +1,129 @@
+import snmp from 'net-snmp';
+import { type Driver, type DriverItem, type DriverSession, errorText, type ReadResult, roundValue } from '../driver.ts';
+
+type Varbind = snmp.Varbind;
+
+const get = (session: snmp.Session, oids: string[]) =>
+  new Promise<Varbind[]>((resolve, reject) => {
+    session.get(oids, (err, varbinds) => (err ? reject(err) : resolve(varbinds ?? [])));
+  });
+
+/** Numbers from any SNMP value: integers, counters, gauges, time ticks, Counter64 and numeric text. */
+export const snmpNumber = (vb: Varbind): number | null => {
+  const v = vb.value;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (Buffer.isBuffer(v)) {
+    if (vb.type === snmp.ObjectType.Counter64) {
+      let n = 0;
+      for (const byte of v) n = n * 256 + byte;
+      return n;
+    }
+    const text = v.toString('utf8').trim();
+    const n = Number.parseFloat(text);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+};
+
+const normaliseOid = (oid: string) => oid.replace(/^\./, '');
+
+/** A failure of the request itself (no answer) rather than an error status for some OIDs. */
+const isNoAnswer = (err: unknown) =>
+  err instanceof Error && /timed out|ECONNREFUSED|EHOSTUNREACH|closed/i.test(err.message);
+
+/** SNMP v1, v2c (community) and v3 (user, auth and privacy) GETs; SETs for writes. */
+export const snmpDriver: Driver = {
+  name: 'snmp',
+  sourceKind: 'snmp',
+  async connect(device) {
+    const o = device.options;
+    const common = { port: device.port ?? 161, retries: 0, timeout: o.timeout_ms };
+    let session: snmp.Session;
+    if (device.protocol_version === 'v3') {
+      const level = snmp.SecurityLevel[o.v3_level];
+      const user: snmp.User = { name: o.v3_user, level };
+      if (level !== snmp.SecurityLevel.noAuthNoPriv) {
+        user.authProtocol = snmp.AuthProtocols[o.v3_auth_protocol];
+        user.authKey = o.v3_auth_key;
+      }
+      if (level === snmp.SecurityLevel.authPriv) {
+        user.privProtocol = snmp.PrivProtocols[o.v3_priv_protocol];
+        user.privKey = o.v3_priv_key;
+      }
+      session = snmp.createV3Session(device.ip, user, { ...common, version: snmp.Version3 });
+    } else {
+      session = snmp.createSession(device.ip, o.community, {
+        ...common,
+        version: device.protocol_version === 'v1' ? snmp.Version1 : snmp.Version2c,
+      });
+    }
+    let closed = false;
+    session.on('error', () => undefined);
+
+    const readAll = async (items: DriverItem[]): Promise<ReadResult> => {
+      const result: ReadResult = { values: new Map(), errors: new Map() };
+      const snmpItems = items.filter((i) => i.source.kind === 'snmp');
+      for (const i of items) if (i.source.kind !== 'snmp') result.errors.set(i.id, 'not an snmp item');
+      const apply = (item: DriverItem, vb: Varbind) => {
+        if (item.source.kind !== 'snmp') return;
+        if (snmp.isVarbindError(vb)) {
+          result.errors.set(item.id, snmp.varbindError(vb));
+          return;
+        }
+        const n = snmpNumber(vb);
+        if (n === null) result.errors.set(item.id, 'not a number');
+        else result.values.set(item.id, roundValue(n * item.source.scale));
+      };
+      for (let i = 0; i < snmpItems.length; i += 20) {
+        const group = snmpItems.slice(i, i + 20);
+        const oids = group.map((it) => (it.source.kind === 'snmp' ? normaliseOid(it.source.oid) : ''));
+        try {
+          const varbinds = await get(session, oids);
+          group.forEach((it, k) => {
+            apply(it, varbinds[k]!);
+          });
+        } catch (err) {
+          if (isNoAnswer(err) || group.length === 1) {
+            if (isNoAnswer(err)) throw err;
+            result.errors.set(group[0]!.id, errorText(err));
+            continue;
+          }
+          // v1 fails the whole request for one unknown OID: ask one by one to isolate it.
+          for (const it of group) {
+            try {
+              const [vb] = await get(session, [it.source.kind === 'snmp' ? normaliseOid(it.source.oid) : '']);
+              apply(it, vb!);
+            } catch (one) {
+              if (isNoAnswer(one)) throw one;
+              result.errors.set(it.id, errorText(one));
+            }
+          }
+        }
+      }
+      return result;
+    };
+
+    const session_: DriverSession = {
+      read: readAll,
+      write: (item, value) =>
+        new Promise<void>((resolve, reject) => {
+          if (item.source.kind !== 'snmp') return reject(new Error('not an snmp item'));
+          const raw = Math.round(item.source.scale ? value / item.source.scale : value);
+          session.set([{ oid: normaliseOid(item.source.oid), type: snmp.ObjectType.Integer, value: raw }], (err) =>
+            err ? reject(err) : resolve(),
+          );
+        }),
+      async close() {
+        if (closed) return;
+        closed = true;
+        try {
+          session.close();
+        } catch {
+          // already closed
+        }
+      },
+    };
+    return session_;
+  },
+};

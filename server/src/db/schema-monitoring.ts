@@ -1,0 +1,158 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables of sites, devices, monitored items and the series store (migration 0003-monitoring),
+ * joined into `Database` in schema.ts. Booleans are 0/1 integers; JSON is text.
+ */
+export interface MonitoringTables {
+  device_groups: DeviceGroupsTable;
+  categorys: CategorysTable;
+  device_templates: DeviceTemplatesTable;
+  devices: DevicesTable;
+  items: ItemsTable;
+  time_periods: TimePeriodsTable;
+  serial_ports: SerialPortsTable;
+  sample_chunks: SampleChunksTable;
+  samples_1m: RollupTable;
+  samples_1h: RollupTable;
+  data_history_templates: DataHistoryTemplatesTable;
+}
+
+/** A site (002 §3 Site; 001 §3 Site group). */
+export interface DeviceGroupsTable {
+  id: Generated<number>;
+  name: string;
+  parent_id: number;
+  weight: number;
+  has_device: number;
+  longitude: number | null;
+  latitude: number | null;
+  background: string;
+  scene: string;
+  extend: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CategorysTable {
+  id: number;
+  code: string;
+  name_key: string;
+  /** A name given by the user; the translated `name_key` when empty. */
+  name: string;
+  enable: number;
+  weight: number;
+}
+
+export interface DeviceTemplatesTable {
+  id: number;
+  name_key: string;
+  category_code: string;
+  driver: string;
+  /** JSON list of template items (contract `templateItem`). */
+  items: string;
+}
+
+export interface DevicesTable {
+  id: Generated<number>;
+  name: string;
+  device_group_id: number;
+  driver: string;
+  code: string;
+  template_id: number | null;
+  ip: string;
+  port: number | null;
+  protocol_id: number;
+  classification_id: number;
+  device_count: number;
+  /** JSON (contract `serialSettings`). */
+  serial: string;
+  zigbee_enable: number;
+  zigbee_address: string;
+  protocol_version: string;
+  /** JSON (contract `deviceOptions`). */
+  options: string;
+  check_interval: number;
+  enable: number;
+  state: number;
+  state_reason: string;
+  state_time: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A monitored item (002 §3). */
+export interface ItemsTable {
+  id: Generated<number>;
+  device_id: number;
+  name: string;
+  item_cell_name: string;
+  unit: string;
+  location_id: number;
+  value_type: number;
+  threshold_min: number | null;
+  threshold_max: number | null;
+  status_threshold: string;
+  recovery_point: number | null;
+  overrun_point: number | null;
+  alarm_level: number;
+  alarm_color: string;
+  contact_group_id: number;
+  working_period_id: number;
+  overrun_action_id: number;
+  recovery_action_id: number;
+  check_interval: number;
+  repetitions: number;
+  notification_interval: number;
+  check_period_id: number;
+  notification_period_id: number;
+  alarm_period_id: number;
+  /** JSON (contract `itemSource`). */
+  source: string;
+  enable: number;
+  state: number;
+  value: number | null;
+  last_check: number;
+  info: string;
+}
+
+export interface TimePeriodsTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON list of {weekdays, start, end}. */
+  ranges: string;
+}
+
+export interface SerialPortsTable {
+  name: string;
+  /** JSON (contract `serialSettings`). */
+  settings: string;
+}
+
+/** Every sample of one item over [t0, t1] (epoch ms): `data` is n float64 times then n float64 values. */
+export interface SampleChunksTable {
+  item_id: number;
+  t0: number;
+  t1: number;
+  n: number;
+  data: Uint8Array;
+}
+
+/** A roll-up bucket; `ts` is the bucket start in epoch seconds. */
+export interface RollupTable {
+  item_id: number;
+  ts: number;
+  min: number;
+  max: number;
+  sum: number;
+  count: number;
+}
+
+export interface DataHistoryTemplatesTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON list of item ids. */
+  item_ids: string;
+  interval: string;
+  created_at: number;
+}

@@ -1,0 +1,238 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Db } from '../../db/kysely.ts';
+import type { Database } from '../../db/schema.ts';
+import type { DeviceGroupsTable, DevicesTable, ItemsTable } from '../../db/schema-monitoring.ts';
+
+export interface DeviceFilter {
+  device_group_id?: number | undefined;
+  name?: string | undefined;
+  driver?: string | undefined;
+  code?: string | undefined;
+  category_id?: number | undefined;
+  state?: number | undefined;
+  ids?: number[] | undefined;
+}
+
+export interface ItemFilter {
+  device_id?: number | undefined;
+  device_group_id?: number | undefined;
+  name?: string | undefined;
+  state?: number | undefined;
+  ids?: number[] | undefined;
+}
+
+/** `null`: every site; otherwise only these (site-based permissions plug in here). */
+export type AllowedSites = number[] | null;
+
+const escapeLike = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const createQueries = (db: Db) => {
+  const k: Kysely<Database> = db.kysely;
+  const like = (column: string, value: string) =>
+    [column, db.dialect === 'postgres' ? 'ilike' : 'like', escapeLike(value)] as const;
+
+  const deviceQuery = (filter: DeviceFilter, allowed: AllowedSites) => {
+    let q = k.selectFrom('devices').innerJoin('device_groups', 'device_groups.id', 'devices.device_group_id');
+    if (filter.device_group_id !== undefined && filter.device_group_id !== -1) {
+      q = q.where('devices.device_group_id', '=', filter.device_group_id);
+    }
+    if (filter.name) q = q.where(...(like('devices.name', filter.name) as [never, never, never]));
+    if (filter.driver) q = q.where('devices.driver', '=', filter.driver);
+    if (filter.code) q = q.where('devices.code', '=', filter.code);
+    if (filter.state !== undefined) q = q.where('devices.state', '=', filter.state);
+    if (filter.ids) q = q.where('devices.id', 'in', filter.ids.length ? filter.ids : [0]);
+    if (filter.category_id !== undefined) {
+      q = q.where('devices.code', 'in', k.selectFrom('categorys').select('code').where('id', '=', filter.category_id));
+    }
+    if (allowed) q = q.where('devices.device_group_id', 'in', allowed.length ? allowed : [0]);
+    return q;
+  };
+
+  const itemQuery = (filter: ItemFilter, allowed: AllowedSites) => {
+    let q = k.selectFrom('items').innerJoin('devices', 'devices.id', 'items.device_id');
+    if (filter.device_id !== undefined) q = q.where('items.device_id', '=', filter.device_id);
+    if (filter.device_group_id !== undefined && filter.device_group_id !== -1) {
+      q = q.where('devices.device_group_id', '=', filter.device_group_id);
+    }
+    if (filter.name) q = q.where(...(like('items.name', filter.name) as [never, never, never]));
+    if (filter.state !== undefined) q = q.where('items.state', '=', filter.state);
+    if (filter.ids) q = q.where('items.id', 'in', filter.ids.length ? filter.ids : [0]);
+    if (allowed) q = q.where('devices.device_group_id', 'in', allowed.length ? allowed : [0]);
+    return q;
+  };
+
+  return {
+    // sites
+    listSites: async (filter: { name?: string | undefined; parent_id?: number | undefined }, allowed: AllowedSites) => {
+      let q = k.selectFrom('device_groups');
+      if (filter.name) q = q.where(...(like('name', filter.name) as [never, never, never]));
+      if (filter.parent_id !== undefined) q = q.where('parent_id', '=', filter.parent_id);
+      if (allowed) q = q.where('id', 'in', allowed.length ? allowed : [0]);
+      return q.selectAll().orderBy('weight', 'desc').orderBy('id').execute();
+    },
+    getSite: (id: number) => k.selectFrom('device_groups').selectAll().where('id', '=', id).executeTakeFirst(),
+    insertSite: async (row: Insertable<DeviceGroupsTable>) =>
+      (await k.insertInto('device_groups').values(row).returning('id').executeTakeFirstOrThrow()).id,
+    updateSite: (id: number, row: Updateable<DeviceGroupsTable>) =>
+      k.updateTable('device_groups').set(row).where('id', '=', id).execute(),
+    deleteSites: async (ids: number[]) =>
+      Number((await k.deleteFrom('device_groups').where('id', 'in', ids).executeTakeFirst()).numDeletedRows),
+    childSites: (ids: number[]) =>
+      k.selectFrom('device_groups').select(['id', 'parent_id']).where('parent_id', 'in', ids).execute(),
+    siteDevices: (siteIds: number[]) =>
+      k
+        .selectFrom('devices')
+        .leftJoin('categorys', 'categorys.code', 'devices.code')
+        .select(['devices.id', 'devices.device_group_id', 'devices.state', 'categorys.id as category_id'])
+        .where('devices.device_group_id', 'in', siteIds.length ? siteIds : [0])
+        .orderBy('devices.id')
+        .execute(),
+
+    // categories and templates
+    listCategories: () => k.selectFrom('categorys').selectAll().orderBy('weight', 'desc').orderBy('id').execute(),
+    getCategory: (code: string) => k.selectFrom('categorys').selectAll().where('code', '=', code).executeTakeFirst(),
+    updateCategory: (code: string, row: { name: string; enable: number; weight: number }) =>
+      k.updateTable('categorys').set(row).where('code', '=', code).execute(),
+    listTemplates: (filter: { driver?: string | undefined; category_code?: string | undefined }) => {
+      let q = k.selectFrom('device_templates').selectAll();
+      if (filter.driver) q = q.where('driver', '=', filter.driver);
+      if (filter.category_code) q = q.where('category_code', '=', filter.category_code);
+      return q.orderBy('id').execute();
+    },
+    getTemplate: (id: number) => k.selectFrom('device_templates').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    // devices
+    countDevices: async (filter: DeviceFilter, allowed: AllowedSites) =>
+      Number(
+        (
+          await deviceQuery(filter, allowed)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    listDevices: (filter: DeviceFilter, allowed: AllowedSites, page?: { offset: number; limit: number }) => {
+      let q = deviceQuery(filter, allowed)
+        .selectAll('devices')
+        .select(['device_groups.name as device_group_name'])
+        .select((eb) =>
+          eb
+            .selectFrom('items')
+            .select((e) => e.fn.countAll<number>().as('c'))
+            .whereRef('items.device_id', '=', 'devices.id')
+            .as('item_count'),
+        )
+        .orderBy('devices.id');
+      if (page) q = q.limit(page.limit).offset(page.offset);
+      return q.execute();
+    },
+    insertDevice: async (row: Insertable<DevicesTable>) =>
+      (await k.insertInto('devices').values(row).returning('id').executeTakeFirstOrThrow()).id,
+    updateDevice: (id: number, row: Updateable<DevicesTable>) =>
+      k.updateTable('devices').set(row).where('id', '=', id).execute(),
+    updateDevices: async (ids: number[], row: Updateable<DevicesTable>) =>
+      Number((await k.updateTable('devices').set(row).where('id', 'in', ids).executeTakeFirst()).numUpdatedRows),
+    deleteDevice: async (id: number) => {
+      await k.deleteFrom('items').where('device_id', '=', id).execute();
+      return Number((await k.deleteFrom('devices').where('id', '=', id).executeTakeFirst()).numDeletedRows);
+    },
+    categoryIds: async () =>
+      new Map((await k.selectFrom('categorys').select(['code', 'id']).execute()).map((c) => [c.code, c.id])),
+
+    // items
+    countItems: async (filter: ItemFilter, allowed: AllowedSites) =>
+      Number(
+        (
+          await itemQuery(filter, allowed)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    listItems: (filter: ItemFilter, allowed: AllowedSites, page?: { offset: number; limit: number }) => {
+      let q = itemQuery(filter, allowed)
+        .innerJoin('device_groups', 'device_groups.id', 'devices.device_group_id')
+        .selectAll('items')
+        .select(['devices.name as device_name', 'devices.device_group_id', 'device_groups.name as site'])
+        .orderBy('items.device_id')
+        .orderBy('items.id');
+      if (page) q = q.limit(page.limit).offset(page.offset);
+      return q.execute();
+    },
+    insertItems: async (rows: Insertable<ItemsTable>[]) => {
+      const ids: number[] = [];
+      for (let i = 0; i < rows.length; i += 200) {
+        const got = await k
+          .insertInto('items')
+          .values(rows.slice(i, i + 200))
+          .returning('id')
+          .execute();
+        ids.push(...got.map((r) => r.id));
+      }
+      return ids;
+    },
+    updateItem: (id: number, row: Updateable<ItemsTable>) =>
+      k.updateTable('items').set(row).where('id', '=', id).execute(),
+    deleteItem: async (id: number) =>
+      Number((await k.deleteFrom('items').where('id', '=', id).executeTakeFirst()).numDeletedRows),
+    itemsUsingPeriod: async (periodId: number) =>
+      Number(
+        (
+          await k
+            .selectFrom('items')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where((eb) =>
+              eb.or([
+                eb('working_period_id', '=', periodId),
+                eb('check_period_id', '=', periodId),
+                eb('notification_period_id', '=', periodId),
+                eb('alarm_period_id', '=', periodId),
+              ]),
+            )
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    itemStateCounts: () =>
+      k
+        .selectFrom('items')
+        .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('state')
+        .execute(),
+    countSites: async () =>
+      Number(
+        (
+          await k
+            .selectFrom('device_groups')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+
+    // time periods
+    listPeriods: () => k.selectFrom('time_periods').selectAll().orderBy('id').execute(),
+    getPeriod: (id: number) => k.selectFrom('time_periods').selectAll().where('id', '=', id).executeTakeFirst(),
+    insertPeriod: async (row: { name: string; ranges: string }) =>
+      (await k.insertInto('time_periods').values(row).returning('id').executeTakeFirstOrThrow()).id,
+    updatePeriod: (id: number, row: { name: string; ranges: string }) =>
+      k.updateTable('time_periods').set(row).where('id', '=', id).execute(),
+    deletePeriod: (id: number) => k.deleteFrom('time_periods').where('id', '=', id).execute(),
+
+    // serial ports
+    listSerialPorts: () => k.selectFrom('serial_ports').selectAll().orderBy('name').execute(),
+    saveSerialPort: (name: string, settings: string) =>
+      k
+        .insertInto('serial_ports')
+        .values({ name, settings })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ settings }))
+        .execute(),
+  };
+};
+
+export type MonitoringQueries = ReturnType<typeof createQueries>;
+
+/** Kysely only: plain rows of sites, categories, templates, devices, items, periods, ports. */
+export const createMonitoringRepository = (db: Db) => ({
+  ...createQueries(db),
+  transaction: <T>(fn: (repo: MonitoringQueries) => Promise<T>) =>
+    db.kysely.transaction().execute((trx) => fn(createQueries({ ...db, kysely: trx }))),
+});
+
+export type MonitoringRepository = ReturnType<typeof createMonitoringRepository>;

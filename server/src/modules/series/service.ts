@@ -1,0 +1,204 @@
+import { type Language, sharedText } from '@sitewatch/contract';
+import {
+  defaultRetention,
+  type HistoryRow,
+  type RetentionSettings,
+  retentionSettings,
+} from '@sitewatch/contract/series';
+import ExcelJS from 'exceljs';
+import type { Db } from '../../db/kysely.ts';
+import { notFound } from '../../http/errors.ts';
+import type { SeriesStore } from '../../series/store.ts';
+
+const retentionKey = 'SERIES_RETENTION';
+const exportLimit = 100_000;
+
+interface HistoryQuery {
+  item_ids: number[];
+  t1: number;
+  t2: number;
+  interval: 'raw' | 'minute' | 'hour' | 'day';
+  page: number;
+  limit: number;
+}
+
+/** Trend, chart reads, history reports and retention over the series store. */
+export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: () => number }) => {
+  const k = deps.db.kysely;
+  const now = () => Math.floor((deps.clock?.() ?? Date.now()) / 1000);
+
+  const itemInfo = async (ids: number[]) => {
+    if (ids.length === 0) return new Map();
+    const rows = await k
+      .selectFrom('items')
+      .innerJoin('devices', 'devices.id', 'items.device_id')
+      .innerJoin('device_groups', 'device_groups.id', 'devices.device_group_id')
+      .select(['items.id', 'items.name', 'items.unit', 'devices.name as device_name', 'device_groups.name as site'])
+      .where('items.id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  };
+
+  /** All rows of a history query (bounded by the contract's range limits), in item then time order. */
+  const historyRows = async (q: HistoryQuery, cap: number): Promise<{ total: number; rows: HistoryRow[] }> => {
+    const info = await itemInfo(q.item_ids);
+    const ids = q.item_ids.filter((id) => info.has(id));
+    const label = (id: number) => {
+      const i = info.get(id)!;
+      return { item_id: id, item_name: i.name, device_name: i.device_name, site: i.site, unit: i.unit };
+    };
+    let rows: HistoryRow[] = [];
+    if (q.interval === 'raw') {
+      for (const id of ids) {
+        for (const s of await deps.store.raw(id, q.t1, q.t2)) {
+          rows.push({
+            ...label(id),
+            ts: Math.floor(s.tsMs / 1000),
+            min: s.value,
+            max: s.value,
+            avg: s.value,
+            count: 1,
+          });
+          if (rows.length >= cap) break;
+        }
+      }
+    } else {
+      const buckets = await deps.store.rollups(ids, q.interval === 'minute' ? 'minute' : 'hour', q.t1, q.t2);
+      if (q.interval === 'day') {
+        const days = new Map<
+          string,
+          { id: number; ts: number; min: number; max: number; sum: number; count: number }
+        >();
+        for (const b of buckets) {
+          const ts = b.ts - (b.ts % 86_400);
+          const key = `${b.item_id}:${ts}`;
+          const d = days.get(key);
+          if (d) {
+            d.min = Math.min(d.min, b.min);
+            d.max = Math.max(d.max, b.max);
+            d.sum += b.sum;
+            d.count += b.count;
+          } else days.set(key, { id: b.item_id, ts, min: b.min, max: b.max, sum: b.sum, count: b.count });
+        }
+        rows = [...days.values()].map((d) => ({
+          ...label(d.id),
+          ts: d.ts,
+          min: d.min,
+          max: d.max,
+          avg: d.sum / d.count,
+          count: d.count,
+        }));
+      } else {
+        rows = buckets.map((b) => ({
+          ...label(b.item_id),
+          ts: b.ts,
+          min: b.min,
+          max: b.max,
+          avg: b.sum / b.count,
+          count: b.count,
+        }));
+      }
+    }
+    const order = new Map(q.item_ids.map((id, i) => [id, i]));
+    rows.sort((a, b) => order.get(a.item_id)! - order.get(b.item_id)! || a.ts - b.ts);
+    return { total: rows.length, rows: rows.slice(0, cap) };
+  };
+
+  const getRetention = async (): Promise<RetentionSettings> => {
+    const row = await k.selectFrom('global_config').select('v').where('k', '=', retentionKey).executeTakeFirst();
+    if (!row) return defaultRetention;
+    try {
+      return retentionSettings.parse(JSON.parse(row.v));
+    } catch {
+      return defaultRetention;
+    }
+  };
+
+  return {
+    /** 000 §7 trend: `device_name` is `<driver>_<device id>`, `item_name` an item's cell name or name. */
+    async trend(q: { device_name: string; item_name: string; t1: number; t2: number }) {
+      const cut = q.device_name.lastIndexOf('_');
+      const driver = q.device_name.slice(0, cut);
+      const deviceId = Number(q.device_name.slice(cut + 1));
+      const item = await k
+        .selectFrom('items')
+        .innerJoin('devices', 'devices.id', 'items.device_id')
+        .select('items.id')
+        .where('devices.id', '=', deviceId)
+        .where('devices.driver', '=', driver)
+        .where((eb) => eb.or([eb('items.item_cell_name', '=', q.item_name), eb('items.name', '=', q.item_name)]))
+        .orderBy('items.id')
+        .executeTakeFirst();
+      if (!item) throw notFound();
+      const { points } = await deps.store.read(item.id, q.t1, q.t2, 1000);
+      return { Records: points.map((p) => ({ Timestamp: p.ts, Value: p.value })) };
+    },
+    async itemSeries(itemId: number, q: { t1: number; t2: number; points: number }) {
+      const exists = await k.selectFrom('items').select('id').where('id', '=', itemId).executeTakeFirst();
+      if (!exists) throw notFound();
+      const read = await deps.store.read(itemId, q.t1, q.t2, q.points);
+      return { item_id: itemId, ...read };
+    },
+    async history(q: HistoryQuery) {
+      const { total, rows } = await historyRows(q, Number.MAX_SAFE_INTEGER);
+      return { total, data: rows.slice((q.page - 1) * q.limit, q.page * q.limit) };
+    },
+    async historyWorkbook(q: HistoryQuery, lang: Language): Promise<Buffer> {
+      const { rows } = await historyRows(q, exportLimit);
+      const book = new ExcelJS.Workbook();
+      const sheet = book.addWorksheet(sharedText(lang, 'monitoring.history.sheet'));
+      const h = (key: string) => sharedText(lang, `monitoring.history.${key}`);
+      sheet.addRow([h('site'), h('device'), h('item'), h('time'), h('min'), h('max'), h('avg'), h('count'), h('unit')]);
+      sheet.getRow(1).font = { bold: true };
+      for (const r of rows) {
+        const time = new Date(r.ts * 1000).toISOString().replace('T', ' ').slice(0, 19);
+        sheet.addRow([
+          r.site,
+          r.device_name,
+          r.item_name,
+          time,
+          r.min,
+          r.max,
+          Math.round(r.avg * 1000) / 1000,
+          r.count,
+          r.unit,
+        ]);
+      }
+      return Buffer.from(await book.xlsx.writeBuffer());
+    },
+    async listTemplates() {
+      const rows = await k.selectFrom('data_history_templates').selectAll().orderBy('id').execute();
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        item_ids: (JSON.parse(r.item_ids) as number[]).filter(Number.isInteger),
+        interval: r.interval as HistoryQuery['interval'],
+        created_at: r.created_at,
+      }));
+    },
+    async createTemplate(input: { name: string; item_ids: number[]; interval: HistoryQuery['interval'] }) {
+      const created_at = now();
+      const { id } = await k
+        .insertInto('data_history_templates')
+        .values({ name: input.name, item_ids: JSON.stringify(input.item_ids), interval: input.interval, created_at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id, ...input, created_at };
+    },
+    async deleteTemplate(id: number) {
+      const r = await k.deleteFrom('data_history_templates').where('id', '=', id).executeTakeFirst();
+      if (Number(r.numDeletedRows) === 0) throw notFound();
+      return null;
+    },
+    getRetention,
+    async putRetention(input: RetentionSettings) {
+      const v = JSON.stringify(input);
+      await k
+        .insertInto('global_config')
+        .values({ k: retentionKey, v, updated_at: now() })
+        .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at: now() }))
+        .execute();
+      return input;
+    },
+  };
+};
