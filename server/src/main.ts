@@ -2,12 +2,17 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
+import { createCollector } from './collector/collector.ts';
+import { createDrivers } from './collector/drivers/index.ts';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createAuthRepository, ensureAdmin, loadOrCreateLoginKey } from './modules/auth/index.ts';
 import { builtInDefaults } from './modules/global-config/index.ts';
+import { seedDemo } from './modules/monitoring/demo.ts';
 import { createPushHub } from './push/hub.ts';
+import { startSeriesMaintenance } from './series/maintenance.ts';
+import { createSeriesStore } from './series/store.ts';
 
 const config = loadConfig();
 const defaultWebDir = path.resolve(fileURLToPath(import.meta.url), '../../../web/dist');
@@ -17,9 +22,22 @@ const db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const applied = await migrateToLatest(db.kysely);
 const adminPassword = await ensureAdmin(createAuthRepository(db));
 const push = createPushHub();
+// A demo estate on an empty database, so a newcomer sees live values at once; SITEWATCH_DEMO=0 skips it.
+const demo = process.env.SITEWATCH_DEMO === '0' ? null : await seedDemo(db);
+// The engines log through the app's logger once it exists (their callbacks run after start-up).
+const series = createSeriesStore(db, { onFlushError: (err) => app.log.warn({ err }, 'writing samples failed') });
+const stopMaintenance = startSeriesMaintenance(db, series, (err) => app.log.warn({ err }, 'series maintenance failed'));
+const collector = createCollector({
+  db,
+  store: series,
+  drivers: createDrivers(),
+  log: { warn: (obj, msg) => app.log.warn(obj, msg), info: (obj, msg) => app.log.info(obj, msg) },
+});
 const app = await buildApp({
   db,
   push,
+  collector,
+  series,
   loginKey: loadOrCreateLoginKey(config.dataDir),
   globalConfigDefaults:
     config.captcha === 'off'
@@ -30,6 +48,7 @@ const app = await buildApp({
   bodyLimitBytes: config.bodyLimitBytes,
 });
 if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
+if (demo) app.log.info(demo, 'demo estate created (SITEWATCH_DEMO=0 skips it)');
 
 let stopping = false;
 const shutdown = async (signal: string) => {
@@ -43,6 +62,10 @@ const shutdown = async (signal: string) => {
   force.unref();
   try {
     await app.close();
+    // Stop polling, then write the buffered samples and live values before the database closes.
+    await collector.stop();
+    stopMaintenance();
+    await series.stop();
     push.closeAll();
     await db.close();
     app.log.info('stopped');
@@ -56,6 +79,8 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ host: config.host, port: config.port });
+series.start();
+await collector.start();
 const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
 const where = db.dialect === 'sqlite' ? path.join(config.dataDir, 'sitewatch.db') : 'PostgreSQL';
 process.stdout.write(`\nSitewatch is running: ${url}\nDatabase: ${where}\nAPI docs: ${url}/api/docs\n`);
