@@ -15,6 +15,7 @@ import { createAuditLog } from './modules/audit/index.ts';
 import {
   createAuthRepository,
   createAuthService,
+  createLoginPolicy,
   type LoginKey,
   loginRateLimit,
   registerAuth,
@@ -27,7 +28,9 @@ import {
 } from './modules/global-config/index.ts';
 import { registerHealth } from './modules/health/index.ts';
 import { registerMonitoring } from './modules/monitoring/index.ts';
+import { loginSafeLockout } from './modules/security/index.ts';
 import { registerSeries } from './modules/series/index.ts';
+import { registerUsers } from './modules/users/index.ts';
 import type { PushHub } from './push/hub.ts';
 import { registerPushChannel } from './push/routes.ts';
 import type { SeriesStore } from './series/store.ts';
@@ -104,6 +107,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   const access = createAccessService(deps.db);
   const auth = createAuthService({
     repo: createAuthRepository(deps.db),
+    policy: createLoginPolicy(deps.db, config, clock),
     config,
     loginKey: deps.loginKey,
     audit,
@@ -132,7 +136,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     rateLimit: deps.loginRateLimit ?? loginRateLimit,
   });
   registerAccessRoutes(app, deps.db, access);
-  registerGlobalConfigRoutes(app, config, audit);
+  registerGlobalConfigRoutes(app, config, audit, { LOGIN_SAFE: loginSafeLockout() });
+  registerUsers(app, { db: deps.db, auth, audit, clock });
 
   await registerWebApp(app, deps.webDir);
   return app;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.ts';
+import { browserNames } from './rules/login-restrictions.ts';
 import { passwordMaxLength, pwdComplexityConfig } from './rules/password.ts';
 
 /** Auto-login periods (000 §2.1): 1 permanent, 2 one month, 3 three months, 4 six months, 5 one year, 6 two years. */
@@ -35,6 +36,26 @@ export const loginSafeConfig = z.object({
   }),
   /** Days after which an automatic lock is lifted; 0 = only an administrator unlocks. */
   lock_expiry_days: z.number().int().min(0).max(3650),
+  /** Terminal addresses allowed to log in: IPs or CIDR blocks, at least one (002 §5.3). */
+  allowed_ips: z
+    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))
+    .min(1)
+    .max(1000),
+  allowed_browsers: z.array(z.enum(browserNames)).min(1),
+  allowed_periods: z
+    .array(
+      z
+        .object({
+          weekdays: z.array(z.number().int().min(1).max(7)).min(1).max(7),
+          start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+          end: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+        })
+        .refine((p) => p.end >= p.start, { message: 'end before start', path: ['end'] }),
+    )
+    .min(1)
+    .max(50),
+  /** When enabled, only these accounts may log in (at least one). */
+  allow_list: z.object({ enabled: z.boolean(), user_ids: z.array(z.number().int().positive()).max(10_000) }),
 });
 export type LoginSafeConfig = z.infer<typeof loginSafeConfig>;
 export const defaultLoginSafe: LoginSafeConfig = {
@@ -42,6 +63,10 @@ export const defaultLoginSafe: LoginSafeConfig = {
   single_terminal: false,
   auto_lock: { enabled: false, period_minutes: 30, attempts: 5 },
   lock_expiry_days: 0,
+  allowed_ips: ['0.0.0.0/0', '::/0'],
+  allowed_browsers: [...browserNames],
+  allowed_periods: [{ weekdays: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59' }],
+  allow_list: { enabled: false, user_ids: [] },
 };
 
 export const globalConfigKeys = ['ACCOUNT_SAFE', 'PWD_COMPLEXITY', 'LOGIN_SAFE'] as const;

@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as m0001 from './migrations/0001-foundation.ts';
 import * as m0002 from './migrations/0002-accounts.ts';
 import * as m0003 from './migrations/0003-monitoring.ts';
+import * as m0004 from './migrations/0004-users.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-accounts': m0002,
   '0003-monitoring': m0003,
+  '0004-users': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

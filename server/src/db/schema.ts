@@ -20,6 +20,11 @@ export interface Database extends MonitoringTables {
   role_menus: { role_id: number; menu_id: number };
   role_functions: { role_id: number; function_id: number };
   role_sites: { role_id: number; site_id: number };
+  user_groups: UserGroupsTable;
+  user_user_groups: { user_id: number; group_id: number };
+  role_videos: { role_id: number; video_id: number };
+  role_contacts: { role_id: number; contact_id: number };
+  account_blocks: AccountBlocksTable;
 }
 
 /** Global configuration values by key (000 §7 `setting/gc`: ACCOUNT_SAFE, PWD_COMPLEXITY, …). */
@@ -141,4 +146,23 @@ export interface RolesTable {
   name: string;
   remark: string;
   created_at: number;
+}
+
+/** User group (002 §3): a tree by parent_id (0 at the top). */
+export interface UserGroupsTable {
+  id: Generated<number>;
+  name: string;
+  parent_id: number;
+  remark: string;
+  created_at: number;
+}
+
+/** Account block list entry (002 §3): null expiry is everlasting. */
+export interface AccountBlocksTable {
+  id: Generated<number>;
+  user_id: number;
+  reason: string;
+  created_at: number;
+  expires_at: number | null;
+  created_by: number | null;
 }

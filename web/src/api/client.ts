@@ -79,7 +79,7 @@ export const createApiClient = (env: ClientEnv) => {
     const activity = env.lastActivity?.();
     if (activity) headers['x-last-activity'] = String(Math.floor(activity / 1000));
     let body: BodyInit | undefined;
-    if (method === 'GET' || method === 'DELETE') {
+    if (method === 'GET' || (method === 'DELETE' && options.body === undefined)) {
       search.set('t', String(t));
     } else if (options.body instanceof FormData) {
       options.body.set('t', String(t));

@@ -11,6 +11,7 @@ import type { LoginKey } from './login-key.ts';
 import type { AuthService, RequestMeta } from './service.ts';
 
 export { createLoginKey, generateLoginKeyPem, type LoginKey, loadOrCreateLoginKey } from './login-key.ts';
+export { createLoginPolicy, ipAllowed, type LoginPolicy, terminalRefusal } from './login-policy.ts';
 export { createAuthRepository } from './repository.ts';
 export { type AuthService, createAuthService, ensureAdmin } from './service.ts';
 

@@ -15,6 +15,7 @@ import { AppError } from '../../http/errors.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
 import type { LoginKey } from './login-key.ts';
+import type { LoginPolicy } from './login-policy.ts';
 import { decoyVerify, hashPassword, isCommonPassword, tokenDigest, verifyPassword } from './passwords.ts';
 import type { AuthRepository, UserRow } from './repository.ts';
 
@@ -34,6 +35,8 @@ export interface RequestMeta {
 
 export interface AuthDeps {
   repo: AuthRepository;
+  /** Terminal and account restrictions of the security settings. */
+  policy: LoginPolicy;
   config: GlobalConfig;
   loginKey: LoginKey;
   audit: AuditLog;
@@ -55,7 +58,7 @@ const passwordRulesError = (rules: PasswordRule[], language: Language) =>
  * changes, opaque session tokens stored hashed (so logout, idle timeout, password change and
  * single-terminal login really revoke them), and auto-login device tokens.
  */
-export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.now }: AuthDeps) => {
+export const createAuthService = ({ repo, policy, config, loginKey, audit, clock = Date.now }: AuthDeps) => {
   const now = () => nowSeconds(clock());
 
   const decrypt = (ciphertext: string): string => {
@@ -87,9 +90,15 @@ export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.
   /**
    * Checks a user name and password as a login does, with the account lock: a locked name (or an
    * unknown name that has failed as often) gets the same answer, so the lock says nothing of
-   * whether the name exists.
+   * whether the name exists. `external` checks the credentials instead of the local password (an
+   * LDAP bind): it answers the local user they prove, or null when they are wrong.
    */
-  const verifyCredentials = async (userName: string, password: string, meta: RequestMeta): Promise<UserRow> => {
+  const verifyCredentials = async (
+    userName: string,
+    password: string,
+    meta: RequestMeta,
+    external?: { via: string; check: (user: UserRow | undefined) => Promise<UserRow | null> },
+  ): Promise<UserRow> => {
     const { auto_lock } = await config.get('LOGIN_SAFE');
     const user = await repo.findUserByName(userName);
     const since = now() - auto_lock.period_minutes * 60;
@@ -106,15 +115,18 @@ export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.
       });
       throw new AppError('accountLocked');
     }
-    const ok = user ? await verifyPassword(user.password_hash, password) : await decoyVerify(password);
-    await repo.recordAttempt(userName, meta.ip, ok, now());
-    if (!user || !ok) {
+    let verified: UserRow | null = null;
+    if (external) verified = await external.check(user);
+    else if (user) verified = (await verifyPassword(user.password_hash, password)) ? user : null;
+    else await decoyVerify(password);
+    await repo.recordAttempt(userName, meta.ip, verified !== null, now());
+    if (!verified) {
       await audit.write({
         module: 'auth',
         action: 'login',
         target: userName,
         success: false,
-        detail: 'wrong user name or password',
+        detail: `${external ? `${external.via}: ` : ''}wrong user name or password`,
         ip: meta.ip,
         user_id: user?.id ?? null,
       });
@@ -135,8 +147,8 @@ export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.
       }
       throw new AppError('loginFailed');
     }
-    if (!user.enable) throw new AppError('accountDisabled');
-    return user;
+    if (!verified.enable) throw new AppError('accountDisabled');
+    return verified;
   };
 
   const openSession = async (user: UserRow, meta: RequestMeta, remember: boolean, deviceTokenId: number | null) => {
@@ -161,13 +173,16 @@ export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.
     user: UserRow,
     password: string | null,
     meta: RequestMeta,
-    options: { remember: boolean; period: AutoLoginPeriod | null; deviceTokenId?: number },
+    options: { remember: boolean; period: AutoLoginPeriod | null; deviceTokenId?: number; via?: string },
   ): Promise<LoginAnswer> => {
     const rules = await config.get('PWD_COMPLEXITY');
     const broken =
       password === null ? [] : checkPassword({ password, userName: user.user_name, isCommon: isCommonPassword }, rules);
-    const expiry = passwordExpiry(rules, user.id, user.password_changed_at, now());
+    // Only local passwords (login type 1) are kept here, so only they expire.
     const alterable = user.login_type === 1;
+    const expiry = alterable
+      ? passwordExpiry(rules, user.id, user.password_changed_at, now())
+      : { expired: false, daysLeft: null, tip: false };
     const scene = user.must_change_password
       ? changePwdScenes.firstLogin
       : broken.length > 0
@@ -218,6 +233,7 @@ export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.
       action: options.deviceTokenId ? 'auto_login' : 'login',
       target: user.user_name,
       success: true,
+      ...(options.via ? { detail: options.via } : {}),
       ip: meta.ip,
       user_id: user.id,
     });
@@ -251,10 +267,37 @@ export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.
       meta: RequestMeta,
     ): Promise<LoginAnswer> {
       await checkCaptcha(input.captcha_id, input.captcha_code);
+      await policy.checkTerminal(meta);
       const userName = decrypt(input.user_name).trim();
       const password = decrypt(input.password);
       const user = await verifyCredentials(userName, password, meta);
+      await policy.checkAccount(user.id);
       return answerFor(user, password, meta, { remember: input.remember, period: input.auto_login_period });
+    },
+
+    /**
+     * A login whose password another authority checks (`via`: the LDAP directory), with the same
+     * captcha, encrypted fields, restrictions, account lock, attempt count, audit and session as
+     * `login`. `check` gets the decrypted name and password and the local user of that name, and
+     * answers the local user they prove, or null when they are wrong. Such users keep no password
+     * here: no password rule or expiry applies, and no auto-login token is issued.
+     */
+    async loginVerifiedBy(
+      via: string,
+      input: { user_name: string; password: string; captcha_id: string; captcha_code: string; remember: boolean },
+      meta: RequestMeta,
+      check: (userName: string, password: string, user: UserRow | undefined) => Promise<UserRow | null>,
+    ): Promise<LoginAnswer> {
+      await checkCaptcha(input.captcha_id, input.captcha_code);
+      await policy.checkTerminal(meta);
+      const userName = decrypt(input.user_name).trim();
+      const password = decrypt(input.password);
+      const user = await verifyCredentials(userName, password, meta, {
+        via,
+        check: (row) => check(userName, password, row),
+      });
+      await policy.checkAccount(user.id);
+      return answerFor(user, null, meta, { remember: input.remember, period: null, via });
     },
 
     async autoLogin(deviceToken: string, meta: RequestMeta): Promise<LoginAnswer> {
@@ -277,6 +320,8 @@ export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.
         });
         throw new AppError('loginFailed', 'auth.autoLoginFailed');
       }
+      await policy.checkTerminal(meta);
+      await policy.checkAccount(user.id);
       await repo.touchDeviceToken(row.id, now());
       const answer = await answerFor(user, null, meta, { remember: true, period: null, deviceTokenId: row.id });
       if (!answer.access_token) throw new AppError('loginFailed', 'auth.autoLoginFailed');
@@ -361,6 +406,45 @@ export const createAuthService = ({ repo, config, loginKey, audit, clock = Date.
       const user = await verifyCredentials(input.user_name.trim(), oldPassword, meta);
       if (user.login_type !== 1) throw new AppError('forbidden');
       await setPassword(user, oldPassword, newPassword, language, meta);
+    },
+
+    /**
+     * The verification password of sensitive actions (002 §5.3, §6): the caller's own password,
+     * encrypted like any password, checked again on the server.
+     */
+    async verifyOwnPassword(principal: Principal, encryptedPassword: string) {
+      const plain = loginKey.decrypt(encryptedPassword);
+      if (!plain) throw new AppError('badRequest', 'users.verifyPasswordEmpty');
+      const user = await repo.findUserById(principal.user_id);
+      if (!user || !(await verifyPassword(user.password_hash, plain))) {
+        await audit.write({
+          module: 'auth',
+          action: 'verify_password',
+          target: principal.user_name,
+          success: false,
+          user_id: principal.user_id,
+          user_name: principal.user_name,
+        });
+        throw new AppError('badRequest', 'users.verifyPasswordWrong');
+      }
+    },
+
+    /** Decrypts a password an administrator sets for a user and checks the rules (and ≥ 6 on creation). */
+    async acceptNewPassword(encryptedPassword: string, userName: string, language: Language): Promise<string> {
+      const plain = decrypt(encryptedPassword);
+      if ([...plain].length < 6) throw new AppError('badRequest', 'users.passwordTooShort');
+      const broken = checkPassword(
+        { password: plain, userName, isCommon: isCommonPassword },
+        await config.get('PWD_COMPLEXITY'),
+      );
+      if (broken.length > 0) throw passwordRulesError(broken, language);
+      return hashPassword(plain);
+    },
+
+    /** Ends every session and auto-login of a user (disabled, blocked, password reset by an administrator). */
+    async endSessions(userId: number, reason: 'disabled' | 'password_changed' | 'revoked') {
+      await repo.revokeUserSessions(userId, reason, now());
+      await repo.revokeUserDeviceTokens(userId, now());
     },
 
     async setLanguage(principal: Principal, language: string) {

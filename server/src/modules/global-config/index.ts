@@ -9,9 +9,11 @@ import {
   type LoginSafeConfig,
   loginSafeConfig,
 } from '@sitewatch/contract/auth';
-import type { FastifyInstance } from 'fastify';
+import { defaultLdapConfig, type LdapConfig, ldapConfig } from '@sitewatch/contract/ldap';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/kysely.ts';
+import { AppError } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AuditLog } from '../audit/index.ts';
 
@@ -19,25 +21,32 @@ interface Values {
   ACCOUNT_SAFE: AccountSafeConfig;
   PWD_COMPLEXITY: PwdComplexityConfig;
   LOGIN_SAFE: LoginSafeConfig;
+  /** Not among the setting/gc keys: its bind password is never answered (see modules/ldap). */
+  LDAP: LdapConfig;
 }
 
-const schemas: { [K in GlobalConfigKey]: z.ZodType<Values[K]> } = {
+/** Every stored key: the setting/gc ones and those an area serves through its own routes. */
+export type ConfigKey = keyof Values;
+
+const schemas: { [K in ConfigKey]: z.ZodType<Values[K]> } = {
   ACCOUNT_SAFE: accountSafeConfig,
   PWD_COMPLEXITY: pwdComplexityConfig,
   LOGIN_SAFE: loginSafeConfig,
+  LDAP: ldapConfig,
 };
 
-export type GlobalConfigDefaults = { [K in GlobalConfigKey]: Values[K] };
+export type GlobalConfigDefaults = { [K in ConfigKey]: Values[K] };
 
 export const builtInDefaults: GlobalConfigDefaults = {
   ACCOUNT_SAFE: defaultAccountSafe,
   PWD_COMPLEXITY: defaultPwdComplexity,
   LOGIN_SAFE: defaultLoginSafe,
+  LDAP: defaultLdapConfig,
 };
 
 export interface GlobalConfig {
-  get<K extends GlobalConfigKey>(key: K): Promise<Values[K]>;
-  set<K extends GlobalConfigKey>(key: K, value: Values[K]): Promise<void>;
+  get<K extends ConfigKey>(key: K): Promise<Values[K]>;
+  set<K extends ConfigKey>(key: K, value: Values[K]): Promise<void>;
 }
 
 /**
@@ -46,7 +55,7 @@ export interface GlobalConfig {
  * falls back to the default merged with what still fits.
  */
 export const createGlobalConfig = (db: Db, defaults: GlobalConfigDefaults = builtInDefaults): GlobalConfig => {
-  const cache = new Map<GlobalConfigKey, unknown>();
+  const cache = new Map<ConfigKey, unknown>();
   return {
     async get(key) {
       if (cache.has(key)) return cache.get(key) as Values[typeof key];
@@ -74,7 +83,20 @@ export const createGlobalConfig = (db: Db, defaults: GlobalConfigDefaults = buil
 };
 
 /** setting/gc: the readonly keys the login page and shell need are public; the rest is for the administrator. */
-export const registerGlobalConfigRoutes = (app: FastifyInstance, config: GlobalConfig, audit: AuditLog) => {
+/** Checks of a new value that need the request (who changes it, from where); a key of the shared texts when refused. */
+export type GlobalConfigGuards = {
+  [K in GlobalConfigKey]?: (
+    value: Values[K],
+    request: FastifyRequest,
+  ) => Promise<{ key: string; values?: Record<string, string> } | null>;
+};
+
+export const registerGlobalConfigRoutes = (
+  app: FastifyInstance,
+  config: GlobalConfig,
+  audit: AuditLog,
+  guards: GlobalConfigGuards = {},
+) => {
   addRoute(
     app,
     authRoutes.globalConfigRead,
@@ -97,6 +119,10 @@ export const registerGlobalConfigRoutes = (app: FastifyInstance, config: GlobalC
     app,
     authRoutes.globalConfigSet,
     async ({ body, request }) => {
+      if (body.k === 'LOGIN_SAFE') {
+        const refusal = await guards.LOGIN_SAFE?.(body.v, request);
+        if (refusal) throw new AppError('badRequest', refusal.key, refusal.values);
+      }
       if (body.k === 'PWD_COMPLEXITY') await config.set('PWD_COMPLEXITY', body.v.pwd_complexity_config);
       else if (body.k === 'ACCOUNT_SAFE') await config.set('ACCOUNT_SAFE', body.v);
       else await config.set('LOGIN_SAFE', body.v);
