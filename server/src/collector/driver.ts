@@ -70,5 +70,13 @@ export const withTimeout = <T>(promise: Promise<T>, ms: number, message: string)
     );
   });
 
-export const errorText = (err: unknown): string =>
-  (err instanceof Error ? err.message : String(err)).slice(0, 280) || 'error';
+export const errorText = (err: unknown): string => {
+  // Some libraries reject with plain objects ({name, message, errno}) rather than Errors.
+  const text =
+    err instanceof Error
+      ? err.message
+      : typeof err === 'object' && err !== null && 'message' in err
+        ? String((err as { message: unknown }).message)
+        : String(err);
+  return text.slice(0, 280) || 'error';
+};

@@ -63,13 +63,19 @@ export const mqttDriver: Driver = {
     });
 
     const subscribe = async (items: DriverItem[]) => {
-      const topics = items
-        .filter((i) => i.source.kind === 'mqtt')
-        .map((i) => itemTopic(i.source.kind === 'mqtt' ? i.source.topic : '', device.id))
-        .filter((t) => !subscribed.has(t));
+      const topics = [
+        ...new Set(
+          items
+            .filter((i) => i.source.kind === 'mqtt')
+            .map((i) => itemTopic(i.source.kind === 'mqtt' ? i.source.topic : '', device.id)),
+        ),
+      ].filter((t) => !subscribed.has(t));
       if (topics.length === 0) return;
       await client.subscribeAsync(topics, { qos: 0 });
       for (const t of topics) subscribed.add(t);
+      // Retained values arrive just after the subscription: give them a moment on the first poll.
+      const until = Date.now() + Math.min(500, o.timeout_ms / 2);
+      while (Date.now() < until && topics.some((t) => !last.has(t))) await new Promise((r) => setTimeout(r, 20));
     };
 
     return {

@@ -1,0 +1,167 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Aedes } from 'aedes';
+import { ServerTCP } from 'modbus-serial';
+
+/** A free TCP (or UDP) port on loopback. */
+export const freePort = (udp = false): Promise<number> =>
+  new Promise((resolve, reject) => {
+    if (udp) {
+      const s = createSocket('udp4');
+      s.bind(0, '127.0.0.1', () => {
+        const { port } = s.address();
+        s.close(() => resolve(port));
+      });
+      s.on('error', reject);
+      return;
+    }
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A peer that can be killed and brought back on the same port. */
+export interface Peer {
+  port: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A Modbus TCP server (modbus-serial's ServerTCP) with holding and input registers and coils.
+ * Registers are plain arrays the test can change.
+ */
+export const modbusPeer = async (): Promise<Peer & { holding: number[]; input: number[]; coils: boolean[] }> => {
+  const port = await freePort();
+  const holding = new Array<number>(200).fill(0);
+  const input = new Array<number>(200).fill(0);
+  const coils = new Array<boolean>(64).fill(false);
+  let server: ServerTCP | null = null;
+  const vector = {
+    getHoldingRegister: (addr: number) => {
+      if (addr >= 100) throw Object.assign(new Error('illegal address'), { modbusErrorCode: 2 });
+      return holding[addr] ?? 0;
+    },
+    getInputRegister: (addr: number) => input[addr] ?? 0,
+    getCoil: (addr: number) => coils[addr] ?? false,
+    setRegister: (addr: number, value: number) => {
+      holding[addr] = value;
+    },
+    setCoil: (addr: number, value: boolean) => {
+      coils[addr] = value;
+    },
+  };
+  return {
+    port,
+    holding,
+    input,
+    coils,
+    start: () =>
+      new Promise<void>((resolve, reject) => {
+        server = new ServerTCP(vector, { host: '127.0.0.1', port, unitID: 1 });
+        server.on('initialized', () => resolve());
+        server.on('serverError', reject);
+        server.on('socketError', () => undefined);
+        server.on('error', () => undefined);
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const s = server;
+        server = null;
+        if (!s) return resolve();
+        for (const sock of s.socks.keys()) sock.destroy();
+        s.close(() => resolve());
+      }),
+  };
+};
+
+/** Debian's snmpd on a loopback UDP port with its own config: community `public` and v3 user `swuser`. */
+export const snmpdPeer = async (): Promise<Peer & { v3: { user: string; auth: string; priv: string } }> => {
+  const port = await freePort(true);
+  const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-snmpd-'));
+  const v3 = { user: 'swuser', auth: 'sitewatch-auth-1', priv: 'sitewatch-priv-1' };
+  writeFileSync(
+    path.join(dir, 'snmpd.conf'),
+    [
+      `agentAddress udp:127.0.0.1:${port}`,
+      'rocommunity public 127.0.0.1',
+      `createUser ${v3.user} SHA "${v3.auth}" AES "${v3.priv}"`,
+      `rouser ${v3.user} priv`,
+      '',
+    ].join('\n'),
+  );
+  let child: ChildProcess | null = null;
+  return {
+    port,
+    v3,
+    async start() {
+      child = spawn(
+        '/usr/sbin/snmpd',
+        ['-f', '-Lf', path.join(dir, 'log'), '-C', '-c', path.join(dir, 'snmpd.conf'), '-p', path.join(dir, 'pid')],
+        { env: { ...process.env, MIBS: '', SNMP_PERSISTENT_DIR: path.join(dir, 'persist') }, stdio: 'ignore' },
+      );
+      // Ready when it answers: poll with a UDP probe through net-snmp is overkill; the pid file appears once bound.
+      for (let i = 0; i < 100 && !existsSync(path.join(dir, 'pid')); i++) await sleep(50);
+      await sleep(150);
+    },
+    async stop() {
+      const c = child;
+      child = null;
+      if (!c || c.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.kill('SIGKILL');
+      });
+      rmSync(path.join(dir, 'pid'), { force: true });
+    },
+  };
+};
+
+export const snmpdAvailable = existsSync('/usr/sbin/snmpd');
+
+/** An MQTT broker (aedes) on a loopback TCP port. */
+export const mqttPeer = async (): Promise<Peer & { publish(topic: string, payload: string): Promise<void> }> => {
+  const port = await freePort();
+  let broker: Aedes | null = null;
+  let server: Server | null = null;
+  return {
+    port,
+    async start() {
+      broker = await Aedes.createBroker();
+      const b = broker;
+      server = createServer((socket) => b.handle(socket));
+      await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', () => resolve()));
+    },
+    async stop() {
+      const b = broker;
+      const s = server;
+      broker = null;
+      server = null;
+      if (s) {
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          b?.close();
+        });
+      }
+      // Clients see the closed socket on their next event-loop turns.
+      await sleep(100);
+    },
+    publish: (topic, payload) =>
+      new Promise<void>((resolve, reject) => {
+        if (!broker) return reject(new Error('broker stopped'));
+        broker.publish(
+          { cmd: 'publish', topic, payload: Buffer.from(payload), qos: 0, retain: true, dup: false },
+          (err) => (err ? reject(err) : resolve()),
+        );
+      }),
+  };
+};
