@@ -208,19 +208,25 @@ export const createCollector = (options: CollectorOptions): Collector => {
     let unknown = 0;
     for (const item of items) {
       const value = result.values.get(item.id);
-      const prev = liveItems.get(item.id);
-      let next: LiveItemState;
+      // Live states are updated in place: this loop runs for every sample the collector takes.
+      let live = liveItems.get(item.id);
+      if (!live) {
+        live = { value: null, state: monitorState.notReady, last_check: 0, info: '' };
+        liveItems.set(item.id, live);
+      }
       if (value !== undefined) {
-        const state = evaluateItem(item, value, prev?.state ?? monitorState.notReady);
+        const state = evaluateItem(item, value, live.state);
         if (state !== monitorState.normal) abnormal = true;
-        next = { value, state, last_check: t, info: '' };
+        live.value = value;
+        live.state = state;
+        live.info = '';
         options.store.append(item.id, tsMs, value);
       } else {
         unknown += 1;
-        const reason = result.errors.get(item.id) ?? 'no value';
-        next = { value: prev?.value ?? null, state: monitorState.unknown, last_check: t, info: reason };
+        live.state = monitorState.unknown;
+        live.info = result.errors.get(item.id) ?? 'no value';
       }
-      liveItems.set(item.id, next);
+      live.last_check = t;
       dirtyItems.add(item.id);
     }
     if (items.length > 0 && unknown === items.length) {
