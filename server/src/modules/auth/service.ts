@@ -506,7 +506,7 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
 export type AuthService = ReturnType<typeof createAuthService>;
 
 /**
- * Makes user id 1 `admin` (role 1) on an empty database, with a random password that must be
+ * Makes user id 1 `admin` (role 1, default user group) on an empty database, with a random password that must be
  * changed at first login; returns that password once, or null when users exist.
  */
 export const ensureAdmin = async (repo: AuthRepository, clock: () => number = Date.now): Promise<string | null> => {
@@ -531,5 +531,7 @@ export const ensureAdmin = async (repo: AuthRepository, clock: () => number = Da
     updated_at: time,
   });
   await repo.addUserRole(id, 1);
+  // Group 1 is the default user group made by the users migration.
+  await repo.addUserGroup(id, 1);
   return password;
 };

@@ -3,7 +3,7 @@ import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
-import { encryptForServer } from '../../features/auth/crypto.ts';
+import { encryptForServer } from '../../api/crypto.ts';
 import { useSession } from '../session.ts';
 
 interface Values {

@@ -1,7 +1,7 @@
 import { authRoutes } from '@sitewatch/contract/auth';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
-import { encryptForServer } from './crypto.ts';
+import { encryptForServer } from '../../api/crypto.ts';
 
 export const loginParamsQuery = queryOptions({
   queryKey: ['auth', 'login-params'],
