@@ -26,6 +26,8 @@ export const createAuthRepository = (db: Db) => {
       (await k.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow()).id,
     addUserRole: (user_id: number, role_id: number) =>
       k.insertInto('user_roles').values({ user_id, role_id }).execute(),
+    addUserGroup: (user_id: number, group_id: number) =>
+      k.insertInto('user_user_groups').values({ user_id, group_id }).execute(),
     updatePassword: (id: number, password_hash: string, time: number) =>
       k
         .updateTable('users')
