@@ -27,6 +27,7 @@ import {
   registerGlobalConfigRoutes,
 } from './modules/global-config/index.ts';
 import { registerHealth } from './modules/health/index.ts';
+import { registerLdap } from './modules/ldap/index.ts';
 import { registerMonitoring } from './modules/monitoring/index.ts';
 import { loginSafeLockout } from './modules/security/index.ts';
 import { registerSeries } from './modules/series/index.ts';
@@ -138,6 +139,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   registerAccessRoutes(app, deps.db, access);
   registerGlobalConfigRoutes(app, config, audit, { LOGIN_SAFE: loginSafeLockout() });
   registerUsers(app, { db: deps.db, auth, audit, clock });
+  registerLdap(app, { db: deps.db, config, audit, auth, rateLimit: deps.loginRateLimit ?? loginRateLimit, clock });
 
   await registerWebApp(app, deps.webDir);
   return app;

@@ -86,9 +86,17 @@ const ldapSettingsFields = z.object({
   timeout_seconds: z.number().int().min(1).max(60),
 });
 
-/** The rules across fields: a base DN when enabled, and no StartTLS over ldaps://. */
+/** The rules across fields: a base DN when enabled, no StartTLS over ldaps://, grants for auto-created users. */
 const crossCheck = (
-  value: { enabled: boolean; base_dn: string; url: string; start_tls: boolean },
+  value: {
+    enabled: boolean;
+    base_dn: string;
+    url: string;
+    start_tls: boolean;
+    auto_create: boolean;
+    default_role_ids: number[];
+    default_user_group_id: number | null;
+  },
   ctx: z.RefinementCtx,
 ) => {
   if (value.enabled && value.base_dn.length === 0) {
@@ -96,6 +104,13 @@ const crossCheck = (
   }
   if (value.start_tls && /^ldaps:/i.test(value.url)) {
     ctx.addIssue({ code: 'custom', path: ['start_tls'], message: msg('startTlsOverLdaps') });
+  }
+  // A user made at first login needs a role and a user group like any user (002 §6).
+  if (value.auto_create && value.default_role_ids.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['default_role_ids'], message: msg('roleRequired') });
+  }
+  if (value.auto_create && value.default_user_group_id === null) {
+    ctx.addIssue({ code: 'custom', path: ['default_user_group_id'], message: msg('groupRequired') });
   }
 };
 

@@ -1,0 +1,88 @@
+import { ldapRoutes, loginTypes } from '@sitewatch/contract/ldap';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/kysely.ts';
+import { forbidden, notLoggedIn } from '../../http/errors.ts';
+import { addRoute } from '../../http/route.ts';
+import type { AuditLog } from '../audit/index.ts';
+import { type AuthService, requestMeta } from '../auth/index.ts';
+import type { GlobalConfig } from '../global-config/index.ts';
+import { createLdapRepository } from './repository.ts';
+import { createLdapService } from './service.ts';
+
+export { createLdapService, type LdapService } from './service.ts';
+
+/** The LDAP page's menu id (docs/menus.md) and its functions. */
+export const ldapMenuId = 224;
+
+export const registerLdap = (
+  app: FastifyInstance,
+  deps: {
+    db: Db;
+    config: GlobalConfig;
+    audit: AuditLog;
+    auth: Pick<AuthService, 'loginVerifiedBy'>;
+    rateLimit: { max: number; timeWindow: number };
+    clock?: () => number;
+  },
+) => {
+  const repo = createLdapRepository(deps.db);
+  const ldap = createLdapService({
+    repo,
+    config: deps.config,
+    audit: deps.audit,
+    auth: deps.auth,
+    log: app.log,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+
+  /** Who is calling, for the operation log; LDAP users lose the LDAP page (000 §6: login type 2). */
+  const caller = async (request: FastifyRequest) => {
+    const principal = request.principal;
+    if (!principal) throw notLoggedIn();
+    const user = await repo.findUserById(principal.user_id);
+    if (user?.login_type === loginTypes.ldap) throw forbidden();
+    return { user_id: principal.user_id, user_name: principal.user_name, ip: request.ip };
+  };
+  const view = { permission: { menu: ldapMenuId } } as const;
+  const edit = { permission: { menu: ldapMenuId, func: 'edit' } } as const;
+
+  addRoute(
+    app,
+    ldapRoutes.settingsGet,
+    async ({ request }) => {
+      await caller(request);
+      return ldap.getSettings();
+    },
+    view,
+  );
+  addRoute(app, ldapRoutes.settingsSet, async ({ body, request }) => ldap.setSettings(body, await caller(request)), {
+    ...edit,
+    messageKey: 'ldap.saved',
+  });
+  addRoute(
+    app,
+    ldapRoutes.test,
+    async ({ body, request }) => {
+      await caller(request);
+      return ldap.test(body);
+    },
+    { ...edit, messageKey: 'ldap.testOk' },
+  );
+  addRoute(
+    app,
+    ldapRoutes.remoteUsers,
+    async ({ query, request }) => {
+      await caller(request);
+      return ldap.remoteUsers(query);
+    },
+    view,
+  );
+  addRoute(app, ldapRoutes.import, async ({ body, request }) => ldap.importUsers(body, await caller(request)), {
+    permission: { menu: ldapMenuId, func: 'import' },
+  });
+  addRoute(app, ldapRoutes.login, ({ body, request }) => ldap.login(body, requestMeta(request)), {
+    auth: false,
+    rateLimit: deps.rateLimit,
+    messageKey: 'auth.loginSuccess',
+  });
+};
