@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
+import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { normalizePage } from './guard.ts';
@@ -11,7 +12,7 @@ import { useSession } from './session.ts';
 import { ShellLayout } from './shell/shell-layout.tsx';
 
 /** Pages shown inside the application shell (menu, top bar, tabs); each feature adds its routes here. */
-export const shellRoutes: RouteObject[] = [...usersRoutes, ...securityRoutes, ...logsRoutes];
+export const shellRoutes: RouteObject[] = [...usersRoutes, ...securityRoutes, ...logsRoutes, ...monitoringRoutes];
 
 const isAdmin = () => {
   const user = useSession.getState().user;

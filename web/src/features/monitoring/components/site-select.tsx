@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query';
+import { TreeSelect } from 'antd';
+import { useMemo } from 'react';
+import { sitesQuery } from '../api.ts';
+
+type Node = { value: number; title: string; children: Node[]; disabled?: boolean };
+
+/** A site picker over the site tree; `devicesOnly` disables sites that do not mount devices. */
+export const SiteSelect = ({
+  value,
+  onChange,
+  devicesOnly = false,
+  exclude,
+  allowClear,
+  placeholder,
+}: {
+  value?: number | null;
+  onChange?: (value: number | null) => void;
+  devicesOnly?: boolean;
+  exclude?: number;
+  allowClear?: boolean;
+  placeholder?: string;
+}) => {
+  const sites = useQuery(sitesQuery);
+  const tree = useMemo(() => {
+    const rows = (sites.data?.data ?? []).filter((s) => s.id !== exclude);
+    const nodes = new Map<number, Node>(
+      rows.map((s) => [s.id, { value: s.id, title: s.name, children: [], disabled: devicesOnly && !s.has_device }]),
+    );
+    const roots: Node[] = [];
+    for (const s of rows) {
+      const node = nodes.get(s.id)!;
+      const parent = nodes.get(s.parent_id);
+      if (parent) parent.children.push(node);
+      else roots.push(node);
+    }
+    return roots;
+  }, [sites.data, devicesOnly, exclude]);
+  return (
+    <TreeSelect
+      value={value ?? undefined}
+      onChange={(v) => onChange?.(v ?? null)}
+      treeData={tree}
+      treeDefaultExpandAll
+      allowClear={allowClear}
+      placeholder={placeholder}
+      style={{ minWidth: 200 }}
+    />
+  );
+};

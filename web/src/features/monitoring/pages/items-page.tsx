@@ -1,0 +1,418 @@
+import { type ItemRow, itemBulkUpdate, itemInput } from '@sitewatch/contract/monitoring';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  ColorPicker,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tag,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/client.ts';
+import { devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
+import { SiteSelect } from '../components/site-select.tsx';
+import { validateWith } from '../form-errors.ts';
+import { stateOf } from '../states.ts';
+
+const useFeedback = () => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  return {
+    onSuccess: () => {
+      void message.success(t('common.operationSuccess'));
+      void client.invalidateQueries({ queryKey: ['monitoring'] });
+    },
+    onError: (err: Error) => void message.error(err instanceof ApiError ? err.message : t('common.operationFailed')),
+  };
+};
+
+const numberField = (name: string, label: string, min?: number) => (
+  <Form.Item name={name} label={label}>
+    <InputNumber min={min} style={{ width: '100%' }} />
+  </Form.Item>
+);
+
+const ItemForm = ({
+  item,
+  deviceId,
+  onClose,
+}: {
+  item: ItemRow | 'new' | null;
+  deviceId?: number;
+  onClose: () => void;
+}) => {
+  const { t } = useTranslation();
+  const [form] = Form.useForm();
+  const feedback = useFeedback();
+  const periods = useQuery(periodsQuery);
+  const valueType = Form.useWatch('value_type', form);
+  const periodOptions = [
+    { value: 0, label: t('monitoringUi.items.always') },
+    ...(periods.data?.data ?? []).map((p) => ({ value: p.id, label: p.name })),
+  ];
+  const save = useMutation({
+    mutationFn: (body: Parameters<typeof monitoringApi.createItem>[0]) =>
+      item && item !== 'new' ? monitoringApi.updateItem(item.id, body) : monitoringApi.createItem(body),
+    onSuccess: () => {
+      feedback.onSuccess();
+      onClose();
+    },
+    onError: feedback.onError,
+  });
+  const initial =
+    item && item !== 'new'
+      ? { ...item, source: JSON.stringify(item.source) }
+      : {
+          device_id: deviceId,
+          name: '',
+          value_type: 1,
+          threshold_min: 0,
+          threshold_max: 100,
+          recovery_point: 0,
+          overrun_point: 0,
+          alarm_level: 1,
+          check_interval: 10,
+          repetitions: 1,
+          notification_interval: 300,
+          enable: true,
+          source: '{"kind":"simulator","model":"analog","base":50,"spread":10,"noise":1}',
+        };
+  return (
+    <Modal
+      open={item !== null}
+      width={820}
+      title={item === 'new' ? t('monitoringUi.items.add') : t('monitoringUi.items.edit')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      confirmLoading={save.isPending}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        name="item"
+        preserve={false}
+        initialValues={initial}
+        onFinish={(values) => {
+          let source: unknown;
+          try {
+            source = JSON.parse(values.source);
+          } catch {
+            form.setFields([{ name: 'source', errors: [t('monitoringUi.items.sourceInvalid')] }]);
+            return;
+          }
+          const {
+            id: _id,
+            device_name: _d,
+            device_group_id: _g,
+            state: _s,
+            value: _v,
+            last_check: _l,
+            info: _i,
+            ...rest
+          } = { ...(item && item !== 'new' ? item : {}), ...values } as Record<string, unknown>;
+          const color = values.alarm_color;
+          const body = validateWith(
+            itemInput,
+            {
+              ...rest,
+              source,
+              alarm_color: typeof color === 'string' ? color : color ? color.toHexString() : '',
+            },
+            form,
+            (k) => t(k as never),
+          );
+          if (body) save.mutate(body);
+        }}
+      >
+        <Row gutter={12}>
+          <Col span={8}>
+            <Form.Item name="name" label={t('monitoringUi.items.name')} required>
+              <Input maxLength={64} />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="item_cell_name" label={t('monitoringUi.items.cellName')}>
+              <Input maxLength={64} />
+            </Form.Item>
+          </Col>
+          <Col span={4}>
+            <Form.Item name="unit" label={t('monitoringUi.items.unit')}>
+              <Input maxLength={16} />
+            </Form.Item>
+          </Col>
+          <Col span={4}>
+            <Form.Item name="location_id" label={t('monitoringUi.items.location')}>
+              <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item name="value_type" label={t('monitoringUi.items.valueType')}>
+              <Select
+                options={[
+                  { value: 1, label: t('monitoringUi.items.numeric') },
+                  { value: 0, label: t('monitoringUi.items.status') },
+                ]}
+              />
+            </Form.Item>
+          </Col>
+          {valueType === 0 ? (
+            <Col span={6}>
+              <Form.Item name="status_threshold" label={t('monitoringUi.items.statusThreshold')} required>
+                <Input maxLength={32} />
+              </Form.Item>
+            </Col>
+          ) : (
+            <>
+              <Col span={4}>{numberField('threshold_min', t('monitoringUi.items.min'))}</Col>
+              <Col span={4}>{numberField('threshold_max', t('monitoringUi.items.max'))}</Col>
+              <Col span={5}>{numberField('recovery_point', t('monitoringUi.items.recoveryPoint'))}</Col>
+              <Col span={5}>{numberField('overrun_point', t('monitoringUi.items.overrunPoint'))}</Col>
+            </>
+          )}
+          <Col span={6}>{numberField('alarm_level', t('monitoringUi.items.alarmLevel'), 0)}</Col>
+          <Col span={6}>
+            <Form.Item name="alarm_color" label={t('monitoringUi.items.alarmColor')}>
+              <ColorPicker format="hex" disabledAlpha allowClear />
+            </Form.Item>
+          </Col>
+          <Col span={6}>{numberField('contact_group_id', t('monitoringUi.items.contactGroup'), 0)}</Col>
+          <Col span={6}>
+            <Form.Item name="working_period_id" label={t('monitoringUi.items.workingPeriod')}>
+              <Select options={periodOptions} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>{numberField('overrun_action_id', t('monitoringUi.items.overrunAction'), 0)}</Col>
+          <Col span={6}>{numberField('recovery_action_id', t('monitoringUi.items.recoveryAction'), 0)}</Col>
+          <Col span={6}>{numberField('check_interval', t('monitoringUi.items.checkInterval'), 0)}</Col>
+          <Col span={6}>{numberField('repetitions', t('monitoringUi.items.repetitions'), 0)}</Col>
+          <Col span={6}>{numberField('notification_interval', t('monitoringUi.items.notificationInterval'), 0)}</Col>
+          <Col span={6}>
+            <Form.Item name="check_period_id" label={t('monitoringUi.items.checkPeriod')}>
+              <Select options={periodOptions} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item name="notification_period_id" label={t('monitoringUi.items.notificationPeriod')}>
+              <Select options={periodOptions} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item name="alarm_period_id" label={t('monitoringUi.items.alarmPeriod')}>
+              <Select options={periodOptions} />
+            </Form.Item>
+          </Col>
+          <Col span={18}>
+            <Form.Item name="source" label={t('monitoringUi.items.source')}>
+              <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item name="device_id" hidden>
+          <Input />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+};
+
+const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const feedback = useFeedback();
+  const [form] = Form.useForm();
+  const [failed, setFailed] = useState<Array<{ id: number; message: string }>>([]);
+  const bulk = useMutation({
+    mutationFn: (body: Parameters<typeof monitoringApi.bulkItems>[0]) => monitoringApi.bulkItems(body),
+    onSuccess: (result) => {
+      feedback.onSuccess();
+      setFailed(result.failed);
+      if (result.failed.length === 0) onClose();
+    },
+    onError: feedback.onError,
+  });
+  const fields = [
+    'threshold_min',
+    'threshold_max',
+    'alarm_level',
+    'check_interval',
+    'repetitions',
+    'notification_interval',
+  ] as const;
+  const labels = {
+    threshold_min: t('monitoringUi.items.min'),
+    threshold_max: t('monitoringUi.items.max'),
+    alarm_level: t('monitoringUi.items.alarmLevel'),
+    check_interval: t('monitoringUi.items.checkInterval'),
+    repetitions: t('monitoringUi.items.repetitions'),
+    notification_interval: t('monitoringUi.items.notificationInterval'),
+  };
+  return (
+    <Modal
+      open={ids !== null}
+      title={t('monitoringUi.common.bulkEdit')}
+      onCancel={() => {
+        setFailed([]);
+        onClose();
+      }}
+      onOk={() => form.submit()}
+      destroyOnHidden
+    >
+      {failed.length ? (
+        <Alert
+          type="warning"
+          style={{ marginBottom: 12 }}
+          title={t('monitoringUi.items.partialFailure')}
+          description={failed.map((f) => `#${f.id}: ${f.message}`).join('; ')}
+        />
+      ) : null}
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        onFinish={(values) => {
+          const set = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
+          const body = validateWith(itemBulkUpdate, { ids: ids ?? [], set }, form, (k) => t(k as never));
+          if (body) bulk.mutate(body);
+        }}
+      >
+        <Row gutter={12}>
+          {fields.map((f) => (
+            <Col span={12} key={f}>
+              {numberField(f, labels[f])}
+            </Col>
+          ))}
+        </Row>
+      </Form>
+    </Modal>
+  );
+};
+
+/** /setting_items: monitored items of a device with every field of 002 §3, edit, bulk edit, delete. */
+export const ItemsPage = () => {
+  const { t } = useTranslation();
+  const feedback = useFeedback();
+  const [site, setSite] = useState<number | null>(null);
+  const [query, setQuery] = useState<{ page: number; limit: number; device_id?: number; name?: string }>({
+    page: 1,
+    limit: 20,
+  });
+  const devices = useQuery(devicesQuery({ page: 1, limit: 1000, ...(site ? { device_group_id: site } : {}) }));
+  const items = useQuery(itemsQuery({ ...query, ...(site ? { device_group_id: site } : {}) }));
+  const [editing, setEditing] = useState<ItemRow | 'new' | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [bulk, setBulk] = useState<number[] | null>(null);
+  const remove = useMutation({ mutationFn: monitoringApi.deleteItem, ...feedback });
+  return (
+    <Card
+      title={t('monitoringUi.items.title')}
+      extra={
+        <Space>
+          <Button disabled={selected.length === 0} onClick={() => setBulk(selected)}>
+            {t('monitoringUi.common.bulkEdit')}
+          </Button>
+          <Button type="primary" disabled={!query.device_id} onClick={() => setEditing('new')}>
+            {t('monitoringUi.items.add')}
+          </Button>
+        </Space>
+      }
+    >
+      <Flex gap={12} style={{ marginBottom: 12 }} wrap>
+        <SiteSelect
+          allowClear
+          placeholder={t('monitoringUi.devices.site')}
+          value={site}
+          onChange={(v) => {
+            setSite(v);
+            setQuery({ page: 1, limit: query.limit });
+          }}
+        />
+        <Select
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder={t('monitoringUi.items.device')}
+          style={{ width: 240 }}
+          value={query.device_id}
+          onChange={(v) => setQuery({ ...query, page: 1, device_id: v })}
+          options={(devices.data?.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+        />
+        <Input.Search
+          allowClear
+          placeholder={t('monitoringUi.items.name')}
+          style={{ width: 220 }}
+          onSearch={(name) => setQuery({ ...query, page: 1, name: name || undefined })}
+        />
+      </Flex>
+      <Table<ItemRow>
+        rowKey="id"
+        loading={items.isLoading}
+        dataSource={items.data?.data}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        pagination={{
+          current: query.page,
+          pageSize: query.limit,
+          total: items.data?.total,
+          onChange: (page, limit) => setQuery({ ...query, page, limit }),
+        }}
+        columns={[
+          { title: t('monitoringUi.items.name'), dataIndex: 'name' },
+          { title: t('monitoringUi.items.device'), dataIndex: 'device_name' },
+          { title: t('monitoringUi.items.unit'), dataIndex: 'unit', width: 70 },
+          {
+            title: t('monitoringUi.items.threshold'),
+            render: (_, i) =>
+              i.value_type === 1 ? `${i.threshold_min ?? '—'} ~ ${i.threshold_max ?? '—'}` : `= ${i.status_threshold}`,
+          },
+          { title: t('monitoringUi.items.alarmLevel'), dataIndex: 'alarm_level', width: 90 },
+          { title: t('monitoringUi.items.checkInterval'), dataIndex: 'check_interval', width: 100 },
+          {
+            title: t('monitoringUi.station.value'),
+            render: (_, i) => (i.value === null ? '—' : `${i.value} ${i.unit}`),
+          },
+          {
+            title: t('monitoringUi.station.state'),
+            width: 100,
+            render: (_, i) => <Tag color={stateOf(i.state).color}>{t(stateOf(i.state).key)}</Tag>,
+          },
+          {
+            title: t('monitoringUi.common.actions'),
+            width: 160,
+            render: (_, i) => (
+              <Space>
+                <Button size="small" onClick={() => setEditing(i)}>
+                  {t('monitoringUi.common.edit')}
+                </Button>
+                <Popconfirm title={t('monitoringUi.common.confirmDelete')} onConfirm={() => remove.mutate(i.id)}>
+                  <Button size="small" danger>
+                    {t('monitoringUi.common.delete')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <ItemForm item={editing} deviceId={query.device_id} onClose={() => setEditing(null)} />
+      <BulkDialog ids={bulk} onClose={() => setBulk(null)} />
+    </Card>
+  );
+};
