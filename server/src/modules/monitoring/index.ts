@@ -33,63 +33,108 @@ export const registerMonitoring = (app: FastifyInstance, deps: { db: Db; collect
 
   addRoute(app, r.listSites, ({ query }) => service.listSites(query, allowed));
   addRoute(app, r.getSite, ({ params }) => service.getSite(params.id, allowed));
-  addRoute(app, r.createSite, ({ body }) => service.createSite(body));
-  addRoute(app, r.updateSite, ({ params, body }) => service.updateSite(params.id, body));
-  addRoute(app, r.deleteSite, async ({ params }) => {
-    await service.deleteSites([params.id]);
-    return null;
+  addRoute(app, r.createSite, ({ body }) => service.createSite(body), { permission: { menu: 211, func: 'add' } });
+  addRoute(app, r.updateSite, ({ params, body }) => service.updateSite(params.id, body), {
+    permission: { menu: 211, func: 'edit' },
   });
-  addRoute(app, r.deleteSites, async ({ query }) => ({ deleted: await service.deleteSites(query.ids) }));
-  addRoute(app, r.copySite, ({ params, body }) => service.copySite(params.id, body));
+  addRoute(
+    app,
+    r.deleteSite,
+    async ({ params }) => {
+      await service.deleteSites([params.id]);
+      return null;
+    },
+    { permission: { menu: 211, func: 'delete' } },
+  );
+  addRoute(app, r.deleteSites, async ({ query }) => ({ deleted: await service.deleteSites(query.ids) }), {
+    permission: { menu: 211, func: 'delete' },
+  });
+  addRoute(app, r.copySite, ({ params, body }) => service.copySite(params.id, body), {
+    permission: { menu: 211, func: 'copy' },
+  });
   addRoute(app, r.siteMenu, () => service.siteMenu(allowed));
 
   addRoute(app, r.listCategories, ({ request }) => service.listCategories(requestLanguage(request)));
-  addRoute(app, r.updateCategory, ({ params, body, request }) =>
-    service.updateCategory(params.code, body, requestLanguage(request)),
+  addRoute(
+    app,
+    r.updateCategory,
+    ({ params, body, request }) => service.updateCategory(params.code, body, requestLanguage(request)),
+    { permission: { menu: 212, func: 'edit' } },
   );
   addRoute(app, r.listTemplates, ({ query, request }) => service.listTemplates(query, requestLanguage(request)));
 
   addRoute(app, r.listDevices, ({ query }) => service.listDevices(query, allowed));
   addRoute(app, r.getDevice, ({ params }) => service.getDevice(params.id, allowed));
-  addRoute(app, r.createDevice, ({ body, request }) => service.createDevice(body, requestLanguage(request)));
-  addRoute(app, r.bulkUpdateDevices, ({ body }) => service.bulkUpdateDevices(body));
-  addRoute(app, r.updateDevice, ({ params, body }) => service.updateDevice(params.id, body));
-  addRoute(app, r.deleteDevice, ({ params }) => service.deleteDevice(params.id));
-  addRoute(app, r.copyDevice, ({ params, body }) => service.copyDevice(params.id, body));
+  addRoute(app, r.createDevice, ({ body, request }) => service.createDevice(body, requestLanguage(request)), {
+    permission: { menu: 212, func: 'add' },
+  });
+  addRoute(app, r.bulkUpdateDevices, ({ body }) => service.bulkUpdateDevices(body), {
+    permission: { menu: 212, func: 'edit' },
+  });
+  addRoute(app, r.updateDevice, ({ params, body }) => service.updateDevice(params.id, body), {
+    permission: { menu: 212, func: 'edit' },
+  });
+  addRoute(app, r.deleteDevice, ({ params }) => service.deleteDevice(params.id), {
+    permission: { menu: 212, func: 'delete' },
+  });
+  addRoute(app, r.copyDevice, ({ params, body }) => service.copyDevice(params.id, body), {
+    permission: { menu: 212, func: 'copy' },
+  });
 
   addRoute(app, r.listItems, ({ query }) => service.listItems(query, allowed));
   addRoute(app, r.getItem, ({ params }) => service.getItem(params.id, allowed));
-  addRoute(app, r.createItem, ({ body }) => service.createItem(body));
-  addRoute(app, r.bulkUpdateItems, ({ body, request }) => service.bulkUpdateItems(body, requestLanguage(request)));
-  addRoute(app, r.updateItem, ({ params, body }) => service.updateItem(params.id, body));
-  addRoute(app, r.deleteItem, ({ params }) => service.deleteItem(params.id));
+  addRoute(app, r.createItem, ({ body }) => service.createItem(body), { permission: { menu: 213, func: 'add' } });
+  addRoute(app, r.bulkUpdateItems, ({ body, request }) => service.bulkUpdateItems(body, requestLanguage(request)), {
+    permission: { menu: 213, func: 'edit' },
+  });
+  addRoute(app, r.updateItem, ({ params, body }) => service.updateItem(params.id, body), {
+    permission: { menu: 213, func: 'edit' },
+  });
+  addRoute(app, r.deleteItem, ({ params }) => service.deleteItem(params.id), {
+    permission: { menu: 213, func: 'delete' },
+  });
 
   addRoute(app, r.listTimePeriods, ({ query }) => service.listPeriods(query));
-  addRoute(app, r.createTimePeriod, ({ body }) => service.createPeriod(body));
-  addRoute(app, r.updateTimePeriod, ({ params, body }) => service.updatePeriod(params.id, body));
-  addRoute(app, r.deleteTimePeriod, ({ params }) => service.deletePeriod(params.id));
+  addRoute(app, r.createTimePeriod, ({ body }) => service.createPeriod(body), {
+    permission: { menu: 213, func: 'edit' },
+  });
+  addRoute(app, r.updateTimePeriod, ({ params, body }) => service.updatePeriod(params.id, body), {
+    permission: { menu: 213, func: 'edit' },
+  });
+  addRoute(app, r.deleteTimePeriod, ({ params }) => service.deletePeriod(params.id), {
+    permission: { menu: 213, func: 'edit' },
+  });
   addRoute(app, r.listSerialPorts, () => service.listSerialPorts());
-  addRoute(app, r.saveSerialPort, ({ body }) => service.saveSerialPort(body));
+  addRoute(app, r.saveSerialPort, ({ body }) => service.saveSerialPort(body), {
+    permission: { menu: 212, func: 'edit' },
+  });
 
   for (const [route, kind] of [
     [r.modbusExcel, 'modbus'],
     [r.snmpExcel, 'snmp'],
   ] as const) {
-    addRoute(app, route, async ({ request, reply }) => {
-      const lang = requestLanguage(request);
-      const { data: templates } = await service.listTemplates({ page: 1, limit: 1000 }, lang);
-      const buffer = await pointTablesWorkbook(templates, kind, lang);
-      await reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${kind}_points.xlsx"`)
-        .send(buffer);
-      return null;
-    });
+    addRoute(
+      app,
+      route,
+      async ({ request, reply }) => {
+        const lang = requestLanguage(request);
+        const { data: templates } = await service.listTemplates({ page: 1, limit: 1000 }, lang);
+        const buffer = await pointTablesWorkbook(templates, kind, lang);
+        await reply
+          .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+          .header('content-disposition', `attachment; filename="${kind}_points.xlsx"`)
+          .send(buffer);
+        return null;
+      },
+      { permission: { menu: 212, func: 'export' } },
+    );
   }
 
   addRoute(app, r.deviceData, ({ query }) => service.deviceData(query.device_group_id, allowed));
   addRoute(app, r.deviceItems, ({ query }) => service.deviceItems(query.device_id, query.cell_names, allowed));
-  addRoute(app, r.writeItem, ({ body }) => service.writeItem(body.item_id, body.value, allowed));
+  addRoute(app, r.writeItem, ({ body }) => service.writeItem(body.item_id, body.value, allowed), {
+    permission: { menu: 101, func: 'control' },
+  });
   addRoute(app, r.dataview, ({ query }) => service.dataview(query, allowed));
   addRoute(app, r.statistics, () => service.statistics());
 };

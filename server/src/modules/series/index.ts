@@ -25,5 +25,5 @@ export const registerSeries = (app: FastifyInstance, deps: { db: Db; series?: Se
   addRoute(app, r.createHistoryTemplate, ({ body }) => service.createTemplate(body));
   addRoute(app, r.deleteHistoryTemplate, ({ params }) => service.deleteTemplate(params.id));
   addRoute(app, r.getRetention, () => service.getRetention());
-  addRoute(app, r.putRetention, ({ body }) => service.putRetention(body));
+  addRoute(app, r.putRetention, ({ body }) => service.putRetention(body), { permission: 'admin' });
 };
