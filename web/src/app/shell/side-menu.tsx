@@ -35,6 +35,10 @@ const findNode = (nodes: MenuNode[], id: string): MenuNode | undefined => {
   return undefined;
 };
 
+/** Every group is open at first, so each page is one click away. */
+const groupKeys = (nodes: MenuNode[]): string[] =>
+  nodes.flatMap((n) => (n.url ? [] : [String(n.id), ...groupKeys(n.children)]));
+
 /** Left menu from GET menus: enabled, not hidden, weight descending (000 §4.4). */
 export const SideMenu = () => {
   const menus = useSession((s) => s.menus);
@@ -54,7 +58,7 @@ export const SideMenu = () => {
       mode="inline"
       items={toItems(menus)}
       selectedKeys={selected ? [selected] : []}
-      defaultOpenKeys={menus.map((m) => String(m.id))}
+      defaultOpenKeys={groupKeys(menus)}
       onClick={({ key }) => {
         const node = findNode(menus, key);
         if (node?.url) openMenuEntry(node, navigate);
