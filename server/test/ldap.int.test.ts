@@ -112,6 +112,8 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
     const login = await postLdapLogin(t.app, 'alice', 'Alice-Dir-Pass-1');
     expect(login.statusCode).toBe(400);
     expect(login.json()).toMatchObject({ code: 40000, message: 'LDAP未启用！' });
+    const params = await t.app.inject({ method: 'GET', url: '/api/v1/pub/login/params' });
+    expect(params.json().data.ldap_enabled).toBe(false);
   });
 
   it('refuses invalid settings with field errors and stores nothing', async () => {
@@ -151,6 +153,9 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
   it('keeps the bind password without ever answering it, and logs the change without it', async () => {
     const saved = await saveSettings();
     expect(saved).toMatchObject({ enabled: true, bind_password_set: true, base_dn: slapd.suffix });
+    // The login page learns that LDAP accounts may log in.
+    const params = await t.app.inject({ method: 'GET', url: '/api/v1/pub/login/params' });
+    expect(params.json().data.ldap_enabled).toBe(true);
     const read = await call('GET', 'setting/ldap');
     expect(read.json().data.bind_password_set).toBe(true);
     expect(read.body).not.toContain(slapd.rootPassword);

@@ -165,6 +165,8 @@ export const authRoutes = {
       public_key: z.string(),
       algorithm: z.literal('RSA-OAEP-256'),
       captcha_enabled: z.boolean(),
+      /** Whether LDAP accounts may log in (POST pub/login/ldap): the login page offers the choice. */
+      ldap_enabled: z.boolean(),
     }),
   }),
   login: defineRoute({

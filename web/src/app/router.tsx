@@ -2,6 +2,7 @@ import { Spin } from 'antd';
 import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
@@ -12,7 +13,13 @@ import { useSession } from './session.ts';
 import { ShellLayout } from './shell/shell-layout.tsx';
 
 /** Pages shown inside the application shell (menu, top bar, tabs); each feature adds its routes here. */
-export const shellRoutes: RouteObject[] = [...usersRoutes, ...securityRoutes, ...logsRoutes, ...monitoringRoutes];
+export const shellRoutes: RouteObject[] = [
+  ...usersRoutes,
+  ...securityRoutes,
+  ...logsRoutes,
+  ...monitoringRoutes,
+  ...ldapRoutes,
+];
 
 const isAdmin = () => {
   const user = useSession.getState().user;

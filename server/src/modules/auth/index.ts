@@ -82,6 +82,7 @@ export const registerAuth = (
       public_key: loginKey.publicKey,
       algorithm: 'RSA-OAEP-256' as const,
       captcha_enabled: (await config.get('LOGIN_SAFE')).captcha_enabled,
+      ldap_enabled: (await config.get('LDAP')).enabled,
     }),
     { auth: false },
   );

@@ -1,6 +1,20 @@
 import { type AutoLoginPeriod, authRoutes, autoLoginPeriods, type LoginAnswer } from '@sitewatch/contract/auth';
+import { ldapRoutes } from '@sitewatch/contract/ldap';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Flex, Form, Input, type InputRef, Select, Typography, theme } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Flex,
+  Form,
+  Input,
+  type InputRef,
+  Segmented,
+  Select,
+  Typography,
+  theme,
+} from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -35,6 +49,9 @@ export const LoginPage = () => {
   const [form] = Form.useForm<Values>();
   const params = useQuery(loginParamsQuery);
   const captchaOn = params.data?.captcha_enabled ?? false;
+  // LDAP accounts log in through POST pub/login/ldap (docs/ldap.md); offered only when LDAP is on.
+  const [ldapChosen, setLdapChosen] = useState(false);
+  const viaLdap = ldapChosen && (params.data?.ldap_enabled ?? false);
   const [captchaId, setCaptchaId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(() => sessionStorage.getItem(signOutReasonKey));
   const [remember, setRemember] = useState(false);
@@ -121,16 +138,18 @@ export const LoginPage = () => {
         values.user_name.trim(),
         values.password,
       ]);
-      const answer = await api.call(authRoutes.login, {
-        body: {
-          user_name: userEnc ?? '',
-          password: passwordEnc ?? '',
-          captcha_id: captchaId ?? '',
-          captcha_code: values.captcha_code ?? '',
-          remember,
-          auto_login_period: remember ? period : null,
-        },
-      });
+      const credentials = {
+        user_name: userEnc ?? '',
+        password: passwordEnc ?? '',
+        captcha_id: captchaId ?? '',
+        captcha_code: values.captcha_code ?? '',
+        remember,
+      };
+      const answer = viaLdap
+        ? await api.call(ldapRoutes.login, { body: credentials })
+        : await api.call(authRoutes.login, {
+            body: { ...credentials, auto_login_period: remember ? period : null },
+          });
       if (!answer.access_token) {
         if (answer.pwd_is_alterable && answer.change_pwd_scene) {
           setForced({ scene: answer.change_pwd_scene as ForcedScene, userName: answer.user_name });
@@ -147,7 +166,7 @@ export const LoginPage = () => {
     } finally {
       setBusy(false);
     }
-  }, [form, captchaOn, params.data, captchaId, remember, period, enter, refreshCaptcha, t]);
+  }, [form, captchaOn, params.data, captchaId, remember, period, viaLdap, enter, refreshCaptcha, t]);
 
   // Enter (key code 13) submits, unless the change-password dialog is open (000 §2.1).
   useEffect(() => {
@@ -185,6 +204,18 @@ export const LoginPage = () => {
           )}
         </Flex>
         <Form form={form} name="login" layout="vertical" requiredMark={false} disabled={busy}>
+          {params.data?.ldap_enabled && (
+            <Segmented
+              block
+              style={{ marginBottom: 16 }}
+              value={viaLdap ? 'ldap' : 'local'}
+              onChange={(value) => setLdapChosen(value === 'ldap')}
+              options={[
+                { value: 'local', label: t('ldap.loginType.local') },
+                { value: 'ldap', label: t('ldap.loginType.ldap') },
+              ]}
+            />
+          )}
           <Form.Item name="user_name" label={t('login.userName')}>
             <Input ref={userRef} autoComplete="username" autoFocus />
           </Form.Item>
@@ -216,7 +247,7 @@ export const LoginPage = () => {
             <Select<AutoLoginPeriod>
               size="small"
               aria-label={t('login.period')}
-              disabled={!remember}
+              disabled={!remember || viaLdap}
               value={period}
               onChange={setPeriod}
               style={{ width: 130 }}
