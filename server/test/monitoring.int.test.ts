@@ -62,7 +62,7 @@ describeEachDatabase('sites, devices and items', (dialect) => {
     const items = await call('GET', `setting/items?device_id=${dev.body.data.id}&limit=100`);
     expect(items.body.data.total).toBe(17);
     expect(items.body.data.data[0]).toMatchObject({
-      name: 'Input voltage',
+      name: 'Input voltage (phase A)',
       unit: 'V',
       value_type: 1,
       threshold_min: 198,

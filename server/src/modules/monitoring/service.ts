@@ -299,6 +299,16 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
   /** Items of a new device, from its template, named in the caller's language. */
   const templateItems = (templateText: string, deviceId: number, lang: Language) => {
     const items = parse(templateText, z.array(templateItem), []);
+    const seen = new Map<string, number>();
+    for (const t of items) seen.set(t.name, (seen.get(t.name) ?? 0) + 1);
+    // Three-phase points share a name in the template; their cell names end in the phase.
+    const nameOf = (t: (typeof items)[number]) => {
+      const name = sharedText(lang, t.name);
+      const phase = /[abc]$/.exec(t.item_cell_name)?.[0];
+      return (seen.get(t.name) ?? 0) > 1 && phase
+        ? sharedText(lang, 'monitoring.items.phased', { phase: phase.toUpperCase(), name })
+        : name;
+    };
     return items.map((t) => {
       const source =
         t.source.kind === 'mqtt'
@@ -307,7 +317,7 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       return itemValues(
         {
           device_id: deviceId,
-          name: sharedText(lang, t.name),
+          name: nameOf(t),
           item_cell_name: t.item_cell_name,
           unit: t.unit,
           location_id: 0,

@@ -17,7 +17,6 @@ import {
 } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/client.ts';
 import { monitoringApi, sitesQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
 import { validateWith } from '../form-errors.ts';
@@ -42,7 +41,6 @@ const SiteForm = ({ site, onClose }: { site: SiteRow | 'new' | null; onClose: ()
       void invalidate();
       onClose();
     },
-    onError: (err) => void message.error(err instanceof ApiError ? err.message : t('common.operationFailed')),
   });
   const initial =
     site && site !== 'new'
@@ -126,7 +124,6 @@ const CopyDialog = ({ site, onClose }: { site: SiteRow | null; onClose: () => vo
       void invalidate();
       onClose();
     },
-    onError: (err) => void message.error(err instanceof ApiError ? err.message : t('common.operationFailed')),
   });
   return (
     <Modal
@@ -171,7 +168,6 @@ export const DeviceGroupsPage = () => {
       void message.success(t('common.operationSuccess'));
       void invalidate();
     },
-    onError: (err) => void message.error(err instanceof ApiError ? err.message : t('common.operationFailed')),
   });
   const tree = useMemo(() => {
     const rows = sites.data?.data ?? [];

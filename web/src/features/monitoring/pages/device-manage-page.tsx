@@ -21,7 +21,6 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/client.ts';
 import { categoriesQuery, devicesQuery, monitoringApi, serialPortsQuery, templatesQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
 import { validateWith } from '../form-errors.ts';
@@ -66,7 +65,6 @@ const useFeedback = () => {
       void message.success(t('common.operationSuccess'));
       void client.invalidateQueries({ queryKey: ['monitoring'] });
     },
-    onError: (err: Error) => void message.error(err instanceof ApiError ? err.message : t('common.operationFailed')),
   };
 };
 
@@ -88,7 +86,6 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
       feedback.onSuccess();
       onClose();
     },
-    onError: feedback.onError,
   });
   return (
     <Modal
@@ -347,7 +344,6 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
       feedback.onSuccess();
       onClose();
     },
-    onError: feedback.onError,
   });
   return (
     <Modal

@@ -22,7 +22,6 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/client.ts';
 import { devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
 import { validateWith } from '../form-errors.ts';
@@ -37,7 +36,6 @@ const useFeedback = () => {
       void message.success(t('common.operationSuccess'));
       void client.invalidateQueries({ queryKey: ['monitoring'] });
     },
-    onError: (err: Error) => void message.error(err instanceof ApiError ? err.message : t('common.operationFailed')),
   };
 };
 
@@ -72,7 +70,6 @@ const ItemForm = ({
       feedback.onSuccess();
       onClose();
     },
-    onError: feedback.onError,
   });
   const initial =
     item && item !== 'new'
@@ -248,7 +245,6 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
       setFailed(result.failed);
       if (result.failed.length === 0) onClose();
     },
-    onError: feedback.onError,
   });
   const fields = [
     'threshold_min',

@@ -1,0 +1,57 @@
+import { expect, test } from '@playwright/test';
+import { adminHeaders, adminPassword, loginInBrowser } from '../fixtures/product.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+test('the station page shows the demo estate with live values, and sites refuse deletion while they have devices', async ({
+  page,
+  request,
+}) => {
+  await adminHeaders(request);
+  await loginInBrowser(page, 'admin', adminPassword);
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+
+  await page.goto('/station');
+  await expect(page.getByRole('tree').getByText(/北京总部机房/)).toBeVisible();
+  const ups = page.locator('[data-testid^="device-"]', { hasText: 'UPS-01' });
+  await expect(ups).toBeVisible();
+  // Live values arrive within a check interval (10 s) and the 5 s refresh.
+  await expect(ups.getByText(/^\d+(\.\d+)? V$/).first()).toBeVisible({ timeout: 30_000 });
+  await expect(ups.getByText('正常').first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('station-zh_cn.png') });
+  await ups.getByRole('button', { name: 'A相输入电压' }).click();
+  await expect(page.getByRole('dialog').getByText('最近24小时')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page
+    .getByRole('tree')
+    .getByText(/上海数据中心/)
+    .click();
+  await expect(page.locator('[data-testid^="device-"]', { hasText: 'AC-01' })).toBeVisible();
+
+  await page.goto('/setting_device_groups');
+  await page.getByRole('button', { name: /添加站点/ }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(dialog.getByText('站点名称不能为空')).toBeVisible();
+  await dialog.getByLabel('站点名称').fill('测试机房');
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(page.getByRole('cell', { name: '测试机房' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('sites-zh_cn.png') });
+
+  const row = page.getByRole('row', { name: /北京总部机房/ });
+  await row.getByRole('button', { name: /删\s*除/ }).click();
+  await page
+    .getByRole('tooltip')
+    .getByRole('button', { name: /确\s*定|OK/ })
+    .click();
+  await expect(page.getByText('该站点下有关联设备，无法删除！')).toBeVisible();
+
+  await page.goto('/setting_device_mange');
+  await expect(page.getByRole('cell', { name: 'UPS-01' }).first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('devices-zh_cn.png') });
+
+  await page.goto('/setting_items');
+  await expect(page.getByRole('cell', { name: 'A相输入电压' }).first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('items-zh_cn.png') });
+});
