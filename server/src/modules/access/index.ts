@@ -19,7 +19,12 @@ export interface Access {
   functions: Set<string>;
   /** null: every site. */
   siteIds: number[] | null;
+  /** Pages removed whatever the grants: login type 2 loses the personnel pages and full screen (000 §4.4, §6). */
+  excluded: Set<number>;
 }
+
+/** Pages a login-type-2 (LDAP) user never gets, by URL. */
+export const loginType2HiddenUrls = ['/setting_users', '/setting_user_groups', '/authority_groups', '/setting_LDAP', '/fullScreen'];
 
 /** A route's requirement: the page (menu id) and optionally a function of that page. */
 export interface Permission {
@@ -44,12 +49,18 @@ declare module 'fastify' {
 
 export const createAccessService = (db: Db): AccessService => {
   const forUser = async (userId: number): Promise<Access> => {
-    const roleIds = (
-      await db.kysely.selectFrom('user_roles').select('role_id').where('user_id', '=', userId).execute()
-    ).map((r) => r.role_id);
+    const [roleRows, user] = await Promise.all([
+      db.kysely.selectFrom('user_roles').select('role_id').where('user_id', '=', userId).execute(),
+      db.kysely.selectFrom('users').select('login_type').where('id', '=', userId).executeTakeFirst(),
+    ]);
+    const roleIds = roleRows.map((r) => r.role_id);
+    const excluded =
+      user?.login_type === 2
+        ? new Set((await db.kysely.selectFrom('menus').select('id').where('url', 'in', loginType2HiddenUrls).execute()).map((m) => m.id))
+        : new Set<number>();
     const all = userId === rootUserId || roleIds.includes(adminRoleId);
-    if (all) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: null };
-    if (roleIds.length === 0) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: [] };
+    if (all) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: null, excluded };
+    if (roleIds.length === 0) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: [], excluded };
     const [menus, functions, sites] = await Promise.all([
       db.kysely.selectFrom('role_menus').select('menu_id').where('role_id', 'in', roleIds).execute(),
       db.kysely
@@ -66,6 +77,7 @@ export const createAccessService = (db: Db): AccessService => {
       menuIds: new Set(menus.map((m) => m.menu_id)),
       functions: new Set(functions.map((f) => `${f.menu_id}:${f.code}`)),
       siteIds: [...new Set(sites.map((s) => s.site_id))],
+      excluded,
     };
   };
   return {
@@ -75,6 +87,7 @@ export const createAccessService = (db: Db): AccessService => {
       if (!principal) throw notLoggedIn();
       request.accessCache ??= await forUser(principal.user_id);
       const access = request.accessCache;
+      if (permission !== 'admin' && access.excluded.has(permission.menu)) throw forbidden();
       if (access.all) return access;
       if (permission === 'admin') throw forbidden();
       if (!access.menuIds.has(permission.menu)) throw forbidden();
@@ -108,7 +121,7 @@ export const buildMenuTree = (
   access: Access,
   nameOf: (row: MenuRow) => string,
 ): MenuNode[] => {
-  const visible = rows.filter((r) => r.enable && r.display);
+  const visible = rows.filter((r) => r.enable && r.display && !access.excluded.has(r.id));
   const byParent = new Map<number, MenuRow[]>();
   for (const row of visible) byParent.set(row.parent_id, [...(byParent.get(row.parent_id) ?? []), row]);
   const build = (parentId: number): MenuNode[] =>

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
+import { useCan } from '../../../app/permissions.ts';
 import { downloadFile } from '../../../components/download.ts';
 
 interface Filters {
@@ -28,6 +29,8 @@ export const OperationLogPage = () => {
   const [paging, setPaging] = useState({ page: 1, limit: 20 });
   const [clearing, setClearing] = useState(false);
   const [password, setPassword] = useState('');
+  const canExport = useCan('/system_log_user', 'export');
+  const canClear = useCan('/system_log_user', 'clear');
   const query = { ...paging, ...clean(filters) };
   const list = useQuery({
     queryKey: ['logs', 'operation', query],
@@ -84,26 +87,30 @@ export const OperationLogPage = () => {
           </Button>
         </Form>
         <Space>
-          <Button
-            onClick={() =>
-              void downloadFile(
-                operationLogExportPath,
-                clean(filters),
-                `operation_record_${dayjs().format('YYYYMMDDHHmmss')}.xlsx`,
-              ).catch((err: Error) => message.error(err.message))
-            }
-          >
-            {t('common.export')}
-          </Button>
-          <Button
-            danger
-            onClick={() => {
-              setPassword('');
-              setClearing(true);
-            }}
-          >
-            {t('opLog.clear')}
-          </Button>
+          {canExport && (
+            <Button
+              onClick={() =>
+                void downloadFile(
+                  operationLogExportPath,
+                  clean(filters),
+                  `operation_record_${dayjs().format('YYYYMMDDHHmmss')}.xlsx`,
+                ).catch((err: Error) => message.error(err.message))
+              }
+            >
+              {t('common.export')}
+            </Button>
+          )}
+          {canClear && (
+            <Button
+              danger
+              onClick={() => {
+                setPassword('');
+                setClearing(true);
+              }}
+            >
+              {t('opLog.clear')}
+            </Button>
+          )}
         </Space>
       </Flex>
       <Table

@@ -31,6 +31,7 @@ import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { useCan } from '../../../app/permissions.ts';
 import { allUsersQuery, blocksQuery, configQuery } from '../api.ts';
 
 const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -38,9 +39,10 @@ const hhmm = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 const useSaveConfig = () => {
   const { t } = useTranslation();
+  const canEdit = useCan('/setting_security', 'edit');
   const { message } = App.useApp();
   const client = useQueryClient();
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: (body: RouteBody<typeof authRoutes.globalConfigSet>) => api.call(authRoutes.globalConfigSet, { body }),
     onSuccess: () => {
       void message.success(t('common.operationSuccess'));
@@ -48,12 +50,14 @@ const useSaveConfig = () => {
       void client.invalidateQueries({ queryKey: ['auth'] });
     },
   });
+  return { ...mutation, canEdit };
 };
 
 /** Timeout logout (ACCOUNT_SAFE) and the login safety parts of LOGIN_SAFE. */
 const SessionSection = ({ loginSafe }: { loginSafe: LoginSafeConfig }) => {
   const { t } = useTranslation();
   const save = useSaveConfig();
+  const canEdit = save.canEdit;
   const account = useQuery(configQuery('ACCOUNT_SAFE'));
   const [accountForm] = Form.useForm<AccountSafeConfig['acc_logout_config']>();
   const [form] = Form.useForm<LoginSafeConfig>();
@@ -84,7 +88,7 @@ const SessionSection = ({ loginSafe }: { loginSafe: LoginSafeConfig }) => {
           >
             <InputNumber min={1} max={1440} precision={0} />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
+          <Button type="primary" htmlType="submit" loading={save.isPending} disabled={!canEdit}>
             {t('common.save')}
           </Button>
         </Form>
@@ -130,7 +134,7 @@ const SessionSection = ({ loginSafe }: { loginSafe: LoginSafeConfig }) => {
             <InputNumber min={0} max={3650} precision={0} addonAfter={t('securityPage.days')} />
           </Form.Item>
           <Form.Item wrapperCol={{ offset: 6 }}>
-            <Button type="primary" htmlType="submit" loading={save.isPending}>
+            <Button type="primary" htmlType="submit" loading={save.isPending} disabled={!canEdit}>
               {t('common.save')}
             </Button>
           </Form.Item>
@@ -152,6 +156,7 @@ interface RestrictionValues {
 const RestrictionsSection = ({ loginSafe }: { loginSafe: LoginSafeConfig }) => {
   const { t } = useTranslation();
   const save = useSaveConfig();
+  const canEdit = save.canEdit;
   const users = useQuery(allUsersQuery);
   const [form] = Form.useForm<RestrictionValues>();
   useEffect(
@@ -272,7 +277,7 @@ const RestrictionsSection = ({ loginSafe }: { loginSafe: LoginSafeConfig }) => {
             options={users.data?.data.map((u) => ({ value: u.id, label: u.user_name }))}
           />
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={save.isPending}>
+        <Button type="primary" htmlType="submit" loading={save.isPending} disabled={!canEdit}>
           {t('common.save')}
         </Button>
       </Form>
@@ -300,6 +305,7 @@ const pwdSwitches: PwdKey[] = [
 const PasswordSection = () => {
   const { t } = useTranslation();
   const save = useSaveConfig();
+  const canEdit = save.canEdit;
   const current = useQuery(configQuery('PWD_COMPLEXITY'));
   const users = useQuery(allUsersQuery);
   const [form] = Form.useForm<PwdComplexityConfig>();
@@ -353,7 +359,7 @@ const PasswordSection = () => {
           />
         </Form.Item>
         <Form.Item wrapperCol={{ offset: 8 }}>
-          <Button type="primary" htmlType="submit" loading={save.isPending}>
+          <Button type="primary" htmlType="submit" loading={save.isPending} disabled={!canEdit}>
             {t('common.save')}
           </Button>
         </Form.Item>
@@ -370,6 +376,7 @@ const BlockListSection = () => {
   const blocks = useQuery(blocksQuery);
   const users = useQuery(allUsersQuery);
   const [open, setOpen] = useState(false);
+  const canBlock = useCan('/setting_security', 'block');
   const [form] = Form.useForm<{ user_ids: number[]; reason: string; forever: boolean; days: number | null }>();
   const done = () => {
     void message.success(t('common.operationSuccess'));
@@ -395,6 +402,7 @@ const BlockListSection = () => {
       title={t('securityPage.blockList')}
       extra={
         <Button
+          disabled={!canBlock}
           onClick={() => {
             form.resetFields();
             form.setFieldsValue({ forever: false, days: 1, user_ids: [] });
@@ -420,7 +428,9 @@ const BlockListSection = () => {
             title: t('common.actions'),
             render: (_, row: { id: number }) => (
               <Popconfirm title={t('securityPage.unblockConfirm')} onConfirm={() => unblock.mutate(row.id)}>
-                <Button size="small">{t('securityPage.unblock')}</Button>
+                <Button size="small" disabled={!canBlock}>
+                  {t('securityPage.unblock')}
+                </Button>
               </Popconfirm>
             ),
           },

@@ -21,6 +21,7 @@ import type { DataNode } from 'antd/es/tree';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { useCan } from '../../../app/permissions.ts';
 import { catalogueQuery, rolesQuery, siteTreeQuery } from '../api.ts';
 
 type Role = { id: number; name: string; remark: string; user_count: number };
@@ -55,6 +56,9 @@ export const RolesPage = () => {
   const catalogue = useQuery(catalogueQuery);
   const sites = useQuery(siteTreeQuery);
   const [editing, setEditing] = useState<Role | 'new' | null>(null);
+  const canAdd = useCan('/authority_groups', 'add');
+  const canEdit = useCan('/authority_groups', 'edit');
+  const canDelete = useCan('/authority_groups', 'delete');
   const [form] = Form.useForm<{ name: string; remark: string }>();
   const [checkedSites, setCheckedSites] = useState<number[]>([]);
   const [checkedGrants, setCheckedGrants] = useState<string[]>([]);
@@ -108,9 +112,11 @@ export const RolesPage = () => {
   return (
     <Card title={t('menu.roles')}>
       <Flex justify="flex-end" style={{ marginBottom: 16 }}>
-        <Button type="primary" onClick={() => void open('new')}>
-          {t('common.add')}
-        </Button>
+        {canAdd && (
+          <Button type="primary" onClick={() => void open('new')}>
+            {t('common.add')}
+          </Button>
+        )}
       </Flex>
       <Table<Role>
         rowKey="id"
@@ -129,14 +135,18 @@ export const RolesPage = () => {
                 <Typography.Text type="secondary">{t('userPages.adminRole')}</Typography.Text>
               ) : (
                 <Space>
-                  <Button size="small" onClick={() => void open(role)}>
-                    {t('common.edit')}
-                  </Button>
-                  <Popconfirm title={t('common.deleteConfirm')} onConfirm={() => remove.mutate(role.id)}>
-                    <Button size="small" danger>
-                      {t('common.delete')}
+                  {canEdit && (
+                    <Button size="small" onClick={() => void open(role)}>
+                      {t('common.edit')}
                     </Button>
-                  </Popconfirm>
+                  )}
+                  {canDelete && (
+                    <Popconfirm title={t('common.deleteConfirm')} onConfirm={() => remove.mutate(role.id)}>
+                      <Button size="small" danger>
+                        {t('common.delete')}
+                      </Button>
+                    </Popconfirm>
+                  )}
                 </Space>
               ),
           },

@@ -4,6 +4,7 @@ import { App, Button, Card, Flex, Form, Input, Modal, Popconfirm, Space, Table, 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { useCan } from '../../../app/permissions.ts';
 import { groupsQuery, toTree } from '../api.ts';
 
 type Group = { id: number; name: string; parent_id: number; remark: string; user_count: number };
@@ -21,6 +22,9 @@ export const UserGroupsPage = () => {
   const groups = useQuery(groupsQuery);
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const [form] = Form.useForm<Values>();
+  const canAdd = useCan('/setting_user_groups', 'add');
+  const canEdit = useCan('/setting_user_groups', 'edit');
+  const canDelete = useCan('/setting_user_groups', 'delete');
   const refresh = () => void client.invalidateQueries({ queryKey: ['users'] });
   const done = () => {
     void message.success(t('common.operationSuccess'));
@@ -47,9 +51,11 @@ export const UserGroupsPage = () => {
   return (
     <Card title={t('menu.userGroups')}>
       <Flex justify="flex-end" style={{ marginBottom: 16 }}>
-        <Button type="primary" onClick={() => open('new')}>
-          {t('common.add')}
-        </Button>
+        {canAdd && (
+          <Button type="primary" onClick={() => open('new')}>
+            {t('common.add')}
+          </Button>
+        )}
       </Flex>
       <Table
         rowKey="id"
@@ -66,14 +72,18 @@ export const UserGroupsPage = () => {
             width: 180,
             render: (_, group: Group) => (
               <Space>
-                <Button size="small" onClick={() => open(group)}>
-                  {t('common.edit')}
-                </Button>
-                <Popconfirm title={t('common.deleteConfirm')} onConfirm={() => remove.mutate(group.id)}>
-                  <Button size="small" danger>
-                    {t('common.delete')}
+                {canEdit && (
+                  <Button size="small" onClick={() => open(group)}>
+                    {t('common.edit')}
                   </Button>
-                </Popconfirm>
+                )}
+                {canDelete && (
+                  <Popconfirm title={t('common.deleteConfirm')} onConfirm={() => remove.mutate(group.id)}>
+                    <Button size="small" danger>
+                      {t('common.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },

@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
+import { useCan } from '../../../app/permissions.ts';
 import { groupsQuery, rolesQuery, toTree, usersQuery } from '../api.ts';
 
 interface Values {
@@ -45,6 +46,9 @@ export const UsersPage = () => {
   const [paging, setPaging] = useState({ page: 1, limit: 10 });
   const [editing, setEditing] = useState<UserRow | 'new' | null>(null);
   const [form] = Form.useForm<Values>();
+  const canAdd = useCan('/setting_users', 'add');
+  const canEdit = useCan('/setting_users', 'edit');
+  const canDelete = useCan('/setting_users', 'delete');
   const list = useQuery(usersQuery({ ...paging, name: search || undefined }));
   const roles = useQuery(rolesQuery);
   const groups = useQuery(groupsQuery);
@@ -131,9 +135,11 @@ export const UsersPage = () => {
           }}
           style={{ width: 280 }}
         />
-        <Button type="primary" onClick={() => open('new')}>
-          {t('common.add')}
-        </Button>
+        {canAdd && (
+          <Button type="primary" onClick={() => open('new')}>
+            {t('common.add')}
+          </Button>
+        )}
       </Flex>
       <Table<UserRow>
         rowKey="id"
@@ -165,7 +171,12 @@ export const UsersPage = () => {
             dataIndex: 'enable',
             render: (enable: boolean, user) => (
               <Space>
-                <Switch size="small" checked={enable} disabled={user.id === 1} onChange={() => toggle.mutate(user)} />
+                <Switch
+                  size="small"
+                  checked={enable}
+                  disabled={user.id === 1 || !canEdit}
+                  onChange={() => toggle.mutate(user)}
+                />
                 {user.locked && <Tag color="red">{t('userPages.locked')}</Tag>}
               </Space>
             ),
@@ -174,10 +185,12 @@ export const UsersPage = () => {
             title: t('common.actions'),
             render: (_, user) => (
               <Space>
-                <Button size="small" onClick={() => open(user)}>
-                  {t('common.edit')}
-                </Button>
-                {user.id !== 1 && (
+                {canEdit && (
+                  <Button size="small" onClick={() => open(user)}>
+                    {t('common.edit')}
+                  </Button>
+                )}
+                {user.id !== 1 && canDelete && (
                   <Popconfirm title={t('common.deleteConfirm')} onConfirm={() => remove.mutate(user.id)}>
                     <Button size="small" danger>
                       {t('common.delete')}
