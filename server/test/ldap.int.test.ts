@@ -310,6 +310,15 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
     expect(log).toMatchObject({ module: 'auth', result: 1, detail: 'ldap' });
     // The directory's password is not a local password.
     expect((await postLogin(t.app, 'alice', 'Alice-Dir-Pass-1')).json().code).toBe(40100);
+    // Over StartTLS too (the user's own bind upgrades its connection as well).
+    await saveSettings({ start_tls: true, tls_reject_unauthorized: false });
+    expect((await postLdapLogin(t.app, 'alice', 'Alice-Dir-Pass-1')).json()).toMatchObject({ code: 0 });
+    expect((await postLdapLogin(t.app, 'alice', 'wrong-password')).json().code).toBe(40100);
+    await saveSettings();
+    // A user disabled here stays out, whatever the directory says.
+    await t.database.db.kysely.updateTable('users').set({ enable: 0 }).where('user_name', '=', 'alice').execute();
+    expect((await postLdapLogin(t.app, 'alice', 'Alice-Dir-Pass-1')).json().code).toBe(40302);
+    await t.database.db.kysely.updateTable('users').set({ enable: 1 }).where('user_name', '=', 'alice').execute();
     // LDAP users lose the LDAP page, whatever their roles (000 §6, login type 2).
     const alice = await userRow('alice');
     await t.database.db.kysely
