@@ -300,6 +300,19 @@ describeEachDatabase('sites, devices and items', (dialect) => {
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
 
+    const ofItem = await call('POST', 'setting/items/data_history', { item_id: temp.id, t1: t0, t2: t0 + 5999 });
+    expect(ofItem.body.data.data.reduce((n: number, r: { count: number }) => n + r.count, 0)).toBe(600);
+    const ofDevice = await call('POST', 'setting/devices/data_history', {
+      device_id: dev.body.data.id,
+      t1: t0,
+      t2: t0 + 5999,
+      interval: 'day',
+    });
+    expect(ofDevice.body.data.data.map((r: { item_id: number }) => r.item_id)).toEqual([temp.id]);
+    expect((await call('POST', 'setting/devices/data_history', { device_id: 999999, t1: t0, t2: t0 })).status).toBe(
+      404,
+    );
+
     const tpl = await call('POST', 'data_history_template', { name: '日报', item_ids: [temp.id] });
     expect((await call('GET', 'data_history_template')).body.data).toEqual([tpl.body.data]);
     expect((await call('DELETE', `data_history_template/${tpl.body.data.id}`)).status).toBe(200);

@@ -63,6 +63,30 @@ export const historyQuery = z
   .refine((q) => q.t2 >= q.t1, { message: msg('endBeforeStart'), path: ['t2'] })
   .refine((q) => q.interval !== 'raw' || q.t2 - q.t1 <= 86_400, { message: msg('rawRange'), path: ['t2'] })
   .refine((q) => q.interval !== 'minute' || q.t2 - q.t1 <= 31 * 86_400, { message: msg('minuteRange'), path: ['t2'] });
+const historyRange = {
+  t1: z.number().int().min(0).max(32_503_680_000),
+  t2: z.number().int().min(0).max(32_503_680_000),
+  interval: historyInterval.default('hour'),
+  page: z.number().int().min(1).max(1_000_000).default(1),
+  limit: z.number().int().min(1).max(1000).default(50),
+};
+const checkHistoryRange = (q: { t1: number; t2: number; interval: string }, ctx: z.RefinementCtx) => {
+  if (q.t2 < q.t1) ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('endBeforeStart') });
+  if (q.interval === 'raw' && q.t2 - q.t1 > 86_400)
+    ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('rawRange') });
+  if (q.interval === 'minute' && q.t2 - q.t1 > 31 * 86_400) {
+    ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('minuteRange') });
+  }
+};
+/** The history of every item of one device (002 §7.5 setting/devices/data_history). */
+export const deviceHistoryQuery = z
+  .strictObject({ device_id: z.number().int().min(1).max(2_147_483_647), ...historyRange })
+  .superRefine(checkHistoryRange);
+/** The history of one item (002 §7.5 setting/items/data_history). */
+export const itemHistoryQuery = z
+  .strictObject({ item_id: z.number().int().min(1).max(2_147_483_647), ...historyRange })
+  .superRefine(checkHistoryRange);
+
 export const historyRow = z.object({
   item_id: z.number().int(),
   item_name: z.string(),
@@ -140,6 +164,22 @@ export const seriesRoutes = {
     tags,
     body: historyQuery,
     response: z.null(),
+  }),
+  deviceHistory: defineRoute({
+    method: 'POST',
+    path: 'setting/devices/data_history',
+    summary: 'History report rows of every item of one device',
+    tags,
+    body: deviceHistoryQuery,
+    response: pageOf(historyRow),
+  }),
+  itemHistory: defineRoute({
+    method: 'POST',
+    path: 'setting/items/data_history',
+    summary: 'History report rows of one item',
+    tags,
+    body: itemHistoryQuery,
+    response: pageOf(historyRow),
   }),
   listHistoryTemplates: defineRoute({
     method: 'GET',

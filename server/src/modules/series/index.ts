@@ -21,6 +21,14 @@ export const registerSeries = (app: FastifyInstance, deps: { db: Db; series?: Se
       .send(buffer);
     return null;
   });
+  addRoute(app, r.deviceHistory, async ({ body }) => {
+    const { device_id, ...range } = body;
+    return service.history({ ...range, item_ids: await service.itemIdsOfDevice(device_id) });
+  });
+  addRoute(app, r.itemHistory, ({ body }) => {
+    const { item_id, ...range } = body;
+    return service.history({ ...range, item_ids: [item_id] });
+  });
   addRoute(app, r.listHistoryTemplates, () => service.listTemplates());
   addRoute(app, r.createHistoryTemplate, ({ body }) => service.createTemplate(body));
   addRoute(app, r.deleteHistoryTemplate, ({ params }) => service.deleteTemplate(params.id));

@@ -139,6 +139,13 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
       const read = await deps.store.read(itemId, q.t1, q.t2, q.points);
       return { item_id: itemId, ...read };
     },
+    /** Ids of a device's items; an unknown device is a 404. */
+    async itemIdsOfDevice(deviceId: number) {
+      const device = await k.selectFrom('devices').select('id').where('id', '=', deviceId).executeTakeFirst();
+      if (!device) throw notFound();
+      const rows = await k.selectFrom('items').select('id').where('device_id', '=', deviceId).orderBy('id').execute();
+      return rows.map((r) => r.id);
+    },
     async history(q: HistoryQuery) {
       const { total, rows } = await historyRows(q, Number.MAX_SAFE_INTEGER);
       return { total, data: rows.slice((q.page - 1) * q.limit, q.page * q.limit) };
