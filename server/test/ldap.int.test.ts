@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { defaultLoginSafe, type LoginSafeConfig } from '@sitewatch/contract/auth';
 import { defaultLdapConfig, type LdapSettingsInput } from '@sitewatch/contract/ldap';
 import type { FastifyInstance } from 'fastify';
@@ -204,6 +205,23 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
         code: 0,
         data: { users_found: 7 },
       });
+    }
+    // A server that accepts the connection but never answers: refused after the timeout, not hung.
+    const silent = createServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const started = Date.now();
+      const res = await call(
+        'POST',
+        'setting/ldap/test',
+        settings({ url: `ldap://127.0.0.1:${port}`, timeout_seconds: 1 }),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/^Cannot connect to the LDAP server: .*time/i);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      silent.close();
     }
     expect(await snapshotDigest(t.database.db)).toBe(before);
     // The test never changes the stored settings.
