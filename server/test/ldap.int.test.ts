@@ -161,6 +161,8 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
     expect(read.json().data.bind_password_set).toBe(true);
     expect(read.body).not.toContain(slapd.rootPassword);
     expect(JSON.stringify(saved)).not.toContain(slapd.rootPassword);
+    // Nor through the generic global config call.
+    expect((await call('GET', 'setting/gc?k=LDAP')).statusCode).toBe(400);
     // Saving without a bind password keeps the kept one.
     const { bind_password: _omit, ...withoutPassword } = settings();
     expect((await call('PUT', 'setting/ldap', withoutPassword)).json()).toMatchObject({
