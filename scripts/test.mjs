@@ -22,6 +22,8 @@ const systemPackages = [
   { pkg: 'fonts-wqy-zenhei', file: '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc' },
   // Device driver tests read real OIDs from Debian's SNMP agent (v2c and a v3 user).
   { pkg: 'snmpd', file: '/usr/sbin/snmpd' },
+  // The Modbus RTU driver test links two pseudo-terminals with socat.
+  { pkg: 'socat', file: '/usr/bin/socat' },
   // LDAP tests run their own OpenLDAP server (slapd with a generated config on a free port).
   { pkg: 'slapd', file: '/usr/sbin/slapd' },
   { pkg: 'ldap-utils', file: '/usr/bin/ldapsearch' },

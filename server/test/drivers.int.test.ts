@@ -3,13 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/collector/collector.ts';
 import type { DriverDevice, DriverItem } from '../src/collector/driver.ts';
 import { encodeRegisters } from '../src/collector/drivers/modbus-common.ts';
+import { modbusRtuDriver } from '../src/collector/drivers/modbus-rtu.ts';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import { mqttDriver } from '../src/collector/drivers/mqtt.ts';
 import { createSimulatorDriver } from '../src/collector/drivers/simulator.ts';
 import { snmpDriver } from '../src/collector/drivers/snmp.ts';
 import { createSeriesStore } from '../src/series/store.ts';
 import { describeDriverConformance } from './conformance/driver.suite.ts';
-import { modbusPeer, mqttPeer, sleep, snmpdAvailable, snmpdPeer } from './conformance/peers.ts';
+import {
+  modbusPeer,
+  modbusRtuPeer,
+  mqttPeer,
+  sleep,
+  snmpdAvailable,
+  snmpdPeer,
+  socatAvailable,
+} from './conformance/peers.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/databases.ts';
 
 const device = (over: Partial<DriverDevice>): DriverDevice => ({
@@ -107,6 +116,30 @@ describe('modbus peer', () => {
     writable: () => ({ item: item(10, modbus(3, 20, 'int16', 0.1)), value: 24.5 }),
     stopPeer: () => mb.stop(),
     startPeer: () => mb.start(),
+  });
+});
+
+// ---------- Modbus RTU on a serial line (socat pseudo-terminal pair, modbus-serial ServerSerial) ----------
+describe.runIf(socatAvailable)('modbus rtu peer', async () => {
+  const rtu = await modbusRtuPeer();
+  beforeAll(async () => {
+    setRegs(rtu.holding, 0, encodeRegisters(235, 'int16'));
+    setRegs(rtu.holding, 1, encodeRegisters(480, 'uint16'));
+    setRegs(rtu.holding, 2, encodeRegisters(1.5, 'float32'));
+    await rtu.start();
+  });
+  afterAll(() => rtu.stop());
+  describeDriverConformance('modbus-rtu', {
+    driver: () => modbusRtuDriver,
+    device: () => device({ ip: '', serial: serialSettings.parse({ name: rtu.path, baud_rate: 9600 }) }),
+    items: () => [
+      { item: item(1, modbus(3, 0, 'int16', 0.1)), expected: 23.5 },
+      { item: item(2, modbus(3, 1, 'uint16', 0.1)), expected: 48 },
+      { item: item(3, modbus(3, 2, 'float32')), expected: 1.5 },
+    ],
+    writable: () => ({ item: item(4, modbus(3, 10, 'int16')), value: -7 }),
+    stopPeer: () => rtu.stop(),
+    startPeer: () => rtu.start(),
   });
 });
 

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Aedes } from 'aedes';
-import { ServerTCP } from 'modbus-serial';
+import { ServerSerial, ServerTCP } from 'modbus-serial';
 
 /** A free TCP (or UDP) port on loopback. */
 export const freePort = (udp = false): Promise<number> =>
@@ -163,5 +163,58 @@ export const mqttPeer = async (): Promise<Peer & { publish(topic: string, payloa
           (err) => (err ? reject(err) : resolve()),
         );
       }),
+  };
+};
+
+export const socatAvailable = existsSync('/usr/bin/socat');
+
+/**
+ * A Modbus RTU device on a serial line: socat makes a pair of linked pseudo-terminals, and
+ * modbus-serial's ServerSerial answers on one end while the driver opens the other.
+ */
+export const modbusRtuPeer = async (): Promise<Peer & { path: string; holding: number[] }> => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-rtu-'));
+  const holding = new Array<number>(100).fill(0);
+  let socat: ChildProcess | null = null;
+  let server: ServerSerial | null = null;
+  return {
+    port: 0,
+    path: path.join(dir, 'device'),
+    holding,
+    async start() {
+      socat = spawn(
+        '/usr/bin/socat',
+        [`pty,raw,echo=0,link=${path.join(dir, 'peer')}`, `pty,raw,echo=0,link=${path.join(dir, 'device')}`],
+        { stdio: 'ignore' },
+      );
+      for (let i = 0; i < 100 && !(existsSync(path.join(dir, 'peer')) && existsSync(path.join(dir, 'device'))); i++) {
+        await sleep(20);
+      }
+      server = new ServerSerial(
+        {
+          getHoldingRegister: (addr: number) => holding[addr] ?? 0,
+          setRegister: (addr: number, value: number) => {
+            holding[addr] = value;
+          },
+        },
+        { path: path.join(dir, 'peer'), baudRate: 9600, unitID: 1 } as ConstructorParameters<typeof ServerSerial>[1],
+      );
+      server.on('error', () => undefined);
+      server.on('socketError', () => undefined);
+      await sleep(200);
+    },
+    async stop() {
+      const s = server;
+      const c = socat;
+      server = null;
+      socat = null;
+      if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+      if (c && c.exitCode === null) {
+        await new Promise<void>((resolve) => {
+          c.once('exit', () => resolve());
+          c.kill('SIGKILL');
+        });
+      }
+    },
   };
 };
