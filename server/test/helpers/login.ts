@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/db/kysely.ts';
 import { ensureAdmin } from '../../src/modules/auth/index.ts';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
-import { createAuthRepository } from '../../src/modules/auth/repository.ts';
+import { createAuthRepository, newUserDefaults } from '../../src/modules/auth/repository.ts';
 
 /** Encrypts as the browser does: RSA-OAEP with SHA-256 under the server's public key (base64 SPKI). */
 export const encryptFor = (publicKeyB64: string, text: string): string =>
@@ -55,21 +55,11 @@ export const loginHeader = async (app: FastifyInstance, userName: string, passwo
 export const createUser = async (db: Db, userName: string, password: string, roleIds: number[] = []) => {
   const time = nowSeconds();
   const id = await createAuthRepository(db).insertUser({
+    ...newUserDefaults(time),
     user_name: userName,
     alias: userName,
     password_hash: await hashPassword(password),
-    password_changed_at: time,
     must_change_password: 0,
-    pwd_always_valid: 0,
-    email: '',
-    phone: '',
-    enable: 1,
-    login_type: 1,
-    language: 'zh_cn',
-    locked_at: null,
-    lock_reason: null,
-    created_at: time,
-    updated_at: time,
   });
   for (const role_id of roleIds) await db.kysely.insertInto('user_roles').values({ user_id: id, role_id }).execute();
   return id;

@@ -1,7 +1,9 @@
 import { sharedText } from '@sitewatch/contract';
 import { authRoutes, type MenuNode } from '@sitewatch/contract/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
+import type { MenusTable } from '../../db/schema.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { forbidden, notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
@@ -24,7 +26,13 @@ export interface Access {
 }
 
 /** Pages a login-type-2 (LDAP) user never gets, by URL. */
-export const loginType2HiddenUrls = ['/setting_users', '/setting_user_groups', '/authority_groups', '/setting_LDAP', '/fullScreen'];
+export const loginType2HiddenUrls = [
+  '/setting_users',
+  '/setting_user_groups',
+  '/authority_groups',
+  '/setting_LDAP',
+  '/fullScreen',
+];
 
 /** A route's requirement: the page (menu id) and optionally a function of that page. */
 export interface Permission {
@@ -56,7 +64,11 @@ export const createAccessService = (db: Db): AccessService => {
     const roleIds = roleRows.map((r) => r.role_id);
     const excluded =
       user?.login_type === 2
-        ? new Set((await db.kysely.selectFrom('menus').select('id').where('url', 'in', loginType2HiddenUrls).execute()).map((m) => m.id))
+        ? new Set(
+            (await db.kysely.selectFrom('menus').select('id').where('url', 'in', loginType2HiddenUrls).execute()).map(
+              (m) => m.id,
+            ),
+          )
         : new Set<number>();
     const all = userId === rootUserId || roleIds.includes(adminRoleId);
     if (all) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: null, excluded };
@@ -101,18 +113,7 @@ export const registerAccess = (app: FastifyInstance, access: AccessService) => {
   app.decorate('access', access);
 };
 
-interface MenuRow {
-  id: number;
-  parent_id: number;
-  name_key: string | null;
-  name: string;
-  url: string;
-  icon: string;
-  target: string;
-  enable: number;
-  display: number;
-  weight: number;
-}
+type MenuRow = Selectable<MenusTable>;
 
 /** Builds the menu tree a user sees: granted pages, their groups, sorted by weight descending. */
 export const buildMenuTree = (

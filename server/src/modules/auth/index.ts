@@ -12,7 +12,7 @@ import type { AuthService, RequestMeta } from './service.ts';
 
 export { createLoginKey, generateLoginKeyPem, type LoginKey, loadOrCreateLoginKey } from './login-key.ts';
 export { createLoginPolicy, ipAllowed, type LoginPolicy, terminalRefusal } from './login-policy.ts';
-export { createAuthRepository } from './repository.ts';
+export { createAuthRepository, newUserDefaults } from './repository.ts';
 export { type AuthService, createAuthService, ensureAdmin, type RequestMeta } from './service.ts';
 
 /** Logins a minute from one address, on each login route (brute force is also met by the account lock). */

@@ -6,6 +6,23 @@ export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type DeviceTokenRow = Selectable<DeviceTokensTable>;
 
+/** Column values of a new local user before the caller's own (name and password hash). */
+export const newUserDefaults = (time: number) => ({
+  alias: '',
+  password_changed_at: time,
+  must_change_password: 1,
+  pwd_always_valid: 0,
+  email: '',
+  phone: '',
+  enable: 1,
+  login_type: 1,
+  language: 'zh_cn',
+  locked_at: null,
+  lock_reason: null,
+  created_at: time,
+  updated_at: time,
+});
+
 /** Accounts, sessions, device tokens, captchas and login attempts: Kysely only. */
 export const createAuthRepository = (db: Db) => {
   const k = db.kysely;

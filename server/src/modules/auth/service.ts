@@ -17,7 +17,7 @@ import type { GlobalConfig } from '../global-config/index.ts';
 import type { LoginKey } from './login-key.ts';
 import type { LoginPolicy } from './login-policy.ts';
 import { decoyVerify, hashPassword, isCommonPassword, tokenDigest, verifyPassword } from './passwords.ts';
-import type { AuthRepository, UserRow } from './repository.ts';
+import { type AuthRepository, newUserDefaults, type UserRow } from './repository.ts';
 
 /** A captcha is kept this long and accepted once. */
 export const captchaTtlSeconds = 120;
@@ -514,21 +514,10 @@ export const ensureAdmin = async (repo: AuthRepository, clock: () => number = Da
   const password = randomBytes(12).toString('base64url');
   const time = nowSeconds(clock());
   const id = await repo.insertUser({
+    ...newUserDefaults(time),
     user_name: 'admin',
     alias: 'Administrator',
     password_hash: await hashPassword(password),
-    password_changed_at: time,
-    must_change_password: 1,
-    pwd_always_valid: 0,
-    email: '',
-    phone: '',
-    enable: 1,
-    login_type: 1,
-    language: 'zh_cn',
-    locked_at: null,
-    lock_reason: null,
-    created_at: time,
-    updated_at: time,
   });
   await repo.addUserRole(id, 1);
   // Group 1 is the default user group made by the users migration.

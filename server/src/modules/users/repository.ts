@@ -1,4 +1,5 @@
 import type { Db } from '../../db/kysely.ts';
+import { newUserDefaults } from '../auth/index.ts';
 
 /** Users, user groups, roles and their grants, account blocks: Kysely only. */
 export const createUsersRepository = (db: Db) => {
@@ -79,21 +80,14 @@ export const createUsersRepository = (db: Db) => {
             await tx
               .insertInto('users')
               .values({
+                ...newUserDefaults(time),
                 user_name: columns.user_name ?? '',
                 alias: columns.alias,
                 email: columns.email,
                 phone: columns.phone,
                 enable: columns.enable,
                 password_hash: columns.password_hash ?? '',
-                password_changed_at: time,
                 must_change_password: columns.must_change_password ?? 1,
-                pwd_always_valid: 0,
-                login_type: 1,
-                language: 'zh_cn',
-                locked_at: null,
-                lock_reason: null,
-                created_at: time,
-                updated_at: time,
               })
               .returning('id')
               .executeTakeFirstOrThrow()

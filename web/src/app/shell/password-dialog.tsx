@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
 import { encryptForServer } from '../../api/crypto.ts';
+import { matches } from '../../components/form-rules.ts';
 import { useSession } from '../session.ts';
 
 interface Values {
@@ -78,12 +79,7 @@ export const PasswordDialog = ({ open, onClose }: { open: boolean; onClose: () =
           dependencies={['new_password']}
           rules={[
             { required: true, message: t('login.dialog.confirmRequired') },
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || value === getFieldValue('new_password')
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('shell.password.mismatch'))),
-            }),
+            matches('new_password', t('shell.password.mismatch')),
           ]}
         >
           <Input.Password autoComplete="new-password" />

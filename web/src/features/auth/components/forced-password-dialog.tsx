@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../api/client.ts';
 import { clearTokens } from '../../../api/tokens.ts';
+import { matches } from '../../../components/form-rules.ts';
 import { encryptAll, loginParamsQuery, newCaptchaId, pwdComplexityQuery } from '../api.ts';
 import { CaptchaImage } from './captcha.tsx';
 
@@ -155,12 +156,7 @@ export const ForcedPasswordDialog = ({
           dependencies={['new_password']}
           rules={[
             { required: true, message: t('login.dialog.confirmRequired') },
-            ({ getFieldValue }) => ({
-              validator: (_, value) =>
-                !value || value === getFieldValue('new_password')
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('login.dialog.mismatch'))),
-            }),
+            matches('new_password', t('login.dialog.mismatch')),
           ]}
         >
           <Input.Password autoComplete="new-password" />

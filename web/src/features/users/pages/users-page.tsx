@@ -22,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
 import { useCan } from '../../../app/permissions.ts';
+import { matches } from '../../../components/form-rules.ts';
 import { groupsQuery, rolesQuery, toTree, usersQuery } from '../api.ts';
 
 interface Values {
@@ -238,11 +239,10 @@ export const UsersPage = () => {
             dependencies={['password']}
             rules={[
               ({ getFieldValue }) => ({
-                validator: (_, value) =>
-                  (value ?? '') === (getFieldValue('password') ?? '')
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t('login.dialog.mismatch'))),
+                required: Boolean(getFieldValue('password')),
+                message: t('login.dialog.confirmRequired'),
               }),
+              matches('password', t('login.dialog.mismatch')),
             ]}
           >
             <Input.Password autoComplete="new-password" />
