@@ -2,7 +2,7 @@ import { ldapRoutes } from '@sitewatch/contract/ldap';
 import { usersRoutes } from '@sitewatch/contract/users';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
-import { menuLeaves, useSession } from '../../app/session.ts';
+import { useCan } from '../../app/permissions.ts';
 
 export const ldapSettingsQuery = queryOptions({
   queryKey: ['ldap', 'settings'],
@@ -29,9 +29,7 @@ export const groupsQuery = queryOptions({
 });
 
 /** The functions (edit, import) the current user holds on the LDAP page. */
-export const useLdapFunctions = () => {
-  const menus = useSession((s) => s.menus);
-  const page = menuLeaves(menus).find((m) => m.url.toLowerCase() === '/setting_ldap');
-  const functions = new Set(page?.functions ?? []);
-  return { canEdit: functions.has('edit'), canImport: functions.has('import') };
-};
+export const useLdapFunctions = () => ({
+  canEdit: useCan('/setting_LDAP', 'edit'),
+  canImport: useCan('/setting_LDAP', 'import'),
+});
