@@ -268,9 +268,18 @@ describeEachDatabase('users, roles, groups, security', (dialect) => {
 
   it('takes the personnel pages away from login type 2 users, whatever their roles (000 §4.4, §6)', async () => {
     const created = await ok(
-      await call('POST', 'setting/users', { user_name: 'ldapish', password: encryptFor(key, 'Ldapish-Pass-1'), role_ids: [1], user_group_ids: [1] }),
+      await call('POST', 'setting/users', {
+        user_name: 'ldapish',
+        password: encryptFor(key, 'Ldapish-Pass-1'),
+        role_ids: [1],
+        user_group_ids: [1],
+      }),
     );
-    await t.database.db.kysely.updateTable('users').set({ login_type: 2, must_change_password: 0 }).where('id', '=', created.id).execute();
+    await t.database.db.kysely
+      .updateTable('users')
+      .set({ login_type: 2, must_change_password: 0 })
+      .where('id', '=', created.id)
+      .execute();
     const header = await loginHeader(t.app, 'ldapish', 'Ldapish-Pass-1');
     const menus = await ok(await call('GET', 'menus', undefined, header));
     const urls = JSON.stringify(menus.list);
