@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
 import {
-  adminHeaders,
   adminPassword,
   initialAdminPassword,
   latestCaptchaCode,

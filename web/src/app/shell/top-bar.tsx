@@ -1,4 +1,4 @@
-import { DownOutlined, ExportOutlined, FullscreenOutlined, HomeOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, ExportOutlined, HomeOutlined, UserOutlined } from '@ant-design/icons';
 import { authRoutes } from '@sitewatch/contract/auth';
 import { App, Button, Dropdown, Flex, Space, Tooltip, Typography, theme } from 'antd';
 import { useState } from 'react';
