@@ -1,4 +1,4 @@
-import { DownOutlined, ExportOutlined, HomeOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, ExportOutlined, FullscreenOutlined, HomeOutlined, UserOutlined } from '@ant-design/icons';
 import { authRoutes } from '@sitewatch/contract/auth';
 import { App, Button, Dropdown, Flex, Space, Tooltip, Typography, theme } from 'antd';
 import { useState } from 'react';
@@ -63,14 +63,13 @@ export const TopBar = () => {
           <Button
             type="text"
             aria-label={t('shell.fullScreen')}
+            icon={<FullscreenOutlined />}
             onClick={() =>
               document.fullscreenElement
                 ? void document.exitFullscreen()
                 : void document.documentElement.requestFullscreen()
             }
-          >
-            ⛶
-          </Button>
+          />
         </Tooltip>
         <Tooltip title={t('shell.newPage')}>
           <Button type="text" aria-label={t('shell.newPage')} icon={<ExportOutlined />} onClick={openInNewPage} />
