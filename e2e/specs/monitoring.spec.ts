@@ -54,4 +54,27 @@ test('the station page shows the demo estate with live values, and sites refuse 
   await page.goto('/setting_items');
   await expect(page.getByRole('cell', { name: 'A相输入电压' }).first()).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('items-zh_cn.png') });
+  // Edit one item: the form shows how it is read and saves through the contract's rules.
+  await page
+    .getByRole('row', { name: /A相输入电压/ })
+    .first()
+    .getByRole('button', { name: /编\s*辑/ })
+    .click();
+  const itemDialog = page.getByRole('dialog');
+  await expect(itemDialog.getByLabel('基准值')).toHaveValue('221');
+  await itemDialog.getByLabel('阈值最大值').fill('100');
+  await itemDialog.getByLabel('阈值最小值').fill('200');
+  await itemDialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(itemDialog.getByText('最大值不能小于最小值')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('item-dialog-zh_cn.png') });
+  await itemDialog.getByLabel('阈值最小值').fill('90');
+  await itemDialog.getByLabel('告警级别').fill('3');
+  await itemDialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(itemDialog).toBeHidden();
+  await expect(
+    page
+      .getByRole('row', { name: /A相输入电压/ })
+      .first()
+      .getByRole('cell', { name: '90 ~ 100' }),
+  ).toBeVisible();
 });

@@ -24,8 +24,22 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
+import { SourceFields } from '../components/source-fields.tsx';
 import { validateWith } from '../form-errors.ts';
 import { stateOf } from '../states.ts';
+
+const sourceKeys: Record<string, string[]> = {
+  simulator: ['kind', 'model', 'base', 'spread', 'noise', 'period_s', 'fault_rate', 'decimals'],
+  modbus: ['kind', 'function', 'register', 'data_type', 'scale'],
+  snmp: ['kind', 'oid', 'scale'],
+  mqtt: ['kind', 'topic', 'json_path', 'scale', 'command_topic'],
+};
+const pickSource = (source: Record<string, unknown>) =>
+  Object.fromEntries(
+    (sourceKeys[String(source.kind)] ?? ['kind'])
+      .filter((k) => source[k] !== undefined && source[k] !== null)
+      .map((k) => [k, source[k]]),
+  );
 
 const useFeedback = () => {
   const { t } = useTranslation();
@@ -73,7 +87,7 @@ const ItemForm = ({
   });
   const initial =
     item && item !== 'new'
-      ? { ...item, source: JSON.stringify(item.source) }
+      ? item
       : {
           device_id: deviceId,
           name: '',
@@ -87,7 +101,16 @@ const ItemForm = ({
           repetitions: 1,
           notification_interval: 300,
           enable: true,
-          source: '{"kind":"simulator","model":"analog","base":50,"spread":10,"noise":1}',
+          source: {
+            kind: 'simulator',
+            model: 'analog',
+            base: 50,
+            spread: 10,
+            noise: 1,
+            period_s: 86_400,
+            fault_rate: 0,
+            decimals: 1,
+          },
         };
   return (
     <Modal
@@ -106,13 +129,8 @@ const ItemForm = ({
         preserve={false}
         initialValues={initial}
         onFinish={(values) => {
-          let source: unknown;
-          try {
-            source = JSON.parse(values.source);
-          } catch {
-            form.setFields([{ name: 'source', errors: [t('monitoringUi.items.sourceInvalid')] }]);
-            return;
-          }
+          // Only the fields of the chosen kind go to the server (the schema is strict).
+          const source = pickSource(values.source ?? {});
           const {
             id: _id,
             device_name: _d,
@@ -214,17 +232,13 @@ const ItemForm = ({
               <Select options={periodOptions} />
             </Form.Item>
           </Col>
-          <Col span={18}>
-            <Form.Item name="source" label={t('monitoringUi.items.source')}>
-              <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} />
-            </Form.Item>
-          </Col>
           <Col span={6}>
             <Form.Item name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
               <Switch />
             </Form.Item>
           </Col>
         </Row>
+        <SourceFields />
         <Form.Item name="device_id" hidden>
           <Input />
         </Form.Item>
