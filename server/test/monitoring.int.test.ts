@@ -332,3 +332,16 @@ describeEachDatabase('sites, devices and items', (dialect) => {
     expect(stats.body.data.items).toBeGreaterThan(0);
   });
 });
+
+describeEachDatabase('ids beyond 32 bits', (dialect) => {
+  const t = useTestApp(dialect);
+  it('are refused as bad input, never a database error', async () => {
+    for (const url of [
+      '/api/v1/setting/device_groups?ids=9999999999',
+      '/api/v1/trend?device_name=simulator_9999999999&item_name=TEMP&t1=1&t2=2',
+    ]) {
+      const res = await t.app.inject({ method: url.includes('trend') ? 'GET' : 'DELETE', url, headers: auth });
+      expect(res.statusCode, url).toBe(400);
+    }
+  });
+});

@@ -142,6 +142,8 @@ export const idsQuery = z.object({
     .string()
     .max(2000)
     .regex(/^\d{1,10}(,\d{1,10})*$/, { message: msg('ids') })
+    // Ids are 32-bit integers in both databases; a larger number would be a database error.
+    .refine((s) => s.split(',').every((n) => Number(n) >= 1 && Number(n) <= 2_147_483_647), { message: msg('ids') })
     .transform((s) => s.split(',').map(Number)),
 });
 

@@ -23,7 +23,8 @@ export const trendQuery = range({
   device_name: z
     .string()
     .max(80)
-    .regex(/^[a-z-]+_\d{1,10}$/, { message: msg('deviceName') }),
+    .regex(/^[a-z-]+_\d{1,10}$/, { message: msg('deviceName') })
+    .refine((s) => Number(s.slice(s.lastIndexOf('_') + 1)) <= 2_147_483_647, { message: msg('deviceName') }),
   item_name: z.string().min(1).max(64),
   t: tParam,
 });
