@@ -327,6 +327,17 @@ describeEachDatabase('sites, devices and items', (dialect) => {
     ).toBe(200);
     expect((await call('GET', 'setting/series_retention')).body.data.raw_days).toBe(30);
 
+    // Retention: raw samples and minute roll-ups older than their days go; hour roll-ups (0) stay.
+    const pruned = await createSeriesStore(t.database.db, { now: () => (t0 + 10 * 86_400) * 1000 }).prune({
+      raw_days: 2,
+      minute_days: 5,
+      hour_days: 0,
+    });
+    expect(pruned).toEqual({ chunks: 1, minutes: 100, hours: 0 });
+    expect((await call('GET', `series/items/${temp.id}?t1=${t0}&t2=${t0 + 600}`)).body.data.points).toEqual([]);
+    const kept = await call('POST', 'data_historys', { item_ids: [temp.id], t1: t0, t2: t0 + 5999, interval: 'hour' });
+    expect(kept.body.data.data.reduce((n: number, r: { count: number }) => n + r.count, 0)).toBe(600);
+
     const stats = await call('GET', 'overview/statistics');
     expect(stats.body.data.devices).toBeGreaterThan(0);
     expect(stats.body.data.items).toBeGreaterThan(0);
