@@ -1,5 +1,5 @@
 import { Spin } from 'antd';
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
@@ -8,9 +8,11 @@ import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { normalizePage } from './guard.ts';
-import { NotFoundPage } from './not-found-page.tsx';
 import { useSession } from './session.ts';
-import { ShellLayout } from './shell/shell-layout.tsx';
+
+// The shell and the 404 page load on demand, so the login page sends only what it needs.
+const ShellLayout = lazy(() => import('./shell/shell-layout.tsx').then((m) => ({ default: m.ShellLayout })));
+const NotFoundPage = lazy(() => import('./not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })));
 
 /** Pages shown inside the application shell (menu, top bar, tabs); each feature adds its routes here. */
 export const shellRoutes: RouteObject[] = [
