@@ -10,7 +10,14 @@ it('starts on a fresh data dir, migrates, serves, and stops cleanly on SIGTERM',
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-main-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITEWATCH_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SITEWATCH_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      SITEWATCH_DEMO: '0',
+    },
   });
   let output = '';
   child.stdout.on('data', (chunk) => {
@@ -20,7 +27,7 @@ it('starts on a fresh data dir, migrates, serves, and stops cleanly on SIGTERM',
     output += chunk;
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start line:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no start line:\n${output}`)), 90_000);
     child.stdout.on('data', () => {
       const match = /Sitewatch is running: (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {
@@ -37,4 +44,4 @@ it('starts on a fresh data dir, migrates, serves, and stops cleanly on SIGTERM',
   expect(code).toBe(0);
   expect(output).toContain('"msg":"stopped"');
   rmSync(dataDir, { recursive: true, force: true });
-});
+}, 120_000);

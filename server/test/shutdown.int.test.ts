@@ -4,11 +4,16 @@ import { z } from 'zod';
 import { addRoute } from '../src/http/route.ts';
 import { useTestApp } from './helpers/build-app.ts';
 
+let arrived: () => void = () => undefined;
+const requestArrived = new Promise<void>((resolve) => {
+  arrived = resolve;
+});
 const t = useTestApp('sqlite', {}, (app) =>
   addRoute(
     app,
     defineRoute({ method: 'GET', path: 'test/slow', summary: 'slow', response: z.string() }),
     async () => {
+      arrived();
       await new Promise((resolve) => setTimeout(resolve, 400));
       return 'done';
     },
@@ -20,7 +25,7 @@ it('finishes in-flight requests before closing', async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as { port: number };
   const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/test/slow`);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await requestArrived;
   const closed = t.app.close();
   const res = await inFlight;
   expect(res.status).toBe(200);
