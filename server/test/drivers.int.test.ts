@@ -342,11 +342,15 @@ describe('collector with real peers', async () => {
       decimals: 2,
     });
     const store = createSeriesStore(database.db);
+    const samples: Array<[number, number | null]> = [];
+    const states: Array<[number, number]> = [];
     const collector = createCollector({
       db: database.db,
       store,
       drivers: { 'modbus-tcp': modbusTcpDriver, simulator: createSimulatorDriver() },
       maxBackoffMs: 2000,
+      onSample: (itemId, value) => samples.push([itemId, value]),
+      onDeviceState: (deviceId, state) => states.push([deviceId, state.state]),
     });
     await collector.start();
     try {
@@ -373,6 +377,11 @@ describe('collector with real peers', async () => {
       await peer.start();
       expect(await waitFor(() => collector.liveDevice(mbDevice)?.state === 1, 6000)).toBe(true);
       expect(collector.liveItem(mbItem)).toMatchObject({ value: -12.3, state: 1 });
+
+      // The alarm engine hears every check and every device state change.
+      expect(samples).toContainEqual([mbItem, -12.3]);
+      expect(samples).toContainEqual([mbItem, null]);
+      expect(states.filter(([d]) => d === mbDevice).map(([, st]) => st)).toEqual([1, 4, 1]);
 
       // Writes go through the same driver.
       await collector.write(mbItem, 25.6);

@@ -59,8 +59,10 @@ export interface CollectorOptions {
   /** Longest wait between retries of a device that does not answer (ms). */
   maxBackoffMs?: number;
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
-  /** Called when a device's state changes (push to browsers). */
+  /** Called when a device's state changes (push to browsers, communication alarms). */
   onDeviceState?: (deviceId: number, state: LiveDeviceState) => void;
+  /** Called for every check of every item: its value, or null when it gave none (the alarm engine). */
+  onSample?: (itemId: number, value: number | null, tsMs: number) => void;
 }
 
 /** The collector as the rest of the server sees it. */
@@ -185,13 +187,15 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let polling = false;
   let persisting: Promise<void> | null = null;
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
+  const onSample = options.onSample;
 
   const setDeviceState = (deviceId: number, state: number, reason: string) => {
     const prev = liveDevices.get(deviceId);
     if (prev && prev.state === state && prev.reason === reason) return;
     const next = { state, reason: reason.slice(0, 280), time: Math.floor(now() / 1000) };
     liveDevices.set(deviceId, next);
-    options.onDeviceState?.(deviceId, next);
+    // Listeners hear state changes; a new reason for the same state is only saved.
+    if (!prev || prev.state !== state) options.onDeviceState?.(deviceId, next);
     void options.db.kysely
       .updateTable('devices')
       .set({ state: next.state, state_reason: next.reason, state_time: next.time })
@@ -221,10 +225,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
         live.state = state;
         live.info = '';
         options.store.append(item.id, tsMs, value);
+        onSample?.(item.id, value, tsMs);
       } else {
         unknown += 1;
         live.state = monitorState.unknown;
         live.info = result.errors.get(item.id) ?? 'no value';
+        onSample?.(item.id, null, tsMs);
       }
       live.last_check = t;
       dirtyItems.add(item.id);
@@ -235,8 +241,10 @@ export const createCollector = (options: CollectorOptions): Collector => {
   };
 
   const markUnknown = (loop: Loop, reason: string) => {
-    const t = Math.floor(now() / 1000);
+    const tsMs = now();
+    const t = Math.floor(tsMs / 1000);
     for (const item of loop.device.items) {
+      onSample?.(item.id, null, tsMs);
       const prev = liveItems.get(item.id);
       liveItems.set(item.id, { value: prev?.value ?? null, state: monitorState.unknown, last_check: t, info: reason });
       dirtyItems.add(item.id);
