@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { type AlarmEngine, createAlarmEngine } from './alarms/engine.ts';
+import { createAlarmSettings } from './alarms/settings.ts';
 import type { Collector } from './collector/collector.ts';
 import type { Db } from './db/kysely.ts';
 import { type Authenticator, registerAuthHook } from './http/auth.ts';
@@ -11,6 +13,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
 import { createAccessService, registerAccess, registerAccessRoutes } from './modules/access/index.ts';
+import { registerAlarms } from './modules/alarms/index.ts';
 import { createAuditLog } from './modules/audit/index.ts';
 import {
   createAuthRepository,
@@ -29,9 +32,12 @@ import {
 import { registerHealth } from './modules/health/index.ts';
 import { registerLdap } from './modules/ldap/index.ts';
 import { registerMonitoring } from './modules/monitoring/index.ts';
+import { registerNotify } from './modules/notify/index.ts';
 import { loginSafeLockout } from './modules/security/index.ts';
 import { registerSeries } from './modules/series/index.ts';
 import { registerUsers } from './modules/users/index.ts';
+import { type ChannelRegistry, createChannels } from './notify/channels/index.ts';
+import { createNotifier } from './notify/notifier.ts';
 import type { PushHub } from './push/hub.ts';
 import { registerPushChannel } from './push/routes.ts';
 import type { SeriesStore } from './series/store.ts';
@@ -56,6 +62,17 @@ export interface AppDeps {
   webDir?: string | undefined;
   logLevel?: string;
   bodyLimitBytes?: number;
+  /** Notification channels (tests may wrap them); the real ones by default. */
+  notifyChannels?: ChannelRegistry;
+  /** First retry delay of a failed notice (ms). */
+  notifyRetryDelayMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The alarm engine: main.ts feeds it the collector's samples and starts it. */
+    alarms: AlarmEngine;
+  }
 }
 
 /** Removes the spec client's `t` (epoch seconds) from bodies and queries: accepted and ignored. */
@@ -140,6 +157,38 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   registerGlobalConfigRoutes(app, config, audit, { LOGIN_SAFE: loginSafeLockout() });
   registerUsers(app, { db: deps.db, auth, audit, clock });
   registerLdap(app, { db: deps.db, config, audit, auth, rateLimit: deps.loginRateLimit ?? loginRateLimit, clock });
+  const alarmSettings = createAlarmSettings(deps.db, clock);
+  const notifier = createNotifier({
+    db: deps.db,
+    settings: alarmSettings,
+    channels: deps.notifyChannels ?? createChannels(),
+    clock,
+    ...(deps.notifyRetryDelayMs !== undefined ? { retryDelayMs: deps.notifyRetryDelayMs } : {}),
+    log: app.log,
+  });
+  const alarms = createAlarmEngine({
+    db: deps.db,
+    push: deps.push,
+    access,
+    notifier,
+    settings: alarmSettings,
+    clock,
+    log: app.log,
+  });
+  app.decorate('alarms', alarms);
+  app.addHook('onClose', async () => {
+    await alarms.stop();
+    await notifier.stop();
+  });
+  registerAlarms(app, { db: deps.db, engine: alarms, settings: alarmSettings, audit, auth });
+  registerNotify(app, {
+    db: deps.db,
+    notifier,
+    settings: alarmSettings,
+    audit,
+    auth,
+    onGroupsChanged: () => alarms.reload(),
+  });
 
   await registerWebApp(app, deps.webDir);
   return app;

@@ -32,6 +32,9 @@ const collector = createCollector({
   store: series,
   drivers: createDrivers(),
   log: { warn: (obj, msg) => app.log.warn(obj, msg), info: (obj, msg) => app.log.info(obj, msg) },
+  // Every sample and device state goes to the alarm engine as it arrives.
+  onSample: (itemId, value, tsMs) => app.alarms.onSample(itemId, value, tsMs),
+  onDeviceState: (deviceId, state) => app.alarms.onDeviceState(deviceId, state.state),
 });
 const app = await buildApp({
   db,
@@ -64,6 +67,7 @@ const shutdown = async (signal: string) => {
     await app.close();
     // Stop polling, then write the buffered samples and live values before the database closes.
     await collector.stop();
+    await app.alarms.stop();
     stopMaintenance();
     await series.stop();
     push.closeAll();
@@ -80,6 +84,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ host: config.host, port: config.port });
 series.start();
+await app.alarms.start();
 await collector.start();
 const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
 const where = db.dialect === 'sqlite' ? path.join(config.dataDir, 'sitewatch.db') : 'PostgreSQL';

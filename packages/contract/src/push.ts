@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alarmPushMessage } from './alarms.ts';
 
 /** Push channel constants (000 §8, §9). */
 export const pushPath = '/api/v1/ws';
@@ -22,5 +23,6 @@ export const pushServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pong'), server_time: z.number().int() }),
   z.object({ type: z.literal('ready'), user_id: z.number().int() }),
   z.object({ type: z.literal('error'), code: z.number().int(), message: z.string() }),
+  alarmPushMessage,
 ]);
 export type PushServerMessage = z.infer<typeof pushServerMessage>;

@@ -4,6 +4,7 @@ import * as m0002 from './migrations/0002-accounts.ts';
 import * as m0003 from './migrations/0003-monitoring.ts';
 import * as m0004 from './migrations/0004-users.ts';
 import * as m0005 from './migrations/0005-ldap.ts';
+import * as m0006 from './migrations/0006-alarms.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-monitoring': m0003,
   '0004-users': m0004,
   '0005-ldap': m0005,
+  '0006-alarms': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

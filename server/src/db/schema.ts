@@ -1,11 +1,12 @@
 import type { Generated } from 'kysely';
+import type { AlarmTables } from './schema-alarms.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
 
 /**
  * The tables, as Kysely sees them. Each area adds its tables here and in a migration of its own.
  * Column names follow the spec's field names (snake_case); times are epoch seconds.
  */
-export interface Database extends MonitoringTables {
+export interface Database extends MonitoringTables, AlarmTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

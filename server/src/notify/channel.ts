@@ -1,0 +1,60 @@
+import type { ChannelConfig, ChannelKind, EmailService } from '@sitewatch/contract/notify';
+
+/** One notice as every channel receives it (rendered from notice_tpl / recover_tpl). */
+export interface NoticeMessage {
+  subject: string;
+  text: string;
+  /** Structured fields for channels that carry JSON (webhook). */
+  fields: Record<string, string | number | null>;
+}
+
+/** Where a notice goes: an address (e-mail, phone number) or the channel's own URL (robots). */
+export interface Destination {
+  /** E-mail address or phone number; '' for robots and webhooks. */
+  address: string;
+  name: string;
+}
+
+/** Settings a channel sends with: a /alarm_push channel's config, or the mail service. */
+export type ChannelSettings =
+  | { kind: Exclude<ChannelKind, 'email'>; config: ChannelConfig }
+  | { kind: 'email'; config: EmailService };
+
+/**
+ * A notification channel (e-mail, webhook, DingTalk, WeCom, Feishu, SMS, voice): one send, which
+ * resolves with a short detail on success and throws on failure. Retries, logging and the flood
+ * limiter are the notifier's; every channel passes server/test/conformance/channel.suite.ts.
+ */
+export interface Channel {
+  kind: ChannelKind;
+  send(settings: ChannelSettings, message: NoticeMessage, to: Destination): Promise<string>;
+}
+
+/** Raised for an answer that says the message was refused (robot error codes, HTTP errors). */
+export class ChannelError extends Error {}
+
+/** POSTs or GETs with a timeout and returns the answer's text; non-2xx throws. */
+export const httpCall = async (
+  url: string,
+  init: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs: number },
+): Promise<{ status: number; text: string }> => {
+  const res = await fetch(url, {
+    method: init.method ?? 'POST',
+    headers: init.body !== undefined ? { 'content-type': 'application/json', ...init.headers } : init.headers,
+    body: init.body,
+    signal: AbortSignal.timeout(init.timeoutMs),
+    redirect: 'error',
+  });
+  const text = await res.text();
+  if (res.status < 200 || res.status >= 300) throw new ChannelError(`HTTP ${res.status}: ${text.slice(0, 200)}`);
+  return { status: res.status, text };
+};
+
+export const parseJsonObject = (text: string): Record<string, unknown> => {
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};

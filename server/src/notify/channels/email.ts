@@ -1,0 +1,35 @@
+import nodemailer from 'nodemailer';
+import { type Channel, ChannelError } from '../channel.ts';
+
+/** E-mail through the mail service settings (setting/email_service) with nodemailer. */
+export const emailChannel: Channel = {
+  kind: 'email',
+  async send(settings, message, to) {
+    if (settings.kind !== 'email') throw new ChannelError('not the mail service');
+    const c = settings.config;
+    if (!c.host) throw new ChannelError('mail service not set');
+    if (!to.address) throw new ChannelError('no e-mail address');
+    const transport = nodemailer.createTransport({
+      host: c.host,
+      port: c.port,
+      secure: c.security === 'tls',
+      requireTLS: c.security === 'starttls',
+      ignoreTLS: c.security === 'none',
+      ...(c.user ? { auth: { user: c.user, pass: c.password } } : {}),
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+    try {
+      const info = await transport.sendMail({
+        from: c.from || c.user,
+        to: to.name ? { name: to.name, address: to.address } : to.address,
+        subject: message.subject,
+        text: message.text,
+      });
+      return String(info.response ?? 'sent').slice(0, 200);
+    } finally {
+      transport.close();
+    }
+  },
+};

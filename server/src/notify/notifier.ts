@@ -1,0 +1,407 @@
+import { type ChannelConfig, type ChannelKind, channelConfig } from '@sitewatch/contract/notify';
+import { inPeriod, type PeriodRange } from '../alarms/rules/periods.ts';
+import type { AlarmSettings } from '../alarms/settings.ts';
+import type { Db } from '../db/kysely.ts';
+import type { ChannelSettings, Destination, NoticeMessage } from './channel.ts';
+import type { ChannelRegistry } from './channels/index.ts';
+
+/** What a notice is about: the fields of the templates and the log. */
+export interface NoticeSubject {
+  alarm_id: number;
+  item_id: number;
+  item_name: string;
+  device_name: string;
+  device_group_name: string;
+  state: number;
+  level: number;
+  value: number | null;
+  unit: string;
+  info: string;
+  time: number;
+}
+
+export type NoticeAction = 'notice' | 'recovery' | 'still_abnormal' | 'escalation';
+
+export interface NotifyJob {
+  action: NoticeAction;
+  subject: NoticeSubject;
+  contact_group_id: number;
+}
+
+export interface DeliveryResult {
+  result: number;
+  detail: string;
+  attempts: number;
+}
+
+export interface Notifier {
+  /** Queues the notices of one event; returns at once (the engine never waits for channels). */
+  enqueue(job: NotifyJob): void;
+  /** Sends one test message and logs it. */
+  test(settings: ChannelSettings, to: Destination): Promise<DeliveryResult>;
+  /** Drops queued deliveries not yet started (clean_notice_list). */
+  drop(): number;
+  /** Forgets cached contacts, groups, channels and periods after they change. */
+  invalidate(): void;
+  /** Resolves when the queue is empty and nothing is in flight (tests, shutdown). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface NotifierOptions {
+  db: Db;
+  settings: AlarmSettings;
+  channels: ChannelRegistry;
+  clock?: () => number;
+  /** First retry delay (ms); doubles each attempt. */
+  retryDelayMs?: number;
+  concurrency?: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+interface Delivery {
+  action: NoticeAction | 'summary' | 'test';
+  subject: NoticeSubject | null;
+  channelName: string;
+  settings: ChannelSettings;
+  message: NoticeMessage;
+  to: Destination;
+  retries: number;
+}
+
+interface Directory {
+  groups: Map<
+    number,
+    { contact_ids: number[]; email: boolean; sms: boolean; voice: boolean; channel_ids: number[]; mode: number }
+  >;
+  contacts: Map<
+    number,
+    {
+      name: string;
+      alias: string;
+      email: string;
+      sms_number: string;
+      voice_number: string;
+      alarm_level: number;
+      time_period_id: number;
+      duty: boolean;
+      enable: boolean;
+    }
+  >;
+  channels: Map<number, { name: string; kind: Exclude<ChannelKind, 'email'>; config: ChannelConfig; enable: boolean }>;
+  periods: Map<number, PeriodRange[]>;
+}
+
+const ids = (text: string): number[] => {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** Fills {placeholders} of a template. */
+export const renderTemplate = (template: string, fields: Record<string, string | number | null>): string =>
+  template.replace(/\{(\w+)\}/g, (all, key: string) => {
+    const v = fields[key];
+    return v === undefined ? all : v === null ? '' : String(v);
+  });
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const formatTime = (t: number) => {
+  const d = new Date(t * 1000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+};
+
+/**
+ * The notifier: turns an alarm event into deliveries (contacts of the item's contact group × the
+ * group's channels), sends them from a queue with retries, logs every delivery with its attempts,
+ * and folds notices over the flood limit (per destination and channel, a minute) into one summary.
+ */
+export const createNotifier = (options: NotifierOptions): Notifier => {
+  const clock = options.clock ?? Date.now;
+  const retryDelayMs = options.retryDelayMs ?? 1000;
+  const concurrency = options.concurrency ?? 8;
+  const queue: Delivery[] = [];
+  let running = 0;
+  let stopped = false;
+  let directory: Promise<Directory> | null = null;
+  const idleWaiters: (() => void)[] = [];
+  /** Flood limiter: deliveries per key in the current minute, and what was folded. */
+  const flood = new Map<string, { minute: number; count: number; folded: number; last: Delivery }>();
+  let floodTimer: NodeJS.Timeout | null = null;
+
+  const loadDirectory = async (): Promise<Directory> => {
+    const db = options.db.kysely;
+    const [groups, contacts, channels, periods] = await Promise.all([
+      db.selectFrom('contact_groups').selectAll().execute(),
+      db.selectFrom('contacts').selectAll().execute(),
+      db.selectFrom('notify_channels').selectAll().execute(),
+      db.selectFrom('time_periods').selectAll().execute(),
+    ]);
+    const dir: Directory = { groups: new Map(), contacts: new Map(), channels: new Map(), periods: new Map() };
+    for (const g of groups) {
+      dir.groups.set(g.id, {
+        contact_ids: ids(g.contact_ids),
+        email: g.email === 1,
+        sms: g.sms === 1,
+        voice: g.voice === 1,
+        channel_ids: ids(g.channel_ids),
+        mode: g.mode,
+      });
+    }
+    for (const c of contacts) dir.contacts.set(c.id, { ...c, duty: c.duty === 1, enable: c.enable === 1 });
+    for (const ch of channels) {
+      const parsed = channelConfig.safeParse(JSON.parse(ch.config));
+      if (!parsed.success) continue;
+      dir.channels.set(ch.id, {
+        name: ch.name,
+        kind: ch.kind as Exclude<ChannelKind, 'email'>,
+        config: parsed.data,
+        enable: ch.enable === 1,
+      });
+    }
+    for (const p of periods) {
+      try {
+        dir.periods.set(p.id, JSON.parse(p.ranges) as PeriodRange[]);
+      } catch {
+        // a period that does not parse never matches
+        dir.periods.set(p.id, []);
+      }
+    }
+    return dir;
+  };
+  const getDirectory = () => {
+    directory ??= loadDirectory().catch((err) => {
+      directory = null;
+      throw err;
+    });
+    return directory;
+  };
+
+  const writeLog = async (d: Delivery, r: DeliveryResult) => {
+    const s = d.subject;
+    await options.db.kysely
+      .insertInto('notification_logs')
+      .values({
+        time: Math.floor(clock() / 1000),
+        alarm_id: s?.alarm_id ?? 0,
+        item_id: s?.item_id ?? 0,
+        item_name: (s?.item_name ?? '').slice(0, 64),
+        device_name: (s?.device_name ?? '').slice(0, 64),
+        device_group_name: (s?.device_group_name ?? '').slice(0, 64),
+        state: s?.state ?? 0,
+        action: d.action,
+        channel: d.settings.kind,
+        target: `${d.channelName}${d.to.address ? ` → ${d.to.address}` : ''}`.slice(0, 300),
+        result: r.result,
+        detail: r.detail.slice(0, 2000),
+        attempts: r.attempts,
+      })
+      .execute();
+  };
+
+  const attempt = async (d: Delivery): Promise<DeliveryResult> => {
+    const channel = options.channels[d.settings.kind];
+    let detail = '';
+    for (let n = 1; n <= d.retries + 1; n++) {
+      try {
+        detail = await channel.send(d.settings, d.message, d.to);
+        return { result: 1, detail, attempts: n };
+      } catch (err) {
+        detail = err instanceof Error ? err.message : String(err);
+        if (n <= d.retries && !stopped) await new Promise((r) => setTimeout(r, retryDelayMs * 2 ** (n - 1)));
+      }
+    }
+    return { result: 0, detail, attempts: d.retries + 1 };
+  };
+
+  const run = async (d: Delivery): Promise<DeliveryResult> => {
+    const r = await attempt(d);
+    await writeLog(d, r).catch((err) => options.log?.warn({ err }, 'could not write the notification log'));
+    return r;
+  };
+
+  const pump = () => {
+    while (running < concurrency && queue.length > 0) {
+      const d = queue.shift()!;
+      running += 1;
+      void run(d).finally(() => {
+        running -= 1;
+        pump();
+        if (running === 0 && queue.length === 0) for (const w of idleWaiters.splice(0)) w();
+      });
+    }
+  };
+
+  const floodKey = (d: Delivery) => `${d.settings.kind}:${d.channelName}:${d.to.address}`;
+
+  const flushFolded = () => {
+    const minute = Math.floor(clock() / 60_000);
+    for (const [key, f] of flood) {
+      if (f.minute === minute) continue;
+      if (f.folded > 0) {
+        const text = `${f.folded} more alarm notices in the last minute were folded into this summary (flood limit).`;
+        queue.push({
+          ...f.last,
+          action: 'summary',
+          subject: null,
+          message: { subject: `[告警汇总] ${f.folded}`, text, fields: { folded: f.folded } },
+        });
+      }
+      flood.delete(key);
+    }
+    pump();
+  };
+
+  const push = (d: Delivery) => {
+    const limit = options.settings.peek('commons').flood_limit;
+    if (limit > 0) {
+      const minute = Math.floor(clock() / 60_000);
+      const key = floodKey(d);
+      let f = flood.get(key);
+      if (!f || f.minute !== minute) {
+        if (f && f.folded > 0) flushFolded();
+        f = { minute, count: 0, folded: 0, last: d };
+        flood.set(key, f);
+      }
+      f.count += 1;
+      if (f.count > limit) {
+        f.folded += 1;
+        f.last = d;
+        if (!floodTimer) {
+          floodTimer = setInterval(flushFolded, 5_000);
+          floodTimer.unref();
+        }
+        return;
+      }
+    }
+    queue.push(d);
+  };
+
+  const expand = async (job: NotifyJob) => {
+    const [dir, commons, noticeTpl, recoverTpl, mail] = await Promise.all([
+      getDirectory(),
+      options.settings.get('commons'),
+      options.settings.get('notice_tpl'),
+      options.settings.get('recover_tpl'),
+      options.settings.get('email_service'),
+    ]);
+    if (!commons.notify_enable) return;
+    const group = dir.groups.get(job.contact_group_id);
+    if (!group) return;
+    const s = job.subject;
+    const fields: Record<string, string | number | null> = {
+      site: s.device_group_name,
+      device: s.device_name,
+      item: s.item_name,
+      value: s.value,
+      unit: s.unit,
+      level: s.level,
+      info: s.info,
+      time: formatTime(s.time),
+      state: s.state,
+      action: job.action,
+      alarm_id: s.alarm_id,
+      item_id: s.item_id,
+    };
+    const tpl = job.action === 'recovery' ? recoverTpl : noticeTpl;
+    const prefix = job.action === 'still_abnormal' ? '[仍异常] ' : job.action === 'escalation' ? '[升级] ' : '';
+    const message: NoticeMessage = {
+      subject: prefix + renderTemplate(tpl.subject, fields),
+      text: renderTemplate(tpl.body, fields),
+      fields,
+    };
+    const now = new Date(clock());
+    const contacts = group.contact_ids
+      .map((id) => dir.contacts.get(id))
+      .filter((c) => c !== undefined)
+      .filter((c) => c.enable && s.level <= c.alarm_level)
+      // Duty mode: only contacts on duty; timed notification: only inside the contact's period.
+      .filter((c) => (group.mode === 1 ? c.duty : true))
+      .filter((c) => c.time_period_id === 0 || inPeriod(dir.periods.get(c.time_period_id) ?? [], now));
+    const base = { action: job.action, subject: s, message };
+    if (group.email && mail.enable) {
+      for (const c of contacts) {
+        if (!c.email) continue;
+        push({
+          ...base,
+          channelName: 'email',
+          settings: { kind: 'email', config: mail },
+          to: { address: c.email, name: c.alias || c.name },
+          retries: 2,
+        });
+      }
+    }
+    for (const chId of group.channel_ids) {
+      const ch = dir.channels.get(chId);
+      if (!ch?.enable) continue;
+      const settings: ChannelSettings = { kind: ch.kind, config: ch.config };
+      if (ch.kind === 'sms' || ch.kind === 'voice') {
+        if ((ch.kind === 'sms' && !group.sms) || (ch.kind === 'voice' && !group.voice)) continue;
+        for (const c of contacts) {
+          const number = ch.kind === 'sms' ? c.sms_number : c.voice_number;
+          if (number)
+            push({
+              ...base,
+              channelName: ch.name,
+              settings,
+              to: { address: number, name: c.name },
+              retries: ch.config.retries,
+            });
+        }
+      } else
+        push({
+          ...base,
+          channelName: ch.name,
+          settings,
+          to: { address: '', name: ch.name },
+          retries: ch.config.retries,
+        });
+    }
+    pump();
+  };
+
+  return {
+    enqueue(job) {
+      if (stopped) return;
+      running += 1;
+      void expand(job)
+        .catch((err) => options.log?.warn({ err }, 'could not prepare notices'))
+        .finally(() => {
+          running -= 1;
+          pump();
+          if (running === 0 && queue.length === 0) for (const w of idleWaiters.splice(0)) w();
+        });
+    },
+    async test(settings, to) {
+      const message: NoticeMessage = {
+        subject: 'Sitewatch test message / 测试消息',
+        text: `Test message sent at ${formatTime(Math.floor(clock() / 1000))}.`,
+        fields: { test: 1 },
+      };
+      const retries = settings.kind === 'email' ? 0 : settings.config.retries;
+      return run({ action: 'test', subject: null, channelName: settings.kind, settings, message, to, retries });
+    },
+    drop() {
+      const n = queue.length;
+      queue.length = 0;
+      for (const f of flood.values()) f.folded = 0;
+      return n;
+    },
+    invalidate() {
+      directory = null;
+    },
+    idle() {
+      if (running === 0 && queue.length === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    async stop() {
+      stopped = true;
+      if (floodTimer) clearInterval(floodTimer);
+      queue.length = 0;
+      if (running > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+  };
+};
