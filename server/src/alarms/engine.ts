@@ -671,7 +671,10 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
 
   const engine: AlarmEngine = {
     async start() {
+      // An operation may have loaded the engine before start: then items are re-read.
+      const fresh = started === null;
       await ensureStarted();
+      if (!fresh) await loadItems();
       await loadEscalation();
       flushTimer = setInterval(() => void flush(), options.flushEveryMs ?? 200);
       tickTimer = setInterval(tick, options.tickMs ?? 1000);
@@ -684,7 +687,8 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await flush();
     },
     async reload() {
-      await ensureStarted();
+      if (!started) return;
+      await started;
       await Promise.all([loadItems(), options.settings.get('commons'), loadEscalation()]);
       grants.clear();
     },
