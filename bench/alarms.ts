@@ -1,0 +1,249 @@
+// Benchmark: 100 000 items updating at 10 000 samples/s through the collector into the alarm engine;
+// a fraction of the samples cross a threshold (raise, then recover a round later). Measures the
+// latency from a sample's arrival (collector.accept) to the alarm push message on a WebSocket client
+// of the running server (/api/v1/ws), and prints p50/p99. SQLite by default, PostgreSQL with BENCH_PG_URL.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { deviceOptions, serialSettings } from '../packages/contract/src/monitoring.ts';
+import { buildApp } from '../server/src/app.ts';
+import { createCollector } from '../server/src/collector/collector.ts';
+import type { ReadResult } from '../server/src/collector/driver.ts';
+import { openDb } from '../server/src/db/kysely.ts';
+import { migrateToLatest } from '../server/src/db/migrate.ts';
+import { createLoginKey, generateLoginKeyPem } from '../server/src/modules/auth/index.ts';
+import { createPushHub } from '../server/src/push/hub.ts';
+import { createSeriesStore } from '../server/src/series/store.ts';
+import { createPgDatabase } from './pg-db.ts';
+
+const items = Number(process.env.BENCH_ITEMS ?? 100_000);
+const samplesPerSecond = Number(process.env.BENCH_RATE ?? 10_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+/** One item in `every` toggles between normal and abnormal at each of its samples' rounds. */
+const every = Number(process.env.BENCH_TOGGLE_EVERY ?? 10);
+const perDevice = 100;
+const pgUrl = process.env.BENCH_PG_URL;
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-bench-alarms-'));
+const pg = pgUrl ? await createPgDatabase(pgUrl) : null;
+const db = pg ? pg.db : openDb({ dataDir });
+await migrateToLatest(db.kysely);
+
+const now = Math.floor(Date.now() / 1000);
+const { id: site } = await db.kysely
+  .insertInto('device_groups')
+  .values({
+    name: 'bench',
+    parent_id: 0,
+    weight: 1,
+    has_device: 1,
+    background: '',
+    scene: '',
+    extend: '',
+    created_at: now,
+    updated_at: now,
+  })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+const source = JSON.stringify({
+  kind: 'simulator',
+  model: 'analog',
+  base: 22,
+  spread: 0,
+  noise: 0,
+  period_s: 600,
+  fault_rate: 0,
+  decimals: 2,
+});
+const devices: Array<{ id: number; items: number[] }> = [];
+for (let d = 0; d < Math.ceil(items / perDevice); d++) {
+  const { id } = await db.kysely
+    .insertInto('devices')
+    .values({
+      name: `dev-${d}`,
+      device_group_id: site,
+      driver: 'simulator',
+      code: 'other',
+      template_id: null,
+      ip: '',
+      port: null,
+      protocol_id: 1,
+      classification_id: 0,
+      device_count: 1,
+      serial: JSON.stringify(serialSettings.parse({})),
+      zigbee_enable: 0,
+      zigbee_address: '',
+      protocol_version: '',
+      options: JSON.stringify(deviceOptions.parse({})),
+      check_interval: 1,
+      enable: 1,
+      state: 0,
+      state_reason: '',
+      state_time: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const count = Math.min(perDevice, items - d * perDevice);
+  const rows = Array.from({ length: count }, (_, i) => ({
+    device_id: id,
+    name: `item-${i}`,
+    item_cell_name: `P${i}`,
+    unit: '℃',
+    location_id: 0,
+    value_type: 1,
+    threshold_min: 10,
+    threshold_max: 30,
+    status_threshold: '',
+    recovery_point: 1,
+    overrun_point: 0,
+    alarm_level: 2,
+    alarm_color: '',
+    contact_group_id: 0,
+    working_period_id: 0,
+    overrun_action_id: 0,
+    recovery_action_id: 0,
+    check_interval: 1,
+    repetitions: 1,
+    notification_interval: 300,
+    check_period_id: 0,
+    notification_period_id: 0,
+    alarm_period_id: 0,
+    source,
+    enable: 1,
+    state: 0,
+    value: null,
+    last_check: 0,
+    info: '',
+  }));
+  const ids = await db.kysely.insertInto('items').values(rows).returning('id').execute();
+  devices.push({ id, items: ids.map((r) => r.id) });
+}
+
+// The real app: the push channel on a port, the alarm engine, the collector feeding it.
+const push = createPushHub();
+const app = await buildApp({
+  db,
+  push,
+  loginKey: createLoginKey(generateLoginKeyPem()),
+  authenticator: {
+    authenticate: async (token) =>
+      token === 'bench' ? { principal: { user_id: 1, user_name: 'admin', session_id: 1 } } : { reason: 'unknown' },
+  },
+  logLevel: 'warn',
+});
+await app.listen({ host: '127.0.0.1', port: 0 });
+const port = (app.server.address() as { port: number }).port;
+const store = createSeriesStore(db, { flushEveryMs: 1000 });
+const collector = createCollector({
+  db,
+  store,
+  drivers: {},
+  persistEveryMs: 5000,
+  onSample: (itemId, value, tsMs) => app.alarms.onSample(itemId, value, tsMs),
+});
+await collector.load();
+store.start();
+await app.alarms.start();
+
+// The browser side: one WebSocket client signed in as the administrator.
+const sentAt = new Map<number, number>();
+const latencies: number[] = [];
+let received = 0;
+const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`);
+await new Promise((resolve) => ws.once('open', resolve));
+ws.send(JSON.stringify({ type: 'auth', token: 'bench' }));
+await new Promise((resolve) => ws.once('message', resolve));
+ws.on('message', (raw: Buffer) => {
+  const at = performance.now();
+  const m = JSON.parse(raw.toString('utf8')) as { type: string; event?: string; alarm?: { item_id: number } };
+  if (m.type !== 'alarm' || (m.event !== 'raise' && m.event !== 'recover') || !m.alarm) return;
+  received += 1;
+  const t0 = sentAt.get(m.alarm.item_id);
+  if (t0 !== undefined) latencies.push(at - t0);
+});
+
+// Warm-up: every item once, normal (confirmed states, the administrator's grants), not measured.
+for (const d of devices) {
+  const values = new Map<number, number>();
+  for (const id of d.items) values.set(id, 20);
+  collector.accept(d.id, { values, errors: new Map() }, Date.now());
+}
+await new Promise((r) => setTimeout(r, 1500));
+
+// Fixed-rate feed: every 10 ms the devices due answer with all their items. An item's value is
+// abnormal (35) in odd rounds for one item in `every`, so it raises in one round and recovers in the next.
+const tickMs = 10;
+const devicesPerTick = Math.max(1, Math.round((samplesPerSecond / perDevice) * (tickMs / 1000)));
+const started = performance.now();
+let ticks = 0;
+let offered = 0;
+let expected = 0;
+let cursor = 0;
+let round = 1;
+while (performance.now() - started < seconds * 1000) {
+  const due = Math.floor((performance.now() - started) / tickMs);
+  while (ticks < due) {
+    for (let k = 0; k < devicesPerTick; k++) {
+      const d = devices[cursor]!;
+      cursor += 1;
+      if (cursor === devices.length) {
+        cursor = 0;
+        round += 1;
+      }
+      const values = new Map<number, number>();
+      const t = performance.now();
+      for (const id of d.items) {
+        const toggles = id % every === 0;
+        values.set(id, toggles && round % 2 === 1 ? 35 : 20);
+        if (toggles) {
+          sentAt.set(id, t);
+          expected += 1;
+        }
+      }
+      const result: ReadResult = { values, errors: new Map() };
+      collector.accept(d.id, result, Date.now());
+      offered += d.items.length;
+    }
+    ticks += 1;
+  }
+  await new Promise((r) => setTimeout(r, 1));
+}
+const elapsed = (performance.now() - started) / 1000;
+await new Promise((r) => setTimeout(r, 1000));
+latencies.sort((a, b) => a - b);
+const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+const alarms = await db.kysely
+  .selectFrom('alarms')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .executeTakeFirstOrThrow();
+console.log(
+  JSON.stringify(
+    {
+      database: db.dialect,
+      items,
+      offered_samples_per_s: Math.round(offered / elapsed),
+      seconds: Math.round(elapsed * 10) / 10,
+      transitions_per_s: Math.round(latencies.length / elapsed),
+      push_messages: received,
+      measured: latencies.length,
+      alarm_rows: Number(alarms.n),
+      latency_ms_p50: Math.round(pct(50) * 10) / 10,
+      latency_ms_p99: Math.round(pct(99) * 10) / 10,
+      latency_ms_max: Math.round((latencies.at(-1) ?? 0) * 10) / 10,
+    },
+    null,
+    2,
+  ),
+);
+void expected;
+ws.close();
+await collector.stop();
+await app.close();
+await store.stop();
+await db.close();
+await pg?.drop();
+rmSync(dataDir, { recursive: true, force: true });
+if (pct(99) >= 200) process.exitCode = 1;
