@@ -275,12 +275,14 @@ describeEachDatabase('users, roles, groups, security', (dialect) => {
         user_group_ids: [1],
       }),
     );
+    // Signed in while still local; then the account becomes a directory one.
     await t.database.db.kysely
       .updateTable('users')
-      .set({ login_type: 2, must_change_password: 0 })
+      .set({ must_change_password: 0 })
       .where('id', '=', created.id)
       .execute();
     const header = await loginHeader(t.app, 'ldapish', 'Ldapish-Pass-1');
+    await t.database.db.kysely.updateTable('users').set({ login_type: 2 }).where('id', '=', created.id).execute();
     const menus = await ok(await call('GET', 'menus', undefined, header));
     const urls = JSON.stringify(menus.list);
     expect(urls).not.toContain('/setting_users');
@@ -288,6 +290,14 @@ describeEachDatabase('users, roles, groups, security', (dialect) => {
     expect(urls).toContain('/setting_security');
     expect((await call('GET', 'setting/users', undefined, header)).statusCode).toBe(403);
     expect((await call('GET', 'operation_record', undefined, header)).statusCode).toBe(200);
+    // A directory account never logs in, nor gets a password, locally.
+    const reset = await call('PUT', `setting/users/${created.id}`, {
+      role_ids: [1],
+      user_group_ids: [1],
+      password: encryptFor(key, 'Local-Pass-123'),
+    });
+    expect(reset.json().message).toBe('LDAP 账号的密码由目录服务管理，不能在此设置！');
+    expect((await postLogin(t.app, 'ldapish', 'Ldapish-Pass-1')).json().code).toBe(40100);
   });
 
   it('lists and exports the operation log, and clears it only with the verification password', async () => {

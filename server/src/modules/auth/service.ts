@@ -117,7 +117,9 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
     }
     let verified: UserRow | null = null;
     if (external) verified = await external.check(user);
-    else if (user) verified = (await verifyPassword(user.password_hash, password)) ? user : null;
+    // Directory (login type 2) accounts prove themselves only to the directory, never by a local password.
+    else if (user && user.login_type === 1)
+      verified = (await verifyPassword(user.password_hash, password)) ? user : null;
     else await decoyVerify(password);
     await repo.recordAttempt(userName, meta.ip, verified !== null, now());
     if (!verified) {

@@ -119,6 +119,7 @@ export const registerUsers = (
         throw badRequest('users.cannotDeleteRoot');
       }
       await checkRefs(body.role_ids, body.user_group_ids);
+      if (body.password && user.login_type !== 1) throw badRequest('users.directoryPassword');
       const password_hash = body.password
         ? await deps.auth.acceptNewPassword(body.password, user.user_name, requestLanguage(request))
         : undefined;
