@@ -1,6 +1,7 @@
 import { Spin } from 'antd';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
@@ -21,6 +22,7 @@ export const shellRoutes: RouteObject[] = [
   ...logsRoutes,
   ...monitoringRoutes,
   ...ldapRoutes,
+  ...alarmsRoutes,
 ];
 
 const isAdmin = () => {

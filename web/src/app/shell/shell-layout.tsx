@@ -2,7 +2,9 @@ import { App, Layout, Result, Spin, theme } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { pushClient } from '../../api/push-client.ts';
 import { readToken } from '../../api/tokens.ts';
+import { AlarmNotices } from '../../features/alarms/components/alarm-notices.tsx';
 import { guardVerdict, normalizePage } from '../guard.ts';
 import { menuLeaves, useSession } from '../session.ts';
 import { extraTabPages } from './extra-tab-pages.ts';
@@ -34,6 +36,13 @@ export const ShellLayout = () => {
   useEffect(() => {
     if (hasToken && status === 'idle') void load();
   }, [hasToken, status, load]);
+
+  // The push channel runs while a user is signed in (alarm notices, 000 §8).
+  useEffect(() => {
+    if (status !== 'ready') return;
+    pushClient.start();
+    return () => pushClient.stop();
+  }, [status]);
 
   const verdict = status === 'ready' ? guardVerdict(location.pathname, enableMenuList) : null;
   const page = normalizePage(location.pathname);
@@ -71,6 +80,7 @@ export const ShellLayout = () => {
   return (
     <>
       <IdleLogout />
+      <AlarmNotices />
       {fullShow ? (
         <Layout style={{ minHeight: '100vh' }}>{content}</Layout>
       ) : (

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { readUserName } from '../../api/tokens.ts';
 import { LanguagePicker, ThemePicker } from '../../components/preference-pickers.tsx';
+import { AlarmBell } from '../../features/alarms/components/alarm-bell.tsx';
 import { defaultEdition } from '../edition.ts';
 import { useSession } from '../session.ts';
 import { logout } from './logout.ts';
@@ -56,6 +57,7 @@ export const TopBar = () => {
       </Flex>
       <Space size={12} wrap={false}>
         <ServerClock />
+        <AlarmBell />
         <Tooltip title={t('shell.home')}>
           <Button type="text" aria-label={t('shell.home')} icon={<HomeOutlined />} onClick={() => navigate('/')} />
         </Tooltip>

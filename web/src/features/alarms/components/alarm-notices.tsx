@@ -1,0 +1,210 @@
+import { CloseOutlined, SoundOutlined } from '@ant-design/icons';
+import type { AlarmRow } from '@sitewatch/contract/alarms';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Badge, Button, Card, Flex, List, Space, Switch, Tag, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { pushClient } from '../../../api/push-client.ts';
+import { sounds, useAlarmNotices } from '../alarm-store.ts';
+import { alarmParamsQuery, confirmAllAlarms, operateAlarm } from '../api.ts';
+import { alarmSoundUrl } from '../sound.ts';
+import { RemarksDialog } from './remarks-dialog.tsx';
+
+const time = (t: number) => new Date(t * 1000).toLocaleString();
+
+/**
+ * The alarm notices of the shell (000 §4.7, §6): new alarms from the push channel in a pop-up panel
+ * with confirm (0) and disable (2) one at a time or confirm all; the looping sound until every
+ * alarm is confirmed (none for a recovered label); a prompt when the browser blocks autoplay.
+ */
+export const AlarmNotices = () => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const { notices, receive, remove, clear, switches, setSwitch } = useAlarmNotices();
+  const params = useQuery(alarmParamsQuery);
+  const audio = useRef<HTMLAudioElement | null>(null);
+  const [blocked, setBlocked] = useState(false);
+  const [pending, setPending] = useState<{ alarm: AlarmRow | null; action: 0 | 2 } | null>(null);
+
+  useEffect(() => {
+    const unsubscribe = pushClient.subscribe((m) => {
+      if (m.type !== 'alarm') return;
+      receive(m.alarm);
+      void client.invalidateQueries({ queryKey: ['alarms', 'list'] });
+    });
+    return () => {
+      unsubscribe();
+    };
+  }, [receive, client]);
+
+  const voice = (params.data?.voice_enable ?? true) && switches.voice;
+  const popup = (params.data?.popup_enable ?? true) && switches.popup;
+  const ringing = voice && notices.some(sounds);
+
+  useEffect(() => {
+    audio.current ??= Object.assign(new Audio(alarmSoundUrl()), { loop: true });
+    const a = audio.current;
+    if (ringing) {
+      a.play().then(
+        () => setBlocked(false),
+        () => setBlocked(true),
+      );
+    } else {
+      a.pause();
+      a.currentTime = 0;
+    }
+  }, [ringing]);
+  useEffect(() => () => audio.current?.pause(), []);
+
+  const run = async (remarks: string) => {
+    if (!pending) return;
+    if (pending.alarm === null) {
+      const r = await confirmAllAlarms(remarks);
+      clear();
+      void message.success(t('alarmPages.confirmedN', { n: r.confirmed }));
+    } else {
+      const row = await operateAlarm(pending.alarm, pending.action, remarks);
+      remove(row.status_id);
+      void message.success(t('common.operationSuccess'));
+    }
+    setPending(null);
+    void client.invalidateQueries({ queryKey: ['alarms', 'list'] });
+  };
+
+  return (
+    <>
+      {blocked && ringing && (
+        <Button
+          type="primary"
+          danger
+          icon={<SoundOutlined />}
+          data-testid="alarm-sound-unlock"
+          style={{ position: 'fixed', right: 24, bottom: popup && notices.length ? 440 : 24, zIndex: 1001 }}
+          onClick={() =>
+            audio.current?.play().then(
+              () => setBlocked(false),
+              () => undefined,
+            )
+          }
+        >
+          {t('alarmPages.unlockSound')}
+        </Button>
+      )}
+      {popup && notices.length > 0 && (
+        <Card
+          size="small"
+          data-testid="alarm-notices"
+          data-ringing={ringing ? 'yes' : 'no'}
+          title={t('alarmPages.notices', { n: notices.length })}
+          style={{
+            position: 'fixed',
+            right: 24,
+            bottom: 24,
+            width: 420,
+            zIndex: 1000,
+            boxShadow: '0 6px 16px rgba(0,0,0,.2)',
+          }}
+          extra={
+            <Space>
+              <Switch
+                size="small"
+                checked={switches.voice}
+                checkedChildren={t('alarmPages.sound')}
+                unCheckedChildren={t('alarmPages.sound')}
+                onChange={(on) => setSwitch('voice', on)}
+              />
+              <Button
+                size="small"
+                onClick={() => {
+                  if (!notices.some((n) => n.handling === 0 && n.status !== 1000)) {
+                    void message.warning(t('alarmPages.nothingToConfirm'));
+                    return;
+                  }
+                  setPending({ alarm: null, action: 0 });
+                }}
+              >
+                {t('alarmPages.confirmAll')}
+              </Button>
+              <Button
+                size="small"
+                type="text"
+                aria-label={t('alarmPages.close')}
+                icon={<CloseOutlined />}
+                onClick={clear}
+              />
+            </Space>
+          }
+        >
+          <List
+            size="small"
+            style={{ maxHeight: 340, overflow: 'auto' }}
+            dataSource={notices}
+            renderItem={(n) => (
+              <List.Item
+                data-testid="alarm-notice"
+                actions={
+                  n.status === 1000
+                    ? [
+                        <Button key="x" size="small" type="link" onClick={() => remove(n.status_id)}>
+                          {t('alarmPages.close')}
+                        </Button>,
+                      ]
+                    : [
+                        <Button key="c" size="small" type="link" onClick={() => setPending({ alarm: n, action: 0 })}>
+                          {t('alarmPages.confirm')}
+                        </Button>,
+                        <Button
+                          key="d"
+                          size="small"
+                          type="link"
+                          danger
+                          onClick={() => setPending({ alarm: n, action: 2 })}
+                        >
+                          {t('alarmPages.disable')}
+                        </Button>,
+                      ]
+                }
+              >
+                <Flex vertical gap={2} style={{ minWidth: 0 }}>
+                  <Space size={6}>
+                    {n.status === 1000 ? null : <Badge color={n.color || '#cf1322'} />}
+                    <Typography.Text
+                      strong
+                    >{`${n.device_group_name} / ${n.device_name}${n.item_name ? ` / ${n.item_name}` : ''}`}</Typography.Text>
+                  </Space>
+                  <Space size={6} wrap>
+                    <Tag color={n.status === 1000 ? 'green' : n.color || 'red'}>
+                      {t(`alarmPages.label.${labelKey(n.status_label)}`)}
+                    </Tag>
+                    {n.value !== null && <Typography.Text>{n.value}</Typography.Text>}
+                    {n.jitter > 0 && <Tag color="purple">{t('alarmPages.jitter', { pct: n.jitter })}</Tag>}
+                    <Typography.Text type="secondary">{time(n.end_time ?? n.start_time)}</Typography.Text>
+                  </Space>
+                </Flex>
+              </List.Item>
+            )}
+          />
+        </Card>
+      )}
+      <RemarksDialog
+        open={pending !== null}
+        title={
+          pending?.alarm === null
+            ? t('alarmPages.confirmAll')
+            : pending?.action === 2
+              ? t('alarmPages.disable')
+              : t('alarmPages.confirm')
+        }
+        onOk={run}
+        onCancel={() => setPending(null)}
+      />
+    </>
+  );
+};
+
+/** The label keys the server sends (status_label), to their texts. */
+export const labelKey = (label: string): 'abnormal' | 'unknown' | 'recovered' => {
+  if (label === 'unknown' || label === 'recovered') return label;
+  return 'abnormal';
+};

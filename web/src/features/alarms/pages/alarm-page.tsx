@@ -1,0 +1,246 @@
+import { type AlarmRow, alarmRoutes } from '@sitewatch/contract/alarms';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Badge, Button, Card, DatePicker, Flex, Form, InputNumber, Select, Space, Table, Tag } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/client.ts';
+import { useCan } from '../../../app/permissions.ts';
+import { useAlarmNotices } from '../alarm-store.ts';
+import { operateAlarm } from '../api.ts';
+import { labelKey } from '../components/alarm-notices.tsx';
+import { RemarksDialog } from '../components/remarks-dialog.tsx';
+
+interface Filters {
+  level?: number | undefined;
+  handling?: number | undefined;
+  device_group_id?: number | undefined;
+  scope: 'open' | 'all';
+  start?: number | undefined;
+  end?: number | undefined;
+}
+const handlingKeys = ['unprocessed', 'confirmed', 'disabled', 'processed'] as const;
+
+const csvCell = (v: unknown) => `"${String(v ?? '').replace(/"/g, '""')}"`;
+
+/** /alarm: current alarms by site, level, state and time; confirm, disable, export (000 §4.7, 002 §7.3 review). */
+export const AlarmPage = () => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const version = useAlarmNotices((s) => s.version);
+  const [filters, setFilters] = useState<Filters>({ scope: 'open' });
+  const [paging, setPaging] = useState({ page: 1, limit: 20 });
+  const [pending, setPending] = useState<{ alarm: AlarmRow; action: 0 | 1 | 2 | 3 } | null>(null);
+  const canConfirm = useCan('/alarm', 'confirm');
+  const canDisable = useCan('/alarm', 'disable');
+  const canExport = useCan('/alarm', 'export');
+  const query = Object.fromEntries(Object.entries({ ...filters, ...paging }).filter(([, v]) => v !== undefined));
+  const list = useQuery({
+    queryKey: ['alarms', 'list', 'page', query, version],
+    queryFn: () => api.call(alarmRoutes.review, { query }),
+  });
+  const actionTitle = (a: 0 | 1 | 2 | 3) =>
+    [t('alarmPages.confirm'), t('alarmPages.unconfirm'), t('alarmPages.disable'), t('alarmPages.enable')][a];
+
+  const exportCsv = async () => {
+    const all: AlarmRow[] = [];
+    for (let page = 1; page <= 100; page++) {
+      const r = await api.call(alarmRoutes.review, { query: { ...query, page, limit: 1000 } });
+      all.push(...r.data);
+      if (all.length >= r.total || r.data.length === 0) break;
+    }
+    const head = [
+      t('alarmPages.site'),
+      t('alarmPages.device'),
+      t('alarmPages.item'),
+      t('alarmPages.level'),
+      t('alarmPages.state'),
+      t('alarmPages.value'),
+      t('alarmPages.start'),
+      t('alarmPages.end'),
+      t('alarmPages.handling'),
+      t('alarmPages.remarks'),
+    ];
+    const lines = all.map((a) =>
+      [
+        a.device_group_name,
+        a.device_name,
+        a.item_name,
+        a.level,
+        t(`alarmPages.label.${labelKey(a.status_label)}`),
+        a.value,
+        new Date(a.start_time * 1000).toLocaleString(),
+        a.end_time ? new Date(a.end_time * 1000).toLocaleString() : '',
+        t(`alarmPages.handlingState.${handlingKeys[a.handling] ?? 'unprocessed'}`),
+        a.remarks,
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+    const blob = new Blob([`\ufeff${[head.map(csvCell).join(','), ...lines].join('\r\n')}`], { type: 'text/csv' });
+    const link = Object.assign(document.createElement('a'), {
+      href: URL.createObjectURL(blob),
+      download: 'alarms.csv',
+    });
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
+
+  return (
+    <Card>
+      <Form
+        layout="inline"
+        style={{ marginBottom: 16, rowGap: 8 }}
+        onFinish={(v: {
+          level?: number;
+          handling?: number;
+          device_group_id?: number;
+          scope: 'open' | 'all';
+          range?: [Dayjs, Dayjs] | null;
+        }) => {
+          setFilters({
+            level: v.level,
+            handling: v.handling,
+            device_group_id: v.device_group_id ?? undefined,
+            scope: v.scope,
+            start: v.range?.[0]?.startOf('day').unix(),
+            end: v.range?.[1]?.endOf('day').unix(),
+          });
+          setPaging((p) => ({ ...p, page: 1 }));
+        }}
+        initialValues={{ scope: 'open' }}
+      >
+        <Form.Item name="scope" label={t('alarmPages.scope')}>
+          <Select
+            style={{ width: 120 }}
+            options={[
+              { value: 'open', label: t('alarmPages.scopeOpen') },
+              { value: 'all', label: t('alarmPages.scopeAll') },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item name="device_group_id" label={t('alarmPages.siteId')}>
+          <InputNumber min={1} style={{ width: 100 }} />
+        </Form.Item>
+        <Form.Item name="level" label={t('alarmPages.level')}>
+          <Select
+            allowClear
+            style={{ width: 90 }}
+            options={[1, 2, 3, 4, 5].map((l) => ({ value: l, label: String(l) }))}
+          />
+        </Form.Item>
+        <Form.Item name="handling" label={t('alarmPages.handling')}>
+          <Select
+            allowClear
+            style={{ width: 120 }}
+            options={handlingKeys.map((k, i) => ({ value: i, label: t(`alarmPages.handlingState.${k}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="range" label={t('alarmPages.time')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">
+            {t('common.search')}
+          </Button>
+          {canExport && (
+            <Button onClick={() => void exportCsv().catch(() => message.error(t('common.operationFailed')))}>
+              {t('common.export')}
+            </Button>
+          )}
+        </Space>
+      </Form>
+      <Table<AlarmRow>
+        rowKey="status_id"
+        size="small"
+        loading={list.isLoading}
+        dataSource={list.data?.data ?? []}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.limit,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, limit) => setPaging({ page, limit }),
+        }}
+        columns={[
+          { title: t('alarmPages.site'), dataIndex: 'device_group_name' },
+          { title: t('alarmPages.device'), dataIndex: 'device_name' },
+          {
+            title: t('alarmPages.item'),
+            dataIndex: 'item_name',
+            render: (v: string, a) => v || t('alarmPages.communication') + (a.kind === 'communication' ? '' : ''),
+          },
+          {
+            title: t('alarmPages.level'),
+            dataIndex: 'level',
+            render: (l: number, a) => <Badge color={a.color || undefined} text={String(l)} />,
+          },
+          {
+            title: t('alarmPages.state'),
+            dataIndex: 'status_label',
+            render: (l: string, a) => (
+              <Tag color={a.status === 1000 ? 'green' : a.color || 'red'}>{t(`alarmPages.label.${labelKey(l)}`)}</Tag>
+            ),
+          },
+          { title: t('alarmPages.value'), dataIndex: 'value' },
+          {
+            title: t('alarmPages.start'),
+            dataIndex: 'start_time',
+            render: (s: number) => new Date(s * 1000).toLocaleString(),
+          },
+          {
+            title: t('alarmPages.end'),
+            dataIndex: 'end_time',
+            render: (s: number | null) => (s ? new Date(s * 1000).toLocaleString() : ''),
+          },
+          {
+            title: t('alarmPages.handling'),
+            dataIndex: 'handling',
+            render: (h: number) => t(`alarmPages.handlingState.${handlingKeys[h] ?? 'unprocessed'}`),
+          },
+          { title: t('alarmPages.remarks'), dataIndex: 'remarks' },
+          {
+            title: t('common.actions'),
+            render: (_: unknown, a) => (
+              <Flex gap={4}>
+                {canConfirm && a.handling !== 1 && (
+                  <Button size="small" type="link" onClick={() => setPending({ alarm: a, action: 0 })}>
+                    {t('alarmPages.confirm')}
+                  </Button>
+                )}
+                {canConfirm && a.handling === 1 && (
+                  <Button size="small" type="link" onClick={() => setPending({ alarm: a, action: 1 })}>
+                    {t('alarmPages.unconfirm')}
+                  </Button>
+                )}
+                {canDisable && a.handling !== 2 && (
+                  <Button size="small" type="link" danger onClick={() => setPending({ alarm: a, action: 2 })}>
+                    {t('alarmPages.disable')}
+                  </Button>
+                )}
+                {canDisable && a.handling === 2 && (
+                  <Button size="small" type="link" onClick={() => setPending({ alarm: a, action: 3 })}>
+                    {t('alarmPages.enable')}
+                  </Button>
+                )}
+              </Flex>
+            ),
+          },
+        ]}
+      />
+      <RemarksDialog
+        open={pending !== null}
+        title={pending ? (actionTitle(pending.action) ?? '') : ''}
+        onCancel={() => setPending(null)}
+        onOk={async (remarks) => {
+          if (!pending) return;
+          await operateAlarm(pending.alarm, pending.action, remarks);
+          setPending(null);
+          void message.success(t('common.operationSuccess'));
+          void client.invalidateQueries({ queryKey: ['alarms', 'list'] });
+        }}
+      />
+    </Card>
+  );
+};
