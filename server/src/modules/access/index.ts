@@ -44,6 +44,8 @@ export interface AccessService {
   forUser(userId: number): Promise<Access>;
   /** Throws 401 without a user and 403 without the grant. */
   require(request: FastifyRequest, permission: Permission | 'admin'): Promise<Access>;
+  /** The sites the caller may see: null for every site (user 1 and role 1). */
+  sites(request: FastifyRequest): Promise<number[] | null>;
 }
 
 declare module 'fastify' {
@@ -92,13 +94,17 @@ export const createAccessService = (db: Db): AccessService => {
       excluded,
     };
   };
+  const cached = async (request: FastifyRequest) => {
+    const principal = request.principal;
+    if (!principal) throw notLoggedIn();
+    request.accessCache ??= await forUser(principal.user_id);
+    return request.accessCache;
+  };
   return {
     forUser,
+    sites: async (request) => (await cached(request)).siteIds,
     async require(request, permission) {
-      const principal = request.principal;
-      if (!principal) throw notLoggedIn();
-      request.accessCache ??= await forUser(principal.user_id);
-      const access = request.accessCache;
+      const access = await cached(request);
       if (permission !== 'admin' && access.excluded.has(permission.menu)) throw forbidden();
       if (access.all) return access;
       if (permission === 'admin') throw forbidden();

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { monitoringRoutes as r } from '@sitewatch/contract/monitoring';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
@@ -28,11 +28,11 @@ export const registerMonitoring = (app: FastifyInstance, deps: { db: Db; collect
     live: deps.collector,
     listHostSerialPorts: hostSerialPorts,
   });
-  // Until the users and roles area plugs in site grants, every signed-in user sees every site.
-  const allowed = null;
+  // Every read is limited to the caller's granted sites (null: all, for user 1 and role 1).
+  const allowed = (request: FastifyRequest) => request.server.access.sites(request);
 
-  addRoute(app, r.listSites, ({ query }) => service.listSites(query, allowed));
-  addRoute(app, r.getSite, ({ params }) => service.getSite(params.id, allowed));
+  addRoute(app, r.listSites, async ({ query, request }) => service.listSites(query, await allowed(request)));
+  addRoute(app, r.getSite, async ({ params, request }) => service.getSite(params.id, await allowed(request)));
   addRoute(app, r.createSite, ({ body }) => service.createSite(body), { permission: { menu: 211, func: 'add' } });
   addRoute(app, r.updateSite, ({ params, body }) => service.updateSite(params.id, body), {
     permission: { menu: 211, func: 'edit' },
@@ -52,7 +52,7 @@ export const registerMonitoring = (app: FastifyInstance, deps: { db: Db; collect
   addRoute(app, r.copySite, ({ params, body }) => service.copySite(params.id, body), {
     permission: { menu: 211, func: 'copy' },
   });
-  addRoute(app, r.siteMenu, () => service.siteMenu(allowed));
+  addRoute(app, r.siteMenu, async ({ request }) => service.siteMenu(await allowed(request)));
 
   addRoute(app, r.listCategories, ({ request }) => service.listCategories(requestLanguage(request)));
   addRoute(
@@ -63,8 +63,8 @@ export const registerMonitoring = (app: FastifyInstance, deps: { db: Db; collect
   );
   addRoute(app, r.listTemplates, ({ query, request }) => service.listTemplates(query, requestLanguage(request)));
 
-  addRoute(app, r.listDevices, ({ query }) => service.listDevices(query, allowed));
-  addRoute(app, r.getDevice, ({ params }) => service.getDevice(params.id, allowed));
+  addRoute(app, r.listDevices, async ({ query, request }) => service.listDevices(query, await allowed(request)));
+  addRoute(app, r.getDevice, async ({ params, request }) => service.getDevice(params.id, await allowed(request)));
   addRoute(app, r.createDevice, ({ body, request }) => service.createDevice(body, requestLanguage(request)), {
     permission: { menu: 212, func: 'add' },
   });
@@ -81,8 +81,8 @@ export const registerMonitoring = (app: FastifyInstance, deps: { db: Db; collect
     permission: { menu: 212, func: 'copy' },
   });
 
-  addRoute(app, r.listItems, ({ query }) => service.listItems(query, allowed));
-  addRoute(app, r.getItem, ({ params }) => service.getItem(params.id, allowed));
+  addRoute(app, r.listItems, async ({ query, request }) => service.listItems(query, await allowed(request)));
+  addRoute(app, r.getItem, async ({ params, request }) => service.getItem(params.id, await allowed(request)));
   addRoute(app, r.createItem, ({ body }) => service.createItem(body), { permission: { menu: 213, func: 'add' } });
   addRoute(app, r.bulkUpdateItems, ({ body, request }) => service.bulkUpdateItems(body, requestLanguage(request)), {
     permission: { menu: 213, func: 'edit' },
@@ -130,11 +130,20 @@ export const registerMonitoring = (app: FastifyInstance, deps: { db: Db; collect
     );
   }
 
-  addRoute(app, r.deviceData, ({ query }) => service.deviceData(query.device_group_id, allowed));
-  addRoute(app, r.deviceItems, ({ query }) => service.deviceItems(query.device_id, query.cell_names, allowed));
-  addRoute(app, r.writeItem, ({ body }) => service.writeItem(body.item_id, body.value, allowed), {
-    permission: { menu: 101, func: 'control' },
-  });
-  addRoute(app, r.dataview, ({ query }) => service.dataview(query, allowed));
+  addRoute(app, r.deviceData, async ({ query, request }) =>
+    service.deviceData(query.device_group_id, await allowed(request)),
+  );
+  addRoute(app, r.deviceItems, async ({ query, request }) =>
+    service.deviceItems(query.device_id, query.cell_names, await allowed(request)),
+  );
+  addRoute(
+    app,
+    r.writeItem,
+    async ({ body, request }) => service.writeItem(body.item_id, body.value, await allowed(request)),
+    {
+      permission: { menu: 101, func: 'control' },
+    },
+  );
+  addRoute(app, r.dataview, async ({ query, request }) => service.dataview(query, await allowed(request)));
   addRoute(app, r.statistics, () => service.statistics());
 };

@@ -1,0 +1,59 @@
+import { defaultLoginSafe } from '@sitewatch/contract/auth';
+import { expect, it } from 'vitest';
+import { builtInDefaults } from '../src/modules/global-config/index.ts';
+import { useTestApp } from './helpers/build-app.ts';
+import { describeEachDatabase } from './helpers/databases.ts';
+import { createFirstAdmin, createUser, encryptFor, loginHeader, publicKeyOf } from './helpers/login.ts';
+
+const noCaptcha = { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } };
+
+describeEachDatabase('site grants filter what the server answers', (dialect) => {
+  const t = useTestApp(dialect, {
+    authenticator: undefined,
+    globalConfigDefaults: noCaptcha,
+    loginRateLimit: { max: 100_000, timeWindow: 60_000 },
+  });
+
+  it('a user granted one site sees only that site, its devices and items; user 1 sees all', async () => {
+    const first = await createFirstAdmin(t.database.db);
+    const key = await publicKeyOf(t.app);
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/user/password_without_login',
+      payload: {
+        user_name: 'admin',
+        old_password: encryptFor(key, first),
+        new_password: encryptFor(key, 'Admin-Strong-91'),
+      },
+    });
+    const admin = await loginHeader(t.app, 'admin', 'Admin-Strong-91');
+    const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
+      t.app.inject({ method, url: `/api/v1/${url}`, headers, ...(payload ? { payload } : {}) });
+    const north = (await call('POST', 'setting/device_groups', admin, { name: 'North room', weight: 1 })).json().data;
+    const south = (await call('POST', 'setting/device_groups', admin, { name: 'South room', weight: 1 })).json().data;
+    expect(north.id).toBeGreaterThan(0);
+    expect(south.id).toBeGreaterThan(0);
+
+    await t.database.db.kysely
+      .insertInto('roles')
+      .values({ id: 7, name: 'north only', remark: '', created_at: 0 })
+      .execute();
+    await t.database.db.kysely.insertInto('role_sites').values({ role_id: 7, site_id: north.id }).execute();
+    await t.database.db.kysely.insertInto('role_menus').values({ role_id: 7, menu_id: 101 }).execute();
+    await createUser(t.database.db, 'northman', 'North-Pass-123', [7]);
+    const northman = await loginHeader(t.app, 'northman', 'North-Pass-123');
+
+    const names = (res: { json(): { data: unknown } }) => JSON.stringify(res.json().data);
+    const adminTree = names(await call('GET', 'device_groups/menu', admin));
+    expect(adminTree).toContain('North room');
+    expect(adminTree).toContain('South room');
+    const tree = names(await call('GET', 'device_groups/menu', northman));
+    expect(tree).toContain('North room');
+    expect(tree).not.toContain('South room');
+    const sites = (await call('GET', 'setting/device_groups', northman)).json().data;
+    expect(sites.data.map((s: { name: string }) => s.name)).toEqual(['North room']);
+    expect((await call('GET', `setting/device_groups/${south.id}`, northman)).statusCode).toBe(404);
+    const me = (await call('GET', 'user/current', northman)).json().data;
+    expect(me.site_ids).toEqual([north.id]);
+  });
+});
