@@ -19,8 +19,8 @@ test('the administrator grants a role one site and two pages, and its user sees 
   await roleDialog.getByLabel('权限组名称').fill('Duty viewers');
   await roleDialog.getByTestId('site-grants').locator('.ant-tree-checkbox').first().click();
   const grants = roleDialog.getByTestId('menu-grants');
-  // Every function of two pages: user groups and the operation log.
-  for (const pageName of ['用户组管理', '用户操作日志']) {
+  // Every function of two pages: station monitoring and the operation log.
+  for (const pageName of ['站点监控', '用户操作日志']) {
     await grants.locator('.ant-tree-treenode', { hasText: pageName }).first().locator('.ant-tree-checkbox').click();
   }
   await page.waitForTimeout(300);
@@ -60,11 +60,14 @@ test('the administrator grants a role one site and two pages, and its user sees 
   await loginInBrowser(other, 'duty1', 'Duty-Second-Pass-2');
   await expect(other.getByTestId('user-menu')).toBeVisible();
   const menu = other.locator('.ant-layout-sider');
-  await expect(menu.getByText('用户组管理')).toBeVisible();
+  await expect(menu.getByText('站点监控')).toBeVisible();
   await expect(menu.getByText('用户操作日志')).toBeVisible();
   await expect(menu.getByText('用户管理', { exact: true })).toHaveCount(0);
   await expect(menu.getByText('安全设置')).toHaveCount(0);
-  await expect(other.getByRole('cell', { name: 'default' }).first()).toBeVisible();
+  // Only the granted site's data: the first demo site, not the others.
+  await other.goto('/station');
+  await expect(other.getByText('北京总部机房').first()).toBeVisible();
+  await expect(other.getByText('上海数据中心')).toHaveCount(0);
   await other.screenshot({ path: test.info().outputPath('restricted-shell-zh_cn.png') });
   await other.evaluate(() => {
     window.history.pushState({}, '', '/setting_security');
