@@ -1,0 +1,104 @@
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { adminHeaders, adminPassword, loginInBrowser } from '../fixtures/product.ts';
+
+/** API set-up as a script would make it. */
+let headers: Record<string, string> | null = null;
+const api = async (request: APIRequestContext, method: 'get' | 'post' | 'put', url: string, data?: unknown) => {
+  headers ??= await adminHeaders(request);
+  const res = await request[method](`/api/v1/${url}`, {
+    headers,
+    ...(data ? { data } : {}),
+  });
+  const body = await res.json();
+  if (body.code !== 0) throw new Error(`${method} ${url}: ${JSON.stringify(body)}`);
+  return body.data;
+};
+
+test('a value crosses a threshold: pop-up, sound and bell at once; confirming stops the sound; recovery closes the alarm', async ({
+  page,
+  request,
+}) => {
+  const site = await api(request, 'post', 'setting/device_groups', { name: '告警机房', weight: 1 });
+  const device = await api(request, 'post', 'setting/devices', {
+    name: 'TH-E2E',
+    device_group_id: site.id,
+    driver: 'simulator',
+    code: 'temp_hum',
+    check_interval: 1,
+  });
+  const item = {
+    device_id: device.id,
+    name: '机柜温度',
+    unit: '℃',
+    value_type: 1,
+    threshold_min: 10,
+    threshold_max: 30,
+    overrun_point: 0,
+    recovery_point: 1,
+    repetitions: 1,
+    notification_interval: 60,
+    source: { kind: 'simulator', model: 'analog', base: 20, spread: 0, noise: 0 },
+  };
+  const created = await api(request, 'post', 'setting/items', item);
+
+  await loginInBrowser(page, 'admin', adminPassword);
+  await expect(page.getByTestId('alarm-bell')).toBeVisible();
+  const badge = page.getByTestId('alarm-bell').locator('.ant-badge-count');
+  const before = (await badge.count()) ? Number(await badge.first().getAttribute('title')) : 0;
+
+  // The simulated value goes to 40 ℃, over the 30 ℃ maximum.
+  const crossed = Date.now();
+  await api(request, 'put', `setting/items/${created.id}`, { ...item, source: { ...item.source, base: 40 } });
+  const notices = page.getByTestId('alarm-notices');
+  await expect(notices.getByTestId('alarm-notice').filter({ hasText: '机柜温度' })).toBeVisible({ timeout: 10_000 });
+  // The device polls every second and the alarm arrives over the push channel in the next ones.
+  expect(Date.now() - crossed).toBeLessThan(6000);
+  await expect(notices).toHaveAttribute('data-ringing', 'yes');
+  // Headless Chromium blocks autoplay until a gesture: the prompt turns the sound on with one click.
+  const unlock = page.getByTestId('alarm-sound-unlock');
+  if (await unlock.isVisible()) {
+    await unlock.click();
+    await expect(unlock).toBeHidden();
+  }
+  await expect(page.getByTestId('alarm-bell').locator('.ant-badge-count')).toHaveText(String(before + 1));
+  await page.screenshot({ path: test.info().outputPath('alarm-notice.png') });
+
+  // The bell lists it.
+  await page.getByTestId('alarm-bell').click();
+  await expect(page.getByTestId('alarm-bell-list')).toContainText('机柜温度');
+  await page.keyboard.press('Escape');
+
+  // Confirm with remarks: the notice leaves the panel and the sound stops.
+  await notices
+    .getByTestId('alarm-notice')
+    .filter({ hasText: '机柜温度' })
+    .getByRole('button', { name: /确\s*认/ })
+    .click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(dialog.getByText('备注不能为空')).toBeVisible();
+  await dialog.getByLabel('备注').fill('已到场处理');
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(notices.getByTestId('alarm-notice').filter({ hasText: '机柜温度' })).toHaveCount(0);
+  await expect(page.locator('[data-ringing="yes"]')).toHaveCount(0);
+
+  // /alarm shows it confirmed with the remarks.
+  await page.goto('/alarm');
+  const row = page.getByRole('row').filter({ hasText: '机柜温度' });
+  await expect(row).toContainText('已确认');
+  await expect(row).toContainText('已到场处理');
+  await page.screenshot({ path: test.info().outputPath('alarm-page.png') });
+
+  // The value comes back to 20 ℃: the alarm closes and the bell count falls back.
+  await api(request, 'put', `setting/items/${created.id}`, item);
+  await expect(page.getByTestId('alarm-bell').locator('.ant-badge-count')).toHaveCount(before === 0 ? 0 : 1, {
+    timeout: 15_000,
+  });
+  const open = await api(request, 'get', `review?device_group_id=${site.id}`);
+  expect(open.total).toBe(0);
+  const log = await api(request, 'get', 'alarm_log?limit=50');
+  const actions = log.data
+    .filter((r: { item_name: string }) => r.item_name === '机柜温度')
+    .map((r: { action: string }) => r.action);
+  expect(actions).toEqual(expect.arrayContaining(['raise', 'confirm', 'recover']));
+});
