@@ -6,9 +6,25 @@ const AlarmLogPage = lazy(() => import('./pages/log-pages.tsx').then((m) => ({ d
 const NotificationLogPage = lazy(() =>
   import('./pages/log-pages.tsx').then((m) => ({ default: m.NotificationLogPage })),
 );
+const settings = (name: keyof typeof import('./pages/settings-pages.tsx')) =>
+  lazy(() => import('./pages/settings-pages.tsx').then((m) => ({ default: m[name] })));
+const AlarmParamPage = settings('AlarmParamPage');
+const WarningLevelPage = settings('WarningLevelPage');
+const MailboxPage = settings('MailboxPage');
+const AlarmPushPage = settings('AlarmPushPage');
+const AlarmTemplatePage = settings('AlarmTemplatePage');
+const ContactsPage = settings('ContactsPage');
+const ContactGroupsPage = settings('ContactGroupsPage');
 
 export const alarmsRoutes: RouteObject[] = [
   { path: '/alarm', element: <AlarmPage /> },
   { path: '/system_log_alarm', element: <AlarmLogPage /> },
   { path: '/system_log_notification', element: <NotificationLogPage /> },
+  { path: '/setting_alarm_param', element: <AlarmParamPage /> },
+  { path: '/warning_level', element: <WarningLevelPage /> },
+  { path: '/setting_mailbox', element: <MailboxPage /> },
+  { path: '/alarm_push', element: <AlarmPushPage /> },
+  { path: '/setting_alarm_template', element: <AlarmTemplatePage /> },
+  { path: '/setting_contacts', element: <ContactsPage /> },
+  { path: '/setting_contact_groups', element: <ContactGroupsPage /> },
 ];

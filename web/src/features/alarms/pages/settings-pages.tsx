@@ -1,0 +1,574 @@
+import { type AlarmLevelRow, alarmRoutes } from '@sitewatch/contract/alarms';
+import { type ContactGroupRow, type ContactRow, channelKinds, notifyRoutes } from '@sitewatch/contract/notify';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Badge,
+  Button,
+  Card,
+  Col,
+  ColorPicker,
+  Form,
+  Input,
+  InputNumber,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Tag,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/client.ts';
+import { useCan } from '../../../app/permissions.ts';
+import { CrudPage } from '../components/crud-page.tsx';
+
+const yesNo = (v: boolean) => (v ? <Tag color="green">✓</Tag> : <Tag>—</Tag>);
+
+/** /setting_alarm_param: voice, pop-up, video, notification, jitter, flood limit, escalation, buzzer and lamp (002 §3, §9). */
+export const AlarmParamPage = () => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const canEdit = useCan('/setting_alarm_param', 'edit');
+  const data = useQuery({ queryKey: ['alarms', 'commons'], queryFn: () => api.call(alarmRoutes.commons) });
+  useEffect(() => {
+    if (data.data) form.setFieldsValue(data.data);
+  }, [data.data, form]);
+  const save = useMutation({
+    mutationFn: async () => api.call(alarmRoutes.commonsUpdate, { body: await form.validateFields() }),
+    onSuccess: () => void message.success(t('common.operationSuccess')),
+  });
+  const sw = (name: string | string[], label: string) => (
+    <Col span={6}>
+      <Form.Item name={name} label={label} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </Col>
+  );
+  const num = (name: string | string[], label: string, min = 0, max = 100_000) => (
+    <Col span={6}>
+      <Form.Item name={name} label={label}>
+        <InputNumber min={min} max={max} style={{ width: '100%' }} />
+      </Form.Item>
+    </Col>
+  );
+  return (
+    <Card title={t('alarmSettings.paramTitle')} loading={data.isLoading}>
+      <Form form={form} layout="vertical" disabled={!canEdit}>
+        <Row gutter={16}>
+          {sw('voice_enable', t('alarmSettings.voice'))}
+          {sw('popup_enable', t('alarmSettings.popup'))}
+          {sw('video_enable', t('alarmSettings.video'))}
+          {sw('notify_enable', t('alarmSettings.notify'))}
+        </Row>
+        <Row gutter={16}>
+          {sw('jitter_enable', t('alarmSettings.jitter'))}
+          <Col span={6}>
+            <Form.Item name="jitter_type" label={t('alarmSettings.jitterType')}>
+              <Select
+                options={[
+                  { value: 'standard', label: t('alarmSettings.jitterStandard') },
+                  { value: 'weighted', label: t('alarmSettings.jitterWeighted') },
+                ]}
+              />
+            </Form.Item>
+          </Col>
+          {num('jitter_start', t('alarmSettings.jitterStart'), 0, 100)}
+          {num('jitter_stop', t('alarmSettings.jitterStop'), 0, 100)}
+          {num('jitter_period', t('alarmSettings.jitterPeriod'), 0, 604_800)}
+          {num('buffer_times', t('alarmSettings.bufferTimes'), 0, 21)}
+          {num('max_continuous_lifts', t('alarmSettings.maxLifts'), 0, 1000)}
+          {num('recovery_period', t('alarmSettings.recoveryPeriod'), 0, 86_400)}
+        </Row>
+        <Row gutter={16}>
+          {num('notify_times', t('alarmSettings.notifyTimes'), 0, 100)}
+          {num('flood_limit', t('alarmSettings.floodLimit'), 0, 10_000)}
+          {sw('escalation_enable', t('alarmSettings.escalation'))}
+        </Row>
+        <Row gutter={16}>
+          {sw(['buzzer', 'enable'], t('alarmSettings.buzzer'))}
+          {num(['buzzer', 'frequency'], t('alarmSettings.frequency'), 1, 65_535)}
+          {num(['buzzer', 'duty'], t('alarmSettings.duty'), 0, 100)}
+          {num(['buzzer', 'count'], t('alarmSettings.count'), 0, 65_535)}
+          {num(['buzzer', 'time'], t('alarmSettings.time'), 0, 65_535)}
+        </Row>
+        <Row gutter={16}>
+          {sw(['lamp', 'enable'], t('alarmSettings.lamp'))}
+          {num(['lamp', 'frequency'], t('alarmSettings.frequency'), 0, 1000)}
+          {num(['lamp', 'duty'], t('alarmSettings.duty'), 0, 100)}
+          {num(['lamp', 'count'], t('alarmSettings.count'), 0, 65_535)}
+          {num(['lamp', 'time'], t('alarmSettings.time'), 0, 65_535)}
+        </Row>
+        {canEdit && (
+          <Button type="primary" loading={save.isPending} onClick={() => save.mutate()}>
+            {t('common.save')}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+};
+
+/** /warning_level: levels 1–5 with colours and sound. */
+export const WarningLevelPage = () => {
+  const { t } = useTranslation();
+  return (
+    <CrudPage<AlarmLevelRow>
+      page="/warning_level"
+      title={t('alarmSettings.levelsTitle')}
+      routes={{
+        list: alarmRoutes.levels,
+        create: alarmRoutes.levelCreate,
+        update: alarmRoutes.levelUpdate,
+        remove: alarmRoutes.levelDelete,
+      }}
+      initial={{ level: 1, color: '#cf1322', sound: true }}
+      columns={[
+        { title: t('alarmSettings.name'), dataIndex: 'name' },
+        { title: t('alarmPages.level'), dataIndex: 'level' },
+        { title: t('alarmSettings.color'), dataIndex: 'color', render: (c: string) => <Badge color={c} text={c} /> },
+        { title: t('alarmSettings.sound'), dataIndex: 'sound', render: yesNo },
+      ]}
+      toForm={(r) => ({ ...r })}
+      fromForm={(v) => ({
+        name: v.name,
+        level: v.level,
+        sound: v.sound,
+        color: typeof v.color === 'string' ? v.color : (v.color as { toHexString(): string }).toHexString(),
+      })}
+      fields={() => (
+        <>
+          <Form.Item name="name" label={t('alarmSettings.name')} rules={[{ required: true, whitespace: true }]}>
+            <Input maxLength={32} />
+          </Form.Item>
+          <Form.Item name="level" label={t('alarmPages.level')} rules={[{ required: true }]}>
+            <InputNumber min={1} max={5} />
+          </Form.Item>
+          <Form.Item name="color" label={t('alarmSettings.color')}>
+            <ColorPicker disabledAlpha format="hex" />
+          </Form.Item>
+          <Form.Item name="sound" label={t('alarmSettings.sound')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </>
+      )}
+    />
+  );
+};
+
+/** /setting_mailbox: the mail service with a test send (002 §7.1 setting/email_service). */
+export const MailboxPage = () => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const [to, setTo] = useState('');
+  const canEdit = useCan('/setting_mailbox', 'edit');
+  const client = useQueryClient();
+  const data = useQuery({ queryKey: ['alarms', 'mail'], queryFn: () => api.call(notifyRoutes.emailService) });
+  useEffect(() => {
+    if (data.data) {
+      const { has_password: _, ...rest } = data.data;
+      form.setFieldsValue(rest);
+    }
+  }, [data.data, form]);
+  const save = useMutation({
+    mutationFn: async () => api.call(notifyRoutes.emailServiceUpdate, { body: await form.validateFields() }),
+    onSuccess: () => {
+      void message.success(t('common.operationSuccess'));
+      void client.invalidateQueries({ queryKey: ['alarms', 'mail'] });
+    },
+  });
+  const test = useMutation({
+    mutationFn: () => api.call(notifyRoutes.emailServiceTest, { body: { to } }),
+    onSuccess: (r) => (r.result ? void message.success(r.detail) : void message.error(r.detail)),
+  });
+  return (
+    <Card title={t('alarmSettings.mailTitle')} loading={data.isLoading}>
+      <Form form={form} layout="vertical" disabled={!canEdit} style={{ maxWidth: 560 }}>
+        <Form.Item name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        <Form.Item name="host" label={t('alarmSettings.host')}>
+          <Input />
+        </Form.Item>
+        <Form.Item name="port" label={t('alarmSettings.port')}>
+          <InputNumber min={1} max={65535} />
+        </Form.Item>
+        <Form.Item name="security" label={t('alarmSettings.security')}>
+          <Select options={['none', 'starttls', 'tls'].map((v) => ({ value: v, label: v }))} />
+        </Form.Item>
+        <Form.Item name="user" label={t('alarmSettings.user')}>
+          <Input autoComplete="off" />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('alarmSettings.password')}
+          extra={data.data?.has_password ? t('alarmSettings.keepSecret') : undefined}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="from" label={t('alarmSettings.from')}>
+          <Input />
+        </Form.Item>
+        {canEdit && (
+          <Space>
+            <Button type="primary" loading={save.isPending} onClick={() => save.mutate()}>
+              {t('common.save')}
+            </Button>
+            <Input
+              placeholder={t('alarmSettings.testTo')}
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              style={{ width: 220 }}
+            />
+            <Button loading={test.isPending} disabled={!to} onClick={() => test.mutate()}>
+              {t('alarmSettings.test')}
+            </Button>
+          </Space>
+        )}
+      </Form>
+    </Card>
+  );
+};
+
+/** /setting_alarm_template: notice and recovery templates with placeholders. */
+export const AlarmTemplatePage = () => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const canEdit = useCan('/setting_alarm_template', 'edit');
+  const [notice] = Form.useForm();
+  const [recover] = Form.useForm();
+  const n = useQuery({ queryKey: ['alarms', 'tpl', 'notice'], queryFn: () => api.call(notifyRoutes.noticeTpl) });
+  const r = useQuery({ queryKey: ['alarms', 'tpl', 'recover'], queryFn: () => api.call(notifyRoutes.recoverTpl) });
+  useEffect(() => void (n.data && notice.setFieldsValue(n.data)), [n.data, notice]);
+  useEffect(() => void (r.data && recover.setFieldsValue(r.data)), [r.data, recover]);
+  const save = async (kind: 'notice' | 'recover') => {
+    const form = kind === 'notice' ? notice : recover;
+    const body = await form.validateFields();
+    await api.call(kind === 'notice' ? notifyRoutes.noticeTplUpdate : notifyRoutes.recoverTplUpdate, { body });
+    void message.success(t('common.operationSuccess'));
+  };
+  const block = (kind: 'notice' | 'recover', form: typeof notice, title: string) => (
+    <Card type="inner" title={title} style={{ marginBottom: 16 }}>
+      <Form form={form} layout="vertical" disabled={!canEdit}>
+        <Form.Item name="subject" label={t('alarmSettings.subject')} rules={[{ required: true, whitespace: true }]}>
+          <Input maxLength={200} />
+        </Form.Item>
+        <Form.Item name="body" label={t('alarmSettings.body')} rules={[{ required: true, whitespace: true }]}>
+          <Input.TextArea rows={4} maxLength={4000} />
+        </Form.Item>
+        {canEdit && (
+          <Button type="primary" onClick={() => void save(kind)}>
+            {t('common.save')}
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+  return (
+    <Card
+      title={t('alarmSettings.templateTitle')}
+      extra={<Tag>{'{site} {device} {item} {value} {unit} {level} {info} {time} {state}'}</Tag>}
+    >
+      {block('notice', notice, t('alarmSettings.noticeTpl'))}
+      {block('recover', recover, t('alarmSettings.recoverTpl'))}
+    </Card>
+  );
+};
+
+/** /setting_contacts (002 §3 Contact). */
+export const ContactsPage = () => {
+  const { t } = useTranslation();
+  return (
+    <CrudPage<ContactRow>
+      page="/setting_contacts"
+      title={t('alarmSettings.contactsTitle')}
+      routes={notifyRoutes.contacts}
+      initial={{ alarm_level: 5, time_period_id: 0, duty: false, enable: true }}
+      columns={[
+        { title: t('alarmSettings.name'), dataIndex: 'name' },
+        { title: t('alarmSettings.alias'), dataIndex: 'alias' },
+        { title: t('alarmSettings.email'), dataIndex: 'email' },
+        { title: t('alarmSettings.phone'), dataIndex: 'phone' },
+        { title: t('alarmSettings.smsNumber'), dataIndex: 'sms_number' },
+        { title: t('alarmSettings.voiceNumber'), dataIndex: 'voice_number' },
+        { title: t('alarmPages.level'), dataIndex: 'alarm_level' },
+        { title: t('alarmSettings.duty'), dataIndex: 'duty', render: yesNo },
+        { title: t('alarmSettings.enable'), dataIndex: 'enable', render: yesNo },
+      ]}
+      toForm={(r) => ({ ...r })}
+      fromForm={(v) => ({ ...v })}
+      fields={() => (
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item name="name" label={t('alarmSettings.name')} rules={[{ required: true, whitespace: true }]}>
+              <Input maxLength={64} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="alias" label={t('alarmSettings.alias')}>
+              <Input maxLength={64} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="email" label={t('alarmSettings.email')} rules={[{ type: 'email' }]}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="phone" label={t('alarmSettings.phone')}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="sms_number" label={t('alarmSettings.smsNumber')}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="voice_number" label={t('alarmSettings.voiceNumber')}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="alarm_level" label={t('alarmSettings.contactLevel')}>
+              <InputNumber min={1} max={5} />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="time_period_id" label={t('alarmSettings.timePeriod')}>
+              <InputNumber min={0} />
+            </Form.Item>
+          </Col>
+          <Col span={4}>
+            <Form.Item name="duty" label={t('alarmSettings.duty')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Col>
+          <Col span={4}>
+            <Form.Item name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Col>
+        </Row>
+      )}
+    />
+  );
+};
+
+/** /setting_contact_groups: members, channels, mode and escalation. */
+export const ContactGroupsPage = () => {
+  const { t } = useTranslation();
+  const contacts = useQuery({
+    queryKey: ['alarms', 'settings', 'contacts-all'],
+    queryFn: () => api.call(notifyRoutes.contacts.list, { query: { page: 1, limit: 1000 } }),
+  });
+  const channels = useQuery({
+    queryKey: ['alarms', 'settings', 'channels-all'],
+    queryFn: () =>
+      api.call(notifyRoutes.channels.list, { query: { page: 1, limit: 1000 } }).catch(() => ({ total: 0, data: [] })),
+  });
+  const groups = useQuery({
+    queryKey: ['alarms', 'settings', 'groups-all'],
+    queryFn: () => api.call(notifyRoutes.contactGroups.list, { query: { page: 1, limit: 1000 } }),
+  });
+  return (
+    <CrudPage<ContactGroupRow>
+      page="/setting_contact_groups"
+      title={t('alarmSettings.groupsTitle')}
+      routes={notifyRoutes.contactGroups}
+      initial={{
+        contact_ids: [],
+        channel_ids: [],
+        email: true,
+        sms: false,
+        voice: false,
+        escalate_minutes: 0,
+        escalate_group_id: 0,
+        mode: 0,
+        remark: '',
+      }}
+      columns={[
+        { title: t('alarmSettings.name'), dataIndex: 'name' },
+        { title: t('alarmSettings.members'), dataIndex: 'contact_ids', render: (ids: number[]) => ids.length },
+        { title: t('alarmSettings.email'), dataIndex: 'email', render: yesNo },
+        { title: t('alarmSettings.sms'), dataIndex: 'sms', render: yesNo },
+        { title: t('alarmSettings.voice'), dataIndex: 'voice', render: yesNo },
+        { title: t('alarmSettings.escalateMinutes'), dataIndex: 'escalate_minutes' },
+      ]}
+      toForm={(r) => ({ ...r })}
+      fromForm={(v) => ({ ...v })}
+      fields={() => (
+        <>
+          <Form.Item name="name" label={t('alarmSettings.name')} rules={[{ required: true, whitespace: true }]}>
+            <Input maxLength={64} />
+          </Form.Item>
+          <Form.Item name="remark" label={t('alarmPages.remarks')}>
+            <Input maxLength={200} />
+          </Form.Item>
+          <Form.Item name="contact_ids" label={t('alarmSettings.members')}>
+            <Select
+              mode="multiple"
+              options={(contacts.data?.data ?? []).map((c) => ({ value: c.id, label: c.alias || c.name }))}
+            />
+          </Form.Item>
+          <Form.Item name="channel_ids" label={t('alarmSettings.channels')}>
+            <Select
+              mode="multiple"
+              options={(channels.data?.data ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.kind})` }))}
+            />
+          </Form.Item>
+          <Space size={24}>
+            <Form.Item name="email" label={t('alarmSettings.email')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            <Form.Item name="sms" label={t('alarmSettings.sms')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            <Form.Item name="voice" label={t('alarmSettings.voice')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            <Form.Item name="mode" label={t('alarmSettings.mode')}>
+              <Select
+                style={{ width: 140 }}
+                options={[
+                  { value: 0, label: t('alarmSettings.modeDefault') },
+                  { value: 1, label: t('alarmSettings.modeDuty') },
+                ]}
+              />
+            </Form.Item>
+          </Space>
+          <Space size={24}>
+            <Form.Item name="escalate_minutes" label={t('alarmSettings.escalateMinutes')}>
+              <InputNumber min={0} max={10080} />
+            </Form.Item>
+            <Form.Item name="escalate_group_id" label={t('alarmSettings.escalateGroup')}>
+              <Select
+                style={{ width: 200 }}
+                options={[
+                  { value: 0, label: '—' },
+                  ...(groups.data?.data ?? []).map((g) => ({ value: g.id, label: g.name })),
+                ]}
+              />
+            </Form.Item>
+          </Space>
+        </>
+      )}
+    />
+  );
+};
+
+interface ChannelRow {
+  id: number;
+  name: string;
+  kind: (typeof channelKinds)[number];
+  config: Record<string, unknown> & { url: string };
+  has_secret: boolean;
+  enable: boolean;
+}
+
+/** /alarm_push: webhook, DingTalk, WeCom, Feishu, SMS and voice channels with a test send. */
+export const AlarmPushPage = () => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const test = async (id: number) => {
+    const r = await api.call(notifyRoutes.channelTest, { params: { id } });
+    if (r.result) void message.success(r.detail);
+    else void message.error(`${r.detail} (${r.attempts})`);
+  };
+  return (
+    <CrudPage<ChannelRow>
+      page="/alarm_push"
+      title={t('alarmSettings.pushTitle')}
+      routes={notifyRoutes.channels}
+      initial={{ kind: 'webhook', enable: true, config: { retries: 2, timeout_ms: 5000, sign_scheme: 'aliyun' } }}
+      columns={[
+        { title: t('alarmSettings.name'), dataIndex: 'name' },
+        { title: t('alarmSettings.kind'), dataIndex: 'kind' },
+        { title: 'URL', dataIndex: ['config', 'url'], ellipsis: true },
+        { title: t('alarmSettings.secret'), dataIndex: 'has_secret', render: yesNo },
+        { title: t('alarmSettings.enable'), dataIndex: 'enable', render: yesNo },
+      ]}
+      extraActions={(row) => (
+        <Button size="small" type="link" onClick={() => void test(row.id)}>
+          {t('alarmSettings.test')}
+        </Button>
+      )}
+      toForm={(r) => ({ ...r })}
+      fromForm={(v) => {
+        const config = { ...(v.config as Record<string, unknown>) };
+        for (const k of Object.keys(config)) if (config[k] === undefined || config[k] === null) delete config[k];
+        return { ...v, config };
+      }}
+      fields={() => (
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item name="name" label={t('alarmSettings.name')} rules={[{ required: true, whitespace: true }]}>
+              <Input maxLength={64} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item name="kind" label={t('alarmSettings.kind')}>
+              <Select options={channelKinds.map((k) => ({ value: k, label: k }))} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item name={['config', 'url']} label="URL" rules={[{ required: true }]}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name={['config', 'secret']}
+              label={t('alarmSettings.secret')}
+              extra={t('alarmSettings.keepSecret')}
+            >
+              <Input.Password autoComplete="new-password" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name={['config', 'access_key_id']} label="AccessKey ID">
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name={['config', 'sign_scheme']} label={t('alarmSettings.signScheme')}>
+              <Select options={['aliyun', 'none'].map((v) => ({ value: v, label: v }))} />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name={['config', 'sign_name']} label={t('alarmSettings.signName')}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name={['config', 'template_code']} label={t('alarmSettings.templateCode')}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item name={['config', 'body_template']} label={t('alarmSettings.bodyTemplate')}>
+              <Input.TextArea rows={2} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name={['config', 'retries']} label={t('alarmSettings.retries')}>
+              <InputNumber min={0} max={10} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name={['config', 'timeout_ms']} label={t('alarmSettings.timeout')}>
+              <InputNumber min={100} max={60000} />
+            </Form.Item>
+          </Col>
+        </Row>
+      )}
+    />
+  );
+};
