@@ -1,3 +1,4 @@
+import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { adminHeaders, adminPassword, loginInBrowser } from '../fixtures/product.ts';
 
@@ -101,4 +102,99 @@ test('a value crosses a threshold: pop-up, sound and bell at once; confirming st
     .filter((r: { item_name: string }) => r.item_name === '机柜温度')
     .map((r: { action: string }) => r.action);
   expect(actions).toEqual(expect.arrayContaining(['raise', 'confirm', 'recover']));
+});
+
+const encrypt = (publicKey: string, text: string) =>
+  publicEncrypt(
+    {
+      key: createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' }),
+      padding: constants.RSA_PKCS1_OAEP_PADDING,
+      oaepHash: 'sha256',
+    },
+    Buffer.from(text),
+  ).toString('base64');
+
+test('a user without the site sees none of its alarms; the alarm settings pages save', async ({
+  page,
+  browser,
+  request,
+}) => {
+  // A role with the first demo site and the alarm page only, and its user (password changed once).
+  const sites = await api(request, 'get', 'device_groups/menu');
+  const firstSite = sites[0].id as number;
+  const catalogue = await api(request, 'get', 'setting/menus');
+  const fnIds: number[] = [];
+  const walk = (nodes: { id: number; url: string; functions: { id: number }[]; children: unknown[] }[]) => {
+    for (const n of nodes) {
+      if (n.url === '/alarm' || n.url === '/station') fnIds.push(...n.functions.map((f) => f.id));
+      walk(n.children as typeof nodes);
+    }
+  };
+  walk(Array.isArray(catalogue) ? catalogue : (catalogue.list ?? catalogue.data ?? []));
+  const role = await api(request, 'post', 'setting/roles', {
+    name: 'Site one alarms',
+    site_ids: [firstSite],
+    menu_ids: [101, 104],
+    function_ids: fnIds,
+  });
+  const { public_key } = await api(request, 'get', 'pub/login/params');
+  await api(request, 'post', 'setting/users', {
+    user_name: 'alarm-op',
+    password: encrypt(public_key, 'Alarm-Op-First-1'),
+    role_ids: [role.id],
+    user_group_ids: [1],
+  });
+  await request.put('/api/v1/user/password_without_login', {
+    data: {
+      user_name: 'alarm-op',
+      old_password: encrypt(public_key, 'Alarm-Op-First-1'),
+      new_password: encrypt(public_key, 'Alarm-Op-Second-2'),
+    },
+  });
+  const op = await (await browser.newContext()).newPage();
+  await loginInBrowser(op, 'alarm-op', 'Alarm-Op-Second-2');
+  await expect(op.getByTestId('alarm-bell')).toBeVisible();
+
+  // An alarm on another site: the administrator is told, the operator is not.
+  const site = await api(request, 'post', 'setting/device_groups', { name: '另一个机房', weight: 1 });
+  const device = await api(request, 'post', 'setting/devices', {
+    name: 'TH-OTHER',
+    device_group_id: site.id,
+    driver: 'simulator',
+    code: 'temp_hum',
+    check_interval: 1,
+  });
+  await loginInBrowser(page, 'admin', adminPassword);
+  await expect(page.getByTestId('alarm-bell')).toBeVisible();
+  await api(request, 'post', 'setting/items', {
+    device_id: device.id,
+    name: '进风温度',
+    value_type: 1,
+    threshold_min: 10,
+    threshold_max: 30,
+    overrun_point: 0,
+    recovery_point: 1,
+    source: { kind: 'simulator', model: 'analog', base: 45, spread: 0, noise: 0 },
+  });
+  await expect(page.getByTestId('alarm-notice').filter({ hasText: '进风温度' })).toBeVisible({ timeout: 10_000 });
+  await op.waitForTimeout(1500);
+  await expect(op.getByTestId('alarm-notice')).toHaveCount(0);
+  await op.getByTestId('alarm-bell').click();
+  await expect(op.getByTestId('alarm-bell-list')).not.toContainText('进风温度');
+
+  // Settings pages: change a jitter threshold and add a contact; both are kept.
+  await page.goto('/setting_alarm_param');
+  await page.getByLabel('开始阈值（%）').fill('60');
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('操作成功').first()).toBeVisible();
+  expect((await api(request, 'get', 'setting/alarm_commons')).jitter_start).toBe(60);
+  await page.screenshot({ path: test.info().outputPath('alarm-param.png') });
+  await page.goto('/setting_contacts');
+  await page.getByRole('button', { name: /添\s*加/ }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('名称').fill('值班员甲');
+  await dialog.getByLabel('邮箱').fill('duty-a@example.com');
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(page.getByRole('cell', { name: '值班员甲' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('contacts.png') });
 });

@@ -89,14 +89,14 @@ export const AlarmParamPage = () => {
         <Row gutter={16}>
           {sw(['buzzer', 'enable'], t('alarmSettings.buzzer'))}
           {num(['buzzer', 'frequency'], t('alarmSettings.frequency'), 1, 65_535)}
-          {num(['buzzer', 'duty'], t('alarmSettings.duty'), 0, 100)}
+          {num(['buzzer', 'duty'], t('alarmSettings.dutyCycle'), 0, 100)}
           {num(['buzzer', 'count'], t('alarmSettings.count'), 0, 65_535)}
           {num(['buzzer', 'time'], t('alarmSettings.time'), 0, 65_535)}
         </Row>
         <Row gutter={16}>
           {sw(['lamp', 'enable'], t('alarmSettings.lamp'))}
           {num(['lamp', 'frequency'], t('alarmSettings.frequency'), 0, 1000)}
-          {num(['lamp', 'duty'], t('alarmSettings.duty'), 0, 100)}
+          {num(['lamp', 'duty'], t('alarmSettings.dutyCycle'), 0, 100)}
           {num(['lamp', 'count'], t('alarmSettings.count'), 0, 65_535)}
           {num(['lamp', 'time'], t('alarmSettings.time'), 0, 65_535)}
         </Row>
