@@ -1,0 +1,128 @@
+import { expect, it } from 'vitest';
+import type { Channel } from '../src/notify/channel.ts';
+import { createChannels } from '../src/notify/channels/index.ts';
+import { useTestApp } from './helpers/build-app.ts';
+import { describeEachDatabase } from './helpers/databases.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const waitFor = async (what: string, check: () => boolean | Promise<boolean>, ms = 8000) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await sleep(25);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describeEachDatabase('escalation and the flood limiter', (dialect) => {
+  // A clock the test moves forward, and a webhook channel that records what it is given.
+  let now = Date.UTC(2026, 10, 23, 3, 0, 0);
+  const sent: { channel: string; subject: string; action: unknown }[] = [];
+  const recording: Channel = {
+    kind: 'webhook',
+    async send(settings, message) {
+      if (settings.kind !== 'webhook') throw new Error('not a webhook');
+      sent.push({ channel: settings.config.url, subject: message.subject, action: message.fields.action });
+      return 'recorded';
+    },
+  };
+  const t = useTestApp(dialect, { clock: () => now, notifyChannels: { ...createChannels(), webhook: recording } });
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
+    const res = await t.app.inject({
+      method,
+      url: `/api/v1/${url}`,
+      headers: { authorization: 'Bearer admin-token' },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  };
+  const items: number[] = [];
+
+  it('sets up two groups, the first escalating to the second after one minute', async () => {
+    const site = await call('POST', 'setting/device_groups', { name: '机房E', weight: 1 });
+    const device = await call('POST', 'setting/devices', {
+      name: 'TH-E',
+      device_group_id: site.id,
+      driver: 'simulator',
+      code: 'temp_hum',
+    });
+    const hook = async (name: string) =>
+      (
+        await call('POST', 'setting/alarm_push', {
+          name,
+          kind: 'webhook',
+          config: { url: `http://127.0.0.1:9/${name}` },
+        })
+      ).id;
+    const later = await call('POST', 'setting/contact_groups', {
+      name: '主管',
+      email: false,
+      channel_ids: [await hook('b')],
+    });
+    const first = await call('POST', 'setting/contact_groups', {
+      name: '值班',
+      email: false,
+      channel_ids: [await hook('a')],
+      escalate_minutes: 1,
+      escalate_group_id: later.id,
+    });
+    for (let i = 0; i < 7; i++) {
+      const item = await call('POST', 'setting/items', {
+        device_id: device.id,
+        name: `温度${i}`,
+        value_type: 1,
+        threshold_min: 10,
+        threshold_max: 30,
+        overrun_point: 0,
+        recovery_point: 1,
+        notification_interval: 0,
+        contact_group_id: first.id,
+        source: { kind: 'simulator', model: 'analog', base: 20 },
+      });
+      items.push(item.id);
+    }
+    await t.app.alarms.start();
+  });
+
+  it('notifies the further group once when an alarm is not confirmed in time, and not when it is', async () => {
+    t.app.alarms.onSample(items[0]!, 40, now);
+    t.app.alarms.onSample(items[1]!, 40, now);
+    await waitFor('first notices', () => sent.filter((s) => s.channel.endsWith('/a')).length === 2);
+    const [confirmed] = (await call('GET', 'review')).data.filter((a: { item_id: number }) => a.item_id === items[1]);
+    await call('POST', 'warning_operation', {
+      alarm_action: 0,
+      remarks: '处理中',
+      item_id: items[1],
+      status_id: confirmed.status_id,
+    });
+    now += 30_000;
+    await sleep(1500);
+    expect(sent.filter((s) => s.channel.endsWith('/b'))).toHaveLength(0);
+    now += 31_000;
+    await waitFor('escalation', () => sent.some((s) => s.channel.endsWith('/b')));
+    await sleep(1500);
+    const escalated = sent.filter((s) => s.channel.endsWith('/b'));
+    expect(escalated).toHaveLength(1);
+    expect(escalated[0]).toMatchObject({ action: 'escalation' });
+    expect(escalated[0]!.subject).toContain('温度0');
+    const log = await call('GET', 'alarm_log?action=escalate');
+    expect(log.total).toBe(1);
+  });
+
+  it('sends at most flood_limit notices a minute per channel and folds the rest into one summary', async () => {
+    const commons = await call('GET', 'setting/alarm_commons');
+    await call('PUT', 'setting/alarm_commons', { ...commons, flood_limit: 3, escalation_enable: false });
+    now += 60_000; // a fresh minute
+    const before = sent.filter((s) => s.channel.endsWith('/a')).length;
+    for (const id of items.slice(2)) t.app.alarms.onSample(id, 40, now);
+    await sleep(800);
+    expect(sent.filter((s) => s.channel.endsWith('/a')).length - before).toBe(3);
+    now += 60_000;
+    await waitFor('summary', () => sent.some((s) => s.action === undefined && s.subject.includes('2')), 7000);
+    const summary = sent.filter((s) => s.channel.endsWith('/a')).at(-1)!;
+    expect(summary.subject).toContain('告警汇总');
+    const logs = await call('GET', 'notification_log?limit=100');
+    expect(logs.data.some((r: { action: string }) => r.action === 'summary')).toBe(true);
+  });
+});
