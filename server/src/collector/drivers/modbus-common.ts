@@ -102,8 +102,21 @@ const isDeviceException = (err: unknown) =>
   (err as { modbusCode?: number }).modbusCode !== undefined;
 
 /** The session shared by Modbus TCP and RTU over an opened modbus-serial client. */
-export const modbusSession = (client: ModbusRTU): DriverSession => ({
+export const modbusSession = (client: ModbusRTU): DriverSession => {
+  // A port or socket failure arrives as an 'error' event; without a listener it would end the
+  // process. It breaks the session instead, so the collector reconnects with backoff.
+  let failure: Error | null = null;
+  // modbus-serial emits 'error' but its types only declare 'close'.
+  (client as unknown as NodeJS.EventEmitter).on('error', (err: Error) => {
+    failure = err;
+  });
+  return modbusSessionOf(client, () => failure);
+};
+
+const modbusSessionOf = (client: ModbusRTU, failure: () => Error | null): DriverSession => ({
   async read(items) {
+    const broken = failure();
+    if (broken) throw broken;
     const result: ReadResult = { values: new Map(), errors: new Map() };
     for (const span of planReads(items)) {
       const length = span.end - span.start;
