@@ -1,8 +1,34 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Writes .br and .gz beside each built script, style and SVG, once at build time; the server
+ * sends them to browsers that accept them (@fastify/static `preCompressed`), so a console on a
+ * LAN loads a third of the bytes without compressing on every request.
+ */
+const precompress = (): Plugin => ({
+  name: 'sitewatch-precompress',
+  apply: 'build',
+  closeBundle() {
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+      );
+    for (const file of walk(path.resolve(import.meta.dirname, 'dist'))) {
+      if (!/\.(js|css|svg|html|json|wav)$/.test(file)) continue;
+      const data = readFileSync(file);
+      if (data.length < 1024) continue;
+      writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    }
+  },
+});
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://localhost:8080', ws: true }, '/healthz': 'http://localhost:8080' },

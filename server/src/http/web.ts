@@ -19,6 +19,8 @@ export const registerWebApp = async (app: FastifyInstance, webDir: string | unde
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (web/vite.config.ts).
+      preCompressed: true,
       // Hashed assets never change; index.html must always be fetched anew.
       setHeaders: (reply: FastifyReply, file: string) => {
         reply.header(
