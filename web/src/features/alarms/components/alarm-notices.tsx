@@ -1,9 +1,10 @@
 import { CloseOutlined, SoundOutlined } from '@ant-design/icons';
-import type { AlarmRow } from '@sitewatch/contract/alarms';
+import { type AlarmRow, alarmRoutes } from '@sitewatch/contract/alarms';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Card, Flex, List, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/client.ts';
 import { pushClient } from '../../../api/push-client.ts';
 import { sounds, useAlarmNotices } from '../alarm-store.ts';
 import { alarmParamsQuery, confirmAllAlarms, operateAlarm } from '../api.ts';
@@ -25,12 +26,26 @@ export const AlarmNotices = () => {
   const params = useQuery(alarmParamsQuery);
   const audio = useRef<HTMLAudioElement | null>(null);
   const [blocked, setBlocked] = useState(false);
+  // The panel opens for a new alarm; notices shown again after a reload wait behind a button.
+  const [expanded, setExpanded] = useState(false);
   const [pending, setPending] = useState<{ alarm: AlarmRow | null; action: 0 | 2 } | null>(null);
 
   useEffect(() => {
+    // Alarms raised while no channel was up (a reload, a reconnect) are fetched once it is ready;
+    // they wait behind the folded panel's button, and new ones open the panel.
+    const seed = () =>
+      void api
+        .call(alarmRoutes.review, { query: { page: 1, limit: 50, handling: 0 } })
+        .then((page) => {
+          for (const a of [...page.data].reverse()) receive(a);
+        })
+        .catch(() => undefined);
+    seed();
     const unsubscribe = pushClient.subscribe((m) => {
+      if (m.type === 'ready') seed();
       if (m.type !== 'alarm') return;
       receive(m.alarm);
+      if (m.event === 'raise') setExpanded(true);
       void client.invalidateQueries({ queryKey: ['alarms', 'list'] });
     });
     return () => {
@@ -74,24 +89,32 @@ export const AlarmNotices = () => {
 
   return (
     <>
-      {blocked && ringing && (
-        <Button
-          type="primary"
-          danger
-          icon={<SoundOutlined />}
-          data-testid="alarm-sound-unlock"
-          style={{ position: 'fixed', right: 24, bottom: popup && notices.length ? 440 : 24, zIndex: 1001 }}
-          onClick={() =>
-            audio.current?.play().then(
-              () => setBlocked(false),
-              () => undefined,
-            )
-          }
-        >
-          {t('alarmPages.unlockSound')}
-        </Button>
-      )}
-      {popup && notices.length > 0 && (
+      {/* In the top bar's free space: the sound prompt and the folded panel never cover a page. */}
+      <Space style={{ position: 'fixed', top: 16, left: 300, zIndex: 999 }}>
+        {blocked && ringing && (
+          <Button
+            type="primary"
+            danger
+            size="small"
+            icon={<SoundOutlined />}
+            data-testid="alarm-sound-unlock"
+            onClick={() =>
+              audio.current?.play().then(
+                () => setBlocked(false),
+                () => undefined,
+              )
+            }
+          >
+            {t('alarmPages.unlockSound')}
+          </Button>
+        )}
+        {popup && !expanded && notices.length > 0 && (
+          <Button size="small" danger data-testid="alarm-notices-open" onClick={() => setExpanded(true)}>
+            {t('alarmPages.notices', { n: notices.length })}
+          </Button>
+        )}
+      </Space>
+      {popup && expanded && notices.length > 0 && (
         <Card
           size="small"
           data-testid="alarm-notices"
@@ -102,7 +125,7 @@ export const AlarmNotices = () => {
             right: 24,
             bottom: 24,
             width: 420,
-            zIndex: 1000,
+            zIndex: 999,
             boxShadow: '0 6px 16px rgba(0,0,0,.2)',
           }}
           extra={
@@ -131,7 +154,7 @@ export const AlarmNotices = () => {
                 type="text"
                 aria-label={t('alarmPages.close')}
                 icon={<CloseOutlined />}
-                onClick={clear}
+                onClick={() => setExpanded(false)}
               />
             </Space>
           }
