@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type AlarmEngine, createAlarmEngine } from './alarms/engine.ts';
+import { withJitterState } from './alarms/live.ts';
 import { createAlarmSettings } from './alarms/settings.ts';
 import type { Collector } from './collector/collector.ts';
 import type { Db } from './db/kysely.ts';
@@ -14,7 +15,7 @@ import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
 import { createAccessService, registerAccess, registerAccessRoutes } from './modules/access/index.ts';
 import { registerAlarms } from './modules/alarms/index.ts';
-import { createAuditLog } from './modules/audit/index.ts';
+import { createAuditLog, registerAuditTrail } from './modules/audit/index.ts';
 import {
   createAuthRepository,
   createAuthService,
@@ -141,10 +142,16 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   registerMetrics(app);
   registerAccess(app, access);
   registerAuthHook(app, authenticator);
+  registerAuditTrail(app, audit);
   await registerPushChannel(app, deps.push, authenticator);
 
   registerHealth(app, deps);
-  registerMonitoring(app, deps);
+  // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
+  registerMonitoring(app, {
+    ...deps,
+    collector:
+      deps.collector && withJitterState(deps.collector, () => (app.hasDecorator('alarms') ? app.alarms : undefined)),
+  });
   registerSeries(app, deps);
   registerAuth(app, {
     auth,

@@ -33,6 +33,16 @@ describeEachDatabase('site grants filter what the server answers', (dialect) => 
     const south = (await call('POST', 'setting/device_groups', admin, { name: 'South room', weight: 1 })).json().data;
     expect(north.id).toBeGreaterThan(0);
     expect(south.id).toBeGreaterThan(0);
+    // Every module's writes reach the operation log through the shared trail.
+    const log = await t.database.db.kysely
+      .selectFrom('operation_logs')
+      .selectAll()
+      .where('module', '=', 'setting/device_groups')
+      .execute();
+    expect(log.map((r) => [r.action, r.user_name, r.target])).toEqual([
+      ['create', 'admin', 'North room'],
+      ['create', 'admin', 'South room'],
+    ]);
 
     await t.database.db.kysely
       .insertInto('roles')

@@ -1,5 +1,5 @@
 import { nowSeconds } from '@sitewatch/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 
 export interface AuditEntry {
@@ -19,23 +19,57 @@ export interface AuditEntry {
  */
 export interface AuditLog {
   write(entry: AuditEntry, request?: FastifyRequest): Promise<void>;
+  /** Whether a module already wrote the log for this request. */
+  wrote(request: FastifyRequest): boolean;
 }
 
-export const createAuditLog = (db: Db, clock: () => number = Date.now): AuditLog => ({
-  async write(entry, request) {
-    await db.kysely
-      .insertInto('operation_logs')
-      .values({
-        time: nowSeconds(clock()),
-        user_id: entry.user_id ?? request?.principal?.user_id ?? null,
-        user_name: (entry.user_name ?? request?.principal?.user_name ?? '').slice(0, 64),
-        ip: (entry.ip ?? request?.ip ?? '').slice(0, 64),
-        module: entry.module,
-        action: entry.action,
-        target: (entry.target ?? '').slice(0, 200),
-        result: entry.success ? 1 : 0,
-        detail: (entry.detail ?? '').slice(0, 2000),
-      })
-      .execute();
-  },
-});
+export const createAuditLog = (db: Db, clock: () => number = Date.now): AuditLog => {
+  const written = new WeakSet<FastifyRequest>();
+  return {
+    wrote: (request) => written.has(request),
+    async write(entry, request) {
+      if (request) written.add(request);
+      await db.kysely
+        .insertInto('operation_logs')
+        .values({
+          time: nowSeconds(clock()),
+          user_id: entry.user_id ?? request?.principal?.user_id ?? null,
+          user_name: (entry.user_name ?? request?.principal?.user_name ?? '').slice(0, 64),
+          ip: (entry.ip ?? request?.ip ?? '').slice(0, 64),
+          module: entry.module,
+          action: entry.action,
+          target: (entry.target ?? '').slice(0, 200),
+          result: entry.success ? 1 : 0,
+          detail: (entry.detail ?? '').slice(0, 2000),
+        })
+        .execute();
+    },
+  };
+};
+
+/** Routes whose modules write a more telling entry themselves (sign-in, own account, settings, LDAP). */
+const selfAudited = ['/api/v1/pub/', '/api/v1/user/', '/api/v1/setting/gc', '/api/v1/setting/ldap'];
+const actions: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+
+/**
+ * The shared trail: every successful create, update and delete of every module is in the
+ * operation log, whether or not the module wrote a more telling entry itself. Refused requests
+ * change nothing, so they write nothing either.
+ */
+export const registerAuditTrail = (app: FastifyInstance, audit: AuditLog) => {
+  app.addHook('onResponse', async (request, reply) => {
+    const action = actions[request.method];
+    const url = request.routeOptions.url;
+    if (!action || !url?.startsWith('/api/v1/') || reply.statusCode >= 400 || !request.principal) return;
+    if (selfAudited.some((prefix) => url.startsWith(prefix)) || audit.wrote(request)) return;
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const target = params.id ?? params.code ?? (typeof body.name === 'string' ? body.name : '');
+    const module = url.slice('/api/v1/'.length).replace(/\/:\w+/g, '');
+    await audit
+      .write({ module: module.slice(0, 64), action, target: String(target), success: true }, request)
+      .catch((err) => {
+        request.log.error({ err }, 'operation log write failed');
+      });
+  });
+};
