@@ -86,6 +86,8 @@ export interface AlarmEngine {
   toRow(a: AlarmsTable): AlarmRow;
   /** Jitter percent of an item (0 when not tracked). */
   jitterOf(itemId: number): number;
+  /** Whether an item is jittering now (its notices are held). */
+  isJittering(itemId: number): boolean;
   /** Forgets cached user grants (after roles change) so the next push reloads them. */
   invalidateAccess(): void;
 }
@@ -820,6 +822,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     flush,
     toRow,
     jitterOf: (itemId) => items.get(itemId)?.jitter.percent ?? 0,
+    isJittering: (itemId) => items.get(itemId)?.jitter.jittering === true,
     invalidateAccess: () => grants.clear(),
   };
   return engine;
