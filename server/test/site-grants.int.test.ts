@@ -65,5 +65,23 @@ describeEachDatabase('site grants filter what the server answers', (dialect) => 
     expect((await call('GET', `setting/device_groups/${south.id}`, northman)).statusCode).toBe(404);
     const me = (await call('GET', 'user/current', northman)).json().data;
     expect(me.site_ids).toEqual([north.id]);
+
+    // Values of another site's items are not served either.
+    const southDevice = (
+      await call('POST', 'setting/devices', admin, {
+        name: 'TH-S',
+        device_group_id: south.id,
+        driver: 'simulator',
+        code: 'temp_hum',
+        template_id: 1,
+      })
+    ).json().data;
+    const southItem = (await call('GET', `setting/items?device_id=${southDevice.id}`, admin)).json().data.data[0];
+    const range = 't1=1700000000&t2=1700003600';
+    expect((await call('GET', `series/items/${southItem.id}?${range}`, admin)).statusCode).toBe(200);
+    expect((await call('GET', `series/items/${southItem.id}?${range}`, northman)).statusCode).toBe(404);
+    const trend = `trend?device_name=simulator_${southDevice.id}&item_name=${encodeURIComponent(southItem.name)}&${range}`;
+    expect((await call('GET', trend, admin)).statusCode).toBe(200);
+    expect((await call('GET', trend, northman)).statusCode).toBe(404);
   });
 });

@@ -114,9 +114,28 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
     }
   };
 
+  /** Keeps the items whose device is in one of `allowed` sites (null: every site). */
+  const visible = async (ids: number[], allowed: number[] | null) => {
+    if (allowed === null || ids.length === 0) return ids;
+    if (allowed.length === 0) return [];
+    const rows = await k
+      .selectFrom('items')
+      .innerJoin('devices', 'devices.id', 'items.device_id')
+      .select('items.id')
+      .where('items.id', 'in', ids)
+      .where('devices.device_group_id', 'in', allowed)
+      .execute();
+    const ok = new Set(rows.map((r) => r.id));
+    return ids.filter((id) => ok.has(id));
+  };
+
   return {
+    visible,
     /** 000 §7 trend: `device_name` is `<driver>_<device id>`, `item_name` an item's cell name or name. */
-    async trend(q: { device_name: string; item_name: string; t1: number; t2: number }) {
+    async trend(
+      q: { device_name: string; item_name: string; t1: number; t2: number },
+      allowed: number[] | null = null,
+    ) {
       const cut = q.device_name.lastIndexOf('_');
       const driver = q.device_name.slice(0, cut);
       const deviceId = Number(q.device_name.slice(cut + 1));
@@ -129,20 +148,24 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
         .where((eb) => eb.or([eb('items.item_cell_name', '=', q.item_name), eb('items.name', '=', q.item_name)]))
         .orderBy('items.id')
         .executeTakeFirst();
-      if (!item) throw notFound();
+      if (!item || (await visible([item.id], allowed)).length === 0) throw notFound();
       const { points } = await deps.store.read(item.id, q.t1, q.t2, 1000);
       return { Records: points.map((p) => ({ Timestamp: p.ts, Value: p.value })) };
     },
-    async itemSeries(itemId: number, q: { t1: number; t2: number; points: number }) {
+    async itemSeries(itemId: number, q: { t1: number; t2: number; points: number }, allowed: number[] | null = null) {
       const exists = await k.selectFrom('items').select('id').where('id', '=', itemId).executeTakeFirst();
-      if (!exists) throw notFound();
+      if (!exists || (await visible([itemId], allowed)).length === 0) throw notFound();
       const read = await deps.store.read(itemId, q.t1, q.t2, q.points);
       return { item_id: itemId, ...read };
     },
     /** Ids of a device's items; an unknown device is a 404. */
-    async itemIdsOfDevice(deviceId: number) {
-      const device = await k.selectFrom('devices').select('id').where('id', '=', deviceId).executeTakeFirst();
-      if (!device) throw notFound();
+    async itemIdsOfDevice(deviceId: number, allowed: number[] | null = null) {
+      const device = await k
+        .selectFrom('devices')
+        .select(['id', 'device_group_id'])
+        .where('id', '=', deviceId)
+        .executeTakeFirst();
+      if (!device || (allowed !== null && !allowed.includes(device.device_group_id))) throw notFound();
       const rows = await k.selectFrom('items').select('id').where('device_id', '=', deviceId).orderBy('id').execute();
       return rows.map((r) => r.id);
     },
