@@ -36,7 +36,20 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1366, height: 768 } } }],
+  projects: [
+    // The first login with the printed password must meet a fresh product, before any other journey.
+    {
+      name: 'first-login',
+      testMatch: /first-login\.spec\.ts/,
+      use: { browserName: 'chromium', viewport: { width: 1366, height: 768 } },
+    },
+    {
+      name: 'chromium',
+      testIgnore: /first-login\.spec\.ts/,
+      dependencies: ['first-login'],
+      use: { browserName: 'chromium', viewport: { width: 1366, height: 768 } },
+    },
+  ],
   webServer: {
     command: 'npm start',
     cwd: root,
