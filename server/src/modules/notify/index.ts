@@ -393,8 +393,20 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
   addRoute(
     app,
     r.notificationLog,
-    async ({ query }) => {
+    async ({ query, request }) => {
+      // Limited to the items of the caller's granted sites (null: all).
+      const sites = await request.server.access.sites(request);
+      if (sites !== null && sites.length === 0) return { total: 0, data: [] };
       let q = k.selectFrom('notification_logs');
+      if (sites !== null) {
+        q = q.where('item_id', 'in', (eb) =>
+          eb
+            .selectFrom('items')
+            .innerJoin('devices', 'devices.id', 'items.device_id')
+            .select('items.id')
+            .where('devices.device_group_id', 'in', sites),
+        );
+      }
       if (query.start !== undefined) q = q.where('time', '>=', query.start);
       if (query.end !== undefined) q = q.where('time', '<=', query.end);
       if (query.channel) q = q.where('channel', '=', query.channel);
