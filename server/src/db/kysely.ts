@@ -31,6 +31,9 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 export const openDb = (options: DbOptions): Db => {
   if (options.databaseUrl?.startsWith('postgres')) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server ends (a restart, an administrator's terminate) is reported here;
+    // without a listener it would end the process. The pool opens a new one for the next query.
+    pool.on('error', () => undefined);
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely,
