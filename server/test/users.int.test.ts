@@ -319,4 +319,70 @@ describeEachDatabase('users, roles, groups, security', (dialect) => {
     const after = await ok(await call('GET', 'operation_record'));
     expect(after.data.map((r: { action: string }) => r.action)).toEqual(['clear']);
   });
+
+  it("limits contacts and contact-group members to the contact grants of the caller's roles", async () => {
+    const contact = async (name: string) => (await ok(await call('POST', 'setting/contacts', { name }))).id as number;
+    const [granted, hidden] = [await contact('Granted Gao'), await contact('Hidden He')];
+    const funcs = (await ok(await call('GET', 'setting/func'))).list.filter((f: { menu_id: number }) =>
+      [225, 226].includes(f.menu_id),
+    );
+    const roleBody = (contact_ids: number[]) => ({
+      name: 'contact keepers',
+      site_ids: [1],
+      menu_ids: [225, 226],
+      function_ids: funcs.map((f: { id: number }) => f.id),
+      contact_ids,
+    });
+    expect((await call('POST', 'setting/roles', roleBody([granted, 999_999]))).json().code).not.toBe(0);
+    const role = await ok(await call('POST', 'setting/roles', roleBody([granted])));
+    expect((await ok(await call('GET', `setting/roles/${role.id}`))).contact_ids).toEqual([granted]);
+    const offered = (await ok(await call('GET', 'setting/roles_contacts'))).list.map((c: { id: number }) => c.id);
+    expect(offered).toEqual(expect.arrayContaining([granted, hidden]));
+    await ok(
+      await call('POST', 'setting/users', {
+        user_name: 'contactkeeper',
+        password: encryptFor(key, 'Contact-Pass-77'),
+        role_ids: [role.id],
+        user_group_ids: [1],
+      }),
+    );
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/user/password_without_login',
+      payload: {
+        user_name: 'contactkeeper',
+        old_password: encryptFor(key, 'Contact-Pass-77'),
+        new_password: encryptFor(key, 'Contact-Pass-88'),
+      },
+    });
+    const keeper = await loginHeader(t.app, 'contactkeeper', 'Contact-Pass-88');
+    const listed = async () =>
+      (await ok(await call('GET', 'setting/contacts?page=1&limit=100', undefined, keeper))).data.map(
+        (c: { id: number }) => c.id,
+      );
+    expect(await listed()).toEqual([granted]);
+    expect((await call('GET', `setting/contacts/${hidden}`, undefined, keeper)).statusCode).toBe(404);
+    expect((await call('PUT', `setting/contacts/${hidden}`, { name: 'x' }, keeper)).statusCode).toBe(404);
+    expect((await call('DELETE', `setting/contacts/${hidden}`, undefined, keeper)).statusCode).toBe(404);
+    // A contact the keeper adds is granted to their role, so it stays in their list.
+    const own = (await ok(await call('POST', 'setting/contacts', { name: 'Own Ou' }, keeper))).id;
+    expect(await listed()).toEqual([granted, own]);
+    // Group members: an ungranted contact cannot be added; one already there survives the keeper's save.
+    const group = await ok(
+      await call('POST', 'setting/contact_groups', { name: 'mixed', contact_ids: [granted, hidden] }),
+    );
+    expect((await ok(await call('GET', `setting/contact_groups/${group.id}`, undefined, keeper))).contact_ids).toEqual([
+      granted,
+    ]);
+    const refused = await call(
+      'PUT',
+      `setting/contact_groups/${group.id}`,
+      { name: 'mixed', contact_ids: [hidden] },
+      keeper,
+    );
+    expect(refused.statusCode).toBe(400);
+    await ok(await call('PUT', `setting/contact_groups/${group.id}`, { name: 'mixed', contact_ids: [own] }, keeper));
+    expect((await ok(await call('GET', `setting/contact_groups/${group.id}`))).contact_ids).toEqual([own, hidden]);
+    expect((await call('GET', 'setting/roles_contacts', undefined, keeper)).statusCode).toBe(403);
+  });
 });

@@ -293,6 +293,13 @@ export const usersRoutes = {
     tags: ['users'],
     response: z.object({ list: z.array(catalogueMenu) }),
   }),
+  grantableContacts: defineRoute({
+    method: 'GET',
+    path: 'setting/roles_contacts',
+    summary: 'Contacts a role editor may grant (their own contact grants; all for the administrator)',
+    tags: ['users'],
+    response: z.object({ list: z.array(z.object({ id: z.number().int(), name: z.string(), phone: z.string() })) }),
+  }),
   functions: defineRoute({
     method: 'GET',
     path: 'setting/func',

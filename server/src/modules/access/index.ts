@@ -21,6 +21,8 @@ export interface Access {
   functions: Set<string>;
   /** null: every site. */
   siteIds: number[] | null;
+  /** null: every contact. Contact grants decide which contacts a user sees and manages (docs/users.md). */
+  contactIds: number[] | null;
   /** Pages removed whatever the grants: login type 2 loses the personnel pages and full screen (000 §4.4, §6). */
   excluded: Set<number>;
 }
@@ -46,6 +48,8 @@ export interface AccessService {
   require(request: FastifyRequest, permission: Permission | 'admin'): Promise<Access>;
   /** The sites the caller may see: null for every site (user 1 and role 1). */
   sites(request: FastifyRequest): Promise<number[] | null>;
+  /** The contacts the caller may see and manage: null for every contact (user 1 and role 1). */
+  contacts(request: FastifyRequest): Promise<number[] | null>;
 }
 
 declare module 'fastify' {
@@ -73,9 +77,10 @@ export const createAccessService = (db: Db): AccessService => {
           )
         : new Set<number>();
     const all = userId === rootUserId || roleIds.includes(adminRoleId);
-    if (all) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: null, excluded };
-    if (roleIds.length === 0) return { all, roleIds, menuIds: new Set(), functions: new Set(), siteIds: [], excluded };
-    const [menus, functions, sites] = await Promise.all([
+    const none = { menuIds: new Set<number>(), functions: new Set<string>(), excluded };
+    if (all) return { all, roleIds, ...none, siteIds: null, contactIds: null };
+    if (roleIds.length === 0) return { all, roleIds, ...none, siteIds: [], contactIds: [] };
+    const [menus, functions, sites, contacts] = await Promise.all([
       db.kysely.selectFrom('role_menus').select('menu_id').where('role_id', 'in', roleIds).execute(),
       db.kysely
         .selectFrom('role_functions')
@@ -84,6 +89,7 @@ export const createAccessService = (db: Db): AccessService => {
         .where('role_functions.role_id', 'in', roleIds)
         .execute(),
       db.kysely.selectFrom('role_sites').select('site_id').where('role_id', 'in', roleIds).execute(),
+      db.kysely.selectFrom('role_contacts').select('contact_id').where('role_id', 'in', roleIds).execute(),
     ]);
     return {
       all,
@@ -91,6 +97,7 @@ export const createAccessService = (db: Db): AccessService => {
       menuIds: new Set(menus.map((m) => m.menu_id)),
       functions: new Set(functions.map((f) => `${f.menu_id}:${f.code}`)),
       siteIds: [...new Set(sites.map((s) => s.site_id))],
+      contactIds: [...new Set(contacts.map((c) => c.contact_id))],
       excluded,
     };
   };
@@ -103,6 +110,7 @@ export const createAccessService = (db: Db): AccessService => {
   return {
     forUser,
     sites: async (request) => (await cached(request)).siteIds,
+    contacts: async (request) => (await cached(request)).contactIds,
     async require(request, permission) {
       const access = await cached(request);
       if (permission !== 'admin' && access.excluded.has(permission.menu)) throw forbidden();

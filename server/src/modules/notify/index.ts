@@ -3,7 +3,7 @@ import { type ChannelConfig, channelConfig, notifyRoutes as r } from '@sitewatch
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AlarmSettings } from '../../alarms/settings.ts';
 import type { Db } from '../../db/kysely.ts';
-import { notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { Notifier } from '../../notify/notifier.ts';
 import type { AuditLog } from '../audit/index.ts';
@@ -43,14 +43,22 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
   };
 
   // ---------- contacts ----------
+  // Contact grants of the caller's roles decide which contacts they see and manage (docs/users.md).
+  const grantedContacts = (request: FastifyRequest) => request.server.access.contacts(request);
+  const mayUseContact = async (request: FastifyRequest, id: number) => {
+    const granted = await grantedContacts(request);
+    return granted === null || granted.includes(id);
+  };
   type ContactRecord = Awaited<ReturnType<typeof findContact>>;
   const findContact = (id: number) => k.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirst();
   const contactRow = (c: NonNullable<ContactRecord>) => ({ ...c, duty: c.duty === 1, enable: c.enable === 1 });
   addRoute(
     app,
     r.contacts.list,
-    async ({ query }) => {
+    async ({ query, request }) => {
       let q = k.selectFrom('contacts');
+      const granted = await grantedContacts(request);
+      if (granted) q = q.where('id', 'in', [0, ...granted]);
       if (query.name) q = q.where('name', 'like', like(query.name));
       const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
       const rows = await q
@@ -66,9 +74,9 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
   addRoute(
     app,
     r.contacts.one,
-    async ({ params }) => {
+    async ({ params, request }) => {
       const c = await findContact(params.id);
-      if (!c) throw notFound();
+      if (!c || !(await mayUseContact(request, c.id))) throw notFound();
       return contactRow(c);
     },
     { permission: { menu: m.contacts, func: 'view' } },
@@ -87,6 +95,15 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
         .values(contactValues(body))
         .returning('id')
         .executeTakeFirstOrThrow();
+      // A restricted user's new contact is granted to their roles, or it would vanish from their list.
+      if ((await grantedContacts(request)) !== null) {
+        const { roleIds } = await request.server.access.forUser(request.principal?.user_id ?? 0);
+        if (roleIds.length)
+          await k
+            .insertInto('role_contacts')
+            .values(roleIds.map((role_id) => ({ role_id, contact_id: id })))
+            .execute();
+      }
       await audit(request, 'add', `contact ${id}`);
       await changed();
       return contactRow((await findContact(id))!);
@@ -97,6 +114,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     app,
     r.contacts.update,
     async ({ params, body, request }) => {
+      if (!(await mayUseContact(request, params.id))) throw notFound();
       const res = await k
         .updateTable('contacts')
         .set(contactValues(body))
@@ -113,8 +131,10 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     app,
     r.contacts.remove,
     async ({ params, request }) => {
+      if (!(await mayUseContact(request, params.id))) throw notFound();
       const res = await k.deleteFrom('contacts').where('id', '=', params.id).executeTakeFirst();
       if (Number(res.numDeletedRows) === 0) throw notFound();
+      await k.deleteFrom('role_contacts').where('contact_id', '=', params.id).execute();
       await audit(request, 'delete', `contact ${params.id}`);
       await changed();
       return null;
@@ -140,8 +160,24 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     sms: b.sms ? 1 : 0,
     voice: b.voice ? 1 : 0,
   });
+  /** A restricted caller sees only the granted members of a group. */
+  const visibleGroup = async (request: FastifyRequest, g: NonNullable<Awaited<ReturnType<typeof findGroup>>>) => {
+    const row = groupRow(g);
+    const granted = await grantedContacts(request);
+    return granted ? { ...row, contact_ids: row.contact_ids.filter((id) => granted.includes(id)) } : row;
+  };
+  /**
+   * Members a restricted caller may set: only granted contacts (400 otherwise); members they cannot see
+   * stay in the group, so saving never drops what the caller was not shown.
+   */
+  const groupMembers = async (request: FastifyRequest, wanted: number[], current: number[]) => {
+    const granted = await grantedContacts(request);
+    if (granted === null) return wanted;
+    if (wanted.some((id) => !granted.includes(id))) throw badRequest('users.contactNotGranted');
+    return [...wanted, ...current.filter((id) => !granted.includes(id))];
+  };
   // The list is open to every signed-in user: the item settings pick a contact group from it.
-  addRoute(app, r.contactGroups.list, async ({ query }) => {
+  addRoute(app, r.contactGroups.list, async ({ query, request }) => {
     let q = k.selectFrom('contact_groups');
     if (query.name) q = q.where('name', 'like', like(query.name));
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
@@ -151,15 +187,15 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
       .limit(query.limit)
       .offset((query.page - 1) * query.limit)
       .execute();
-    return { total: Number(total?.n ?? 0), data: rows.map(groupRow) };
+    return { total: Number(total?.n ?? 0), data: await Promise.all(rows.map((g) => visibleGroup(request, g))) };
   });
   addRoute(
     app,
     r.contactGroups.one,
-    async ({ params }) => {
+    async ({ params, request }) => {
       const g = await findGroup(params.id);
       if (!g) throw notFound();
-      return groupRow(g);
+      return visibleGroup(request, g);
     },
     { permission: { menu: m.contactGroups, func: 'view' } },
   );
@@ -167,14 +203,15 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     app,
     r.contactGroups.create,
     async ({ body, request }) => {
+      const contact_ids = await groupMembers(request, body.contact_ids, []);
       const { id } = await k
         .insertInto('contact_groups')
-        .values(groupValues(body))
+        .values(groupValues({ ...body, contact_ids }))
         .returning('id')
         .executeTakeFirstOrThrow();
       await audit(request, 'add', `contact_group ${id}`);
       await changed();
-      return groupRow((await findGroup(id))!);
+      return visibleGroup(request, (await findGroup(id))!);
     },
     { permission: { menu: m.contactGroups, func: 'add' } },
   );
@@ -182,15 +219,17 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     app,
     r.contactGroups.update,
     async ({ params, body, request }) => {
-      const res = await k
+      const current = await findGroup(params.id);
+      if (!current) throw notFound();
+      const contact_ids = await groupMembers(request, body.contact_ids, ids(current.contact_ids));
+      await k
         .updateTable('contact_groups')
-        .set(groupValues(body))
+        .set(groupValues({ ...body, contact_ids }))
         .where('id', '=', params.id)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 0) throw notFound();
+        .execute();
       await audit(request, 'edit', `contact_group ${params.id}`);
       await changed();
-      return groupRow((await findGroup(params.id))!);
+      return visibleGroup(request, (await findGroup(params.id))!);
     },
     { permission: { menu: m.contactGroups, func: 'edit' } },
   );

@@ -251,11 +251,13 @@ export const registerUsers = (
     if (!role) throw notFound('users.unknownRole');
     return { ...role, ...(await repo.roleGrants(role.id)) };
   });
-  const checkGrants = async (body: { menu_ids: number[]; function_ids: number[] }) => {
+  const checkGrants = async (body: { menu_ids: number[]; function_ids: number[]; contact_ids: number[] }) => {
     if ((await repo.existingMenus(body.menu_ids)).length !== new Set(body.menu_ids).size)
       throw badRequest('errors.badRequest');
     if ((await repo.existingFunctions(body.function_ids)).length !== new Set(body.function_ids).size)
       throw badRequest('errors.badRequest');
+    if ((await repo.existingContacts(body.contact_ids)).length !== new Set(body.contact_ids).size)
+      throw badRequest('users.unknownContact');
   };
   addRoute(
     app,
@@ -319,6 +321,12 @@ export const registerUsers = (
           }));
       return { list: build(0) };
     },
+    { permission: { menu: m.roles } },
+  );
+  addRoute(
+    app,
+    usersRoutes.grantableContacts,
+    async ({ request }) => ({ list: await repo.contacts(await request.server.access.contacts(request)) }),
     { permission: { menu: m.roles } },
   );
   addRoute(

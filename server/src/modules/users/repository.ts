@@ -289,6 +289,16 @@ export const createUsersRepository = (db: Db) => {
       ids.length === 0
         ? []
         : (await k.selectFrom('functions').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+    /** Contacts by name, limited to `ids` unless null. */
+    contacts: async (ids: number[] | null) => {
+      let q = k.selectFrom('contacts').select(['id', 'name', 'phone']).orderBy('name').orderBy('id');
+      if (ids) q = q.where('id', 'in', [0, ...ids]);
+      return q.execute();
+    },
+    existingContacts: async (ids: number[]) =>
+      ids.length === 0
+        ? []
+        : (await k.selectFrom('contacts').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
 
     existingUsers: async (ids: number[]) =>
       ids.length === 0

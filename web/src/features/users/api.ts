@@ -13,6 +13,10 @@ export const catalogueQuery = queryOptions({
   queryKey: ['users', 'catalogue'],
   queryFn: () => api.call(usersRoutes.menus),
 });
+export const grantableContactsQuery = queryOptions({
+  queryKey: ['users', 'grantable-contacts'],
+  queryFn: () => api.call(usersRoutes.grantableContacts),
+});
 export const siteTreeQuery = queryOptions({
   queryKey: ['users', 'site-tree'],
   queryFn: () => api.call(monitoringRoutes.siteMenu),

@@ -5,6 +5,7 @@ import {
   App,
   Button,
   Card,
+  Checkbox,
   Col,
   Flex,
   Form,
@@ -22,7 +23,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { useCan } from '../../../app/permissions.ts';
-import { catalogueQuery, rolesQuery, siteTreeQuery } from '../api.ts';
+import { catalogueQuery, grantableContactsQuery, rolesQuery, siteTreeQuery } from '../api.ts';
 
 type Role = { id: number; name: string; remark: string; user_count: number };
 type SiteNode = { id: number; name: string; children: SiteNode[] };
@@ -55,6 +56,7 @@ export const RolesPage = () => {
   const roles = useQuery(rolesQuery);
   const catalogue = useQuery(catalogueQuery);
   const sites = useQuery(siteTreeQuery);
+  const contacts = useQuery(grantableContactsQuery);
   const [editing, setEditing] = useState<Role | 'new' | null>(null);
   const canAdd = useCan('/authority_groups', 'add');
   const canEdit = useCan('/authority_groups', 'edit');
@@ -62,6 +64,7 @@ export const RolesPage = () => {
   const [form] = Form.useForm<{ name: string; remark: string }>();
   const [checkedSites, setCheckedSites] = useState<number[]>([]);
   const [checkedGrants, setCheckedGrants] = useState<string[]>([]);
+  const [checkedContacts, setCheckedContacts] = useState<number[]>([]);
   const done = () => {
     void message.success(t('common.operationSuccess'));
     setEditing(null);
@@ -75,8 +78,9 @@ export const RolesPage = () => {
         site_ids: checkedSites,
         menu_ids: menuIdsOf(catalogue.data?.list ?? [], checked),
         function_ids: checkedGrants.filter((k) => k.startsWith('f')).map((k) => Number(k.slice(1))),
+        // Video grants come with the video module (docs/users.md).
         video_ids: [],
-        contact_ids: [],
+        contact_ids: checkedContacts,
       };
       return editing === 'new' || editing === null
         ? api.call(usersRoutes.roleCreate, { body })
@@ -93,12 +97,14 @@ export const RolesPage = () => {
     if (role === 'new') {
       setCheckedSites([]);
       setCheckedGrants([]);
+      setCheckedContacts([]);
       form.setFieldsValue({ name: '', remark: '' });
     } else {
       const detail = await api.call(usersRoutes.role, { params: { id: role.id } });
       form.setFieldsValue({ name: detail.name, remark: detail.remark });
       setCheckedSites(detail.device_groups.map((g) => g.id));
       setCheckedGrants(detail.function_ids.map((id) => `f${id}`));
+      setCheckedContacts(detail.contact_ids);
     }
     setEditing(role);
   };
@@ -180,7 +186,7 @@ export const RolesPage = () => {
           </Row>
         </Form>
         <Row gutter={16}>
-          <Col span={10}>
+          <Col span={7}>
             <Typography.Title level={5}>{t('userPages.siteGrants')}</Typography.Title>
             <div style={{ maxHeight: 360, overflow: 'auto' }} data-testid="site-grants">
               <Tree
@@ -192,7 +198,7 @@ export const RolesPage = () => {
               />
             </div>
           </Col>
-          <Col span={14}>
+          <Col span={10}>
             <Typography.Title level={5}>{t('userPages.menuGrants')}</Typography.Title>
             <div style={{ maxHeight: 360, overflow: 'auto' }} data-testid="menu-grants">
               <Tree
@@ -202,6 +208,24 @@ export const RolesPage = () => {
                 checkedKeys={checkedGrants}
                 onCheck={(keys) => setCheckedGrants((Array.isArray(keys) ? keys : keys.checked).map(String))}
               />
+            </div>
+          </Col>
+          <Col span={7}>
+            <Typography.Title level={5}>{t('userPages.contactGrants')}</Typography.Title>
+            <div style={{ maxHeight: 360, overflow: 'auto' }} data-testid="contact-grants">
+              {contacts.data?.list.length ? (
+                <Checkbox.Group
+                  style={{ display: 'flex', flexDirection: 'column', gap: 4 }}
+                  value={checkedContacts}
+                  onChange={(values) => setCheckedContacts(values as number[])}
+                  options={contacts.data.list.map((c) => ({
+                    value: c.id,
+                    label: c.phone ? `${c.name} (${c.phone})` : c.name,
+                  }))}
+                />
+              ) : (
+                <Typography.Text type="secondary">{t('userPages.noContacts')}</Typography.Text>
+              )}
             </div>
           </Col>
         </Row>
