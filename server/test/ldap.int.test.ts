@@ -423,6 +423,45 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
     expect((await postLdapLogin(t.app, 'alice', 'Alice-Dir-Pass-1')).json().code).toBe(0);
   });
 
+  it("checks an LDAP user's verification password by binding to the directory", async () => {
+    const token = (await postLdapLogin(t.app, 'alice', 'Alice-Dir-Pass-1')).json().data.access_token as string;
+    const alice = await userRow('alice');
+    await t.database.db.kysely
+      .insertInto('user_roles')
+      .values({ user_id: alice?.id ?? 0, role_id: 1 })
+      .execute();
+    const key = await publicKeyOf(t.app);
+    // Clearing the operation log asks for the verification password (002 §5.3).
+    const clear = (password: string) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: '/api/v1/operation_record',
+        headers: { authorization: `Bearer ${token}`, 'accept-language': 'en_us' },
+        payload: { verify_password: encryptFor(key, password) },
+      });
+    try {
+      const wrong = await clear('not-her-password');
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().message).toBe('The password is incorrect. Please re-enter it!');
+      expect(await t.database.db.kysely.selectFrom('operation_logs').select('id').execute()).not.toHaveLength(0);
+      await slapd.pause();
+      try {
+        const down = await clear('Alice-Dir-Pass-1');
+        expect(down.statusCode).toBe(400);
+        expect(down.json().message).not.toBe('The password is incorrect. Please re-enter it!');
+      } finally {
+        await slapd.start();
+      }
+      expect((await clear('Alice-Dir-Pass-1')).json(), 'the directory password').toMatchObject({ code: 0 });
+    } finally {
+      await t.database.db.kysely
+        .deleteFrom('user_roles')
+        .where('user_id', '=', alice?.id ?? 0)
+        .where('role_id', '=', 1)
+        .execute();
+    }
+  });
+
   it('lets a role with the LDAP page read, and only with its functions change or import', async () => {
     const role = (
       await t.database.db.kysely

@@ -60,6 +60,8 @@ const passwordRulesError = (rules: PasswordRule[], language: Language) =>
  */
 export const createAuthService = ({ repo, policy, config, loginKey, audit, clock = Date.now }: AuthDeps) => {
   const now = () => nowSeconds(clock());
+  /** Who checks the password of users whose login type is not local (LDAP users: the directory). */
+  const passwordCheckers = new Map<number, (user: UserRow, password: string) => Promise<boolean>>();
 
   const decrypt = (ciphertext: string): string => {
     const plain = loginKey.decrypt(ciphertext);
@@ -243,6 +245,11 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
   };
 
   return {
+    /** Lets another module (LDAP) verify the passwords of its login type. */
+    setPasswordChecker(loginType: number, check: (user: UserRow, password: string) => Promise<boolean>) {
+      passwordCheckers.set(loginType, check);
+    },
+
     async newCaptcha(): Promise<string> {
       const id = randomUUID();
       const code = Array.from({ length: 4 }, () => captchaAlphabet[randomInt(captchaAlphabet.length)]).join('');
@@ -418,7 +425,9 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
       const plain = loginKey.decrypt(encryptedPassword);
       if (!plain) throw new AppError('badRequest', 'users.verifyPasswordEmpty');
       const user = await repo.findUserById(principal.user_id);
-      if (!user || !(await verifyPassword(user.password_hash, plain))) {
+      const checker = user && passwordCheckers.get(user.login_type);
+      const valid = user && (checker ? await checker(user, plain) : await verifyPassword(user.password_hash, plain));
+      if (!valid) {
         await audit.write({
           module: 'auth',
           action: 'verify_password',

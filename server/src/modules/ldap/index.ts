@@ -20,7 +20,7 @@ export const registerLdap = (
     db: Db;
     config: GlobalConfig;
     audit: AuditLog;
-    auth: Pick<AuthService, 'loginVerifiedBy'>;
+    auth: Pick<AuthService, 'loginVerifiedBy' | 'setPasswordChecker'>;
     rateLimit: { max: number; timeWindow: number };
     clock?: () => number;
   },
@@ -34,6 +34,7 @@ export const registerLdap = (
     log: app.log,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
+  deps.auth.setPasswordChecker(loginTypes.ldap, (user, password) => ldap.checkOwnPassword(user.user_name, password));
 
   /** Who is calling, for the operation log; LDAP users lose the LDAP page (000 §6: login type 2). */
   const caller = async (request: FastifyRequest) => {

@@ -199,6 +199,23 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
     },
 
     /**
+     * The verification password of an LDAP user (002 §5.3): their directory password, checked by
+     * binding as their entry. A directory that cannot be reached is said so, not taken as a wrong password.
+     */
+    async checkOwnPassword(userName: string, password: string): Promise<boolean> {
+      const settings = await config.get('LDAP');
+      if (!settings.enabled) return false;
+      return withDirectory(settings, async (dir: DirectorySession) => {
+        const entry = await dir.findUser(userName);
+        return entry !== null && entry.user_name === userName && (await dir.checkPassword(entry.dn, password));
+      }).catch((err) => {
+        if (!(err instanceof DirectoryError)) throw err;
+        log?.warn({ stage: err.stage, reason: err.reason }, 'LDAP verification password: directory failure');
+        throw new AppError('badRequest', 'ldap.errors.loginUnavailable');
+      });
+    },
+
+    /**
      * POST pub/login/ldap: the auth service's login, with the directory deciding the password.
      * The name is looked up with the service account and the filter; the password is checked by
      * binding as the entry found. A local account of login type 1 is never reached this way.
