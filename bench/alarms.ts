@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { deviceOptions, serialSettings } from '../packages/contract/src/monitoring.ts';
 import { buildApp } from '../server/src/app.ts';
 import { createCollector } from '../server/src/collector/collector.ts';
 import type { ReadResult } from '../server/src/collector/driver.ts';
@@ -15,6 +14,7 @@ import { migrateToLatest } from '../server/src/db/migrate.ts';
 import { createLoginKey, generateLoginKeyPem } from '../server/src/modules/auth/index.ts';
 import { createPushHub } from '../server/src/push/hub.ts';
 import { createSeriesStore } from '../server/src/series/store.ts';
+import { analogSource, seedEstate } from './estate.ts';
 import { createPgDatabase } from './pg-db.ts';
 
 const items = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -30,97 +30,12 @@ const pg = pgUrl ? await createPgDatabase(pgUrl) : null;
 const db = pg ? pg.db : openDb({ dataDir });
 await migrateToLatest(db.kysely);
 
-const now = Math.floor(Date.now() / 1000);
-const { id: site } = await db.kysely
-  .insertInto('device_groups')
-  .values({
-    name: 'bench',
-    parent_id: 0,
-    weight: 1,
-    has_device: 1,
-    background: '',
-    scene: '',
-    extend: '',
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const source = JSON.stringify({
-  kind: 'simulator',
-  model: 'analog',
-  base: 22,
-  spread: 0,
-  noise: 0,
-  period_s: 600,
-  fault_rate: 0,
-  decimals: 2,
+const { devices } = await seedEstate(db, {
+  items,
+  perDevice,
+  source: { ...analogSource, spread: 0, noise: 0 },
+  item: { unit: '℃', recovery_point: 1, alarm_level: 2 },
 });
-const devices: Array<{ id: number; items: number[] }> = [];
-for (let d = 0; d < Math.ceil(items / perDevice); d++) {
-  const { id } = await db.kysely
-    .insertInto('devices')
-    .values({
-      name: `dev-${d}`,
-      device_group_id: site,
-      driver: 'simulator',
-      code: 'other',
-      template_id: null,
-      ip: '',
-      port: null,
-      protocol_id: 1,
-      classification_id: 0,
-      device_count: 1,
-      serial: JSON.stringify(serialSettings.parse({})),
-      zigbee_enable: 0,
-      zigbee_address: '',
-      protocol_version: '',
-      options: JSON.stringify(deviceOptions.parse({})),
-      check_interval: 1,
-      enable: 1,
-      state: 0,
-      state_reason: '',
-      state_time: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const count = Math.min(perDevice, items - d * perDevice);
-  const rows = Array.from({ length: count }, (_, i) => ({
-    device_id: id,
-    name: `item-${i}`,
-    item_cell_name: `P${i}`,
-    unit: '℃',
-    location_id: 0,
-    value_type: 1,
-    threshold_min: 10,
-    threshold_max: 30,
-    status_threshold: '',
-    recovery_point: 1,
-    overrun_point: 0,
-    alarm_level: 2,
-    alarm_color: '',
-    contact_group_id: 0,
-    working_period_id: 0,
-    overrun_action_id: 0,
-    recovery_action_id: 0,
-    check_interval: 1,
-    repetitions: 1,
-    notification_interval: 300,
-    check_period_id: 0,
-    notification_period_id: 0,
-    alarm_period_id: 0,
-    source,
-    enable: 1,
-    state: 0,
-    value: null,
-    last_check: 0,
-    info: '',
-  }));
-  const ids = await db.kysely.insertInto('items').values(rows).returning('id').execute();
-  devices.push({ id, items: ids.map((r) => r.id) });
-}
 
 // The real app: the push channel on a port, the alarm engine, the collector feeding it.
 const push = createPushHub();

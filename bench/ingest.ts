@@ -4,12 +4,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deviceOptions, serialSettings } from '../packages/contract/src/monitoring.ts';
 import { createCollector } from '../server/src/collector/collector.ts';
 import type { ReadResult } from '../server/src/collector/driver.ts';
 import { openDb } from '../server/src/db/kysely.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
 import { createSeriesStore } from '../server/src/series/store.ts';
+import { seedEstate } from './estate.ts';
 import { createPgDatabase } from './pg-db.ts';
 
 const items = Number(process.env.BENCH_ITEMS ?? 10_000);
@@ -24,97 +24,7 @@ const db = pg ? pg.db : openDb({ dataDir });
 await migrateToLatest(db.kysely);
 
 // A site with N/100 simulated devices of 100 items each, as the API would store them.
-const now = Math.floor(Date.now() / 1000);
-const { id: site } = await db.kysely
-  .insertInto('device_groups')
-  .values({
-    name: 'bench',
-    parent_id: 0,
-    weight: 1,
-    has_device: 1,
-    background: '',
-    scene: '',
-    extend: '',
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const source = JSON.stringify({
-  kind: 'simulator',
-  model: 'analog',
-  base: 22,
-  spread: 2,
-  noise: 0.2,
-  period_s: 600,
-  fault_rate: 0,
-  decimals: 2,
-});
-const devices: Array<{ id: number; items: number[] }> = [];
-for (let d = 0; d < Math.ceil(items / perDevice); d++) {
-  const { id } = await db.kysely
-    .insertInto('devices')
-    .values({
-      name: `dev-${d}`,
-      device_group_id: site,
-      driver: 'simulator',
-      code: 'other',
-      template_id: null,
-      ip: '',
-      port: null,
-      protocol_id: 1,
-      classification_id: 0,
-      device_count: 1,
-      serial: JSON.stringify(serialSettings.parse({})),
-      zigbee_enable: 0,
-      zigbee_address: '',
-      protocol_version: '',
-      options: JSON.stringify(deviceOptions.parse({})),
-      check_interval: 1,
-      enable: 1,
-      state: 0,
-      state_reason: '',
-      state_time: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const count = Math.min(perDevice, items - d * perDevice);
-  const rows = Array.from({ length: count }, (_, i) => ({
-    device_id: id,
-    name: `item-${i}`,
-    item_cell_name: `P${i}`,
-    unit: '',
-    location_id: 0,
-    value_type: 1,
-    threshold_min: 10,
-    threshold_max: 30,
-    status_threshold: '',
-    recovery_point: 0,
-    overrun_point: 0,
-    alarm_level: 1,
-    alarm_color: '',
-    contact_group_id: 0,
-    working_period_id: 0,
-    overrun_action_id: 0,
-    recovery_action_id: 0,
-    check_interval: 1,
-    repetitions: 1,
-    notification_interval: 300,
-    check_period_id: 0,
-    notification_period_id: 0,
-    alarm_period_id: 0,
-    source,
-    enable: 1,
-    state: 0,
-    value: null,
-    last_check: 0,
-    info: '',
-  }));
-  const ids = await db.kysely.insertInto('items').values(rows).returning('id').execute();
-  devices.push({ id, items: ids.map((r) => r.id) });
-}
+const { devices } = await seedEstate(db, { items, perDevice });
 
 const store = createSeriesStore(db, { flushEveryMs: 1000 });
 const collector = createCollector({ db, store, drivers: {}, persistEveryMs: 5000 });
