@@ -9,23 +9,29 @@ import { defineConfig, type Plugin } from 'vite';
  * sends them to browsers that accept them (@fastify/static `preCompressed`), so a console on a
  * LAN loads a third of the bytes without compressing on every request.
  */
-const precompress = (): Plugin => ({
-  name: 'sitewatch-precompress',
-  apply: 'build',
-  closeBundle() {
-    const walk = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
-      );
-    for (const file of walk(path.resolve(import.meta.dirname, 'dist'))) {
-      if (!/\.(js|css|svg|html|json|wav)$/.test(file)) continue;
-      const data = readFileSync(file);
-      if (data.length < 1024) continue;
-      writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
-      writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-    }
-  },
-});
+const precompress = (): Plugin => {
+  let outDir = '';
+  return {
+    name: 'sitewatch-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+        );
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|svg|html|json|wav)$/.test(file)) continue;
+        const data = readFileSync(file);
+        if (data.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+};
 
 export default defineConfig({
   plugins: [react(), precompress()],
