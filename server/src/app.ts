@@ -16,6 +16,7 @@ import { registerWebApp } from './http/web.ts';
 import { createAccessService, registerAccess, registerAccessRoutes } from './modules/access/index.ts';
 import { registerAlarms } from './modules/alarms/index.ts';
 import { createAuditLog, registerAuditTrail } from './modules/audit/index.ts';
+import { registerDeviceView } from './modules/device-view/index.ts';
 import {
   createAuthRepository,
   createAuthService,
@@ -147,12 +148,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
 
   registerHealth(app, deps);
   // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
-  registerMonitoring(app, {
-    ...deps,
-    collector:
-      deps.collector && withJitterState(deps.collector, () => (app.hasDecorator('alarms') ? app.alarms : undefined)),
-  });
+  const live =
+    deps.collector && withJitterState(deps.collector, () => (app.hasDecorator('alarms') ? app.alarms : undefined));
+  registerMonitoring(app, { ...deps, collector: live, audit });
   registerSeries(app, deps);
+  registerDeviceView(app, { db: deps.db, series: deps.series, live });
   registerAuth(app, {
     auth,
     loginKey: deps.loginKey,

@@ -8,6 +8,7 @@ import { loadConfig } from './config.ts';
 import { openDb } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createAuthRepository, ensureAdmin, loadOrCreateLoginKey } from './modules/auth/index.ts';
+import { createDeviceStateLog } from './modules/device-view/index.ts';
 import { builtInDefaults } from './modules/global-config/index.ts';
 import { seedDemo } from './modules/monitoring/demo.ts';
 import { createPushHub } from './push/hub.ts';
@@ -27,6 +28,14 @@ const demo = process.env.SITEWATCH_DEMO === '0' ? null : await seedDemo(db);
 // The engines log through the app's logger once it exists (their callbacks run after start-up).
 const series = createSeriesStore(db, { onFlushError: (err) => app.log.warn({ err }, 'writing samples failed') });
 const stopMaintenance = startSeriesMaintenance(db, series, (err) => app.log.warn({ err }, 'series maintenance failed'));
+// Device state changes are kept for the device pages' log (bounded per device).
+const deviceStates = createDeviceStateLog(db, {
+  log: { warn: (obj, msg) => app.log.warn(obj, msg) },
+});
+const pruneDeviceStates = () => {
+  deviceStates.pruneOrphans().catch((err) => app.log.warn({ err }, 'device state log pruning failed'));
+};
+setInterval(pruneDeviceStates, 3_600_000).unref();
 const collector = createCollector({
   db,
   store: series,
@@ -34,7 +43,10 @@ const collector = createCollector({
   log: { warn: (obj, msg) => app.log.warn(obj, msg), info: (obj, msg) => app.log.info(obj, msg) },
   // Every sample and device state goes to the alarm engine as it arrives.
   onSample: (itemId, value, tsMs) => app.alarms.onSample(itemId, value, tsMs),
-  onDeviceState: (deviceId, state) => app.alarms.onDeviceState(deviceId, state.state),
+  onDeviceState: (deviceId, state) => {
+    app.alarms.onDeviceState(deviceId, state.state);
+    deviceStates.record(deviceId, state);
+  },
 });
 const app = await buildApp({
   db,
@@ -67,6 +79,7 @@ const shutdown = async (signal: string) => {
     await app.close();
     // Stop polling, then write the buffered samples and live values before the database closes.
     await collector.stop();
+    await deviceStates.flush();
     await app.alarms.stop();
     stopMaintenance();
     await series.stop();
@@ -84,6 +97,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ host: config.host, port: config.port });
 series.start();
+pruneDeviceStates();
 await app.alarms.start();
 await collector.start();
 const url = `http://localhost:${(app.server.address() as { port: number }).port}`;

@@ -1,12 +1,13 @@
 import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
+import type { DeviceLogTables } from './schema-device-log.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
 
 /**
  * The tables, as Kysely sees them. Each area adds its tables here and in a migration of its own.
  * Column names follow the spec's field names (snake_case); times are epoch seconds.
  */
-export interface Database extends MonitoringTables, AlarmTables {
+export interface Database extends MonitoringTables, AlarmTables, DeviceLogTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -3,7 +3,9 @@ import { monitoringRoutes as r } from '@sitewatch/contract/monitoring';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
+import type { AuditLog } from '../audit/index.ts';
 import { pointTablesWorkbook } from './point-tables.ts';
 import { createMonitoringRepository } from './repository.ts';
 import { createMonitoringService, type LiveSource } from './service.ts';
@@ -22,7 +24,10 @@ export const hostSerialPorts = async (): Promise<string[]> => {
  * Sites, devices, items, templates, categories, time periods and serial ports (002 §7.1), and the
  * live views of the station page (002 §7.3). Site-based permissions plug in through `allowed`.
  */
-export const registerMonitoring = (app: FastifyInstance, deps: { db: Db; collector?: LiveSource | undefined }) => {
+export const registerMonitoring = (
+  app: FastifyInstance,
+  deps: { db: Db; collector?: LiveSource | undefined; audit?: AuditLog | undefined },
+) => {
   const service = createMonitoringService({
     repo: createMonitoringRepository(deps.db),
     live: deps.collector,
@@ -139,7 +144,23 @@ export const registerMonitoring = (app: FastifyInstance, deps: { db: Db; collect
   addRoute(
     app,
     r.writeItem,
-    async ({ body, request }) => service.writeItem(body.item_id, body.value, await allowed(request)),
+    async ({ body, request }) => {
+      const sites = await allowed(request);
+      // The operation log names the item (target) and the value, so the device log can show the write;
+      // a refused write of a visible item is logged too, with its reason.
+      const entry = { module: 'device_groups/device/item', action: 'update', target: String(body.item_id) };
+      try {
+        const result = await service.writeItem(body.item_id, body.value, sites);
+        await deps.audit?.write({ ...entry, success: true, detail: String(body.value) }, request);
+        return result;
+      } catch (err) {
+        if (err instanceof AppError && err.name === 'conflict') {
+          const reason = err.text(requestLanguage(request));
+          await deps.audit?.write({ ...entry, success: false, detail: `${body.value}: ${reason}` }, request);
+        }
+        throw err;
+      }
+    },
     {
       permission: { menu: 101, func: 'control' },
     },
