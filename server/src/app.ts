@@ -26,6 +26,7 @@ import {
   registerAuth,
   requestMeta,
 } from './modules/auth/index.ts';
+import { registerDashboard } from './modules/dashboard/index.ts';
 import {
   createGlobalConfig,
   type GlobalConfigDefaults,
@@ -68,6 +69,8 @@ export interface AppDeps {
   notifyChannels?: ChannelRegistry;
   /** First retry delay of a failed notice (ms). */
   notifyRetryDelayMs?: number;
+  /** The data directory (the dashboard shows the disk it is on); the working directory by default. */
+  dataDir?: string | undefined;
 }
 
 declare module 'fastify' {
@@ -195,6 +198,15 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     audit,
     auth,
     onGroupsChanged: () => alarms.reload(),
+  });
+  registerDashboard(app, {
+    db: deps.db,
+    dataDir: deps.dataDir ?? process.cwd(),
+    alarms,
+    collector: deps.collector,
+    notifier,
+    audit,
+    clock,
   });
 
   await registerWebApp(app, deps.webDir);

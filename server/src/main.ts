@@ -59,6 +59,7 @@ const app = await buildApp({
       ? { ...builtInDefaults, LOGIN_SAFE: { ...builtInDefaults.LOGIN_SAFE, captcha_enabled: false } }
       : builtInDefaults,
   webDir,
+  dataDir: config.dataDir,
   logLevel: config.logLevel,
   bodyLimitBytes: config.bodyLimitBytes,
 });

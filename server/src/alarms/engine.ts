@@ -71,6 +71,8 @@ export interface AlarmEngine {
   /** Loads items, open alarms and settings; starts the notification tick and the writer. */
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Whether the engine is started and its timers run (the dashboard's alarm service state). */
+  running(): boolean;
   /** Re-reads item settings (thresholds, levels, periods…) after they changed. */
   reload(): Promise<void>;
   /** One sample of one item (null: the item gave no value). Runs for every sample: incremental. */
@@ -688,6 +690,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       flushTimer = tickTimer = reloadTimer = reloadSoon = null;
       await flush();
     },
+    running: () => tickTimer !== null,
     async reload() {
       if (!started) return;
       await started;

@@ -72,6 +72,8 @@ export interface Collector {
   /** Loads devices and items without polling (benchmarks feed samples themselves). */
   load(): Promise<void>;
   stop(): Promise<void>;
+  /** Whether the collector is polling (started and not stopped): the dashboard's collection service state. */
+  running(): boolean;
   /** Re-reads one device (or all) after its settings changed. */
   reload(deviceId?: number): Promise<void>;
   /** Takes the answer of one read of a device: live values, states and samples. */
@@ -376,6 +378,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       options.log?.info({ devices: loops.size, items: itemIndex.size }, 'collector started');
     },
     load: () => loadAll(false),
+    running: () => polling,
     async stop() {
       polling = false;
       if (persistTimer) clearInterval(persistTimer);

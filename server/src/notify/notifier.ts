@@ -46,6 +46,8 @@ export interface Notifier {
   /** Resolves when the queue is empty and nothing is in flight (tests, shutdown). */
   idle(): Promise<void>;
   stop(): Promise<void>;
+  /** Whether the dispatcher takes and sends notices (not stopped): the dashboard's notification service state. */
+  running(): boolean;
 }
 
 export interface NotifierOptions {
@@ -397,6 +399,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
       if (running === 0 && queue.length === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
+    running: () => !stopped,
     async stop() {
       stopped = true;
       if (floodTimer) clearInterval(floodTimer);

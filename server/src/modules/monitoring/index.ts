@@ -166,5 +166,5 @@ export const registerMonitoring = (
     },
   );
   addRoute(app, r.dataview, async ({ query, request }) => service.dataview(query, await allowed(request)));
-  addRoute(app, r.statistics, () => service.statistics());
+  addRoute(app, r.statistics, async ({ request }) => service.statistics(await allowed(request)));
 };

@@ -190,21 +190,16 @@ const createQueries = (db: Db) => {
             .executeTakeFirstOrThrow()
         ).n,
       ),
-    itemStateCounts: () =>
-      k
-        .selectFrom('items')
-        .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('state')
+    itemStateCounts: (allowed: AllowedSites = null) =>
+      itemQuery({}, allowed)
+        .select(['items.state', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('items.state')
         .execute(),
-    countSites: async () =>
-      Number(
-        (
-          await k
-            .selectFrom('device_groups')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
+    countSites: async (allowed: AllowedSites = null) => {
+      let q = k.selectFrom('device_groups');
+      if (allowed) q = q.where('id', 'in', allowed.length ? allowed : [0]);
+      return Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    },
 
     // time periods
     listPeriods: () => k.selectFrom('time_periods').selectAll().orderBy('id').execute(),

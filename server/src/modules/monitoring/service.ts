@@ -816,11 +816,12 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
         })),
       };
     },
-    async statistics() {
+    /** 000 §3 dashboard statistics over the caller's sites (null: all). */
+    async statistics(allowed: AllowedSites = null) {
       const [sites, devices, counts] = await Promise.all([
-        repo.countSites(),
-        repo.countDevices({}, null),
-        repo.itemStateCounts(),
+        repo.countSites(allowed),
+        repo.countDevices({}, allowed),
+        repo.itemStateCounts(allowed),
       ]);
       let items = 0;
       let normal = 0;
