@@ -16,7 +16,6 @@ import { registerWebApp } from './http/web.ts';
 import { createAccessService, registerAccess, registerAccessRoutes } from './modules/access/index.ts';
 import { registerAlarms } from './modules/alarms/index.ts';
 import { createAuditLog, registerAuditTrail } from './modules/audit/index.ts';
-import { registerDeviceView } from './modules/device-view/index.ts';
 import {
   createAuthRepository,
   createAuthService,
@@ -27,6 +26,7 @@ import {
   requestMeta,
 } from './modules/auth/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
+import { registerDeviceView } from './modules/device-view/index.ts';
 import {
   createGlobalConfig,
   type GlobalConfigDefaults,
@@ -36,6 +36,7 @@ import { registerHealth } from './modules/health/index.ts';
 import { registerLdap } from './modules/ldap/index.ts';
 import { registerMonitoring } from './modules/monitoring/index.ts';
 import { registerNotify } from './modules/notify/index.ts';
+import { registerReports } from './modules/reports/index.ts';
 import { loginSafeLockout } from './modules/security/index.ts';
 import { registerSeries } from './modules/series/index.ts';
 import { registerUsers } from './modules/users/index.ts';
@@ -155,6 +156,7 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
     deps.collector && withJitterState(deps.collector, () => (app.hasDecorator('alarms') ? app.alarms : undefined));
   registerMonitoring(app, { ...deps, collector: live, audit });
   registerSeries(app, deps);
+  registerReports(app, { db: deps.db, live });
   registerDeviceView(app, { db: deps.db, series: deps.series, live });
   registerAuth(app, {
     auth,

@@ -60,6 +60,8 @@ export const historyQuery = z
     interval: historyInterval.default('hour'),
     page: z.number().int().min(1).max(1_000_000).default(1),
     limit: z.number().int().min(1).max(1000).default(50),
+    /** Exports: minutes east of UTC of the reader's clock, for the times written (UTC+8 is 480). */
+    tz_offset: z.number().int().min(-720).max(840).default(0),
   })
   .refine((q) => q.t2 >= q.t1, { message: msg('endBeforeStart'), path: ['t2'] })
   .refine((q) => q.interval !== 'raw' || q.t2 - q.t1 <= 86_400, { message: msg('rawRange'), path: ['t2'] })
@@ -102,25 +104,88 @@ export const historyRow = z.object({
 });
 export type HistoryRow = z.infer<typeof historyRow>;
 
-export const historyTemplateInput = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1, { message: msg('reportTitle') })
-    .max(64),
-  item_ids: z
-    .array(z.number().int().min(1).max(2_147_483_647))
-    .min(1, { message: msg('items') })
-    .max(200),
-  interval: historyInterval.default('hour'),
+/**
+ * A history report's results as a table of times × items (/history_report): one row per time
+ * (bucket start, or second of a raw sample), one column per item; cells hold the bucket's average
+ * (raw: the value), null where the item has no sample. Paged by time.
+ */
+export const historyTableQuery = z
+  .strictObject({
+    item_ids: z
+      .array(z.number().int().min(1).max(2_147_483_647))
+      .min(1, { message: msg('items') })
+      .max(200),
+    t1: z.number().int().min(0).max(32_503_680_000),
+    t2: z.number().int().min(0).max(32_503_680_000),
+    interval: historyInterval.default('hour'),
+    order: z.enum(['asc', 'desc']).default('asc'),
+    page: z.number().int().min(1).max(1_000_000).default(1),
+    limit: z.number().int().min(1).max(1000).default(50),
+  })
+  .superRefine(checkHistoryRange);
+export const historyTableColumn = z.object({
+  item_id: z.number().int(),
+  item_name: z.string(),
+  device_name: z.string(),
+  site: z.string(),
+  unit: z.string(),
 });
+export const historyTableAnswer = z.object({
+  /** Number of times (rows) over every page. */
+  total: z.number().int(),
+  items: z.array(historyTableColumn),
+  data: z.array(z.object({ ts: z.number().int(), values: z.array(z.number().nullable()) })),
+});
+
+/** The time ranges of a history report (002 §4), worked out in the reader's clock by the client. */
+export const historyRanges = ['today', 'week', 'month', 'year', 'last24h', 'last3d', 'last7d', 'custom'] as const;
+export const historyRangeName = z.enum(historyRanges);
+export type HistoryRange = z.infer<typeof historyRangeName>;
+/** A template's granularity: `auto` picks raw, minute, hour or day from the range when it runs. */
+export const templateInterval = z.enum(['auto', 'raw', 'minute', 'hour', 'day']);
+
+export const historyTemplateInput = z
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1, { message: msg('reportTitle') })
+      .max(64),
+    item_ids: z
+      .array(z.number().int().min(1).max(2_147_483_647))
+      .min(1, { message: msg('items') })
+      .max(200),
+    interval: templateInterval.default('hour'),
+    /** The site the selection was made in (0: none). */
+    site_id: z.number().int().min(0).max(2_147_483_647).default(0),
+    device_ids: z.array(z.number().int().min(1).max(2_147_483_647)).max(200).default([]),
+    range: historyRangeName.default('last24h'),
+    /** The custom range (epoch seconds), required when `range` is custom. */
+    t1: z.number().int().min(0).max(32_503_680_000).nullable().default(null),
+    t2: z.number().int().min(0).max(32_503_680_000).nullable().default(null),
+  })
+  .superRefine((q, ctx) => {
+    if (q.range !== 'custom') return;
+    if (q.t1 === null) ctx.addIssue({ code: 'custom', path: ['t1'], message: msg('range') });
+    if (q.t2 === null) ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('range') });
+    if (q.t1 !== null && q.t2 !== null && q.t2 < q.t1) {
+      ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('endBeforeStart') });
+    }
+  });
+export type HistoryTemplateInput = z.infer<typeof historyTemplateInput>;
 export const historyTemplateRow = z.object({
   id: z.number().int(),
   name: z.string(),
   item_ids: z.array(z.number().int()),
-  interval: historyInterval,
+  interval: templateInterval,
+  site_id: z.number().int(),
+  device_ids: z.array(z.number().int()),
+  range: historyRangeName,
+  t1: z.number().int().nullable(),
+  t2: z.number().int().nullable(),
   created_at: z.number().int(),
 });
+export type HistoryTemplateRow = z.infer<typeof historyTemplateRow>;
 
 /** Retention of raw samples and roll-ups, in days (0: keep for ever). */
 export const retentionSettings = z.strictObject({
@@ -157,6 +222,14 @@ export const seriesRoutes = {
     tags,
     body: historyQuery,
     response: pageOf(historyRow),
+  }),
+  historyTable: defineRoute({
+    method: 'POST',
+    path: 'data_historys/table',
+    summary: 'History report as a table of times × items, paged by time (/history_report)',
+    tags,
+    body: historyTableQuery,
+    response: historyTableAnswer,
   }),
   historyExport: defineRoute({
     method: 'POST',
@@ -220,4 +293,18 @@ export const seriesRoutes = {
     body: retentionSettings,
     response: retentionSettings,
   }),
+};
+
+/**
+ * The granularity a history report uses when the user leaves it on automatic: raw samples up to
+ * two hours, minutes up to seven days, hours up to 92 days, days beyond.
+ *
+ * @example autoInterval(0, 86_400) // 'minute'
+ */
+export const autoInterval = (t1: number, t2: number): z.infer<typeof historyInterval> => {
+  const span = t2 - t1;
+  if (span <= 2 * 3600) return 'raw';
+  if (span <= 7 * 86_400) return 'minute';
+  if (span <= 92 * 86_400) return 'hour';
+  return 'day';
 };

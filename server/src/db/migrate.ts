@@ -5,6 +5,7 @@ import * as m0003 from './migrations/0003-monitoring.ts';
 import * as m0004 from './migrations/0004-users.ts';
 import * as m0005 from './migrations/0005-ldap.ts';
 import * as m0006 from './migrations/0006-alarms.ts';
+import * as m0007 from './migrations/0007-reports.ts';
 import * as m0008 from './migrations/0008-dashboard.ts';
 import * as m0009 from './migrations/0009-device-log.ts';
 
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0004-users': m0004,
   '0005-ldap': m0005,
   '0006-alarms': m0006,
+  '0007-reports': m0007,
   '0008-dashboard': m0008,
   '0009-device-log': m0009,
 };

@@ -155,4 +155,12 @@ export interface DataHistoryTemplatesTable {
   item_ids: string;
   interval: string;
   created_at: number;
+  /** The selection's site (0: none), devices (JSON list) and range (002 §4; t1/t2 when custom). */
+  site_id: Generated<number>;
+  device_ids: Generated<string>;
+  range: Generated<string>;
+  t1: number | null;
+  t2: number | null;
+  /** The user who saved it. */
+  created_by: number | null;
 }

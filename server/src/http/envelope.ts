@@ -69,8 +69,10 @@ export const registerErrorHandling = (app: FastifyInstance) => {
         return { path: where ? `${part}.${where}` : part, message: v.message ?? 'invalid' };
       });
       const first = fields[0];
+      // Schema messages that are keys of the shared locale files read in the caller's language;
+      // `fields` keep the keys for clients that place them on their form fields.
       const message = first
-        ? `${sharedText(language, errorKeys.badRequest)} ${first.path}: ${first.message}`
+        ? `${sharedText(language, errorKeys.badRequest)} ${first.path}: ${sharedText(language, first.message)}`
         : undefined;
       return sendError(reply, request, 'badRequest', { fields, message });
     }

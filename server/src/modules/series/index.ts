@@ -2,9 +2,13 @@ import { seriesRoutes as r } from '@sitewatch/contract/series';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import { createSeriesService } from './service.ts';
+
+/** Menu page of history reports (docs/menus.md). */
+export const historyMenu = 103;
 
 /** Trend (000 §7), chart reads, history reports (002 §7.5) and retention of the series store. */
 export const registerSeries = (app: FastifyInstance, deps: { db: Db; series?: SeriesStore | undefined }) => {
@@ -20,15 +24,27 @@ export const registerSeries = (app: FastifyInstance, deps: { db: Db; series?: Se
   addRoute(app, r.itemSeries, async ({ params, query, request }) =>
     service.itemSeries(params.id, query, await sites(request)),
   );
-  addRoute(app, r.history, async ({ body, request }) => service.history(await visibleQuery(body, request)));
-  addRoute(app, r.historyExport, async ({ body, request, reply }) => {
-    const buffer = await service.historyWorkbook(await visibleQuery(body, request), requestLanguage(request));
-    await reply
-      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', 'attachment; filename="history.xlsx"')
-      .send(buffer);
-    return null;
+  // History reports belong to the /history_report page (menu 103, docs/menus.md); the device and
+  // item history calls below serve the device pages and need a signed-in user only.
+  addRoute(app, r.history, async ({ body, request }) => service.history(await visibleQuery(body, request)), {
+    permission: { menu: historyMenu },
   });
+  addRoute(app, r.historyTable, async ({ body, request }) => service.historyTable(await visibleQuery(body, request)), {
+    permission: { menu: historyMenu },
+  });
+  addRoute(
+    app,
+    r.historyExport,
+    async ({ body, request, reply }) => {
+      const buffer = await service.historyWorkbook(await visibleQuery(body, request), requestLanguage(request));
+      await reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', 'attachment; filename="history.xlsx"')
+        .send(buffer);
+      return null;
+    },
+    { permission: { menu: historyMenu, func: 'export' } },
+  );
   addRoute(app, r.deviceHistory, async ({ body, request }) => {
     const { device_id, ...range } = body;
     return service.history({ ...range, item_ids: await service.itemIdsOfDevice(device_id, await sites(request)) });
@@ -37,9 +53,30 @@ export const registerSeries = (app: FastifyInstance, deps: { db: Db; series?: Se
     const { item_id, ...range } = body;
     return service.history(await visibleQuery({ ...range, item_ids: [item_id] }, request));
   });
-  addRoute(app, r.listHistoryTemplates, () => service.listTemplates());
-  addRoute(app, r.createHistoryTemplate, ({ body }) => service.createTemplate(body));
-  addRoute(app, r.deleteHistoryTemplate, ({ params }) => service.deleteTemplate(params.id));
+  // Templates are shared by the page's users; each sees only the items of its own sites.
+  addRoute(app, r.listHistoryTemplates, async ({ request }) => service.listTemplates(await sites(request)), {
+    permission: { menu: historyMenu },
+  });
+  addRoute(
+    app,
+    r.createHistoryTemplate,
+    async ({ body, request }) => {
+      const item_ids = await service.visible(body.item_ids, await sites(request));
+      if (item_ids.length === 0) {
+        throw badRequest('monitoring.validation.items', {}, [
+          { path: 'body.item_ids', message: 'monitoring.validation.items' },
+        ]);
+      }
+      return service.createTemplate({ ...body, item_ids }, request.principal?.user_id ?? null);
+    },
+    { permission: { menu: historyMenu, func: 'add' } },
+  );
+  addRoute(
+    app,
+    r.deleteHistoryTemplate,
+    async ({ params, request }) => service.deleteTemplate(params.id, await sites(request)),
+    { permission: { menu: historyMenu, func: 'delete' } },
+  );
   addRoute(app, r.getRetention, () => service.getRetention());
   addRoute(app, r.putRetention, ({ body }) => service.putRetention(body), { permission: 'admin' });
 };

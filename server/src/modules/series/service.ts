@@ -2,8 +2,12 @@ import { type Language, sharedText } from '@sitewatch/contract';
 import {
   defaultRetention,
   type HistoryRow,
+  type HistoryTemplateInput,
+  type HistoryTemplateRow,
+  historyRangeName,
   type RetentionSettings,
   retentionSettings,
+  templateInterval,
 } from '@sitewatch/contract/series';
 import ExcelJS from 'exceljs';
 import type { Db } from '../../db/kysely.ts';
@@ -20,7 +24,21 @@ interface HistoryQuery {
   interval: 'raw' | 'minute' | 'hour' | 'day';
   page: number;
   limit: number;
+  tz_offset?: number;
 }
+
+/** `YYYY-MM-DD HH:mm:ss` of epoch seconds in a clock `tzOffset` minutes east of UTC. */
+const formatTime = (ts: number, tzOffset: number) =>
+  new Date((ts + tzOffset * 60) * 1000).toISOString().replace('T', ' ').slice(0, 19);
+
+const parseIds = (text: string): number[] => {
+  try {
+    const ids: unknown = JSON.parse(text);
+    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
+  } catch {
+    return [];
+  }
+};
 
 /** Trend, chart reads, history reports and retention over the series store. */
 export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: () => number }) => {
@@ -181,7 +199,7 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
       sheet.addRow([h('site'), h('device'), h('item'), h('time'), h('min'), h('max'), h('avg'), h('count'), h('unit')]);
       sheet.getRow(1).font = { bold: true };
       for (const r of rows) {
-        const time = new Date(r.ts * 1000).toISOString().replace('T', ' ').slice(0, 19);
+        const time = formatTime(r.ts, q.tz_offset ?? 0);
         sheet.addRow([
           r.site,
           r.device_name,
@@ -196,28 +214,105 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
       }
       return Buffer.from(await book.xlsx.writeBuffer());
     },
-    async listTemplates() {
-      const rows = await k.selectFrom('data_history_templates').selectAll().orderBy('id').execute();
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        item_ids: (JSON.parse(r.item_ids) as number[]).filter(Number.isInteger),
-        interval: r.interval as HistoryQuery['interval'],
-        created_at: r.created_at,
-      }));
+    /**
+     * History as a table of times × items, paged by time: one row per bucket (raw: per second),
+     * the bucket's average per item, null where an item has no sample.
+     */
+    async historyTable(q: HistoryQuery & { order: 'asc' | 'desc' }) {
+      const info = await itemInfo(q.item_ids);
+      const ids = q.item_ids.filter((id) => info.has(id));
+      const { rows } = await historyRows({ ...q, item_ids: ids }, Number.MAX_SAFE_INTEGER);
+      const column = new Map(ids.map((id, i) => [id, i]));
+      const byTime = new Map<number, { sum: number[]; n: number[] }>();
+      for (const r of rows) {
+        let cell = byTime.get(r.ts);
+        if (!cell) {
+          cell = { sum: ids.map(() => 0), n: ids.map(() => 0) };
+          byTime.set(r.ts, cell);
+        }
+        const i = column.get(r.item_id)!;
+        // Raw samples of one second fold into their average.
+        cell.sum[i]! += r.avg;
+        cell.n[i]! += 1;
+      }
+      const times = [...byTime.keys()].sort((a, b) => (q.order === 'asc' ? a - b : b - a));
+      const page = times.slice((q.page - 1) * q.limit, q.page * q.limit);
+      return {
+        total: times.length,
+        items: ids.map((id) => {
+          const i = info.get(id)!;
+          return { item_id: id, item_name: i.name, device_name: i.device_name, site: i.site, unit: i.unit };
+        }),
+        data: page.map((ts) => {
+          const cell = byTime.get(ts)!;
+          return { ts, values: ids.map((_, i) => (cell.n[i]! > 0 ? cell.sum[i]! / cell.n[i]! : null)) };
+        }),
+      };
     },
-    async createTemplate(input: { name: string; item_ids: number[]; interval: HistoryQuery['interval'] }) {
+    /** Templates with at least one item the caller can see, their lists cut to those items. */
+    async listTemplates(allowed: number[] | null = null) {
+      const rows = await k.selectFrom('data_history_templates').selectAll().orderBy('id').execute();
+      const out: HistoryTemplateRow[] = [];
+      for (const r of rows) {
+        const item_ids = await visible(parseIds(r.item_ids), allowed);
+        if (item_ids.length === 0) continue;
+        const parsedRange = historyRangeName.safeParse(r.range);
+        const parsedInterval = templateInterval.safeParse(r.interval);
+        out.push({
+          id: r.id,
+          name: r.name,
+          item_ids,
+          interval: parsedInterval.success ? parsedInterval.data : 'hour',
+          site_id: r.site_id,
+          device_ids: parseIds(r.device_ids),
+          range: parsedRange.success ? parsedRange.data : 'last24h',
+          t1: r.t1 === null ? null : Number(r.t1),
+          t2: r.t2 === null ? null : Number(r.t2),
+          created_at: Number(r.created_at),
+        });
+      }
+      return out;
+    },
+    async createTemplate(input: HistoryTemplateInput, userId: number | null = null): Promise<HistoryTemplateRow> {
       const created_at = now();
       const { id } = await k
         .insertInto('data_history_templates')
-        .values({ name: input.name, item_ids: JSON.stringify(input.item_ids), interval: input.interval, created_at })
+        .values({
+          name: input.name,
+          item_ids: JSON.stringify(input.item_ids),
+          interval: input.interval,
+          site_id: input.site_id,
+          device_ids: JSON.stringify(input.device_ids),
+          range: input.range,
+          t1: input.range === 'custom' ? input.t1 : null,
+          t2: input.range === 'custom' ? input.t2 : null,
+          created_by: userId,
+          created_at,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return { id, ...input, created_at };
+      return {
+        id,
+        name: input.name,
+        item_ids: input.item_ids,
+        interval: input.interval,
+        site_id: input.site_id,
+        device_ids: input.device_ids,
+        range: input.range,
+        t1: input.range === 'custom' ? input.t1 : null,
+        t2: input.range === 'custom' ? input.t2 : null,
+        created_at,
+      };
     },
-    async deleteTemplate(id: number) {
-      const r = await k.deleteFrom('data_history_templates').where('id', '=', id).executeTakeFirst();
-      if (Number(r.numDeletedRows) === 0) throw notFound();
+    /** Deletes a template the caller can see (one with an item of its sites); others are a 404. */
+    async deleteTemplate(id: number, allowed: number[] | null = null) {
+      const row = await k
+        .selectFrom('data_history_templates')
+        .select('item_ids')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row || (await visible(parseIds(row.item_ids), allowed)).length === 0) throw notFound();
+      await k.deleteFrom('data_history_templates').where('id', '=', id).execute();
       return null;
     },
     getRetention,
