@@ -1,6 +1,6 @@
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { adminHeaders, adminPassword, loginInBrowser } from '../fixtures/product.ts';
+import { adminHeaders, adminPassword, loginInBrowser, loginToConsole } from '../fixtures/product.ts';
 
 /** API set-up as a script would make it. */
 let headers: Record<string, string> | null = null;
@@ -50,7 +50,7 @@ test('a value crosses a threshold: pop-up, sound and bell at once; confirming st
   };
   const created = await api(request, 'post', 'setting/items', item);
 
-  await loginInBrowser(page, 'admin', adminPassword);
+  await loginToConsole(page, 'admin', adminPassword);
   await expect(page.getByTestId('alarm-bell')).toBeVisible({ timeout: 30_000 });
   const badge = page.getByTestId('alarm-bell').locator('.ant-badge-count');
   const before = (await badge.count()) ? Number(await badge.first().getAttribute('title')) : 0;
@@ -160,7 +160,7 @@ test('a user without the site sees none of its alarms; the alarm settings pages 
     },
   });
   const op = await (await browser.newContext()).newPage();
-  await loginInBrowser(op, 'alarm-op', 'Alarm-Op-Second-2');
+  await loginToConsole(op, 'alarm-op', 'Alarm-Op-Second-2');
   await expect(op.getByTestId('alarm-bell')).toBeVisible({ timeout: 30_000 });
 
   // An alarm on another site: the administrator is told, the operator is not.
@@ -172,7 +172,7 @@ test('a user without the site sees none of its alarms; the alarm settings pages 
     code: 'temp_hum',
     check_interval: 1,
   });
-  await loginInBrowser(page, 'admin', adminPassword);
+  await loginToConsole(page, 'admin', adminPassword);
   await expect(page.getByTestId('alarm-bell')).toBeVisible({ timeout: 30_000 });
   await api(request, 'post', 'setting/items', {
     device_id: device.id,

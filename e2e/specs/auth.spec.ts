@@ -4,6 +4,7 @@ import {
   latestCaptchaCode,
   loginInBrowser,
   loginSafe,
+  loginToConsole,
   setGlobalConfig,
   withDb,
 } from '../fixtures/product.ts';
@@ -84,7 +85,7 @@ test('remember-me survives a browser restart, a plain login does not', async ({ 
   for (const remember of [true, false]) {
     const first = await browser.newContext();
     const page = await first.newPage();
-    await loginInBrowser(page, 'admin', adminPassword, { remember });
+    await loginToConsole(page, 'admin', adminPassword, { remember });
     await expect(page.getByTestId('user-menu')).toBeVisible();
     // A restart keeps local storage (and cookies) but never session storage.
     const state = await first.storageState();
@@ -105,10 +106,10 @@ test('remember-me survives a browser restart, a plain login does not', async ({ 
 test('single-terminal login ends the first browser', async ({ browser, request }) => {
   await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe({ single_terminal: true }));
   const a = await (await browser.newContext()).newPage();
-  await loginInBrowser(a, 'admin', adminPassword);
+  await loginToConsole(a, 'admin', adminPassword);
   await expect(a.getByTestId('user-menu')).toBeVisible();
   const b = await (await browser.newContext()).newPage();
-  await loginInBrowser(b, 'admin', adminPassword);
+  await loginToConsole(b, 'admin', adminPassword);
   await expect(b.getByTestId('user-menu')).toBeVisible();
   await a.goto('/setting_auto_login');
   await expect(a).toHaveURL(/\/login$/);
@@ -119,7 +120,7 @@ test('single-terminal login ends the first browser', async ({ browser, request }
 test('the idle countdown logs out', async ({ page, request }) => {
   await setGlobalConfig(request, 'ACCOUNT_SAFE', { acc_logout_config: { enabled: true, opt_period: 1 } });
   await page.clock.install();
-  await loginInBrowser(page, 'admin', adminPassword);
+  await loginToConsole(page, 'admin', adminPassword);
   await expect(page.getByTestId('user-menu')).toBeVisible();
   await page.clock.runFor('01:10');
   await expect(page.getByText('即将自动退出')).toBeVisible();
@@ -129,7 +130,7 @@ test('the idle countdown logs out', async ({ page, request }) => {
 });
 
 test('language and theme switches persist across a reload', async ({ page }) => {
-  await loginInBrowser(page, 'admin', adminPassword);
+  await loginToConsole(page, 'admin', adminPassword);
   await expect(page.getByTestId('user-menu')).toBeVisible();
   await page.getByLabel('主题').click();
   await page.getByTitle('黑蓝').click();
@@ -163,7 +164,7 @@ test('language and theme switches persist across a reload', async ({ page }) => 
 test('a forbidden page is refused by the router and the same call by the API', async ({ page }) => {
   // Granted the user-groups page only; the users page and the security settings stay closed.
   const password = await makeUser('viewer', [222]);
-  await loginInBrowser(page, 'viewer', password);
+  await loginToConsole(page, 'viewer', password);
   await expect(page).toHaveURL(/\/setting_user_groups$/);
   await page.evaluate(() => {
     window.history.pushState({}, '', '/setting_users');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { adminPassword, initialAdminPassword, loginInBrowser } from '../fixtures/product.ts';
+import { adminPassword, initialAdminPassword, loginInBrowser, loginToConsole } from '../fixtures/product.ts';
 
 /**
  * Runs first on the fresh product (its own project, which the others depend on): the administrator's
@@ -28,7 +28,7 @@ test('first login as admin with the printed password, forced change, then the sh
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page.getByText('修改成功！请重新登录！')).toBeVisible();
   await expect(dialog).toBeHidden();
-  await loginInBrowser(page, 'admin', adminPassword);
+  await loginToConsole(page, 'admin', adminPassword);
   await expect(page.getByTestId('user-menu')).toBeVisible();
   await expect(page.getByTestId('server-clock')).toHaveText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
   await expect(page.locator('.ant-tabs-tab').first()).toBeVisible();

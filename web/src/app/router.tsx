@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { homeRoutes } from '../features/home/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
@@ -23,6 +24,7 @@ export const shellRoutes: RouteObject[] = [
   ...monitoringRoutes,
   ...ldapRoutes,
   ...alarmsRoutes,
+  ...homeRoutes,
 ];
 
 const isAdmin = () => {

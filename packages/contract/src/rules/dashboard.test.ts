@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { curveWindow, formatSize, pointsForInterval, riskOf, signalLevel } from './dashboard.ts';
+import { curveWindow, formatSize, riskOf, signalLevel } from './dashboard.ts';
 
 describe('dashboard rules', () => {
   it('risk level follows 000 §4.1 thresholds on the rounded percentage', () => {
@@ -42,9 +42,5 @@ describe('dashboard rules', () => {
     expect(curveWindow(8, now).t1).toBe(t2 - 7 * 86_400);
     // A Sunday belongs to the week that began the Monday before.
     expect(curveWindow(2, new Date(2024, 4, 19, 8).getTime()).t1).toBe(s(new Date(2024, 4, 13)));
-  });
-  it('asks for two points per bucket of the chosen interval', () => {
-    expect(pointsForInterval(0, 7 * 86_400, 3600)).toBe(336);
-    expect(pointsForInterval(0, 7 * 86_400, 120)).toBe(10_080);
   });
 });

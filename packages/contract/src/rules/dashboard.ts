@@ -79,7 +79,3 @@ export const curveWindow = (
       return hours(168);
   }
 };
-
-/** Points to ask the series store for so that each bucket is `intervalS` long (each bucket gives its min and max). */
-export const pointsForInterval = (t1: number, t2: number, intervalS: number, max = 10_080): number =>
-  Math.min(max, Math.max(2, Math.ceil((2 * Math.max(1, t2 - t1)) / intervalS)));

@@ -1,0 +1,237 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { adminHeaders, adminPassword, loginInBrowser, withDb } from '../fixtures/product.ts';
+
+/** Screenshots of the dashboard for people to look at (not committed). */
+const shots = path.resolve(import.meta.dirname, '../screenshots');
+
+let headers: Record<string, string> | null = null;
+const api = async (request: APIRequestContext, method: 'get' | 'post' | 'put', url: string, data?: unknown) => {
+  headers ??= await adminHeaders(request);
+  const res = await request[method](`/api/v1/${url}`, { headers, ...(data ? { data } : {}) });
+  const body = await res.json();
+  if (body.code !== 0) throw new Error(`${method} ${url}: ${JSON.stringify(body)}`);
+  return body.data;
+};
+
+const counter = async (page: Page, name: string) => Number(await page.getByTestId(`home-count-${name}`).textContent());
+const demoSites = ['北京总部机房', '上海数据中心', '广州配电室'];
+
+/** A simulated item of a demo site whose value sits at `base` (over 30 raises an alarm at once). */
+const hotItem = (deviceId: number, name: string, base: number) => ({
+  device_id: deviceId,
+  name,
+  unit: '℃',
+  value_type: 1,
+  threshold_min: 10,
+  threshold_max: 30,
+  overrun_point: 0,
+  recovery_point: 1,
+  repetitions: 1,
+  notification_interval: 0,
+  source: { kind: 'simulator', model: 'analog', base, spread: 0, noise: 0 },
+});
+
+test.describe.configure({ mode: 'serial' });
+
+let deviceId = 0;
+test.beforeAll(async ({ request }) => {
+  // A device with five items over their maximum in the first demo site: five alarms for the
+  // ranking and the scroller, whatever the demo raised by itself so far.
+  const sites = (await api(request, 'get', 'setting/device_groups?page=1&limit=100')).data as Array<{
+    id: number;
+    name: string;
+  }>;
+  const site = sites.find((s) => s.name === demoSites[0]);
+  if (!site) throw new Error('demo site missing');
+  const device = await api(request, 'post', 'setting/devices', {
+    name: 'HOME-E2E',
+    device_group_id: site.id,
+    driver: 'simulator',
+    code: 'temp_hum',
+    check_interval: 1,
+  });
+  deviceId = device.id;
+  for (let n = 1; n <= 5; n++) await api(request, 'post', 'setting/items', hotItem(deviceId, `首页测点${n}`, 40 + n));
+});
+
+test('/ lands on the dashboard; counters, curve, ranking, system status and the moving alarm list show real data', async ({
+  page,
+  request,
+}) => {
+  await loginInBrowser(page, 'admin', adminPassword);
+  await expect(page).toHaveURL(/\/home\?fullShow=yes$/, { timeout: 15_000 });
+  await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 40_000 });
+  await expect(page.getByTestId('home-title')).toHaveText('Sitewatch 动环监控');
+
+  // Counters equal what the API says (and the API what the database says).
+  const stats = await api(request, 'get', 'overview/statistics');
+  const db = withDb((d) => ({
+    sites: (d.prepare('select count(*) n from device_groups').get() as { n: number }).n,
+    devices: (d.prepare('select count(*) n from devices').get() as { n: number }).n,
+    items: (d.prepare('select count(*) n from items').get() as { n: number }).n,
+  }));
+  expect([stats.device_groups, stats.devices, stats.items]).toEqual([db.sites, db.devices, db.items]);
+  expect(await counter(page, 'device_groups')).toBe(db.sites);
+  expect(await counter(page, 'devices')).toBe(db.devices);
+  expect(await counter(page, 'items')).toBe(db.items);
+  expect(db.devices).toBeGreaterThanOrEqual(67);
+  // Normal and abnormal move with the simulator: the page and the API agree within a refresh.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 40_000 });
+        const now = await api(request, 'get', 'overview/statistics');
+        return [await counter(page, 'item_normal'), await counter(page, 'item_abnormal')].join('/') ===
+          [now.item_normal, now.item_abnormal].join('/')
+          ? 'equal'
+          : 'differ';
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('equal');
+  expect(await counter(page, 'item_normal')).toBeGreaterThan(0);
+
+  // The temperature and humidity curve has points.
+  await expect
+    .poll(async () => Number(await page.getByTestId('home-curve').getAttribute('data-points')), {
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0);
+
+  // The ranking lists items with their counts as the API answers them; bars are relative to 1.1 × max.
+  await expect(page.getByTestId('home-ranking-row').first()).toBeVisible({ timeout: 20_000 });
+  const ranking = await api(request, 'get', 'overview/alarm_count?limit=5&page=1');
+  expect(ranking.data.length).toBeGreaterThan(0);
+  await expect(page.getByTestId('home-ranking-row')).toHaveCount(ranking.data.length);
+  const widths = await page
+    .getByTestId('home-ranking-bar')
+    .evaluateAll((bars) => bars.map((b) => Number.parseFloat((b as HTMLElement).style.width)));
+  expect(widths[0]).toBeCloseTo(100 / 1.1, 1);
+
+  // System status: real figures and the services running in the product.
+  const sys = await api(request, 'get', 'get_system_info');
+  await expect(page.getByTestId('home-cpu')).toHaveText(/^\d+\.\d{2}%$/);
+  await expect(page.getByTestId('home-memory')).toContainText(sys.memory.total);
+  for (const s of ['alert', 'system', 'collection', 'notification']) {
+    await expect(page.getByTestId(`home-service-${s}`)).toHaveAttribute('data-state', 'running');
+  }
+  await expect(page.getByTestId('home-signal')).toHaveText('无数据');
+  await expect(page.getByTestId('home-inspection')).toHaveText('暂无数据');
+
+  // Alarm counts by level equal the open alarms by level.
+  await expect
+    .poll(
+      async () => {
+        const levels = await api(request, 'get', 'overview/alarm_level_count');
+        const shown = [];
+        for (const l of levels.data) shown.push(Number(await page.getByTestId(`home-level-${l.level}`).textContent()));
+        return JSON.stringify(shown) === JSON.stringify(levels.data.map((l: { count: number }) => l.count));
+      },
+      { timeout: 70_000 },
+    )
+    .toBe(true);
+
+  // The recent alarm list (ten rows) moves by itself and stops under the pointer.
+  const recent = await api(request, 'get', 'review?limit=10&page=1&scope=all');
+  expect(recent.data.length).toBeGreaterThanOrEqual(5);
+  await expect(page.getByTestId('home-alarm-row')).toHaveCount(recent.data.length);
+  const track = page.getByTestId('home-alarm-track');
+  const offset = async () => Number((await track.getAttribute('data-offset')) ?? 0);
+  await expect.poll(offset, { timeout: 10_000 }).toBeGreaterThan(0);
+  const first = await track.evaluate((el) => getComputedStyle(el).transform);
+  await expect
+    .poll(async () => track.evaluate((el) => getComputedStyle(el).transform), { timeout: 10_000 })
+    .not.toBe(first);
+  await page.getByTestId('home-alarm-scroller').hover();
+  const held = await offset();
+  await page.waitForTimeout(1500);
+  expect(await offset()).toBe(held);
+});
+
+test('a new alarm reaches the list, the counters and the level counts without a reload', async ({ page, request }) => {
+  await loginInBrowser(page, 'admin', adminPassword);
+  await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 40_000 });
+  const itemsBefore = await counter(page, 'items');
+  // Adding an item does not push anything; the alarm it raises does.
+  const created = await api(request, 'post', 'setting/items', hotItem(deviceId, '首页新告警', 45));
+  expect(created.id).toBeGreaterThan(0);
+  await expect(page.getByTestId('home-alarm-scroller')).toContainText('首页新告警', { timeout: 15_000 });
+  await expect.poll(() => counter(page, 'items'), { timeout: 15_000 }).toBe(itemsBefore + 1);
+  // The level counts are those of the open alarms, the new one included.
+  await expect
+    .poll(
+      async () => {
+        const levels = await api(request, 'get', 'overview/alarm_level_count');
+        const shown = [];
+        for (const l of [1, 2, 3, 4, 5]) shown.push(Number(await page.getByTestId(`home-level-${l}`).textContent()));
+        return JSON.stringify(shown) === JSON.stringify(levels.data.map((l: { count: number }) => l.count));
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  await expect(page.getByTestId('home-ranking')).toContainText(/首页/);
+});
+
+test('the inspect button, the console link and logout behave as 000 §2.6 says', async ({ page }) => {
+  await loginInBrowser(page, 'admin', adminPassword);
+  await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 40_000 });
+  // No inspection module in this build: the menu has no /polling_main.
+  await page.getByTestId('home-inspect').click();
+  await expect(page.getByText('该模块未开放！')).toBeVisible();
+  // Logout asks first; cancelling says so.
+  await page.getByTestId('home-logout').click();
+  await expect(page.getByRole('dialog').getByText('是否退出当前账号').first()).toBeVisible();
+  await page.getByRole('button', { name: /取\s*消/ }).click();
+  await expect(page.getByText('已取消！')).toBeVisible();
+  // The console opens the first page with menu and tabs.
+  await page.getByTestId('home-console').click();
+  await expect(page).not.toHaveURL(/fullShow/);
+  await expect(page.getByTestId('alarm-bell')).toBeVisible();
+});
+
+test('/overview lists every granted site; a site opens its station page', async ({ page, request }) => {
+  await loginInBrowser(page, 'admin', adminPassword);
+  await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 40_000 });
+  await page.goto('/overview');
+  const cards = page.getByTestId('overview-site');
+  const answer = await api(request, 'get', 'overview/sites');
+  await expect(cards).toHaveCount(answer.total);
+  for (const name of demoSites) await expect(cards.filter({ hasText: name })).toHaveCount(1);
+  // No tab strip on /overview (000 §2.4).
+  await expect(page.locator('.ant-tabs-nav')).toHaveCount(0);
+  await page.screenshot({ path: path.join(shots, 'overview-default-zh_cn-1366x768.png') });
+  await cards.filter({ hasText: demoSites[1] }).click();
+  await expect(page).toHaveURL(/\/station\?device_group_id=\d+/);
+});
+
+for (const [themeName, language] of [
+  ['default', 'zh_cn'],
+  ['blackBlue', 'en_us'],
+] as const) {
+  for (const [width, height] of [
+    [1920, 1080],
+    [1366, 768],
+  ] as const) {
+    test(`screenshot: ${themeName} ${language} ${width}×${height}`, async ({ page }) => {
+      mkdirSync(shots, { recursive: true });
+      await page.setViewportSize({ width, height });
+      await page.addInitScript(
+        (prefs) => {
+          localStorage.setItem('theme', prefs.theme);
+          localStorage.setItem('language', prefs.language);
+        },
+        { theme: themeName, language },
+      );
+      await loginInBrowser(page, 'admin', adminPassword);
+      await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 40_000 });
+      await expect(page.locator('html')).toHaveAttribute('data-theme', themeName);
+      // Nothing of the page is cut off or scrolls at this size.
+      const overflow = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: path.join(shots, `home-${themeName}-${language}-${width}x${height}.png`) });
+    });
+  }
+}

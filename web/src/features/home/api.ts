@@ -1,0 +1,84 @@
+import { alarmRoutes } from '@sitewatch/contract/alarms';
+import { dashboardRoutes as d } from '@sitewatch/contract/dashboard';
+import { monitoringRoutes } from '@sitewatch/contract/monitoring';
+import { seriesRoutes } from '@sitewatch/contract/series';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+
+/** 000 §9: statistics, alarms and system status every 60 s; the curve every 15 s. */
+export const dashboardRefreshMs = 60_000;
+export const curveRefreshMs = 15_000;
+/** Alarms change item states, which the collector writes to the database every 5 s: counters are read again after this. */
+export const persistDelayMs = 6_000;
+
+const slow = { refetchInterval: dashboardRefreshMs, retry: 0, staleTime: 0 } as const;
+
+export const homeKeys = {
+  statistics: ['home', 'statistics'],
+  levels: ['home', 'levels'],
+  ranking: ['home', 'ranking'],
+  recent: ['home', 'recent'],
+  system: ['home', 'system'],
+  environment: ['home', 'environment'],
+  sites: ['home', 'sites'],
+} as const;
+
+export const statisticsQuery = queryOptions({
+  queryKey: homeKeys.statistics,
+  queryFn: () => api.call(monitoringRoutes.statistics),
+  ...slow,
+});
+export const levelCountQuery = queryOptions({
+  queryKey: homeKeys.levels,
+  queryFn: () => api.call(d.alarmLevelCount),
+  ...slow,
+});
+/** Top-5 alarm ranking (000 §7: limit 5, page 1). */
+export const rankingQuery = queryOptions({
+  queryKey: homeKeys.ranking,
+  queryFn: () => api.call(d.alarmCount, { query: { limit: 5, page: 1 } }),
+  ...slow,
+});
+/** Recent alarms (000 §7: review, limit 10, page 1). */
+export const recentAlarmsQuery = queryOptions({
+  queryKey: homeKeys.recent,
+  queryFn: () => api.call(alarmRoutes.review, { query: { limit: 10, page: 1, scope: 'all' } }),
+  ...slow,
+});
+export const systemInfoQuery = queryOptions({
+  queryKey: homeKeys.system,
+  queryFn: () => api.call(d.systemInfo),
+  ...slow,
+});
+export const environmentQuery = queryOptions({
+  queryKey: homeKeys.environment,
+  queryFn: () => api.call(d.environment),
+  ...slow,
+});
+export const sitesOverviewQuery = queryOptions({
+  queryKey: homeKeys.sites,
+  queryFn: () => api.call(d.sites),
+  refetchInterval: dashboardRefreshMs,
+});
+
+export interface TrendPoint {
+  ts: number;
+  value: number;
+}
+
+/** One trend read (000 §7): a failed request draws an empty curve (000 §8). */
+export const fetchTrend = async (
+  deviceName: string,
+  itemName: string,
+  t1: number,
+  t2: number,
+): Promise<TrendPoint[]> => {
+  try {
+    const answer = await api.call(seriesRoutes.trend, {
+      query: { device_name: deviceName, item_name: itemName, t1, t2 },
+    });
+    return answer.Records.map((r) => ({ ts: r.Timestamp, value: r.Value }));
+  } catch {
+    return [];
+  }
+};

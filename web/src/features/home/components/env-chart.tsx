@@ -1,0 +1,109 @@
+import { LineChart, type LineSeriesOption } from 'echarts/charts';
+import {
+  GridComponent,
+  type GridComponentOption,
+  LegendComponent,
+  type LegendComponentOption,
+  TooltipComponent,
+  type TooltipComponentOption,
+} from 'echarts/components';
+import { type ComposeOption, type ECharts, init, use } from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'react';
+
+use([LineChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+
+type Option = ComposeOption<LineSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption>;
+
+export interface EnvLine {
+  name: string;
+  unit: string;
+  color: string;
+  /** [epoch ms, value] in time order, one decimal. */
+  data: Array<[number, number]>;
+}
+
+export interface ChartColors {
+  text: string;
+  secondary: string;
+  border: string;
+}
+
+/**
+ * Temperature and humidity over time: one y axis per unit, an axis tooltip with one decimal.
+ * `onDrawn` is called after each drawing (the page's readiness mark waits for the first).
+ */
+export const EnvChart = ({
+  lines,
+  colors,
+  onDrawn,
+}: {
+  lines: EnvLine[];
+  colors: ChartColors;
+  onDrawn?: (() => void) | undefined;
+}) => {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<ECharts | null>(null);
+  const drawn = useRef(onDrawn);
+  drawn.current = onDrawn;
+
+  useEffect(() => {
+    if (!box.current) return;
+    const instance = init(box.current, undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    instance.on('finished', () => drawn.current?.());
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(box.current);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance) return;
+    const units = [...new Set(lines.map((l) => l.unit))];
+    const option: Option = {
+      animation: false,
+      textStyle: { color: colors.text },
+      grid: { top: 36, bottom: 24, left: 48, right: 48 },
+      legend: { top: 0, textStyle: { color: colors.text }, itemHeight: 8 },
+      tooltip: {
+        trigger: 'axis',
+        confine: true,
+        valueFormatter: (v) => (typeof v === 'number' ? v.toFixed(1) : String(v ?? '')),
+      },
+      xAxis: {
+        type: 'time',
+        axisLabel: { color: colors.secondary, hideOverlap: true },
+        axisLine: { lineStyle: { color: colors.border } },
+      },
+      yAxis: units.map((unit, i) => ({
+        type: 'value' as const,
+        name: unit,
+        nameTextStyle: { color: colors.secondary },
+        position: i === 0 ? ('left' as const) : ('right' as const),
+        scale: true,
+        axisLabel: { color: colors.secondary, formatter: (v: number) => v.toFixed(1) },
+        splitLine: { show: i === 0, lineStyle: { color: colors.border, type: 'dashed' as const } },
+      })),
+      series: lines.map((l) => ({
+        type: 'line' as const,
+        name: l.name,
+        yAxisIndex: Math.max(0, units.indexOf(l.unit)),
+        showSymbol: false,
+        smooth: false,
+        data: l.data,
+        itemStyle: { color: l.color },
+        lineStyle: { width: 1.5, color: l.color },
+        areaStyle: { color: l.color, opacity: 0.08 },
+      })),
+    };
+    instance.setOption(option, { replaceMerge: ['series', 'yAxis'] });
+  }, [lines, colors]);
+
+  const points = lines.reduce((n, l) => n + l.data.length, 0);
+  return <div ref={box} style={{ width: '100%', height: '100%' }} data-testid="home-curve" data-points={points} />;
+};
