@@ -1,15 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { loadAntdLocale } from './app/antd-locales.ts';
 import { Providers } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
+import { initI18n, storedLanguage } from './i18n/index.ts';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
+// The texts of the one language in use load before the first render.
+const language = storedLanguage();
+const [locale] = await Promise.all([loadAntdLocale(language), initI18n(language)]);
 createRoot(root).render(
   <StrictMode>
-    <Providers>
+    <Providers locale={locale}>
       <RouterProvider router={createRouter()} />
     </Providers>
   </StrictMode>,

@@ -1,21 +1,20 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntdApp, ConfigProvider } from 'antd';
-import dayjs from 'dayjs';
+import type { Locale } from 'antd/es/locale';
 import { type ReactNode, useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { queryClient } from '../api/query-client.ts';
 import { i18n } from '../i18n/index.ts';
-import { antdLocales, dayjsLocales } from './antd-locales.ts';
 import { usePreferences } from './preferences.ts';
 import { followRootFontSize } from './root-font.ts';
 import { themes } from './themes.ts';
 
-export const Providers = ({ children }: { children: ReactNode }) => {
+/** `locale`: Ant Design's texts of the language in use, loaded before the first render (main.tsx). */
+export const Providers = ({ children, locale }: { children: ReactNode; locale: Locale }) => {
   const language = usePreferences((s) => s.language);
   const theme = usePreferences((s) => s.theme);
   useEffect(() => followRootFontSize(), []);
   useEffect(() => {
-    dayjs.locale(dayjsLocales[language]);
     document.documentElement.lang = language.replace('_', '-');
   }, [language]);
   useEffect(() => {
@@ -23,7 +22,7 @@ export const Providers = ({ children }: { children: ReactNode }) => {
   }, [theme]);
   return (
     <I18nextProvider i18n={i18n}>
-      <ConfigProvider locale={antdLocales[language]} theme={themes[theme]}>
+      <ConfigProvider locale={locale} theme={themes[theme]}>
         <AntdApp>
           <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
         </AntdApp>

@@ -1,8 +1,8 @@
 import { type Language, languages } from '@sitewatch/contract';
-import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePreferences } from '../app/preferences.ts';
 import { type ThemeName, themeNames } from '../app/themes.ts';
+import { DeferredSelect } from './deferred-select.tsx';
 
 /** `onBeforeChange` lets a signed-in shell keep the language on the server first (000 §4.11). */
 export const LanguagePicker = ({ onBeforeChange }: { onBeforeChange?: (language: Language) => Promise<void> }) => {
@@ -17,7 +17,7 @@ export const LanguagePicker = ({ onBeforeChange }: { onBeforeChange?: (language:
       .finally(() => setLanguageNow(next));
   };
   return (
-    <Select<Language>
+    <DeferredSelect<Language>
       aria-label={t('common.language')}
       value={language}
       style={{ minWidth: 150 }}
@@ -32,7 +32,7 @@ export const ThemePicker = () => {
   const theme = usePreferences((s) => s.theme);
   const setTheme = usePreferences((s) => s.setTheme);
   return (
-    <Select<ThemeName>
+    <DeferredSelect<ThemeName>
       aria-label={t('common.theme')}
       value={theme}
       style={{ minWidth: 120 }}

@@ -1,13 +1,6 @@
-import { defaultLanguage, isLanguage, type Language, sharedMessages } from '@sitewatch/contract';
+import { defaultLanguage, isLanguage, type Language } from '@sitewatch/contract';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en_us from './locales/en_us.json';
-import zh_cn from './locales/zh_cn.json';
-import zh_tw from './locales/zh_tw.json';
-import zh_xg from './locales/zh_xg.json';
-
-/** Web texts by language; the shared texts (error catalogue) come from the contract. */
-export const webMessages = { zh_cn, zh_xg, zh_tw, en_us };
 
 /** Key of the stored language (000 §4.11: stored language, else zh_cn). */
 export const languageStorageKey = 'language';
@@ -19,6 +12,24 @@ export const storedLanguage = (): Language => {
 
 type Tree = { [key: string]: string | Tree };
 
+/**
+ * Each language's texts load on their own: a page shows one language and a change of language
+ * reloads the page (000 §4.11), so the login page never downloads the other three.
+ * Web texts here; the shared texts (error catalogue) come from the contract.
+ */
+const webTexts: Record<Language, () => Promise<{ default: Tree }>> = {
+  zh_cn: () => import('./locales/zh_cn.json'),
+  zh_xg: () => import('./locales/zh_xg.json'),
+  zh_tw: () => import('./locales/zh_tw.json'),
+  en_us: () => import('./locales/en_us.json'),
+};
+const sharedTexts: Record<Language, () => Promise<{ default: Tree }>> = {
+  zh_cn: () => import('@sitewatch/contract/locales/zh_cn.json'),
+  zh_xg: () => import('@sitewatch/contract/locales/zh_xg.json'),
+  zh_tw: () => import('@sitewatch/contract/locales/zh_tw.json'),
+  en_us: () => import('@sitewatch/contract/locales/en_us.json'),
+};
+
 /** Merges the shared texts into the web's, section by section (both may have e.g. `monitoring`). */
 const deepMerge = (a: Tree, b: Tree): Tree => {
   const out: Tree = { ...a };
@@ -29,20 +40,19 @@ const deepMerge = (a: Tree, b: Tree): Tree => {
   return out;
 };
 
-const resources = Object.fromEntries(
-  (Object.keys(webMessages) as Language[]).map((lang) => [
-    lang,
-    { translation: deepMerge(webMessages[lang] as Tree, sharedMessages[lang] as Tree) },
-  ]),
-);
-
 export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: storedLanguage(),
-  fallbackLng: defaultLanguage,
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+
+/** Loads one language's texts and starts i18next with them; called once before the first render. */
+export const initI18n = async (language: Language = storedLanguage()) => {
+  const [web, shared] = await Promise.all([webTexts[language](), sharedTexts[language]()]);
+  await i18n.use(initReactI18next).init({
+    resources: { [language]: { translation: deepMerge(web.default, shared.default) } },
+    lng: language,
+    // Every language file has every key (locales.test.ts), so there is nothing to fall back to.
+    fallbackLng: false,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+};
 
 export const currentLanguage = (): Language => (isLanguage(i18n.language) ? i18n.language : defaultLanguage);

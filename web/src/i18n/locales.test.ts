@@ -2,7 +2,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { languages, sharedMessages } from '@sitewatch/contract';
 import { describe, expect, it } from 'vitest';
-import { webMessages } from './index.ts';
+import en_us from './locales/en_us.json';
+import zh_cn from './locales/zh_cn.json';
+import zh_tw from './locales/zh_tw.json';
+import zh_xg from './locales/zh_xg.json';
+
+const webMessages = { zh_cn, zh_xg, zh_tw, en_us };
 
 type Tree = { [key: string]: string | Tree };
 

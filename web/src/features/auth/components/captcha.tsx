@@ -1,4 +1,3 @@
-import { Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { captchaUrl } from '../api.ts';
 
@@ -6,17 +5,15 @@ import { captchaUrl } from '../api.ts';
 export const CaptchaImage = ({ id, onRefresh }: { id: string | null; onRefresh: () => void }) => {
   const { t } = useTranslation();
   return (
-    <Tooltip title={t('login.refreshCaptcha')}>
-      <button
-        type="button"
-        onClick={onRefresh}
-        aria-label={t('login.refreshCaptcha')}
-        style={{ padding: 0, border: 0, background: 'none', cursor: 'pointer', height: 40 }}
-      >
-        {id && (
-          <img src={captchaUrl(id)} alt={t('login.captcha')} width={120} height={40} data-testid="captcha-image" />
-        )}
-      </button>
-    </Tooltip>
+    // A native title rather than antd's Tooltip: the login page stays light.
+    <button
+      type="button"
+      title={t('login.refreshCaptcha')}
+      onClick={onRefresh}
+      aria-label={t('login.refreshCaptcha')}
+      style={{ padding: 0, border: 0, background: 'none', cursor: 'pointer', height: 40 }}
+    >
+      {id && <img src={captchaUrl(id)} alt={t('login.captcha')} width={120} height={40} data-testid="captcha-image" />}
+    </button>
   );
 };

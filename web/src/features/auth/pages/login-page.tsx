@@ -1,30 +1,33 @@
 import { type AutoLoginPeriod, authRoutes, autoLoginPeriods, type LoginAnswer } from '@sitewatch/contract/auth';
 import { ldapRoutes } from '@sitewatch/contract/ldap';
 import { useQuery } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Checkbox,
-  Flex,
-  Form,
-  Input,
-  type InputRef,
-  Segmented,
-  Select,
-  Typography,
-  theme,
-} from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { App, Button, Checkbox, Flex, Input, type InputRef, Segmented, theme } from 'antd';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../../api/client.ts';
 import { deviceTokenKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
 import { defaultEdition } from '../../../app/edition.ts';
+import { DeferredSelect } from '../../../components/deferred-select.tsx';
 import { LanguagePicker, ThemePicker } from '../../../components/preference-pickers.tsx';
 import { encryptAll, loginParamsQuery, newCaptchaId } from '../api.ts';
 import { CaptchaImage } from '../components/captcha.tsx';
-import { ForcedPasswordDialog, type ForcedScene } from '../components/forced-password-dialog.tsx';
+import type { ForcedScene } from '../components/forced-password-dialog.tsx';
+
+// Loaded only when a password must change, so the login page does not carry Modal and Form.
+const ForcedPasswordDialog = lazy(() =>
+  import('../components/forced-password-dialog.tsx').then((m) => ({ default: m.ForcedPasswordDialog })),
+);
+
+/** A labelled field laid out like antd's vertical form, without its Form machinery (login page weight). */
+const Field = ({ id, label, children }: { id: string; label: string; children: ReactNode }) => (
+  <div style={{ marginBottom: 24 }}>
+    <label htmlFor={id} style={{ display: 'block', paddingBottom: 8 }}>
+      {label}
+    </label>
+    {children}
+  </div>
+);
 
 interface Values {
   user_name: string;
@@ -40,13 +43,19 @@ const afterLoginMs = 300;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The login page (000 §2.1). */
+/**
+ * The login page (000 §2.1). It is the first thing every browser downloads, so it uses plain
+ * elements styled with the theme's tokens where antd's components would bring large modules
+ * (Card → Tabs, Form, Typography → Tooltip); bench/web.ts keeps its JavaScript under 350 KB gzipped.
+ */
 export const LoginPage = () => {
   const { message } = App.useApp();
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const navigate = useNavigate();
-  const [form] = Form.useForm<Values>();
+  const [values, setValues] = useState<Values>({ user_name: '', password: '', captcha_code: '' });
+  const setValue = (name: keyof Values) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [name]: e.target.value }));
   const params = useQuery(loginParamsQuery);
   const captchaOn = params.data?.captcha_enabled ?? false;
   // LDAP accounts log in through POST pub/login/ldap (docs/ldap.md); offered only when LDAP is on.
@@ -64,11 +73,11 @@ export const LoginPage = () => {
   const edition = defaultEdition;
 
   const refreshCaptcha = useCallback(() => {
-    form.setFieldValue('captcha_code', '');
+    setValues((v) => ({ ...v, captcha_code: '' }));
     void newCaptchaId()
       .then(setCaptchaId)
       .catch(() => setCaptchaId(null));
-  }, [form]);
+  }, []);
 
   useEffect(() => {
     sessionStorage.removeItem(signOutReasonKey);
@@ -118,7 +127,6 @@ export const LoginPage = () => {
   }, [enter, t, captchaOn, refreshCaptcha]);
 
   const submit = useCallback(async () => {
-    const values = form.getFieldsValue();
     const missing = [
       [values.user_name, userRef, 'login.userRequired'],
       [values.password, passwordRef, 'login.passwordRequired'],
@@ -166,7 +174,7 @@ export const LoginPage = () => {
     } finally {
       setBusy(false);
     }
-  }, [form, captchaOn, params.data, captchaId, remember, period, viaLdap, enter, refreshCaptcha, t]);
+  }, [values, captchaOn, params.data, captchaId, remember, period, viaLdap, enter, refreshCaptcha, t]);
 
   // Enter (key code 13) submits, unless the change-password dialog is open (000 §2.1).
   useEffect(() => {
@@ -194,16 +202,26 @@ export const LoginPage = () => {
         <LanguagePicker />
         <ThemePicker />
       </Flex>
-      <Card style={{ width: 400 }} styles={{ body: { padding: 32 } }}>
+      {/* A plain panel rather than antd's Card, which brings Tabs, Dropdown and Menu to the login page. */}
+      <div
+        style={{
+          width: 400,
+          padding: 32,
+          background: token.colorBgContainer,
+          borderRadius: token.borderRadiusLG,
+          border: `1px solid ${token.colorBorderSecondary}`,
+          boxShadow: token.boxShadowTertiary,
+        }}
+      >
         <Flex vertical align="center" gap={8} style={{ marginBottom: 24 }}>
           <img src="/favicon.svg" alt="" width={48} height={48} />
           {edition.sys_show && (
-            <Typography.Title level={3} style={{ margin: 0 }}>
+            <h1 style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: 600, color: token.colorTextHeading }}>
               {edition.sys_name || t('app.name')}
-            </Typography.Title>
+            </h1>
           )}
         </Flex>
-        <Form form={form} name="login" layout="vertical" requiredMark={false} disabled={busy}>
+        <form onSubmit={(e) => e.preventDefault()}>
           {params.data?.ldap_enabled && (
             <Segmented
               block
@@ -216,38 +234,54 @@ export const LoginPage = () => {
               ]}
             />
           )}
-          <Form.Item name="user_name" label={t('login.userName')}>
-            <Input ref={userRef} autoComplete="username" autoFocus />
-          </Form.Item>
-          <Form.Item name="password" label={t('login.password')}>
-            <Input.Password ref={passwordRef} autoComplete="current-password" />
-          </Form.Item>
+          <Field id="login_user_name" label={t('login.userName')}>
+            <Input
+              id="login_user_name"
+              ref={userRef}
+              autoComplete="username"
+              autoFocus
+              disabled={busy}
+              value={values.user_name}
+              onChange={setValue('user_name')}
+            />
+          </Field>
+          <Field id="login_password" label={t('login.password')}>
+            <Input.Password
+              id="login_password"
+              ref={passwordRef}
+              autoComplete="current-password"
+              disabled={busy}
+              value={values.password}
+              onChange={setValue('password')}
+            />
+          </Field>
           {captchaOn && (
-            <Form.Item label={t('login.captcha')} htmlFor="login_captcha_code">
+            <Field id="login_captcha_code" label={t('login.captcha')}>
               <Flex gap={8}>
-                <Form.Item name="captcha_code" noStyle>
-                  <Input ref={captchaRef} autoComplete="off" maxLength={8} />
-                </Form.Item>
+                <Input
+                  id="login_captcha_code"
+                  ref={captchaRef}
+                  autoComplete="off"
+                  maxLength={8}
+                  disabled={busy}
+                  value={values.captcha_code}
+                  onChange={setValue('captcha_code')}
+                />
                 <CaptchaImage id={captchaId} onRefresh={refreshCaptcha} />
               </Flex>
-            </Form.Item>
+            </Field>
           )}
-          <Typography.Text
-            type="danger"
-            role="alert"
-            data-testid="login-error"
-            style={{ display: 'block', minHeight: 22 }}
-          >
+          <div role="alert" data-testid="login-error" style={{ minHeight: 22, color: token.colorError }}>
             {error}
-          </Typography.Text>
+          </div>
           <Flex align="center" justify="space-between" gap={8} style={{ margin: '8px 0 16px' }}>
-            <Checkbox checked={remember} onChange={(e) => setRemember(e.target.checked)}>
+            <Checkbox checked={remember} disabled={busy} onChange={(e) => setRemember(e.target.checked)}>
               {t('login.remember')}
             </Checkbox>
-            <Select<AutoLoginPeriod>
+            <DeferredSelect<AutoLoginPeriod>
               size="small"
               aria-label={t('login.period')}
-              disabled={!remember || viaLdap}
+              disabled={busy || !remember || viaLdap}
               value={period}
               onChange={setPeriod}
               style={{ width: 130 }}
@@ -257,25 +291,27 @@ export const LoginPage = () => {
           <Button type="primary" block size="large" loading={busy} onClick={() => void submit()}>
             {t('login.submit')}
           </Button>
-        </Form>
-      </Card>
+        </form>
+      </div>
       {edition.filing_display && edition.filing_info && (
-        <Typography.Text type="secondary" style={{ marginTop: 24 }}>
-          {edition.filing_info}
-        </Typography.Text>
+        <span style={{ marginTop: 24, color: token.colorTextSecondary }}>{edition.filing_info}</span>
       )}
-      <ForcedPasswordDialog
-        open={forced !== null}
-        scene={forced?.scene ?? null}
-        userName={forced?.userName ?? ''}
-        onCancel={() => setForced(null)}
-        onDone={() => {
-          setForced(null);
-          form.setFieldValue('password', '');
-          setError(null);
-          passwordRef.current?.focus();
-        }}
-      />
+      {forced && (
+        <Suspense fallback={null}>
+          <ForcedPasswordDialog
+            open
+            scene={forced.scene}
+            userName={forced.userName}
+            onCancel={() => setForced(null)}
+            onDone={() => {
+              setForced(null);
+              setValues((v) => ({ ...v, password: '' }));
+              setError(null);
+              passwordRef.current?.focus();
+            }}
+          />
+        </Suspense>
+      )}
     </Flex>
   );
 };
