@@ -13,6 +13,7 @@ export const SiteSelect = ({
   exclude,
   allowClear,
   placeholder,
+  ariaLabel,
 }: {
   value?: number | null;
   onChange?: (value: number | null) => void;
@@ -20,6 +21,8 @@ export const SiteSelect = ({
   exclude?: number;
   allowClear?: boolean;
   placeholder?: string;
+  /** Accessible name when the picker has no visible label. */
+  ariaLabel?: string;
 }) => {
   const sites = useQuery(sitesQuery);
   const tree = useMemo(() => {
@@ -44,6 +47,7 @@ export const SiteSelect = ({
       treeDefaultExpandAll
       allowClear={allowClear}
       placeholder={placeholder}
+      aria-label={ariaLabel}
       style={{ minWidth: 200 }}
     />
   );

@@ -1,0 +1,63 @@
+import { type RouteBody, type RouteQuery, routeUrl } from '@sitewatch/contract';
+import { reportsRoutes } from '@sitewatch/contract/reports';
+import { seriesRoutes } from '@sitewatch/contract/series';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+
+/** The data list refreshes this often (ms), as the collector saves values every 5 s. */
+export const dataListRefreshMs = 5000;
+
+/** Minutes east of UTC of this browser's clock, so that exported times read as on screen. */
+export const tzOffset = () => -new Date().getTimezoneOffset();
+
+export const dataListQuery = (query: RouteQuery<typeof reportsRoutes.dataList>) =>
+  queryOptions({
+    queryKey: ['reports', 'data-list', query],
+    queryFn: () => api.call(reportsRoutes.dataList, { query }),
+    refetchInterval: dataListRefreshMs,
+    placeholderData: keepPreviousData,
+  });
+
+export const historyTableQuery = (body: RouteBody<typeof seriesRoutes.historyTable>) =>
+  queryOptions({
+    queryKey: ['reports', 'history-table', body],
+    queryFn: () => api.call(seriesRoutes.historyTable, { body }),
+    placeholderData: keepPreviousData,
+  });
+
+/** Chart points of one item: at most `points`, min and max of each bucket kept. */
+export const historySeriesQuery = (itemId: number, t1: number, t2: number) =>
+  queryOptions({
+    queryKey: ['reports', 'series', itemId, t1, t2],
+    queryFn: () => api.call(seriesRoutes.itemSeries, { params: { id: itemId }, query: { t1, t2, points: 600 } }),
+  });
+
+export const historyTemplatesQuery = queryOptions({
+  queryKey: ['reports', 'templates'],
+  queryFn: () => api.call(seriesRoutes.listHistoryTemplates),
+});
+
+const save = (blob: Blob, fileName: string) => {
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+};
+
+export const reportsApi = {
+  createTemplate: (body: RouteBody<typeof seriesRoutes.createHistoryTemplate>) =>
+    api.call(seriesRoutes.createHistoryTemplate, { body }),
+  deleteTemplate: (id: number) => api.call(seriesRoutes.deleteHistoryTemplate, { params: { id } }),
+  /** Saves the filtered data list as an xlsx file (every row, not just the page). */
+  exportDataList: async (query: RouteQuery<typeof reportsRoutes.dataListExport>, fileName: string) => {
+    const blob = (await api.send('GET', routeUrl(reportsRoutes.dataListExport), { query, download: true })) as Blob;
+    save(blob, fileName);
+  },
+  /** Saves a history query's rows (min, max, average, samples per item and time) as an xlsx file. */
+  exportHistory: async (body: RouteBody<typeof seriesRoutes.historyExport>, fileName: string) => {
+    const blob = (await api.send('POST', routeUrl(seriesRoutes.historyExport), { body, download: true })) as Blob;
+    save(blob, fileName);
+  },
+};
