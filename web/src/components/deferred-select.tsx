@@ -30,6 +30,9 @@ export const DeferredSelect = <T extends Value>(props: DeferredSelectProps<T>) =
   const facade = (
     <button
       type="button"
+      // A closed combobox, as antd's Select presents itself.
+      role="combobox"
+      aria-expanded={false}
       aria-label={props['aria-label']}
       aria-haspopup="listbox"
       disabled={props.disabled}
