@@ -183,7 +183,7 @@ test('the inspect button, the console link and logout behave as 000 §2.6 says',
   await expect(page.getByText('该模块未开放！')).toBeVisible();
   // Logout asks first; cancelling says so.
   await page.getByTestId('home-logout').click();
-  await expect(page.getByRole('dialog').getByText('是否退出当前账号').first()).toBeVisible();
+  await expect(page.locator('.ant-modal-confirm-title')).toHaveText('是否退出当前账号');
   await page.getByRole('button', { name: /取\s*消/ }).click();
   await expect(page.getByText('已取消！')).toBeVisible();
   // The console opens the first page with menu and tabs.
