@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type Slapd, startSlapd } from '../../server/test/helpers/slapd.ts';
-import { adminHeaders, adminPassword, latestCaptchaCode, withDb } from '../fixtures/product.ts';
+import { adminHeaders, adminPassword, enterConsole, latestCaptchaCode, withDb } from '../fixtures/product.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -64,7 +64,7 @@ test('the administrator tests the directory and imports a user on the LDAP page'
   await page.getByLabel(/^(密码|Password)$/).fill(adminPassword);
   await fillCaptchaIfAsked(page);
   await page.getByRole('button', { name: /登\s*录|Log in/ }).click();
-  await expect(page.getByTestId('user-menu')).toBeVisible();
+  await enterConsole(page);
   await page.goto('/setting_LDAP');
   await expect(page.getByText('LDAP服务器设置')).toBeVisible();
   await expect(page.getByLabel('服务器地址')).toHaveValue(slapd.url);
@@ -100,7 +100,7 @@ test('an imported LDAP user logs in with the directory password and lands in the
   await page.getByLabel(/^(密码|Password)$/).fill('Walker-Dir-Pass-1');
   await fillCaptchaIfAsked(page);
   await page.getByRole('button', { name: /登\s*录|Log in/ }).click();
-  await expect(page.getByTestId('user-menu')).toBeVisible();
+  await enterConsole(page);
   await expect(page).toHaveURL(/\/station/);
   await expect(page.getByRole('tab', { name: /站点监控/ })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('ldap-user-shell-zh_cn.png') });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { adminHeaders, adminPassword, loginInBrowser } from '../fixtures/product.ts';
+import { adminHeaders, adminPassword, loginToConsole } from '../fixtures/product.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -8,8 +8,7 @@ test('the station page shows the demo estate with live values, and sites refuse 
   request,
 }) => {
   await adminHeaders(request);
-  await loginInBrowser(page, 'admin', adminPassword);
-  await expect(page.getByTestId('user-menu')).toBeVisible();
+  await loginToConsole(page, 'admin', adminPassword);
 
   await page.goto('/station');
   await expect(page.getByRole('tree').getByText(/北京总部机房/)).toBeVisible();

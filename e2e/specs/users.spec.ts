@@ -1,17 +1,26 @@
 import { expect, test } from '@playwright/test';
-import { adminHeaders, adminPassword, loginInBrowser, loginSafe, setGlobalConfig } from '../fixtures/product.ts';
+import {
+  adminHeaders,
+  adminPassword,
+  loginInBrowser,
+  loginSafe,
+  loginToConsole,
+  setGlobalConfig,
+} from '../fixtures/product.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
-test('the administrator grants a role one site and two pages, and its user sees only those', async ({
+test('the administrator grants a role one site, three pages and a contact, and its user sees only those', async ({
   page,
   request,
 }) => {
-  await adminHeaders(request);
-  await loginInBrowser(page, 'admin', adminPassword);
-  await expect(page.getByTestId('user-menu')).toBeVisible();
+  const headers = await adminHeaders(request);
+  for (const name of ['值班甲', '值班乙']) {
+    expect((await request.post('/api/v1/setting/contacts', { headers, data: { name } })).ok()).toBe(true);
+  }
+  await loginToConsole(page, 'admin', adminPassword);
 
   await page.goto('/authority_groups');
   await page.getByRole('button', { name: /添\s*加/ }).click();
@@ -19,10 +28,12 @@ test('the administrator grants a role one site and two pages, and its user sees 
   await roleDialog.getByLabel('权限组名称').fill('Duty viewers');
   await roleDialog.getByTestId('site-grants').locator('.ant-tree-checkbox').first().click();
   const grants = roleDialog.getByTestId('menu-grants');
-  // Every function of two pages: station monitoring and the operation log.
-  for (const pageName of ['站点监控', '用户操作日志']) {
+  // Every function of three pages: station monitoring, the operation log and contacts.
+  for (const pageName of ['站点监控', '用户操作日志', /^联系人$/]) {
     await grants.locator('.ant-tree-treenode', { hasText: pageName }).first().locator('.ant-tree-checkbox').click();
   }
+  // One contact of the two.
+  await roleDialog.getByTestId('contact-grants').getByLabel('值班甲').check();
   await page.waitForTimeout(300);
   await page.screenshot({ path: test.info().outputPath('role-dialog-zh_cn.png') });
   await roleDialog.getByRole('button', { name: /确\s*定/ }).click();
@@ -57,8 +68,7 @@ test('the administrator grants a role one site and two pages, and its user sees 
   await forced.getByLabel('确认密码').fill('Duty-Second-Pass-2');
   await forced.getByRole('button', { name: /确\s*定/ }).click();
   await expect(other.getByText('修改成功！请重新登录！')).toBeVisible();
-  await loginInBrowser(other, 'duty1', 'Duty-Second-Pass-2');
-  await expect(other.getByTestId('user-menu')).toBeVisible();
+  await loginToConsole(other, 'duty1', 'Duty-Second-Pass-2');
   const menu = other.locator('.ant-layout-sider');
   await expect(menu.getByText('站点监控')).toBeVisible();
   await expect(menu.getByText('用户操作日志')).toBeVisible();
@@ -69,6 +79,10 @@ test('the administrator grants a role one site and two pages, and its user sees 
   await expect(other.getByText('北京总部机房').first()).toBeVisible();
   await expect(other.getByText('上海数据中心')).toHaveCount(0);
   await other.screenshot({ path: test.info().outputPath('restricted-shell-zh_cn.png') });
+  // Only the granted contact.
+  await other.goto('/setting_contacts');
+  await expect(other.getByRole('cell', { name: '值班甲' })).toBeVisible();
+  await expect(other.getByRole('cell', { name: '值班乙' })).toHaveCount(0);
   await other.evaluate(() => {
     window.history.pushState({}, '', '/setting_security');
     window.dispatchEvent(new PopStateEvent('popstate'));
@@ -107,7 +121,6 @@ test('a blocked user cannot log in, and neither can a browser that is not allowe
   await loginInBrowser(page, 'duty1', 'Duty-Second-Pass-2');
   await expect(page.getByTestId('login-error')).toHaveText('当前浏览器不允许登录，请使用允许的浏览器！，请重新输入！');
   await request.post('/api/v1/setting/gc', { headers: firefoxHeaders, data: { k: 'LOGIN_SAFE', v: loginSafe() } });
-  await loginInBrowser(page, 'duty1', 'Duty-Second-Pass-2');
-  await expect(page.getByTestId('user-menu')).toBeVisible();
+  await loginToConsole(page, 'duty1', 'Duty-Second-Pass-2');
   await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe());
 });

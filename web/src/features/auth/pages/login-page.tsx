@@ -80,16 +80,13 @@ export const LoginPage = () => {
   }, []);
 
   useEffect(() => {
-    sessionStorage.removeItem(signOutReasonKey);
-  }, []);
-
-  useEffect(() => {
     if (captchaOn) refreshCaptcha();
   }, [captchaOn, refreshCaptcha]);
 
   const enter = useCallback(
     (answer: LoginAnswer, remembered: boolean, serverMessage?: string) => {
       storeToken(answer.access_token, answer.user_name, remembered);
+      sessionStorage.removeItem(signOutReasonKey);
       if (answer.device_token) localStorage.setItem(deviceTokenKey, answer.device_token);
       void message.success(serverMessage || t('auth.loginSuccess'));
       if (answer.need_tip_change_pwd && answer.pwd_days_left !== null) {
@@ -141,6 +138,8 @@ export const LoginPage = () => {
     if (!params.data) return;
     setBusy(true);
     setError(null);
+    // Why the last session ended stays on the page (through reloads) until the next attempt.
+    sessionStorage.removeItem(signOutReasonKey);
     try {
       const [userEnc, passwordEnc] = await encryptAll(params.data.public_key, [
         values.user_name.trim(),
