@@ -344,6 +344,8 @@ export const HistoryReportPage = () => {
           onFinish={onQuery}
           style={{ rowGap: 8 }}
           onValuesChange={(changed) => {
+            // A changed field drops the message the last query put on it.
+            form.setFields(Object.keys(changed).map((name) => ({ name: name as keyof Selection, errors: [] })));
             if ('site' in changed) form.setFieldsValue({ device_ids: [], item_ids: [] });
           }}
         >
