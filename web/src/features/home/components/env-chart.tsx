@@ -86,6 +86,8 @@ export const EnvChart = ({
         nameTextStyle: { color: colors.secondary },
         position: i === 0 ? ('left' as const) : ('right' as const),
         scale: true,
+        // One decimal is shown (000 §9): ticks closer than 0.1 would repeat a label.
+        minInterval: 0.1,
         axisLabel: { color: colors.secondary, formatter: (v: number) => v.toFixed(1) },
         splitLine: { show: i === 0, lineStyle: { color: colors.border, type: 'dashed' as const } },
       })),

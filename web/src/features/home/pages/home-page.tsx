@@ -303,24 +303,30 @@ export const HomePage = () => {
         style={{
           height: 'max(48px, 0.6rem)',
           flex: 'none',
-          display: 'flex',
+          display: 'grid',
+          gridTemplateColumns: '1fr auto 1fr',
           alignItems: 'center',
-          justifyContent: 'space-between',
+          gap: 16,
           padding: '0 16px',
           background: token.colorBgContainer,
           borderBottom: `2px solid ${token.colorPrimary}`,
         }}
       >
-        <Flex align="center" gap={10}>
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          <h1
-            style={{ margin: 0, fontSize: fs.huge, color: token.colorPrimary, whiteSpace: 'nowrap' }}
-            data-testid="home-title"
-          >
-            {defaultEdition.sys_name || t('app.name')}
-          </h1>
-        </Flex>
-        <Space size="middle">
+        {/* The title stands in the middle: the shell's waiting-alarm button sits in the free space at the left. */}
+        <img src="/favicon.svg" alt="" width={28} height={28} style={{ justifySelf: 'start' }} />
+        <h1
+          style={{
+            margin: 0,
+            fontSize: fs.huge,
+            color: token.colorPrimary,
+            whiteSpace: 'nowrap',
+            justifySelf: 'center',
+          }}
+          data-testid="home-title"
+        >
+          {defaultEdition.sys_name || t('app.name')}
+        </h1>
+        <Space size="middle" style={{ justifySelf: 'end' }}>
           <Button type="link" icon={<MonitorOutlined />} onClick={openConsole} data-testid="home-console">
             {t('homeUi.console')}
           </Button>
