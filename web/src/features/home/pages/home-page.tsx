@@ -27,7 +27,9 @@ import { AlarmScroller } from '../components/alarm-scroller.tsx';
 import { fs, Panel } from '../components/panel.tsx';
 import { readCurve } from '../curve.ts';
 
-const EnvChart = lazy(() => import('../components/env-chart.tsx').then((m) => ({ default: m.EnvChart })));
+// ECharts is fetched as soon as this page loads, beside the dashboard's first reads, not after them.
+const envChartModule = import('../components/env-chart.tsx');
+const EnvChart = lazy(() => envChartModule.then((m) => ({ default: m.EnvChart })));
 
 const riskColors = { low: '#52c41a', medium: '#faad14', high: '#fa8c16', serious: '#f5222d' } as const;
 /** Fallback colours of levels 1–5 when a level has none configured (most severe first). */
