@@ -128,6 +128,15 @@ try {
     );
     times.push(Number(await ready.jsonValue()));
   }
+  if (process.env.BENCH_VERBOSE) {
+    // Where the last round's time went: every resource, from navigation start.
+    const entries = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => `${Math.round(e.startTime)}–${Math.round((e as PerformanceResourceTiming).responseEnd)} ${e.name}`),
+    );
+    console.error(entries.join('\n'));
+  }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] ?? 0;
   const result = {
