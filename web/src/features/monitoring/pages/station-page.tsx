@@ -5,12 +5,28 @@ import {
   virtualDeviceGroupId,
 } from '@sitewatch/contract/monitoring';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Card, Col, Descriptions, Drawer, Empty, Flex, Input, Row, Spin, Tag, Tree, Typography } from 'antd';
+import {
+  Badge,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Drawer,
+  Empty,
+  Flex,
+  Input,
+  Row,
+  Spin,
+  Tag,
+  Tree,
+  Typography,
+} from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { itemSeriesQuery, liveDataQuery, siteMenuQuery } from '../api.ts';
+import { DeviceView, isDeviceTab } from '../components/device-view/device-view.tsx';
 import { Sparkline } from '../components/sparkline.tsx';
 import { stateOf, valueColor } from '../states.ts';
 
@@ -57,7 +73,15 @@ const ItemRow = ({ item, onOpen }: { item: LiveItem; onOpen: (item: LiveItem) =>
   );
 };
 
-const DeviceCard = ({ device, onOpen }: { device: LiveDevice; onOpen: (item: LiveItem) => void }) => {
+const DeviceCard = ({
+  device,
+  onOpen,
+  onOpenDevice,
+}: {
+  device: LiveDevice;
+  onOpen: (item: LiveItem) => void;
+  onOpenDevice: (deviceId: number) => void;
+}) => {
   const { t } = useTranslation();
   const state = stateOf(device.state);
   const alarms = device.items.filter((i) => i.alarm).length;
@@ -72,9 +96,19 @@ const DeviceCard = ({ device, onOpen }: { device: LiveDevice; onOpen: (item: Liv
         </Flex>
       }
       extra={
-        <Tag color={state.color} title={device.state_reason}>
-          {t(state.key)}
-        </Tag>
+        <Flex gap={4} align="center">
+          <Tag color={state.color} title={device.state_reason} style={{ marginInlineEnd: 0 }}>
+            {t(state.key)}
+          </Tag>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => onOpenDevice(device.id)}
+            aria-label={`${t('deviceUi.open')} ${device.name}`}
+          >
+            {t('deviceUi.open')}
+          </Button>
+        </Flex>
       }
       data-testid={`device-${device.id}`}
     >
@@ -127,6 +161,21 @@ export const StationPage = () => {
   const siteId = Number(params.get('device_group_id') ?? firstSite ?? virtualDeviceGroupId);
   const live = useQuery({ ...liveDataQuery(siteId), enabled: menu.isSuccess });
   const treeData = useMemo(() => toTreeData(menu.data ?? []), [menu.data]);
+  const openDevice = Number(params.get('device') ?? 0);
+  const tabParam = params.get('tab');
+  const deviceTab = isDeviceTab(tabParam) ? tabParam : 'overview';
+  // The device view keeps the site in the URL, so closing it returns to the same cards.
+  const showDevice = (deviceId: number | null, tab = 'overview') => {
+    const next = new URLSearchParams(params);
+    if (deviceId) {
+      next.set('device', String(deviceId));
+      next.set('tab', tab);
+    } else {
+      next.delete('device');
+      next.delete('tab');
+    }
+    setParams(next);
+  };
   const devices = (live.data ?? []).filter(
     (d) =>
       !filter || d.name.toLowerCase().includes(filter.toLowerCase()) || d.items.some((i) => i.name.includes(filter)),
@@ -163,13 +212,21 @@ export const StationPage = () => {
           <Row gutter={[12, 12]}>
             {devices.map((d) => (
               <Col key={d.id} xs={24} md={12} xl={8} xxl={6}>
-                <DeviceCard device={d} onOpen={setOpen} />
+                <DeviceCard device={d} onOpen={setOpen} onOpenDevice={(id) => showDevice(id)} />
               </Col>
             ))}
           </Row>
         </Flex>
       </Col>
       <ItemDrawer item={open} onClose={() => setOpen(null)} />
+      {openDevice > 0 ? (
+        <DeviceView
+          deviceId={openDevice}
+          tab={deviceTab}
+          onTab={(tab) => showDevice(openDevice, tab)}
+          onClose={() => showDevice(null)}
+        />
+      ) : null}
     </Row>
   );
 };
