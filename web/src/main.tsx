@@ -1,14 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { readToken } from './api/tokens.ts';
 import { loadAntdLocale } from './app/antd-locales.ts';
 import { Providers } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
+import { useSession } from './app/session.ts';
 import { initI18n, storedLanguage } from './i18n/index.ts';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
+// A signed-in browser asks who it is and for its menus while the texts load, not after the shell's
+// first render (the home dashboard is ready sooner, bench/web.ts).
+if (readToken() && window.location.pathname !== '/login') void useSession.getState().load();
 // The texts of the one language in use load before the first render.
 const language = storedLanguage();
 const [locale] = await Promise.all([loadAntdLocale(language), initI18n(language)]);

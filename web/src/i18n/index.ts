@@ -55,4 +55,5 @@ export const initI18n = async (language: Language = storedLanguage()) => {
   });
 };
 
-export const currentLanguage = (): Language => (isLanguage(i18n.language) ? i18n.language : defaultLanguage);
+/** The language in use; before the texts have loaded, the stored one (requests may start earlier). */
+export const currentLanguage = (): Language => (isLanguage(i18n.language) ? i18n.language : storedLanguage());
