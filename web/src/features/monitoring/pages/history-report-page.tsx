@@ -479,7 +479,13 @@ export const HistoryReportPage = () => {
                   <Empty description={t('reportsUi.history.noData')} style={{ height: 300, paddingTop: 100 }} />
                 ) : (
                   <Suspense fallback={<Spin />}>
-                    <CurveChart lines={lines} colors={colors} noUnit={t('reportsUi.history.noUnit')} height={300} />
+                    <CurveChart
+                      lines={lines}
+                      colors={colors}
+                      noUnit={t('reportsUi.history.noUnit')}
+                      height={300}
+                      range={[run.t1 * 1000, run.t2 * 1000]}
+                    />
                   </Suspense>
                 )}
               </div>
