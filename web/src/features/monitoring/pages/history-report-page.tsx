@@ -375,7 +375,7 @@ export const HistoryReportPage = () => {
             />
           </Form.Item>
           <Form.Item name="range" label={t('reportsUi.history.range')}>
-            <Select style={{ width: 120 }} options={historyRanges.map((r) => ({ value: r, label: t(rangeKeys[r]) }))} />
+            <Select style={{ width: 150 }} options={historyRanges.map((r) => ({ value: r, label: t(rangeKeys[r]) }))} />
           </Form.Item>
           {range === 'custom' && (
             <Form.Item name="custom">
@@ -384,7 +384,7 @@ export const HistoryReportPage = () => {
           )}
           <Form.Item name="interval" label={t('reportsUi.history.interval')}>
             <Select
-              style={{ width: 110 }}
+              style={{ width: 130 }}
               options={(['auto', 'raw', 'minute', 'hour', 'day'] as const).map((v) => ({
                 value: v,
                 label: t(intervalKeys[v]),
