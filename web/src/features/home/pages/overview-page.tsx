@@ -1,20 +1,9 @@
-import { monitorState } from '@sitewatch/contract/monitoring';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, Flex, Spin, Statistic, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { stateOf } from '../../../components/states.ts';
 import { sitesOverviewQuery } from '../api.ts';
-
-/** State tags, as the station page shows them (002 §4). */
-const stateView = {
-  [monitorState.notReady]: { key: 'monitoringUi.state.notReady', color: 'default' },
-  [monitorState.normal]: { key: 'monitoringUi.state.normal', color: 'success' },
-  [monitorState.abnormal]: { key: 'monitoringUi.state.abnormal', color: 'error' },
-  [monitorState.warning]: { key: 'monitoringUi.state.warning', color: 'warning' },
-  [monitorState.unknown]: { key: 'monitoringUi.state.unknown', color: 'default' },
-  [monitorState.serious]: { key: 'monitoringUi.state.serious', color: 'magenta' },
-  [monitorState.jitter]: { key: 'monitoringUi.state.jitter', color: 'purple' },
-} as const;
 
 /**
  * The state of every granted site at a glance (000 §2.4 /overview, without the tab strip): devices,
@@ -37,7 +26,7 @@ export const OverviewPage = () => {
       ) : (
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(280px, 1fr))', gap: 16 }}>
           {rows.map((s) => {
-            const state = stateView[s.worst_state as keyof typeof stateView] ?? stateView[monitorState.unknown];
+            const state = stateOf(s.worst_state);
             return (
               <Card
                 key={s.id}

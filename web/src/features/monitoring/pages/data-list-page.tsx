@@ -7,10 +7,10 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../app/permissions.ts';
+import { stateOf, valueColor } from '../../../components/states.ts';
 import { devicesQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
 import { dataListQuery, dataListRefreshMs, reportsApi, tzOffset } from '../reports-api.ts';
-import { stateOf, valueColor } from '../states.ts';
 
 type Query = RouteQuery<typeof reportsRoutes.dataList>;
 type SortKey = NonNullable<Query['sort']>;

@@ -22,11 +22,11 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { stateOf } from '../../../components/states.ts';
 import { devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
 import { SourceFields } from '../components/source-fields.tsx';
 import { validateWith } from '../form-errors.ts';
-import { stateOf } from '../states.ts';
 
 const sourceKeys: Record<string, string[]> = {
   simulator: ['kind', 'model', 'base', 'spread', 'noise', 'period_s', 'fault_rate', 'decimals'],

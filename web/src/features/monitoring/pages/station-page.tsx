@@ -25,10 +25,10 @@ import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { stateOf, valueColor } from '../../../components/states.ts';
 import { itemSeriesQuery, liveDataQuery, siteMenuQuery } from '../api.ts';
 import { DeviceView, isDeviceTab } from '../components/device-view/device-view.tsx';
 import { Sparkline } from '../components/sparkline.tsx';
-import { stateOf, valueColor } from '../states.ts';
 
 type TreeNode = { key: number; title: string; children: TreeNode[] };
 

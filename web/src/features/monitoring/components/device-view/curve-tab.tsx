@@ -183,7 +183,7 @@ export const CurveTab = ({ deviceName, items }: { deviceName: string; items: Liv
           <DatePicker.RangePicker
             showTime
             value={custom}
-            onChange={(v) => setCustom(v && v[0] && v[1] ? [v[0], v[1]] : null)}
+            onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0], v[1]] : null)}
           />
         ) : null}
         <Flex gap={6} align="center">

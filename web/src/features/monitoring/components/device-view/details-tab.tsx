@@ -5,9 +5,9 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../../../app/permissions.ts';
+import { stateOf, valueColor } from '../../../../components/states.ts';
 import { monitoringApi } from '../../api.ts';
 import { deviceItemsQuery } from '../../device-api.ts';
-import { stateOf, valueColor } from '../../states.ts';
 
 const formatValue = (item: LiveItem) =>
   item.value === null ? '—' : `${item.value}${item.unit ? ` ${item.unit}` : ''}`;

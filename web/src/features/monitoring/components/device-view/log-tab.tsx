@@ -4,8 +4,8 @@ import { Checkbox, DatePicker, Flex, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { stateOf } from '../../../../components/states.ts';
 import { deviceLogQuery } from '../../device-api.ts';
-import { stateOf } from '../../states.ts';
 
 const kindView = {
   state: { key: 'deviceUi.log.kindState', color: 'blue' },
@@ -85,7 +85,7 @@ export const LogTab = ({ deviceId }: { deviceId: number }) => {
           showTime
           value={range}
           onChange={(v) => {
-            setRange(v && v[0] && v[1] ? [v[0], v[1]] : null);
+            setRange(v?.[0] && v[1] ? [v[0], v[1]] : null);
             setPage(1);
           }}
           presets={[

@@ -2,7 +2,7 @@ import type { DeviceAlarm, DeviceOverview } from '@sitewatch/contract/device-vie
 import { Card, Col, Descriptions, Empty, Flex, Row, Statistic, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { stateOf } from '../../states.ts';
+import { stateOf } from '../../../../components/states.ts';
 
 const when = (ts: number) => (ts ? dayjs.unix(ts).format('YYYY-MM-DD HH:mm:ss') : '—');
 
