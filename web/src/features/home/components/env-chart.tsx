@@ -7,9 +7,10 @@ import {
   TooltipComponent,
   type TooltipComponentOption,
 } from 'echarts/components';
-import { type ComposeOption, type ECharts, init, use } from 'echarts/core';
+import { type ComposeOption, use } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
+import { useEChart } from '../../../components/use-echart.ts';
 
 use([LineChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
@@ -42,24 +43,9 @@ export const EnvChart = ({
   colors: ChartColors;
   onDrawn?: (() => void) | undefined;
 }) => {
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<ECharts | null>(null);
   const drawn = useRef(onDrawn);
   drawn.current = onDrawn;
-
-  useEffect(() => {
-    if (!box.current) return;
-    const instance = init(box.current, undefined, { renderer: 'canvas' });
-    chart.current = instance;
-    instance.on('finished', () => drawn.current?.());
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(box.current);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
+  const { box, chart } = useEChart((instance) => instance.on('finished', () => drawn.current?.()));
 
   useEffect(() => {
     const instance = chart.current;
@@ -104,7 +90,7 @@ export const EnvChart = ({
       })),
     };
     instance.setOption(option, { replaceMerge: ['series', 'yAxis'] });
-  }, [lines, colors]);
+  }, [lines, colors, chart]);
 
   const points = lines.reduce((n, l) => n + l.data.length, 0);
   return <div ref={box} style={{ width: '100%', height: '100%' }} data-testid="home-curve" data-points={points} />;

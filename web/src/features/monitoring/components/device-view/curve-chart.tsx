@@ -9,9 +9,10 @@ import {
   TooltipComponent,
   type TooltipComponentOption,
 } from 'echarts/components';
-import { type ComposeOption, type ECharts, init, use } from 'echarts/core';
+import { type ComposeOption, use } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useEffect, useImperativeHandle } from 'react';
+import { useEChart } from '../../../../components/use-echart.ts';
 
 // Only what the curve draws, so the chunk stays small (this file is loaded lazily with the tab).
 use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
@@ -70,31 +71,17 @@ export const CurveChart = forwardRef<
     range: [number, number];
   }
 >(({ lines, colors, noUnit, height, range }, ref) => {
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<ECharts | null>(null);
+  // The zoom window (percent of the range) is kept on the element, for people's tools and tests.
+  const { box, chart } = useEChart((instance, element) =>
+    instance.on('datazoom', () => {
+      const zoom = (instance.getOption() as { dataZoom?: Array<{ start?: number; end?: number }> }).dataZoom?.[0];
+      if (zoom) element.dataset.zoom = `${Math.round(zoom.start ?? 0)}-${Math.round(zoom.end ?? 100)}`;
+    }),
+  );
 
   useImperativeHandle(ref, () => ({
     png: () => chart.current?.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: colors.background }),
   }));
-
-  useEffect(() => {
-    if (!box.current) return;
-    const instance = init(box.current, undefined, { renderer: 'canvas' });
-    chart.current = instance;
-    // The zoom window (percent of the range) is kept on the element, for people's tools and tests.
-    instance.on('datazoom', () => {
-      const zoom = (instance.getOption() as { dataZoom?: Array<{ start?: number; end?: number }> }).dataZoom?.[0];
-      if (box.current && zoom)
-        box.current.dataset.zoom = `${Math.round(zoom.start ?? 0)}-${Math.round(zoom.end ?? 100)}`;
-    });
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(box.current);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
 
   useEffect(() => {
     const instance = chart.current;
@@ -175,7 +162,7 @@ export const CurveChart = forwardRef<
       ];
     }
     instance.setOption(option, { replaceMerge: ['series', 'yAxis'] });
-  }, [lines, colors, noUnit, range[0], range[1]]);
+  }, [lines, colors, noUnit, range[0], range[1], chart]);
 
   return <div ref={box} style={{ width: '100%', height }} data-testid="curve-canvas" data-zoom="0-100" />;
 });
