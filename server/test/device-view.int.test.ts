@@ -197,7 +197,7 @@ describeEachDatabase('device pages: overview, log and curve', (dialect) => {
     expect(setpoints[0].detail).toContain('register is read-only');
     const confirm = all.data.find((e: { event: string }) => e.event === 'confirm');
     expect(confirm).toMatchObject({ user_name: 'admin', detail: 'on it', item_name: first1!.name });
-    const unknown = all.data.find((e: { state: number }) => e.kind === 'state' && e.state === 4);
+    const unknown = all.data.find((e: { kind: string; state: number }) => e.kind === 'state' && e.state === 4);
     expect(unknown).toMatchObject({ prev_state: 1, detail: 'no answer within 3000 ms', time: 1_700_000_100 });
 
     // Filters and paging.
