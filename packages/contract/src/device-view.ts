@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, tParam } from './envelope.ts';
+import { pageOf, tParam, tzOffset } from './envelope.ts';
 import { driverName, stateCode } from './monitoring.ts';
 import { defineRoute } from './route.ts';
 import { resolution, seriesPoint } from './series.ts';
@@ -174,6 +174,7 @@ export const curveExportInput = z
     /** Seconds back of the compared period; 0: no comparison. */
     shift: z.number().int().min(0).max(3_153_600_000).default(0),
     points: z.number().int().min(2).max(2000).default(1000),
+    tz_offset: tzOffset,
   })
   .refine((q) => q.t2 >= q.t1, { message: msg('endBeforeStart'), path: ['t2'] });
 

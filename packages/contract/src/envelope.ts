@@ -29,3 +29,10 @@ export const pageOf = <T extends z.ZodType>(row: T) => z.object({ total: z.numbe
 export const epochSeconds = z.number().int().min(0);
 
 export const nowSeconds = (now: number = Date.now()): number => Math.floor(now / 1000);
+
+/** Minutes east of UTC of the reader's clock (UTC+8 is 480), for times written into exports. */
+export const tzOffset = z.number().int().min(-720).max(840).default(0);
+
+/** `YYYY-MM-DD HH:mm:ss` of epoch seconds on a clock `offset` minutes east of UTC; '' for no time (0). */
+export const formatLocalTime = (ts: number, offset: number): string =>
+  ts > 0 ? new Date((ts + offset * 60) * 1000).toISOString().replace('T', ' ').slice(0, 19) : '';

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { pageOf, pageQuery } from './envelope.ts';
+
+/** The reader's clock in a query (minutes east of UTC), for times written into exports. */
+const tzOffset = z.coerce.number().int().min(-720).max(840).default(0);
+
 import { stateCode, valueType } from './monitoring.ts';
 import { defineRoute } from './route.ts';
 
@@ -28,7 +32,6 @@ export const dataListSort = z.enum(dataListSorts);
  * Minutes east of UTC of the reader's clock, so that exported times read as on screen
  * (UTC+8 is 480). Defaults to UTC.
  */
-export const tzOffset = z.coerce.number().int().min(-720).max(840).default(0);
 
 const dataListFilter = {
   /** A site and its sub-sites; -1 or absent: every granted site. */

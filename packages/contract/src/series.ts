@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './envelope.ts';
+import { pageOf, tzOffset } from './envelope.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -60,8 +60,8 @@ export const historyQuery = z
     interval: historyInterval.default('hour'),
     page: z.number().int().min(1).max(1_000_000).default(1),
     limit: z.number().int().min(1).max(1000).default(50),
-    /** Exports: minutes east of UTC of the reader's clock, for the times written (UTC+8 is 480). */
-    tz_offset: z.number().int().min(-720).max(840).default(0),
+    /** Exports: the reader's clock, for the times written. */
+    tz_offset: tzOffset,
   })
   .refine((q) => q.t2 >= q.t1, { message: msg('endBeforeStart'), path: ['t2'] })
   .refine((q) => q.interval !== 'raw' || q.t2 - q.t1 <= 86_400, { message: msg('rawRange'), path: ['t2'] })

@@ -1,4 +1,4 @@
-import { type Language, sharedText } from '@sitewatch/contract';
+import { formatLocalTime, type Language, sharedText } from '@sitewatch/contract';
 import {
   type CurveSeries,
   type DeviceLogEntry,
@@ -227,7 +227,7 @@ export const createDeviceViewService = (deps: DeviceViewDeps) => {
     curves: readCurves,
 
     async curveWorkbook(
-      q: { item_ids: number[]; t1: number; t2: number; shift: number; points: number },
+      q: { item_ids: number[]; t1: number; t2: number; shift: number; points: number; tz_offset: number },
       allowed: Allowed,
       lang: Language,
     ): Promise<Buffer> {
@@ -245,13 +245,13 @@ export const createDeviceViewService = (deps: DeviceViewDeps) => {
         { header: h('unit'), width: 8 },
       ];
       sheet.getRow(1).font = { bold: true };
-      const time = (ts: number) => new Date(ts * 1000).toISOString().replace('T', ' ').slice(0, 19);
       for (const [series, period] of [
         [current, h('current')],
         [previous, h('previous')],
       ] as const) {
         for (const s of series) {
-          for (const p of s.points) sheet.addRow([s.device_name, s.item_name, period, time(p.ts), p.value, s.unit]);
+          for (const p of s.points)
+            sheet.addRow([s.device_name, s.item_name, period, formatLocalTime(p.ts, q.tz_offset), p.value, s.unit]);
         }
       }
       return Buffer.from(await book.xlsx.writeBuffer());

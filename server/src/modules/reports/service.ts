@@ -1,4 +1,4 @@
-import { type Language, sharedText } from '@sitewatch/contract';
+import { formatLocalTime, type Language, sharedText } from '@sitewatch/contract';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import {
   type DataListExportQuery,
@@ -23,10 +23,6 @@ const stateKeys: Record<number, string> = {
   [monitorState.serious]: 'serious',
   [monitorState.jitter]: 'jitter',
 };
-
-/** `YYYY-MM-DD HH:mm:ss` of epoch seconds in a clock `tzOffset` minutes east of UTC. */
-export const formatTime = (ts: number, tzOffset: number) =>
-  ts > 0 ? new Date((ts + tzOffset * 60) * 1000).toISOString().replace('T', ' ').slice(0, 19) : '';
 
 /** Descendants of `root` (itself included) in a parent list. */
 const subtree = (root: number, sites: Array<{ id: number; parent_id: number }>) => {
@@ -131,7 +127,7 @@ export const createReportsService = (deps: { repo: ReportsRepository; live?: Liv
           r.unit,
           h(`states.${stateKeys[r.state] ?? 'unknown'}`),
           r.alarm?.level_name ?? '',
-          formatTime(r.last_check, q.tz_offset),
+          formatLocalTime(r.last_check, q.tz_offset),
         ]);
       }
       return Buffer.from(await book.xlsx.writeBuffer());

@@ -1,4 +1,4 @@
-import { type Language, sharedText } from '@sitewatch/contract';
+import { formatLocalTime, type Language, sharedText } from '@sitewatch/contract';
 import {
   defaultRetention,
   type HistoryRow,
@@ -26,10 +26,6 @@ interface HistoryQuery {
   limit: number;
   tz_offset?: number;
 }
-
-/** `YYYY-MM-DD HH:mm:ss` of epoch seconds in a clock `tzOffset` minutes east of UTC. */
-const formatTime = (ts: number, tzOffset: number) =>
-  new Date((ts + tzOffset * 60) * 1000).toISOString().replace('T', ' ').slice(0, 19);
 
 const parseIds = (text: string): number[] => {
   try {
@@ -199,7 +195,7 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
       sheet.addRow([h('site'), h('device'), h('item'), h('time'), h('min'), h('max'), h('avg'), h('count'), h('unit')]);
       sheet.getRow(1).font = { bold: true };
       for (const r of rows) {
-        const time = formatTime(r.ts, q.tz_offset ?? 0);
+        const time = formatLocalTime(r.ts, q.tz_offset ?? 0);
         sheet.addRow([
           r.site,
           r.device_name,

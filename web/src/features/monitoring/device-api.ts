@@ -3,6 +3,7 @@ import { monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { liveRefreshMs } from './api.ts';
+import { tzOffset } from './reports-api.ts';
 
 /** The device pages of /station: overview, live items, log and curves of one device. */
 export const deviceOverviewQuery = (deviceId: number) =>
@@ -64,7 +65,7 @@ export const itemSearchQuery = (name: string) =>
 /** The curves as an xlsx file (the server builds the sheet from the same points). */
 export const exportCurve = async (body: { item_ids: number[]; t1: number; t2: number; shift: number }) => {
   const blob = (await api.send('POST', '/api/v1/device_groups/device/curve/export', {
-    body: { ...body, points: 1000 },
+    body: { ...body, points: 1000, tz_offset: tzOffset() },
     download: true,
   })) as Blob;
   return blob;
