@@ -155,6 +155,8 @@ test('a new alarm reaches the list, the counters and the level counts without a 
   await loginInBrowser(page, 'admin', adminPassword);
   await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 40_000 });
   const itemsBefore = await counter(page, 'items');
+  // The ranking restarts, so the new alarm is not lost among the demo estate's own (one each, by now).
+  await api(request, 'put', 'overview/alarm_count_clear');
   // Adding an item does not push anything; the alarm it raises does.
   const created = await api(request, 'post', 'setting/items', hotItem(deviceId, '首页新告警', 45));
   expect(created.id).toBeGreaterThan(0);
@@ -172,7 +174,7 @@ test('a new alarm reaches the list, the counters and the level counts without a 
       { timeout: 15_000 },
     )
     .toBe(true);
-  await expect(page.getByTestId('home-ranking')).toContainText(/首页/);
+  await expect(page.getByTestId('home-ranking')).toContainText('首页新告警', { timeout: 15_000 });
 });
 
 test('the inspect button, the console link and logout behave as 000 §2.6 says', async ({ page }) => {
