@@ -190,7 +190,8 @@ test('a user without the site sees none of its alarms; the alarm settings pages 
   if (await page.getByTestId('alarm-notices-open').isVisible()) await page.getByTestId('alarm-notices-open').click();
   await expect(notice).toBeVisible();
   await op.waitForTimeout(1500);
-  await expect(op.getByTestId('alarm-notice')).toHaveCount(0);
+  // Not this one (the demo's own faults on the operator's site may still come and go).
+  await expect(op.getByTestId('alarm-notice').filter({ hasText: '进风温度' })).toHaveCount(0);
   await op.getByTestId('alarm-bell').click();
   await expect(op.getByTestId('alarm-bell-list')).not.toContainText('进风温度');
 
