@@ -49,23 +49,6 @@ export const seriesAnswer = z.object({
 
 /** History report rows: one per item and interval (min, max, avg) or raw samples. */
 export const historyInterval = z.enum(['raw', 'minute', 'hour', 'day']);
-export const historyQuery = z
-  .strictObject({
-    item_ids: z
-      .array(z.number().int().min(1).max(2_147_483_647))
-      .min(1, { message: msg('items') })
-      .max(200),
-    t1: z.number().int().min(0).max(32_503_680_000),
-    t2: z.number().int().min(0).max(32_503_680_000),
-    interval: historyInterval.default('hour'),
-    page: z.number().int().min(1).max(1_000_000).default(1),
-    limit: z.number().int().min(1).max(1000).default(50),
-    /** Exports: the reader's clock, for the times written. */
-    tz_offset: tzOffset,
-  })
-  .refine((q) => q.t2 >= q.t1, { message: msg('endBeforeStart'), path: ['t2'] })
-  .refine((q) => q.interval !== 'raw' || q.t2 - q.t1 <= 86_400, { message: msg('rawRange'), path: ['t2'] })
-  .refine((q) => q.interval !== 'minute' || q.t2 - q.t1 <= 31 * 86_400, { message: msg('minuteRange'), path: ['t2'] });
 const historyRange = {
   t1: z.number().int().min(0).max(32_503_680_000),
   t2: z.number().int().min(0).max(32_503_680_000),
@@ -81,6 +64,19 @@ const checkHistoryRange = (q: { t1: number; t2: number; interval: string }, ctx:
     ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('minuteRange') });
   }
 };
+/** Up to 200 items of a history query. */
+const historyItemIds = z
+  .array(z.number().int().min(1).max(2_147_483_647))
+  .min(1, { message: msg('items') })
+  .max(200);
+export const historyQuery = z
+  .strictObject({
+    item_ids: historyItemIds,
+    ...historyRange,
+    /** Exports: the reader's clock, for the times written. */
+    tz_offset: tzOffset,
+  })
+  .superRefine(checkHistoryRange);
 /** The history of every item of one device (002 §7.5 setting/devices/data_history). */
 export const deviceHistoryQuery = z
   .strictObject({ device_id: z.number().int().min(1).max(2_147_483_647), ...historyRange })
@@ -110,18 +106,7 @@ export type HistoryRow = z.infer<typeof historyRow>;
  * (raw: the value), null where the item has no sample. Paged by time.
  */
 export const historyTableQuery = z
-  .strictObject({
-    item_ids: z
-      .array(z.number().int().min(1).max(2_147_483_647))
-      .min(1, { message: msg('items') })
-      .max(200),
-    t1: z.number().int().min(0).max(32_503_680_000),
-    t2: z.number().int().min(0).max(32_503_680_000),
-    interval: historyInterval.default('hour'),
-    order: z.enum(['asc', 'desc']).default('asc'),
-    page: z.number().int().min(1).max(1_000_000).default(1),
-    limit: z.number().int().min(1).max(1000).default(50),
-  })
+  .strictObject({ item_ids: historyItemIds, ...historyRange, order: z.enum(['asc', 'desc']).default('asc') })
   .superRefine(checkHistoryRange);
 export const historyTableColumn = z.object({
   item_id: z.number().int(),
