@@ -11,6 +11,13 @@ import {
 
 test.describe.configure({ mode: 'serial' });
 
+// Journeys below change the login and account settings; each starts from and returns to the defaults,
+// even when it fails half-way, so one failure never leaves the captcha or a lock on for the next.
+test.afterEach(async ({ request }) => {
+  await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe());
+  await setGlobalConfig(request, 'ACCOUNT_SAFE', { acc_logout_config: { enabled: false, opt_period: 30 } });
+});
+
 /** A second account for the journeys, made in the database (user pages come with the users issue). */
 const makeUser = async (userName: string, roleMenuIds: number[] = [], options: { mustChange?: boolean } = {}) => {
   const { hash } = await import('@node-rs/argon2');
@@ -57,8 +64,8 @@ test('wrong password and wrong captcha messages', async ({ page, request }) => {
   await expect(page.getByLabel('验证码')).toHaveValue('');
   await page.getByLabel('验证码').fill(latestCaptchaCode());
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('user-menu')).toBeVisible();
-  await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe());
+  // A successful login leaves the login page for the dashboard (000 §2.4: /home?fullShow=yes).
+  await page.waitForURL(/\/home\?fullShow=yes/);
 });
 
 test('an account locks after the configured failures, without saying whether it exists', async ({ page, request }) => {
@@ -78,7 +85,6 @@ test('an account locks after the configured failures, without saying whether it 
   await expect(page.getByTestId('login-error')).toHaveText('账号已被锁定，请稍后再试或联系管理员！，请重新输入！');
   for (let i = 0; i < 3; i++) await loginInBrowser(page, 'nobody-here', 'wrong');
   await expect(page.getByTestId('login-error')).toHaveText('账号已被锁定，请稍后再试或联系管理员！，请重新输入！');
-  await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe());
 });
 
 test('remember-me survives a browser restart, a plain login does not', async ({ browser }) => {
@@ -114,7 +120,6 @@ test('single-terminal login ends the first browser', async ({ browser, request }
   await a.goto('/setting_auto_login');
   await expect(a).toHaveURL(/\/login$/);
   await expect(a.getByTestId('login-error')).toHaveText('您的账号已在其他终端登录，当前登录已失效！');
-  await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe());
 });
 
 test('the idle countdown logs out', async ({ page, request }) => {
@@ -126,7 +131,6 @@ test('the idle countdown logs out', async ({ page, request }) => {
   await expect(page.getByText('即将自动退出')).toBeVisible();
   await page.clock.runFor('00:32');
   await expect(page).toHaveURL(/\/login$/);
-  await setGlobalConfig(request, 'ACCOUNT_SAFE', { acc_logout_config: { enabled: false, opt_period: 30 } });
 });
 
 test('language and theme switches persist across a reload', async ({ page }) => {

@@ -12,6 +12,18 @@ test.describe.configure({ mode: 'serial' });
 
 const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
+// The block list and the login settings are put back after every journey, even a failed one. The
+// reset signs in from Firefox, which every journey here leaves allowed.
+test.afterEach(async ({ playwright, baseURL }) => {
+  const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'user-agent': firefox } });
+  const headers = await adminHeaders(request);
+  const blocks = await (await request.get('/api/v1/setting/account_blocks', { headers })).json();
+  for (const block of blocks.data?.data ?? [])
+    await request.delete(`/api/v1/setting/account_blocks/${block.id}`, { headers });
+  await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe());
+  await request.dispose();
+});
+
 test('the administrator grants a role one site, three pages and a contact, and its user sees only those', async ({
   page,
   request,
@@ -122,5 +134,4 @@ test('a blocked user cannot log in, and neither can a browser that is not allowe
   await expect(page.getByTestId('login-error')).toHaveText('当前浏览器不允许登录，请使用允许的浏览器！，请重新输入！');
   await request.post('/api/v1/setting/gc', { headers: firefoxHeaders, data: { k: 'LOGIN_SAFE', v: loginSafe() } });
   await loginToConsole(page, 'duty1', 'Duty-Second-Pass-2');
-  await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe());
 });
