@@ -16,13 +16,17 @@ const tableNames = async (db: Db): Promise<string[]> => {
   return rows.map((r) => r.name).sort();
 };
 
-/** A digest of every row of every table: equal digests mean nothing was changed. */
-export const snapshotDigest = async (db: Db): Promise<string> => {
+/**
+ * A digest of every row of every table (or of `only`, where they exist): equal digests mean nothing
+ * was changed.
+ */
+export const snapshotDigest = async (db: Db, only?: string[]): Promise<string> => {
+  const existing = await tableNames(db);
+  const chosen = only ? existing.filter((table) => only.includes(table)) : existing;
   if (db.dialect === 'postgres') {
     // One round trip: an md5 of each table's rows, computed by the server.
-    const tables = await tableNames(db);
-    if (tables.length === 0) return '';
-    const parts = tables.map(
+    if (chosen.length === 0) return '';
+    const parts = chosen.map(
       (table) =>
         sql`select ${table} as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${sql.table(table)} x`,
     );
@@ -30,7 +34,7 @@ export const snapshotDigest = async (db: Db): Promise<string> => {
     return rows.map((r) => `${r.t}:${r.h}`).join(',');
   }
   const hash = createHash('sha256');
-  for (const table of await tableNames(db)) {
+  for (const table of chosen) {
     const { rows } = await sql`select * from ${sql.table(table)}`.execute(db.kysely);
     const lines = rows.map((row) => JSON.stringify(row)).sort();
     hash.update(`${table}\n${lines.join('\n')}\n`);

@@ -1,0 +1,48 @@
+/**
+ * The fuzz test's areas: which OpenAPI tags each test file sends bad requests to, and which tables a
+ * rejected request of those routes must leave unchanged (the operation log and the global settings
+ * are checked for every area). A new tag must be given an area, or coverage.int.test.ts fails.
+ */
+export const fuzzAreas = {
+  monitoring: {
+    tags: ['monitoring'],
+    tables: ['device_groups', 'categorys', 'device_templates', 'devices', 'items', 'time_periods', 'serial_ports'],
+  },
+  series: {
+    tags: ['series', 'reports', 'device-view'],
+    tables: ['sample_chunks', 'samples_1m', 'samples_1h', 'data_history_templates', 'device_state_logs', 'items'],
+  },
+  auth: {
+    tags: ['auth', 'health', 'settings', 'ldap'],
+    tables: ['users', 'user_roles', 'sessions', 'device_tokens', 'captchas', 'login_attempts'],
+  },
+  users: {
+    tags: ['users', 'security', 'logs'],
+    tables: [
+      'users',
+      'roles',
+      'role_menus',
+      'role_functions',
+      'role_sites',
+      'role_contacts',
+      'role_videos',
+      'user_roles',
+      'user_groups',
+      'user_user_groups',
+      'account_blocks',
+      'sessions',
+      'alarm_logs',
+      'notification_logs',
+    ],
+  },
+  alarms: {
+    tags: ['alarms', 'dashboard'],
+    tables: ['alarms', 'alarm_logs', 'alarm_levels', 'alarm_settings', 'alarm_disabled', 'items'],
+  },
+  notify: {
+    tags: ['notify'],
+    tables: ['contacts', 'contact_groups', 'notify_channels', 'notification_logs', 'role_contacts', 'alarm_settings'],
+  },
+} satisfies Record<string, { tags: string[]; tables: string[] }>;
+
+export type FuzzArea = keyof typeof fuzzAreas;
