@@ -9,6 +9,8 @@ export default defineConfig({
       {
         test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' },
       },
+      // Checks of the repository itself (the import boundaries of biome.json).
+      { test: { name: 'repo', include: ['scripts/**/*.test.ts'], environment: 'node' } },
       {
         test: {
           name: 'server',

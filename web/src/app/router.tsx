@@ -9,8 +9,8 @@ import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
-import { normalizePage } from './guard.ts';
-import { useSession } from './session.ts';
+import { normalizePage } from '../session/guard.ts';
+import { useSession } from '../session/session.ts';
 
 // The shell and the 404 page load on demand, so the login page sends only what it needs.
 const ShellLayout = lazy(() => import('./shell/shell-layout.tsx').then((m) => ({ default: m.ShellLayout })));

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { lastActivityKey } from '../../api/tokens.ts';
-import { logout } from './logout.ts';
+import { logout } from '../../session/logout.ts';
 
 /** 000 §4.9: countdown 30 s, idle checked every 3 s, activity saved at most every 2 s. */
 const countdownSeconds = 30;

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
 import { encryptForServer } from '../../api/crypto.ts';
 import { matches } from '../../components/form-rules.ts';
-import { useSession } from '../session.ts';
+import { useSession } from '../../session/session.ts';
 
 interface Values {
   old_password: string;

@@ -5,13 +5,13 @@ import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'rea
 import { pushClient } from '../../api/push-client.ts';
 import { readToken } from '../../api/tokens.ts';
 import { AlarmNotices } from '../../features/alarms/components/alarm-notices.tsx';
-import { guardVerdict, normalizePage } from '../guard.ts';
-import { menuLeaves, useSession } from '../session.ts';
+import { guardVerdict, normalizePage } from '../../session/guard.ts';
+import { menuLeaves, useSession } from '../../session/session.ts';
+import { useTabs } from '../../session/tabs.ts';
 import { extraTabPages } from './extra-tab-pages.ts';
 import { IdleLogout } from './idle-logout.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { TabStrip, useFirstPageTab } from './tab-strip.tsx';
-import { useTabs } from './tabs.ts';
 import { TopBar } from './top-bar.tsx';
 
 /**

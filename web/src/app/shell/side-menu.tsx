@@ -1,8 +1,8 @@
 import type { MenuNode } from '@sitewatch/contract/auth';
 import { Menu, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
-import { normalizePage } from '../guard.ts';
-import { useSession } from '../session.ts';
+import { normalizePage } from '../../session/guard.ts';
+import { useSession } from '../../session/session.ts';
 
 type Item = Required<MenuProps>['items'][number];
 

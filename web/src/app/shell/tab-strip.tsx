@@ -2,9 +2,9 @@ import { DownOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { menuLeaves, useSession } from '../session.ts';
+import { menuLeaves, useSession } from '../../session/session.ts';
+import { type Tab, useTabs } from '../../session/tabs.ts';
 import { extraTabPages } from './extra-tab-pages.ts';
-import { type Tab, useTabs } from './tabs.ts';
 
 export const useFirstPageTab = (): Tab | null => {
   const firstPage = useSession((s) => s.firstPage);

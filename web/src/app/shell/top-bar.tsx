@@ -1,6 +1,6 @@
 import { DownOutlined, ExportOutlined, FullscreenOutlined, HomeOutlined, UserOutlined } from '@ant-design/icons';
 import { authRoutes } from '@sitewatch/contract/auth';
-import { App, Button, Dropdown, Flex, Space, Tooltip, Typography, theme } from 'antd';
+import { Button, Dropdown, Flex, Space, Tooltip, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -8,27 +8,11 @@ import { api } from '../../api/client.ts';
 import { readUserName } from '../../api/tokens.ts';
 import { LanguagePicker, ThemePicker } from '../../components/preference-pickers.tsx';
 import { AlarmBell } from '../../features/alarms/components/alarm-bell.tsx';
-import { defaultEdition } from '../edition.ts';
-import { useSession } from '../session.ts';
-import { logout } from './logout.ts';
+import { defaultEdition } from '../../session/edition.ts';
+import { useLogoutConfirm } from '../../session/logout.ts';
+import { useSession } from '../../session/session.ts';
 import { PasswordDialog } from './password-dialog.tsx';
 import { ServerClock } from './server-clock.tsx';
-
-/** Asks before logging out (000 §2.6, §4.10); cancelling says so. */
-export const useLogoutConfirm = () => {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { modal, message } = App.useApp();
-  return () =>
-    modal.confirm({
-      title: t('shell.logout.confirm'),
-      onCancel: () => void message.info(t('shell.logout.cancelled')),
-      onOk: async () => {
-        await logout().catch(() => undefined);
-        navigate('/login', { replace: true });
-      },
-    });
-};
 
 /** Top bar (000 §2.4): logo, system name, server clock, home, full screen, new page, theme, language, user menu. */
 export const TopBar = () => {

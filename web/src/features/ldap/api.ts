@@ -2,7 +2,7 @@ import { ldapRoutes } from '@sitewatch/contract/ldap';
 import { usersRoutes } from '@sitewatch/contract/users';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
-import { useCan } from '../../app/permissions.ts';
+import { useCan } from '../../session/permissions.ts';
 
 export const ldapSettingsQuery = queryOptions({
   queryKey: ['ldap', 'settings'],

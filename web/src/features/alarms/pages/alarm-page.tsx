@@ -5,7 +5,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
-import { useCan } from '../../../app/permissions.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { useAlarmNotices } from '../alarm-store.ts';
 import { operateAlarm } from '../api.ts';
 import { labelKey } from '../components/alarm-notices.tsx';

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
-import { useCan } from '../../../app/permissions.ts';
+import { useCan } from '../../../session/permissions.ts';
 
 interface LogRow {
   id: number;

@@ -20,7 +20,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
-import { useCan } from '../../../app/permissions.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { CrudPage } from '../components/crud-page.tsx';
 
 const yesNo = (v: boolean) => (v ? <Tag color="green">✓</Tag> : <Tag>—</Tag>);

@@ -8,10 +8,10 @@ import { type CSSProperties, lazy, Suspense, useEffect, useMemo, useState } from
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { pushClient } from '../../../api/push-client.ts';
-import { defaultEdition } from '../../../app/edition.ts';
-import { useSession } from '../../../app/session.ts';
-import { useTabs } from '../../../app/shell/tabs.ts';
-import { useLogoutConfirm } from '../../../app/shell/top-bar.tsx';
+import { defaultEdition } from '../../../session/edition.ts';
+import { useLogoutConfirm } from '../../../session/logout.ts';
+import { useSession } from '../../../session/session.ts';
+import { useTabs } from '../../../session/tabs.ts';
 import {
   curveRefreshMs,
   environmentQuery,

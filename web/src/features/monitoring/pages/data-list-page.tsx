@@ -6,7 +6,7 @@ import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCan } from '../../../app/permissions.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { stateOf, valueColor } from '../../../components/states.ts';
 import { devicesQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';

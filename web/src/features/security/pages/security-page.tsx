@@ -31,7 +31,7 @@ import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
-import { useCan } from '../../../app/permissions.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { allUsersQuery, blocksQuery, configQuery } from '../api.ts';
 
 const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;

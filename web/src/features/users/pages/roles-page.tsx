@@ -22,7 +22,7 @@ import type { DataNode } from 'antd/es/tree';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
-import { useCan } from '../../../app/permissions.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { catalogueQuery, grantableContactsQuery, rolesQuery, siteTreeQuery } from '../api.ts';
 
 type Role = { id: number; name: string; remark: string; user_count: number };

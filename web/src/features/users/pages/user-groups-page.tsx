@@ -4,7 +4,7 @@ import { App, Button, Card, Flex, Form, Input, Modal, Popconfirm, Space, Table, 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
-import { useCan } from '../../../app/permissions.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { groupsQuery, toTree } from '../api.ts';
 
 type Group = { id: number; name: string; parent_id: number; remark: string; user_count: number };

@@ -4,7 +4,7 @@ import { App, Button, Flex, Form, InputNumber, Modal, Table, Tag, Typography } f
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCan } from '../../../../app/permissions.ts';
+import { useCan } from '../../../../session/permissions.ts';
 import { stateOf, valueColor } from '../../../../components/states.ts';
 import { monitoringApi } from '../../api.ts';
 import { deviceItemsQuery } from '../../device-api.ts';
