@@ -6,8 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { buildApp } from '../server/src/app.ts';
-import { createCollector } from '../server/src/collector/collector.ts';
+import { createSitewatch } from '../server/src/app.ts';
 import type { ReadResult } from '../server/src/collector/driver.ts';
 import { openDb } from '../server/src/db/kysely.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
@@ -39,9 +38,12 @@ const { devices } = await seedEstate(db, {
 
 // The real app: the push channel on a port, the alarm engine, the collector feeding it.
 const push = createPushHub();
-const app = await buildApp({
+const sitewatch = await createSitewatch({
   db,
   push,
+  // The collector of app.ts without drivers: the bench feeds it reads itself (load, not start).
+  drivers: {},
+  series: createSeriesStore(db, { flushEveryMs: 1000 }),
   loginKey: createLoginKey(generateLoginKeyPem()),
   authenticator: {
     authenticate: async (token) =>
@@ -49,19 +51,14 @@ const app = await buildApp({
   },
   logLevel: 'warn',
 });
+const { app } = sitewatch;
+const collector = sitewatch.collector!;
+const store = sitewatch.series!;
 await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as { port: number }).port;
-const store = createSeriesStore(db, { flushEveryMs: 1000 });
-const collector = createCollector({
-  db,
-  store,
-  drivers: {},
-  persistEveryMs: 5000,
-  onSample: (itemId, value, tsMs) => app.alarms.onSample(itemId, value, tsMs),
-});
 await collector.load();
 store.start();
-await app.alarms.start();
+await sitewatch.alarms.start();
 
 // The browser side: one WebSocket client signed in as the administrator.
 const sentAt = new Map<number, number>();

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createEventBus } from '../server/src/bus/bus.ts';
 import { createCollector } from '../server/src/collector/collector.ts';
 import type { ReadResult } from '../server/src/collector/driver.ts';
 import { openDb } from '../server/src/db/kysely.ts';
@@ -26,8 +27,13 @@ await migrateToLatest(db.kysely);
 // A site with N/100 simulated devices of 100 items each, as the API would store them.
 const { devices } = await seedEstate(db, { items, perDevice });
 
+// Wired as app.ts wires them: the collector publishes samples on the bus, the store subscribes.
 const store = createSeriesStore(db, { flushEveryMs: 1000 });
-const collector = createCollector({ db, store, drivers: {}, persistEveryMs: 5000 });
+const bus = createEventBus();
+bus.subscribe('sample', (e) => {
+  if (e.value !== null) store.append(e.item_id, e.ts_ms, e.value);
+});
+const collector = createCollector({ db, bus, drivers: {}, persistEveryMs: 5000 });
 await collector.load();
 store.start();
 

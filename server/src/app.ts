@@ -5,7 +5,9 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type AlarmEngine, createAlarmEngine } from './alarms/engine.ts';
 import { withJitterState } from './alarms/live.ts';
 import { createAlarmSettings } from './alarms/settings.ts';
-import type { Collector } from './collector/collector.ts';
+import { createEventBus, type EventBus } from './bus/bus.ts';
+import { type Collector, createCollector } from './collector/collector.ts';
+import type { DriverRegistry } from './collector/driver.ts';
 import type { Db } from './db/kysely.ts';
 import { type Authenticator, registerAuthHook } from './http/auth.ts';
 import { registerErrorHandling, sendError } from './http/envelope.ts';
@@ -26,7 +28,7 @@ import {
   requestMeta,
 } from './modules/auth/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
-import { registerDeviceView } from './modules/device-view/index.ts';
+import { createDeviceStateLog, registerDeviceView } from './modules/device-view/index.ts';
 import {
   createGlobalConfig,
   type GlobalConfigDefaults,
@@ -42,16 +44,23 @@ import { registerSeries } from './modules/series/index.ts';
 import { registerUsers } from './modules/users/index.ts';
 import { type ChannelRegistry, createChannels } from './notify/channels/index.ts';
 import { createNotifier } from './notify/notifier.ts';
-import type { PushHub } from './push/hub.ts';
+import { createPushHub, type PushHub } from './push/hub.ts';
 import { registerPushChannel } from './push/routes.ts';
-import type { SeriesStore } from './series/store.ts';
+import { startSeriesMaintenance } from './series/maintenance.ts';
+import { createSeriesStore, type SeriesStore } from './series/store.ts';
 
 export interface AppDeps {
   db: Db;
-  push: PushHub;
-  /** The running collector (live values, device writes); absent in API-only tests. */
+  /** The push hub (tests hand in their own to watch what is sent); a new one by default. */
+  push?: PushHub;
+  /**
+   * Device drivers: with them the server collects (a collector, the series store and its
+   * maintenance, the device state log); without them it serves the API only, as most tests do.
+   */
+  drivers?: DriverRegistry | undefined;
+  /** A collector to use instead of building one (tests hand in fakes). */
   collector?: Collector | undefined;
-  /** The running series store; without it reads go straight to the tables. */
+  /** A series store to use instead of building one; without either, reads go straight to the tables. */
   series?: SeriesStore | undefined;
   /** The RSA key that protects passwords on the way from the browser. */
   loginKey: LoginKey;
@@ -74,11 +83,18 @@ export interface AppDeps {
   dataDir?: string | undefined;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The alarm engine: main.ts feeds it the collector's samples and starts it. */
-    alarms: AlarmEngine;
-  }
+/**
+ * The running server: the HTTP app and the engines, wired through one event bus. `start` starts the
+ * engines (after the app listens); `app.close()` stops everything in order (docs/architecture.md).
+ */
+export interface Sitewatch {
+  app: FastifyInstance;
+  bus: EventBus;
+  push: PushHub;
+  alarms: AlarmEngine;
+  collector: Collector | undefined;
+  series: SeriesStore | undefined;
+  start(): Promise<void>;
 }
 
 /** Removes the spec client's `t` (epoch seconds) from bodies and queries: accepted and ignored. */
@@ -88,11 +104,16 @@ const dropT = (value: unknown) => {
   }
 };
 
+/** The HTTP app alone, for suites that need no engine of their own. */
+export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => (await createSitewatch(deps)).app;
+
 /**
- * Builds the whole HTTP app: the http plugins first, then each area's `register` from a short
- * list. Tests call it with their own database and fakes.
+ * The composition root: builds the event bus, the engines and the HTTP app with each area's
+ * `register` from one list, and wires who publishes and who subscribes (docs/architecture.md, "The
+ * spine"). main.ts only reads the configuration, listens, starts and stops; tests call it with
+ * their own database and fakes.
  */
-export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
+export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const app = Fastify({
     logger: { level: deps.logLevel ?? 'info' },
     bodyLimit: deps.bodyLimitBytes ?? 1_048_576,
@@ -126,6 +147,39 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
 
   const clock = deps.clock ?? Date.now;
+  const warn = (obj: object, msg: string) => app.log.warn(obj, msg);
+  const bus = createEventBus({ warn });
+  const push = deps.push ?? createPushHub();
+
+  // ---------- collection: drivers → collector → bus → series store, device state log, alarm engine ----------
+  const series =
+    deps.series ??
+    (deps.drivers
+      ? createSeriesStore(deps.db, { onFlushError: (err) => warn({ err }, 'writing samples failed') })
+      : undefined);
+  const collector =
+    deps.collector ??
+    (deps.drivers
+      ? createCollector({
+          db: deps.db,
+          bus,
+          drivers: deps.drivers,
+          log: { warn, info: (obj, msg) => app.log.info(obj, msg) },
+        })
+      : undefined);
+  if (series) {
+    bus.subscribe('sample', (e) => {
+      if (e.value !== null) series.append(e.item_id, e.ts_ms, e.value);
+    });
+  }
+  // Device state changes are kept for the device pages' log (bounded per device).
+  const deviceStates = deps.drivers ? createDeviceStateLog(deps.db, { log: { warn } }) : undefined;
+  if (deviceStates) {
+    bus.subscribe('device.state', (e) =>
+      deviceStates.record(e.device_id, { state: e.state, reason: e.reason, time: e.since }),
+    );
+  }
+
   const config = createGlobalConfig(deps.db, deps.globalConfigDefaults);
   const audit = createAuditLog(deps.db, clock);
   const access = createAccessService(deps.db);
@@ -148,16 +202,15 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   registerAccess(app, access);
   registerAuthHook(app, authenticator);
   registerAuditTrail(app, audit);
-  await registerPushChannel(app, deps.push, authenticator);
+  await registerPushChannel(app, push, authenticator);
 
   registerHealth(app, deps);
   // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
-  const live =
-    deps.collector && withJitterState(deps.collector, () => (app.hasDecorator('alarms') ? app.alarms : undefined));
-  registerMonitoring(app, { ...deps, collector: live, audit });
-  registerSeries(app, deps);
+  const live = collector && withJitterState(collector, () => alarms);
+  registerMonitoring(app, { db: deps.db, collector: live, audit, bus });
+  registerSeries(app, { db: deps.db, series });
   registerReports(app, { db: deps.db, live });
-  registerDeviceView(app, { db: deps.db, series: deps.series, live });
+  registerDeviceView(app, { db: deps.db, series, live });
   registerAuth(app, {
     auth,
     loginKey: deps.loginKey,
@@ -180,37 +233,65 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => {
   });
   const alarms = createAlarmEngine({
     db: deps.db,
-    push: deps.push,
+    bus,
+    push,
     access,
     notifier,
     settings: alarmSettings,
     clock,
     log: app.log,
   });
-  app.decorate('alarms', alarms);
-  app.addHook('onClose', async () => {
-    await alarms.stop();
-    await notifier.stop();
-  });
-  registerAlarms(app, { db: deps.db, engine: alarms, settings: alarmSettings, audit, auth });
-  registerNotify(app, {
-    db: deps.db,
-    notifier,
-    settings: alarmSettings,
-    audit,
-    auth,
-    onGroupsChanged: () => alarms.reload(),
-  });
+  registerAlarms(app, { db: deps.db, engine: alarms, bus, settings: alarmSettings, audit, auth });
+  registerNotify(app, { db: deps.db, notifier, settings: alarmSettings, audit, auth, bus });
   registerDashboard(app, {
     db: deps.db,
     dataDir: deps.dataDir ?? process.cwd(),
     alarms,
-    collector: deps.collector,
+    collector,
     notifier,
     audit,
     clock,
   });
 
   await registerWebApp(app, deps.webDir);
-  return app;
+
+  // ---------- start and stop, in order ----------
+  const pruneDeviceStates = () =>
+    void deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
+  const timers: NodeJS.Timeout[] = [];
+  let stopMaintenance: (() => void) | undefined;
+  // Closing the app (after in-flight requests) stops polling first, then writes what is buffered:
+  // device states, alarms, queued notices, samples; the database is the caller's to close.
+  app.addHook('onClose', async () => {
+    for (const timer of timers) clearInterval(timer);
+    if (deps.drivers) await collector?.stop();
+    await deviceStates?.flush();
+    await alarms.stop();
+    await notifier.stop();
+    stopMaintenance?.();
+    if (deps.drivers) await series?.stop();
+    push.closeAll();
+  });
+  return {
+    app,
+    bus,
+    push,
+    alarms,
+    collector,
+    series,
+    async start() {
+      if (deps.drivers && series) {
+        series.start();
+        stopMaintenance = startSeriesMaintenance(deps.db, series, (err) => warn({ err }, 'series maintenance failed'));
+      }
+      if (deviceStates) {
+        pruneDeviceStates();
+        const timer = setInterval(pruneDeviceStates, 3_600_000);
+        timer.unref();
+        timers.push(timer);
+      }
+      await alarms.start();
+      if (deps.drivers) await collector?.start();
+    },
+  };
 };

@@ -1,20 +1,17 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from './app.ts';
-import { createCollector } from './collector/collector.ts';
+import { createSitewatch } from './app.ts';
 import { createDrivers } from './collector/drivers/index.ts';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createAuthRepository, ensureAdmin, loadOrCreateLoginKey } from './modules/auth/index.ts';
-import { createDeviceStateLog } from './modules/device-view/index.ts';
 import { builtInDefaults } from './modules/global-config/index.ts';
 import { seedDemo } from './modules/monitoring/demo.ts';
-import { createPushHub } from './push/hub.ts';
-import { startSeriesMaintenance } from './series/maintenance.ts';
-import { createSeriesStore } from './series/store.ts';
 
+// main.ts reads the configuration, opens the database, listens, starts and stops; app.ts builds
+// and wires everything else (docs/architecture.md).
 const config = loadConfig();
 const defaultWebDir = path.resolve(fileURLToPath(import.meta.url), '../../../web/dist');
 const webDir = config.webDir ?? (existsSync(defaultWebDir) ? defaultWebDir : undefined);
@@ -22,37 +19,11 @@ const webDir = config.webDir ?? (existsSync(defaultWebDir) ? defaultWebDir : und
 const db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const applied = await migrateToLatest(db.kysely);
 const adminPassword = await ensureAdmin(createAuthRepository(db));
-const push = createPushHub();
 // A demo estate on an empty database, so a newcomer sees live values at once; SITEWATCH_DEMO=0 skips it.
 const demo = process.env.SITEWATCH_DEMO === '0' ? null : await seedDemo(db);
-// The engines log through the app's logger once it exists (their callbacks run after start-up).
-const series = createSeriesStore(db, { onFlushError: (err) => app.log.warn({ err }, 'writing samples failed') });
-const stopMaintenance = startSeriesMaintenance(db, series, (err) => app.log.warn({ err }, 'series maintenance failed'));
-// Device state changes are kept for the device pages' log (bounded per device).
-const deviceStates = createDeviceStateLog(db, {
-  log: { warn: (obj, msg) => app.log.warn(obj, msg) },
-});
-const pruneDeviceStates = () => {
-  deviceStates.pruneOrphans().catch((err) => app.log.warn({ err }, 'device state log pruning failed'));
-};
-setInterval(pruneDeviceStates, 3_600_000).unref();
-const collector = createCollector({
+const sitewatch = await createSitewatch({
   db,
-  store: series,
   drivers: createDrivers(),
-  log: { warn: (obj, msg) => app.log.warn(obj, msg), info: (obj, msg) => app.log.info(obj, msg) },
-  // Every sample and device state goes to the alarm engine as it arrives.
-  onSample: (itemId, value, tsMs) => app.alarms.onSample(itemId, value, tsMs),
-  onDeviceState: (deviceId, state) => {
-    app.alarms.onDeviceState(deviceId, state.state);
-    deviceStates.record(deviceId, state);
-  },
-});
-const app = await buildApp({
-  db,
-  push,
-  collector,
-  series,
   loginKey: loadOrCreateLoginKey(config.dataDir),
   globalConfigDefaults:
     config.captcha === 'off'
@@ -63,6 +34,7 @@ const app = await buildApp({
   logLevel: config.logLevel,
   bodyLimitBytes: config.bodyLimitBytes,
 });
+const { app } = sitewatch;
 if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 if (demo) app.log.info(demo, 'demo estate created (SITEWATCH_DEMO=0 skips it)');
 
@@ -77,14 +49,8 @@ const shutdown = async (signal: string) => {
   }, config.shutdownGraceMs);
   force.unref();
   try {
+    // In-flight requests finish, then polling stops and the buffered samples, states and alarms are written.
     await app.close();
-    // Stop polling, then write the buffered samples and live values before the database closes.
-    await collector.stop();
-    await deviceStates.flush();
-    await app.alarms.stop();
-    stopMaintenance();
-    await series.stop();
-    push.closeAll();
     await db.close();
     app.log.info('stopped');
     process.exit(0);
@@ -97,10 +63,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ host: config.host, port: config.port });
-series.start();
-pruneDeviceStates();
-await app.alarms.start();
-await collector.start();
+await sitewatch.start();
 const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
 const where = db.dialect === 'sqlite' ? path.join(config.dataDir, 'sitewatch.db') : 'PostgreSQL';
 process.stdout.write(`\nSitewatch is running: ${url}\nDatabase: ${where}\nAPI docs: ${url}/api/docs\n`);

@@ -82,12 +82,12 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
       });
       items.push(item.id);
     }
-    await t.app.alarms.start();
+    await t.sitewatch.alarms.start();
   });
 
   it('notifies the further group once when an alarm is not confirmed in time, and not when it is', async () => {
-    t.app.alarms.onSample(items[0]!, 40, now);
-    t.app.alarms.onSample(items[1]!, 40, now);
+    t.sitewatch.alarms.onSample(items[0]!, 40, now);
+    t.sitewatch.alarms.onSample(items[1]!, 40, now);
     await waitFor('first notices', () => sent.filter((s) => s.channel.endsWith('/a')).length === 2);
     const [confirmed] = (await call('GET', 'review')).data.filter((a: { item_id: number }) => a.item_id === items[1]);
     await call('POST', 'warning_operation', {
@@ -115,7 +115,7 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
     await call('PUT', 'setting/alarm_commons', { ...commons, flood_limit: 3, escalation_enable: false });
     now += 60_000; // a fresh minute
     const before = sent.filter((s) => s.channel.endsWith('/a')).length;
-    for (const id of items.slice(2)) t.app.alarms.onSample(id, 40, now);
+    for (const id of items.slice(2)) t.sitewatch.alarms.onSample(id, 40, now);
     await sleep(800);
     expect(sent.filter((s) => s.channel.endsWith('/a')).length - before).toBe(3);
     now += 60_000;

@@ -187,17 +187,17 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     siteBUser.user_id = userId;
     fakeTokens['site-b-token'] = siteBUser;
 
-    await t.app.alarms.start();
-    await t.app.alarms.onSample(ids.itemA, 20, Date.now());
+    await t.sitewatch.alarms.start();
+    await t.sitewatch.alarms.onSample(ids.itemA, 20, Date.now());
     adminBox = inbox(admin);
     siteBBox = inbox(siteBUser);
   });
 
   it('raises after the repetitions, pushes at once to the allowed users only, and notifies every channel', async () => {
-    t.app.alarms.onSample(ids.itemA, 35, Date.now());
+    t.sitewatch.alarms.onSample(ids.itemA, 35, Date.now());
     expect(alarmsOf(adminBox)).toHaveLength(0); // one bad check of two
     const started = Date.now();
-    t.app.alarms.onSample(ids.itemA, 35.5, Date.now());
+    t.sitewatch.alarms.onSample(ids.itemA, 35.5, Date.now());
     await waitFor('raise push', () => alarmsOf(adminBox, 'raise').length === 1, 1000);
     expect(Date.now() - started).toBeLessThan(1000);
     const raised = alarmsOf(adminBox, 'raise')[0]!.alarm!;
@@ -298,12 +298,12 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
   });
 
   it('clears only at the recovery point, closes the alarm and sends one recovery notice', async () => {
-    t.app.alarms.onSample(ids.itemA, 29.5, Date.now());
-    t.app.alarms.onSample(ids.itemA, 29.5, Date.now());
+    t.sitewatch.alarms.onSample(ids.itemA, 29.5, Date.now());
+    t.sitewatch.alarms.onSample(ids.itemA, 29.5, Date.now());
     await sleep(100);
     expect(alarmsOf(adminBox, 'recover')).toHaveLength(0); // inside max but above max − recovery
-    t.app.alarms.onSample(ids.itemA, 25, Date.now());
-    t.app.alarms.onSample(ids.itemA, 25, Date.now());
+    t.sitewatch.alarms.onSample(ids.itemA, 25, Date.now());
+    t.sitewatch.alarms.onSample(ids.itemA, 25, Date.now());
     await waitFor('recover push', () => alarmsOf(adminBox, 'recover').length === 1);
     expect(alarmsOf(adminBox, 'recover')[0]!.alarm).toMatchObject({
       status: 1000,
@@ -333,12 +333,12 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     const start = hooks().length;
     // Flap 20 times. Changes 1–9 notify (5 problems, 4 recoveries); the 10th (a recovery) makes 50 % > 45 %:
     // jitter starts, that recovery is held, and so is everything after it.
-    for (let i = 0; i < 21; i++) t.app.alarms.onSample(ids.itemFlap, i % 2 ? 50 : 20, Date.now());
-    expect(t.app.alarms.jitterOf(ids.itemFlap)).toBe(100);
+    for (let i = 0; i < 21; i++) t.sitewatch.alarms.onSample(ids.itemFlap, i % 2 ? 50 : 20, Date.now());
+    expect(t.sitewatch.alarms.jitterOf(ids.itemFlap)).toBe(100);
     await sleep(800);
     expect(hooks().length - start).toBe(9);
     // Steady normal: the percent falls below 25 % and exactly one recovery notice follows.
-    for (let i = 0; i < 21; i++) t.app.alarms.onSample(ids.itemFlap, 20, Date.now());
+    for (let i = 0; i < 21; i++) t.sitewatch.alarms.onSample(ids.itemFlap, 20, Date.now());
     await waitFor('notice after jitter stops', () => hooks().length === start + 10, 2000);
     await sleep(500);
     expect(hooks().length).toBe(start + 10);
@@ -350,8 +350,8 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
   });
 
   it('disables and enables an item alarm, confirms all with remarks only, and refuses bad input without changes', async () => {
-    t.app.alarms.onSample(ids.itemB, 99, Date.now());
-    t.app.alarms.onSample(ids.itemB, 99, Date.now());
+    t.sitewatch.alarms.onSample(ids.itemB, 99, Date.now());
+    t.sitewatch.alarms.onSample(ids.itemB, 99, Date.now());
     await waitFor('site B raise', () => alarmsOf(siteBBox, 'raise').length === 1);
     const alarm = alarmsOf(siteBBox, 'raise')[0]!.alarm!;
     expect(alarm.item_id).toBe(ids.itemB);
@@ -407,13 +407,13 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
   });
 
   it('raises a communication alarm for a device without data and clears it when data returns', async () => {
-    t.app.alarms.onDeviceState(ids.deviceA, monitorState.unknown);
+    t.sitewatch.alarms.onDeviceState(ids.deviceA, monitorState.unknown);
     await waitFor('communication alarm', () =>
       alarmsOf(adminBox, 'raise').some((m) => m.alarm?.status_label === 'unknown'),
     );
     const open = await call('GET', 'review');
     expect(open.body.data.data.some((a: { kind: string }) => a.kind === 'communication')).toBe(true);
-    t.app.alarms.onDeviceState(ids.deviceA, monitorState.normal);
+    t.sitewatch.alarms.onDeviceState(ids.deviceA, monitorState.normal);
     await waitFor('communication recovery', () => alarmsOf(adminBox, 'recover').some((m) => m.alarm?.item_id === 0));
   });
 

@@ -106,8 +106,8 @@ describeEachDatabase('home dashboard and overview', (dialect) => {
   /** Raises and clears alarms of an item: template items raise after one bad check and clear after one good one. */
   const raise = (itemId: number, times: number) => {
     for (let i = 0; i < times; i++) {
-      t.app.alarms.onSample(itemId, 40, Date.now());
-      t.app.alarms.onSample(itemId, 22, Date.now());
+      t.sitewatch.alarms.onSample(itemId, 40, Date.now());
+      t.sitewatch.alarms.onSample(itemId, 22, Date.now());
     }
   };
 
@@ -149,7 +149,7 @@ describeEachDatabase('home dashboard and overview', (dialect) => {
       system_serice: 'stopped',
       notification_service: 'running',
     });
-    await t.app.alarms.start();
+    await t.sitewatch.alarms.start();
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const after = (await call('GET', 'get_system_info')).body.data;
     expect(after).toMatchObject({ alert_service: 'running', system_serice: 'running' });
@@ -168,7 +168,7 @@ describeEachDatabase('home dashboard and overview', (dialect) => {
     raise(ids.tempB, 1);
     const ranking = await call('GET', 'overview/alarm_count?limit=5&page=1');
     expect(ranking.status).toBe(200);
-    await t.app.alarms.flush();
+    await t.sitewatch.alarms.flush();
     const k = t.database.db.kysely;
     const counted = await k
       .selectFrom('alarms')
@@ -223,9 +223,9 @@ describeEachDatabase('home dashboard and overview', (dialect) => {
   });
 
   it('counts open alarms by level with the level colours, within the caller’s sites', async () => {
-    t.app.alarms.onSample(ids.tempA, 40, Date.now());
-    t.app.alarms.onSample(ids.tempB, 40, Date.now());
-    await t.app.alarms.flush();
+    t.sitewatch.alarms.onSample(ids.tempA, 40, Date.now());
+    t.sitewatch.alarms.onSample(ids.tempB, 40, Date.now());
+    await t.sitewatch.alarms.flush();
     const k = t.database.db.kysely;
     const open = await k
       .selectFrom('alarms')

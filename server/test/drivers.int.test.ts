@@ -1,5 +1,6 @@
 import { deviceOptions, type ItemSource, serialSettings } from '@sitewatch/contract/monitoring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventBus } from '../src/bus/bus.ts';
 import { createCollector } from '../src/collector/collector.ts';
 import type { DriverDevice, DriverItem } from '../src/collector/driver.ts';
 import { encodeRegisters } from '../src/collector/drivers/modbus-common.ts';
@@ -344,13 +345,17 @@ describe('collector with real peers', async () => {
     const store = createSeriesStore(database.db);
     const samples: Array<[number, number | null]> = [];
     const states: Array<[number, number]> = [];
+    const bus = createEventBus();
+    bus.subscribe('sample', (e) => {
+      samples.push([e.item_id, e.value]);
+      if (e.value !== null) store.append(e.item_id, e.ts_ms, e.value);
+    });
+    bus.subscribe('device.state', (e) => states.push([e.device_id, e.state]));
     const collector = createCollector({
       db: database.db,
-      store,
+      bus,
       drivers: { 'modbus-tcp': modbusTcpDriver, simulator: createSimulatorDriver() },
       maxBackoffMs: 2000,
-      onSample: (itemId, value) => samples.push([itemId, value]),
-      onDeviceState: (deviceId, state) => states.push([deviceId, state.state]),
     });
     await collector.start();
     try {

@@ -1,5 +1,6 @@
 import { type AlarmPushMessage, type AlarmRow, handlingState, recoveredStatus } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
+import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
 import type { Principal } from '../http/auth.ts';
@@ -73,7 +74,7 @@ export interface AlarmEngine {
   stop(): Promise<void>;
   /** Whether the engine is started and its timers run (the dashboard's alarm service state). */
   running(): boolean;
-  /** Re-reads item settings (thresholds, levels, periods…) after they changed. */
+  /** Re-reads item settings (thresholds, levels, periods…); `config.changed` on the bus calls it. */
   reload(): Promise<void>;
   /** One sample of one item (null: the item gave no value). Runs for every sample: incremental. */
   onSample(itemId: number, value: number | null, tsMs: number): void;
@@ -96,6 +97,8 @@ export interface AlarmEngine {
 
 export interface AlarmEngineOptions {
   db: Db;
+  /** Samples and device states come from it; raised, recovered and operated alarms go to it. */
+  bus: EventBus;
   push: PushHub;
   access: AccessService;
   notifier: Notifier;
@@ -103,8 +106,8 @@ export interface AlarmEngineOptions {
   clock?: () => number;
   flushEveryMs?: number;
   tickMs?: number;
-  /** Item settings are re-read this often, so changes made elsewhere take effect (ms). */
-  reloadEveryMs?: number;
+  /** How long a burst of `config.changed` events is gathered into one reload (ms). */
+  reloadDelayMs?: number;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -143,7 +146,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   let started: Promise<void> | null = null;
   let flushTimer: NodeJS.Timeout | null = null;
   let tickTimer: NodeJS.Timeout | null = null;
-  let reloadTimer: NodeJS.Timeout | null = null;
+  let subscriptions: Array<() => void> = [];
   let flushing: Promise<void> | null = null;
   let reloadSoon: NodeJS.Timeout | null = null;
 
@@ -173,8 +176,10 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   };
   const grantAllows = (g: UserGrant, siteId: number) => g.all || g.sites.has(siteId);
 
+  const busEventOf = { raise: 'alarm.raised', recover: 'alarm.recovered', operation: 'alarm.operated' } as const;
   const publish = (event: AlarmPushMessage['event'], a: AlarmsTable) => {
     const message: AlarmPushMessage = { type: 'alarm', event, sent_ms: clock(), alarm: toRow(a) };
+    if (event !== 'jitter') options.bus.publish(busEventOf[event], { alarm: message.alarm });
     const missing = new Set<number>();
     const now = clock();
     options.push.publish(message, (p: Principal) => {
@@ -660,7 +665,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     reloadSoon = setTimeout(() => {
       reloadSoon = null;
       void engine.reload().catch((err) => options.log?.warn({ err }, 'could not reload alarm items'));
-    }, 1000);
+    }, options.reloadDelayMs ?? 100);
     reloadSoon.unref();
   };
 
@@ -682,12 +687,21 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await loadEscalation();
       flushTimer = setInterval(() => void flush(), options.flushEveryMs ?? 200);
       tickTimer = setInterval(tick, options.tickMs ?? 1000);
-      reloadTimer = setInterval(() => void engine.reload().catch(() => undefined), options.reloadEveryMs ?? 30_000);
-      for (const t of [flushTimer, tickTimer, reloadTimer]) t.unref();
+      for (const t of [flushTimer, tickTimer]) t.unref();
+      const { bus } = options;
+      subscriptions = [
+        bus.subscribe('sample', (e) => engine.onSample(e.item_id, e.value, e.ts_ms)),
+        bus.subscribe('device.state', (e) => engine.onDeviceState(e.device_id, e.state)),
+        // Any change to what the rules read takes effect within the gathering delay, not at a poll.
+        bus.subscribe('config.changed', () => scheduleReload()),
+        bus.subscribe('grants.changed', () => engine.invalidateAccess()),
+      ];
     },
     async stop() {
-      for (const t of [flushTimer, tickTimer, reloadTimer, reloadSoon]) if (t) clearInterval(t);
-      flushTimer = tickTimer = reloadTimer = reloadSoon = null;
+      for (const unsubscribe of subscriptions) unsubscribe();
+      subscriptions = [];
+      for (const t of [flushTimer, tickTimer, reloadSoon]) if (t) clearInterval(t);
+      flushTimer = tickTimer = reloadSoon = null;
       await flush();
     },
     running: () => tickTimer !== null,

@@ -8,8 +8,8 @@ import {
   type SerialSettings,
   serialSettings,
 } from '@sitewatch/contract/monitoring';
+import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
-import type { SeriesStore } from '../series/store.ts';
 import {
   type DriverDevice,
   type DriverItem,
@@ -51,7 +51,8 @@ export interface LiveDeviceState {
 
 export interface CollectorOptions {
   db: Db;
-  store: SeriesStore;
+  /** Where samples (`sample`) and device state changes (`device.state`) go; `config.changed` of devices reloads them. */
+  bus: EventBus;
   drivers: DriverRegistry;
   now?: () => number;
   /** How often changed item values and states are written to `items` (ms). */
@@ -59,10 +60,6 @@ export interface CollectorOptions {
   /** Longest wait between retries of a device that does not answer (ms). */
   maxBackoffMs?: number;
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
-  /** Called when a device's state changes (push to browsers, communication alarms). */
-  onDeviceState?: (deviceId: number, state: LiveDeviceState) => void;
-  /** Called for every check of every item: its value, or null when it gave none (the alarm engine). */
-  onSample?: (itemId: number, value: number | null, tsMs: number) => void;
 }
 
 /** The collector as the rest of the server sees it. */
@@ -189,7 +186,11 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let polling = false;
   let persisting: Promise<void> | null = null;
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
-  const onSample = options.onSample;
+  const { bus } = options;
+  // Every check of every item is a sample: its value, or null when it gave none.
+  const sample = (item_id: number, value: number | null, ts_ms: number) =>
+    bus.publish('sample', { item_id, value, ts_ms });
+  let unsubscribe: (() => void) | null = null;
 
   const setDeviceState = (deviceId: number, state: number, reason: string) => {
     const prev = liveDevices.get(deviceId);
@@ -197,7 +198,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
     const next = { state, reason: reason.slice(0, 280), time: Math.floor(now() / 1000) };
     liveDevices.set(deviceId, next);
     // Listeners hear state changes; a new reason for the same state is only saved.
-    if (!prev || prev.state !== state) options.onDeviceState?.(deviceId, next);
+    if (!prev || prev.state !== state)
+      bus.publish('device.state', { device_id: deviceId, state, reason: next.reason, since: next.time });
     void options.db.kysely
       .updateTable('devices')
       .set({ state: next.state, state_reason: next.reason, state_time: next.time })
@@ -226,13 +228,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
         live.value = value;
         live.state = state;
         live.info = '';
-        options.store.append(item.id, tsMs, value);
-        onSample?.(item.id, value, tsMs);
+        sample(item.id, value, tsMs);
       } else {
         unknown += 1;
         live.state = monitorState.unknown;
         live.info = result.errors.get(item.id) ?? 'no value';
-        onSample?.(item.id, null, tsMs);
+        sample(item.id, null, tsMs);
       }
       live.last_check = t;
       dirtyItems.add(item.id);
@@ -246,7 +247,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
     const tsMs = now();
     const t = Math.floor(tsMs / 1000);
     for (const item of loop.device.items) {
-      onSample?.(item.id, null, tsMs);
+      sample(item.id, null, tsMs);
       const prev = liveItems.get(item.id);
       liveItems.set(item.id, { value: prev?.value ?? null, state: monitorState.unknown, last_check: t, info: reason });
       dirtyItems.add(item.id);
@@ -369,9 +370,16 @@ export const createCollector = (options: CollectorOptions): Collector => {
     for (const device of await loadDevices(options.db)) install(device, poll);
   };
 
-  return {
+  const collector: Collector = {
     async start() {
       polling = true;
+      // A device or item changed through any area is re-read at once (an item change names its device).
+      unsubscribe = bus.subscribe('config.changed', ({ area, ids }) => {
+        if (area !== 'devices') return;
+        const targets = ids ?? [undefined];
+        for (const id of targets)
+          void collector.reload(id).catch((err) => options.log?.warn({ err, id }, 'could not reload a device'));
+      });
       await loadAll(true);
       persistTimer = setInterval(() => void persist(), options.persistEveryMs ?? 5000);
       persistTimer.unref();
@@ -381,6 +389,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
     running: () => polling,
     async stop() {
       polling = false;
+      unsubscribe?.();
+      unsubscribe = null;
       if (persistTimer) clearInterval(persistTimer);
       persistTimer = null;
       await Promise.all([...loops.values()].map(stopLoop));
@@ -416,4 +426,5 @@ export const createCollector = (options: CollectorOptions): Collector => {
     liveDevice: (id) => liveDevices.get(id),
     persist,
   };
+  return collector;
 };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { type AppDeps, buildApp } from '../../src/app.ts';
+import { type AppDeps, createSitewatch, type Sitewatch } from '../../src/app.ts';
 import type { Dialect } from '../../src/db/kysely.ts';
 import type { Authenticator, Principal } from '../../src/http/auth.ts';
 import { createLoginKey, generateLoginKeyPem } from '../../src/modules/auth/index.ts';
@@ -9,6 +9,8 @@ import { createTestDatabase, type TestDatabase } from './databases.ts';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The engines and the bus beside the app (the alarm engine, the collector when given drivers). */
+  sitewatch: Sitewatch;
   database: TestDatabase;
   push: PushHub;
 }
@@ -37,7 +39,7 @@ export const useTestApp = (
   beforeAll(async () => {
     state.database = await createTestDatabase(dialect);
     state.push = createPushHub();
-    state.app = await buildApp({
+    state.sitewatch = await createSitewatch({
       db: state.database.db,
       push: state.push,
       authenticator: fakeAuthenticator,
@@ -45,6 +47,7 @@ export const useTestApp = (
       logLevel: 'silent',
       ...overrides,
     });
+    state.app = state.sitewatch.app;
     extraRoutes?.(state.app);
     await state.app.ready();
   });

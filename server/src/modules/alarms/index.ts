@@ -2,6 +2,7 @@ import { alarmRoutes, alarmMenus as m } from '@sitewatch/contract/alarms';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AlarmEngine } from '../../alarms/engine.ts';
 import type { AlarmSettings } from '../../alarms/settings.ts';
+import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
@@ -12,6 +13,7 @@ import { createAlarmsRepository } from './repository.ts';
 export interface AlarmsDeps {
   db: Db;
   engine: AlarmEngine;
+  bus: Pick<EventBus, 'publish'>;
   settings: AlarmSettings;
   audit: AuditLog;
   auth: Pick<AuthService, 'verifyOwnPassword'>;
@@ -45,7 +47,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
       const v = { ...body, sound: body.sound ? 1 : 0 };
       const { id } = await repo.insertLevel(v);
       await audit(request, 'add', `alarm_level ${id}`, body.name);
-      await deps.engine.reload();
+      deps.bus.publish('config.changed', { area: 'alarm_settings', ids: null });
       return levelRow({ id, ...v });
     },
     { permission: { menu: m.warningLevel, func: 'add' } },
@@ -58,7 +60,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
       const r = await repo.updateLevel(params.id, v);
       if (!r || Number(r.numUpdatedRows) === 0) throw notFound();
       await audit(request, 'edit', `alarm_level ${params.id}`, body.name);
-      await deps.engine.reload();
+      deps.bus.publish('config.changed', { area: 'alarm_settings', ids: null });
       return levelRow({ id: params.id, ...v });
     },
     { permission: { menu: m.warningLevel, func: 'edit' } },

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { monitoringRoutes as r } from '@sitewatch/contract/monitoring';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
@@ -26,10 +27,11 @@ export const hostSerialPorts = async (): Promise<string[]> => {
  */
 export const registerMonitoring = (
   app: FastifyInstance,
-  deps: { db: Db; collector?: LiveSource | undefined; audit?: AuditLog | undefined },
+  deps: { db: Db; collector?: LiveSource | undefined; audit?: AuditLog | undefined; bus?: Pick<EventBus, 'publish'> },
 ) => {
   const service = createMonitoringService({
     repo: createMonitoringRepository(deps.db),
+    bus: deps.bus,
     live: deps.collector,
     listHostSerialPorts: hostSerialPorts,
   });

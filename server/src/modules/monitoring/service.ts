@@ -25,6 +25,7 @@ import {
   timePeriodInput,
 } from '@sitewatch/contract/monitoring';
 import { z } from 'zod';
+import type { EventBus } from '../../bus/bus.ts';
 import type { ItemsTable } from '../../db/schema-monitoring.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { AllowedSites, MonitoringQueries, MonitoringRepository } from './repository.ts';
@@ -33,12 +34,13 @@ import type { AllowedSites, MonitoringQueries, MonitoringRepository } from './re
 export interface LiveSource {
   liveItem(itemId: number): { value: number | null; state: number; last_check: number; info: string } | undefined;
   liveDevice(deviceId: number): { state: number; reason: string; time: number } | undefined;
-  reload(deviceId?: number): Promise<void>;
   write(itemId: number, value: number): Promise<void>;
 }
 
 export interface MonitoringDeps {
   repo: MonitoringRepository;
+  /** Told of every change to devices and items (`config.changed`), so the collector and alarm engine re-read them. */
+  bus?: Pick<EventBus, 'publish'> | undefined;
   clock?: () => number;
   live?: LiveSource | undefined;
   /** Serial ports present on this host (e.g. /dev/ttyS0). */
@@ -73,8 +75,9 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
   const now = () => Math.floor((deps.clock?.() ?? Date.now()) / 1000);
   const defaultSerial = serialSettings.parse({});
   const defaultOptions = deviceOptions.parse({});
+  /** A device (or, without an id, any number of them) changed: whoever keeps devices or items in memory re-reads. */
   const reload = async (deviceId?: number) => {
-    await deps.live?.reload(deviceId).catch(() => undefined);
+    deps.bus?.publish('config.changed', { area: 'devices', ids: deviceId === undefined ? null : [deviceId] });
   };
 
   // ---------- sites ----------

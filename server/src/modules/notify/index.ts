@@ -2,6 +2,7 @@ import { alarmMenus as m } from '@sitewatch/contract/alarms';
 import { type ChannelConfig, channelConfig, notifyRoutes as r } from '@sitewatch/contract/notify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AlarmSettings } from '../../alarms/settings.ts';
+import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
@@ -15,8 +16,8 @@ export interface NotifyDeps {
   settings: AlarmSettings;
   audit: AuditLog;
   auth: Pick<AuthService, 'verifyOwnPassword'>;
-  /** Called after contact groups change (escalation settings live there). */
-  onGroupsChanged?: () => Promise<void>;
+  /** Told when contact groups change (the alarm engine reads escalation settings from them). */
+  bus: Pick<EventBus, 'publish'>;
 }
 
 const ids = (text: string): number[] => {
@@ -39,7 +40,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     deps.audit.write({ module: 'notify', action, target, success: true }, request);
   const changed = async () => {
     deps.notifier.invalidate();
-    await deps.onGroupsChanged?.();
+    deps.bus.publish('config.changed', { area: 'contact_groups', ids: null });
   };
 
   // ---------- contacts ----------

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { alarmRow } from './alarms.ts';
+
+/**
+ * The server's in-process events (docs/architecture.md, "The spine"): what the engines and areas tell
+ * each other. Kept beside the push messages because several of them become push messages, and
+ * because the same shapes will travel between instances (PostgreSQL LISTEN/NOTIFY) when the server
+ * scales out: every payload is plain JSON.
+ */
+
+/** One reading of one item as it arrives; `value` null when the item gave no usable value. */
+export const sampleEvent = z.object({
+  item_id: z.number().int(),
+  value: z.number().nullable(),
+  ts_ms: z.number(),
+});
+
+/** A device's communication state changed (monitorState codes: 1 normal, 4 unknown …). */
+export const deviceStateEvent = z.object({
+  device_id: z.number().int(),
+  state: z.number().int(),
+  reason: z.string(),
+  since: z.number().int(),
+});
+
+/** An alarm record was raised, recovered, or operated on by a person (000 §4.7). */
+export const alarmEvent = z.object({ alarm: alarmRow });
+
+/**
+ * Areas whose stored configuration another part of the server keeps in memory. `ids` names the
+ * rows that changed (devices for `devices`, items for `items`); null means "reload all of it".
+ */
+export const configArea = z.enum(['sites', 'devices', 'items', 'alarm_settings', 'contact_groups', 'time_periods']);
+export type ConfigArea = z.infer<typeof configArea>;
+export const configChangedEvent = z.object({ area: configArea, ids: z.array(z.number().int()).nullable() });
+
+/** Role or user grants changed: whoever caches what a user may see forgets it (null: everyone). */
+export const grantsChangedEvent = z.object({ user_ids: z.array(z.number().int()).nullable() });
+
+/** Every event by name: the bus is typed by this map. */
+export const busEvents = {
+  sample: sampleEvent,
+  'device.state': deviceStateEvent,
+  'alarm.raised': alarmEvent,
+  'alarm.recovered': alarmEvent,
+  'alarm.operated': alarmEvent,
+  'config.changed': configChangedEvent,
+  'grants.changed': grantsChangedEvent,
+} as const;
+export type BusEventName = keyof typeof busEvents;
+export type BusEvent<N extends BusEventName> = z.infer<(typeof busEvents)[N]>;

@@ -1,0 +1,109 @@
+import type { BusEvent, BusEventName } from '@sitewatch/contract/events';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSimulatorDriver } from '../src/collector/drivers/simulator.ts';
+import { useTestApp } from './helpers/build-app.ts';
+import { describeEachDatabase } from './helpers/databases.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Seen = { name: BusEventName; at: number; event: BusEvent<BusEventName> };
+
+/**
+ * The spine (docs/architecture.md): a sample, a threshold change and an alarm travel the event bus
+ * in the documented order, through the engines that app.ts builds with real drivers.
+ */
+describeEachDatabase('the event bus carries samples, changes and alarms', (dialect) => {
+  const t = useTestApp(dialect, { drivers: { simulator: createSimulatorDriver() } });
+  const seen: Seen[] = [];
+  const ids = { site: 0, device: 0, item: 0 };
+  /** A temperature reading a steady 20 °C, alarmed above `max`. */
+  const itemInput = (max: number) => ({
+    device_id: ids.device,
+    name: '温度',
+    value_type: 1,
+    threshold_min: 0,
+    threshold_max: max,
+    overrun_point: 0,
+    recovery_point: 1,
+    repetitions: 1,
+    source: { kind: 'simulator', model: 'analog', base: 20, spread: 0, noise: 0 },
+  });
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+    const res = await t.app.inject({
+      method,
+      url: `/api/v1/${url}`,
+      headers: { authorization: 'Bearer admin-token' },
+      ...(payload ? { payload } : {}),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  };
+
+  beforeAll(async () => {
+    for (const name of ['sample', 'device.state', 'config.changed', 'alarm.raised', 'alarm.recovered'] as const)
+      t.sitewatch.bus.subscribe(name, (event) => seen.push({ name, at: performance.now(), event }));
+    ids.site = (await call('POST', 'setting/device_groups', { name: '机房S', weight: 1 })).id;
+    ids.device = (
+      await call('POST', 'setting/devices', {
+        name: 'TH-S',
+        device_group_id: ids.site,
+        driver: 'simulator',
+        code: 'temp_hum',
+        check_interval: 1,
+      })
+    ).id;
+    ids.item = (await call('POST', 'setting/items', itemInput(100))).id;
+    await t.sitewatch.start();
+  });
+  afterAll(() => {
+    seen.length = 0;
+  });
+
+  const mine = (s: Seen) =>
+    (s.name === 'sample' && (s.event as BusEvent<'sample'>).item_id === ids.item) ||
+    (s.name.startsWith('alarm.') && (s.event as BusEvent<'alarm.raised'>).alarm.item_id === ids.item) ||
+    (s.name === 'config.changed' && (s.event as BusEvent<'config.changed'>).ids?.includes(ids.device) === true);
+
+  it('a polled value is published as a sample, and the series store and live view have it', async () => {
+    const until = Date.now() + 5000;
+    while (!seen.some((s) => s.name === 'sample' && mine(s)) && Date.now() < until) await sleep(25);
+    const first = seen.find((s) => s.name === 'sample' && mine(s))!.event as BusEvent<'sample'>;
+    expect(first.value).toBe(20);
+    expect(t.sitewatch.collector?.liveItem(ids.item)?.value).toBe(20);
+    await t.sitewatch.series!.flush();
+    const stored = await t.sitewatch.series!.raw(ids.item, 0, Math.ceil(Date.now() / 1000) + 1);
+    expect(stored.map((p) => p.value)).toContain(20);
+  });
+
+  it('a threshold edited through the API raises its alarm within 2 s: config.changed, then a sample, then alarm.raised', async () => {
+    const from = seen.length;
+    const started = performance.now();
+    await call('PUT', `setting/items/${ids.item}`, itemInput(10));
+    const until = Date.now() + 5000;
+    while (!seen.slice(from).some((s) => s.name === 'alarm.raised' && mine(s)) && Date.now() < until) await sleep(10);
+    const trail = seen.slice(from).filter(mine);
+    const names = trail.map((s) => s.name);
+    const raised = names.indexOf('alarm.raised');
+    expect(raised, names.join(' → ')).toBeGreaterThan(0);
+    expect(names[0]).toBe('config.changed');
+    // The alarm follows the sample that broke the new rule, never the change itself.
+    expect(names.slice(1, raised)).toContain('sample');
+    expect(names[raised - 1]).toBe('sample');
+    expect(trail[raised]!.at - started).toBeLessThan(2000);
+  });
+
+  it('putting the threshold back recovers the alarm the same way', async () => {
+    const from = seen.length;
+    await call('PUT', `setting/items/${ids.item}`, itemInput(100));
+    const until = Date.now() + 5000;
+    while (!seen.slice(from).some((s) => s.name === 'alarm.recovered' && mine(s)) && Date.now() < until)
+      await sleep(10);
+    const names = seen
+      .slice(from)
+      .filter(mine)
+      .map((s) => s.name);
+    expect(names[0]).toBe('config.changed');
+    expect(names).toContain('alarm.recovered');
+    expect(names[names.indexOf('alarm.recovered') - 1]).toBe('sample');
+  });
+});
