@@ -1,4 +1,5 @@
 import type { BusEvent, BusEventName } from '@sitewatch/contract/events';
+import { monitorState } from '@sitewatch/contract/monitoring';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSimulatorDriver } from '../src/collector/drivers/simulator.ts';
 import { useTestApp } from './helpers/build-app.ts';
@@ -40,7 +41,14 @@ describeEachDatabase('the event bus carries samples, changes and alarms', (diale
   };
 
   beforeAll(async () => {
-    for (const name of ['sample', 'device.state', 'config.changed', 'alarm.raised', 'alarm.recovered'] as const)
+    for (const name of [
+      'sample',
+      'item.state',
+      'device.state',
+      'config.changed',
+      'alarm.raised',
+      'alarm.recovered',
+    ] as const)
       t.sitewatch.bus.subscribe(name, (event) => seen.push({ name, at: performance.now(), event }));
     ids.site = (await call('POST', 'setting/device_groups', { name: '机房S', weight: 1 })).id;
     ids.device = (
@@ -60,7 +68,7 @@ describeEachDatabase('the event bus carries samples, changes and alarms', (diale
   });
 
   const mine = (s: Seen) =>
-    (s.name === 'sample' && (s.event as BusEvent<'sample'>).item_id === ids.item) ||
+    ((s.name === 'sample' || s.name === 'item.state') && (s.event as BusEvent<'sample'>).item_id === ids.item) ||
     (s.name.startsWith('alarm.') && (s.event as BusEvent<'alarm.raised'>).alarm.item_id === ids.item) ||
     (s.name === 'config.changed' && (s.event as BusEvent<'config.changed'>).ids?.includes(ids.device) === true);
 
@@ -86,9 +94,11 @@ describeEachDatabase('the event bus carries samples, changes and alarms', (diale
     const raised = names.indexOf('alarm.raised');
     expect(raised, names.join(' → ')).toBeGreaterThan(0);
     expect(names[0]).toBe('config.changed');
-    // The alarm follows the sample that broke the new rule, never the change itself.
-    expect(names.slice(1, raised)).toContain('sample');
-    expect(names[raised - 1]).toBe('sample');
+    // The alarm follows the sample that broke the new rule, never the change itself: the engine, the
+    // one owner of item state, publishes the item's new state first, and the live view shows it.
+    expect(names.slice(raised - 2, raised + 1)).toEqual(['sample', 'item.state', 'alarm.raised']);
+    expect((trail[raised - 1]!.event as BusEvent<'item.state'>).state).toBe(monitorState.abnormal);
+    expect(t.sitewatch.collector?.liveItem(ids.item)?.state).toBe(monitorState.abnormal);
     expect(trail[raised]!.at - started).toBeLessThan(2000);
   });
 
@@ -103,7 +113,8 @@ describeEachDatabase('the event bus carries samples, changes and alarms', (diale
       .filter(mine)
       .map((s) => s.name);
     expect(names[0]).toBe('config.changed');
-    expect(names).toContain('alarm.recovered');
-    expect(names[names.indexOf('alarm.recovered') - 1]).toBe('sample');
+    const recovered = names.indexOf('alarm.recovered');
+    expect(names.slice(recovered - 2, recovered + 1)).toEqual(['sample', 'item.state', 'alarm.recovered']);
+    expect(t.sitewatch.collector?.liveItem(ids.item)?.state).toBe(monitorState.normal);
   });
 });

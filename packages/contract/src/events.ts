@@ -15,6 +15,16 @@ export const sampleEvent = z.object({
   ts_ms: z.number(),
 });
 
+/**
+ * An item's state changed, as the alarm engine judges it (monitorState codes: 1 normal, 2 abnormal,
+ * 4 unknown …): the one owner of item state; the live views show it.
+ */
+export const itemStateEvent = z.object({
+  item_id: z.number().int(),
+  state: z.number().int(),
+  ts_ms: z.number(),
+});
+
 /** A device's communication state changed (monitorState codes: 1 normal, 4 unknown …). */
 export const deviceStateEvent = z.object({
   device_id: z.number().int(),
@@ -40,6 +50,7 @@ export const grantsChangedEvent = z.object({ user_ids: z.array(z.number().int())
 /** Every event by name: the bus is typed by this map. */
 export const busEvents = {
   sample: sampleEvent,
+  'item.state': itemStateEvent,
   'device.state': deviceStateEvent,
   'alarm.raised': alarmEvent,
   'alarm.recovered': alarmEvent,

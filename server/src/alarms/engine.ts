@@ -42,6 +42,8 @@ interface ItemRuntime {
   alarm_period_id: number;
   notification_period_id: number;
   raw: number;
+  /** The item's state as last published on the bus (`item.state`): the one the live views show. */
+  shown: number;
   rep: RepetitionState;
   jitter: JitterState;
   value: number | null;
@@ -563,6 +565,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
           id: r.id,
           ...settings,
           raw: monitorState.notReady,
+          shown: monitorState.notReady,
           rep: { confirmed: monitorState.notReady, pending: monitorState.notReady, count: 0 },
           jitter: newJitterState(),
           value: null,
@@ -718,10 +721,17 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         return;
       }
       const t = Math.floor(tsMs / 1000);
+      // The engine owns item state (one rule, one owner): no value is unknown, a value is judged by
+      // the threshold rule with hysteresis; every change is published for the live views.
+      const judged = value === null ? monitorState.unknown : thresholdState(it.rule, value, it.raw);
+      if (judged !== it.shown) {
+        it.shown = judged;
+        options.bus.publish('item.state', { item_id: it.id, state: judged, ts_ms: tsMs });
+      }
       if (value === null) return;
       if (it.check_period_id > 0 && !inPeriod(periods.get(it.check_period_id) ?? [], new Date(tsMs))) return;
       it.value = value;
-      it.raw = thresholdState(it.rule, value, it.raw);
+      it.raw = judged;
       const prev = it.rep.confirmed;
       const changed = feedRepetition(it.rep, it.raw, it.repetitions);
       const now = it.rep.confirmed;

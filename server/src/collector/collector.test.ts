@@ -1,44 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CollectorItem, evaluateItem } from './collector.ts';
 import { decodeRegisters, encodeRegisters, planReads } from './drivers/modbus-common.ts';
-
-const numeric = (over: Partial<CollectorItem> = {}): CollectorItem => ({
-  id: 1,
-  device_id: 1,
-  value_type: 1,
-  source: {
-    kind: 'simulator',
-    model: 'analog',
-    base: 0,
-    spread: 0,
-    noise: 0,
-    period_s: 60,
-    fault_rate: 0,
-    decimals: 0,
-  },
-  threshold_min: 10,
-  threshold_max: 30,
-  status_threshold: '',
-  recovery_point: 1,
-  overrun_point: 2,
-  ...over,
-});
-
-describe('item state', () => {
-  it('turns abnormal beyond the overrun point and normal only past the recovery point', () => {
-    const item = numeric();
-    expect(evaluateItem(item, 31, 1)).toBe(1); // inside max + overrun
-    expect(evaluateItem(item, 32.5, 1)).toBe(2);
-    expect(evaluateItem(item, 29.5, 2)).toBe(2); // not yet below max − recovery
-    expect(evaluateItem(item, 28.5, 2)).toBe(1);
-    expect(evaluateItem(item, 7.9, 1)).toBe(2);
-  });
-  it('compares status items with the status threshold', () => {
-    const item = numeric({ value_type: 0, status_threshold: '1' });
-    expect(evaluateItem(item, 1, 1)).toBe(2);
-    expect(evaluateItem(item, 0, 2)).toBe(1);
-  });
-});
 
 describe('modbus registers', () => {
   it.each([

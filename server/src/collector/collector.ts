@@ -20,14 +20,9 @@ import {
   withTimeout,
 } from './driver.ts';
 
-/** An item as the collector evaluates it. */
+/** An item as the collector reads it. */
 export interface CollectorItem extends DriverItem {
   device_id: number;
-  threshold_min: number | null;
-  threshold_max: number | null;
-  status_threshold: string;
-  recovery_point: number | null;
-  overrun_point: number | null;
 }
 
 export interface CollectorDevice extends DriverDevice {
@@ -83,29 +78,6 @@ export interface Collector {
   persist(): Promise<void>;
 }
 
-/**
- * State of a numeric item with hysteresis: it turns abnormal beyond min − overrun or max + overrun,
- * and back to normal only inside [min + recovery, max − recovery] (docs/monitoring.md).
- */
-export const evaluateItem = (item: CollectorItem, value: number, previous: number): number => {
-  if (item.value_type === 0) {
-    if (item.status_threshold === '') return monitorState.normal;
-    return String(value) === item.status_threshold.trim() ? monitorState.abnormal : monitorState.normal;
-  }
-  const min = item.threshold_min;
-  const max = item.threshold_max;
-  if (min === null && max === null) return monitorState.normal;
-  const overrun = Math.abs(item.overrun_point ?? 0);
-  const recovery = Math.abs(item.recovery_point ?? 0);
-  const outside = (min !== null && value < min - overrun) || (max !== null && value > max + overrun);
-  if (outside) return monitorState.abnormal;
-  if (previous === monitorState.abnormal) {
-    const inside = (min === null || value >= min + recovery) && (max === null || value <= max - recovery);
-    return inside ? monitorState.normal : monitorState.abnormal;
-  }
-  return monitorState.normal;
-};
-
 const parseJson = <T>(text: string, schema: { parse(v: unknown): T }, fallback: T): T => {
   try {
     return schema.parse(JSON.parse(text));
@@ -120,20 +92,7 @@ export const loadDevices = async (db: Db, deviceId?: number): Promise<CollectorD
   if (deviceId !== undefined) q = q.where('id', '=', deviceId);
   const devices = await q.orderBy('id').execute();
   if (devices.length === 0) return [];
-  let iq = db.kysely
-    .selectFrom('items')
-    .select([
-      'id',
-      'device_id',
-      'value_type',
-      'source',
-      'threshold_min',
-      'threshold_max',
-      'status_threshold',
-      'recovery_point',
-      'overrun_point',
-    ])
-    .where('enable', '=', 1);
+  let iq = db.kysely.selectFrom('items').select(['id', 'device_id', 'value_type', 'source']).where('enable', '=', 1);
   if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
   const items = await iq.orderBy('id').execute();
   const byDevice = new Map<number, CollectorItem[]>();
@@ -190,7 +149,14 @@ export const createCollector = (options: CollectorOptions): Collector => {
   // Every check of every item is a sample: its value, or null when it gave none.
   const sample = (item_id: number, value: number | null, ts_ms: number) =>
     bus.publish('sample', { item_id, value, ts_ms });
-  let unsubscribe: (() => void) | null = null;
+  let subscriptions: Array<() => void> = [];
+  // Item states are the alarm engine's: the live view keeps the last one it published.
+  const onItemState = ({ item_id, state }: { item_id: number; state: number }) => {
+    const live = liveItems.get(item_id);
+    if (!live || live.state === state) return;
+    live.state = state;
+    dirtyItems.add(item_id);
+  };
 
   const setDeviceState = (deviceId: number, state: number, reason: string) => {
     const prev = liveDevices.get(deviceId);
@@ -223,12 +189,13 @@ export const createCollector = (options: CollectorOptions): Collector => {
         liveItems.set(item.id, live);
       }
       if (value !== undefined) {
-        const state = evaluateItem(item, value, live.state);
-        if (state !== monitorState.normal) abnormal = true;
         live.value = value;
-        live.state = state;
         live.info = '';
+        // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
+        // answers with `item.state` before `sample` returns (a collector without one shows not ready).
+        if (live.state === monitorState.unknown) live.state = monitorState.notReady;
         sample(item.id, value, tsMs);
+        if (live.state !== monitorState.normal && live.state !== monitorState.notReady) abnormal = true;
       } else {
         unknown += 1;
         live.state = monitorState.unknown;
@@ -373,13 +340,15 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const collector: Collector = {
     async start() {
       polling = true;
-      // A device or item changed through any area is re-read at once (an item change names its device).
-      unsubscribe = bus.subscribe('config.changed', ({ area, ids }) => {
-        if (area !== 'devices') return;
-        const targets = ids ?? [undefined];
-        for (const id of targets)
-          void collector.reload(id).catch((err) => options.log?.warn({ err, id }, 'could not reload a device'));
-      });
+      subscriptions = [
+        bus.subscribe('item.state', onItemState),
+        // A device or item changed through any area is re-read at once (an item change names its device).
+        bus.subscribe('config.changed', ({ area, ids }) => {
+          if (area !== 'devices') return;
+          for (const id of ids ?? [undefined])
+            void collector.reload(id).catch((err) => options.log?.warn({ err, id }, 'could not reload a device'));
+        }),
+      ];
       await loadAll(true);
       persistTimer = setInterval(() => void persist(), options.persistEveryMs ?? 5000);
       persistTimer.unref();
@@ -389,8 +358,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
     running: () => polling,
     async stop() {
       polling = false;
-      unsubscribe?.();
-      unsubscribe = null;
+      for (const unsubscribe of subscriptions) unsubscribe();
+      subscriptions = [];
       if (persistTimer) clearInterval(persistTimer);
       persistTimer = null;
       await Promise.all([...loops.values()].map(stopLoop));

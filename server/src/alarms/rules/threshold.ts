@@ -17,8 +17,8 @@ export interface ThresholdRule {
 /**
  * The raw state of one check (before repetitions), with hysteresis: a numeric value raises beyond
  * `min − overrun` or `max + overrun` and, once raised, clears only inside
- * `[min + recovery, max − recovery]`; between the two it keeps the previous state. The same rule
- * as the collector's live state (docs/alarms.md).
+ * `[min + recovery, max − recovery]`; between the two it keeps the previous state. The alarm engine
+ * is its only caller: the live views show the state the engine publishes (docs/architecture.md).
  */
 export const thresholdState = (rule: ThresholdRule, value: number, previous: number): number => {
   if (rule.value_type === 0) {
