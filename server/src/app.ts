@@ -45,6 +45,7 @@ import { registerUsers } from './modules/users/index.ts';
 import { type ChannelRegistry, createChannels } from './notify/channels/index.ts';
 import { createNotifier } from './notify/notifier.ts';
 import { createPushHub, type PushHub } from './push/hub.ts';
+import { startLiveFeed } from './push/live.ts';
 import { registerPushChannel } from './push/routes.ts';
 import { startSeriesMaintenance } from './series/maintenance.ts';
 import { createSeriesStore, type SeriesStore } from './series/store.ts';
@@ -260,10 +261,12 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     void deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
   const timers: NodeJS.Timeout[] = [];
   let stopMaintenance: (() => void) | undefined;
+  let stopLiveFeed: (() => void) | undefined;
   // Closing the app (after in-flight requests) stops polling first, then writes what is buffered:
   // device states, alarms, queued notices, samples; the database is the caller's to close.
   app.addHook('onClose', async () => {
     for (const timer of timers) clearInterval(timer);
+    stopLiveFeed?.();
     if (deps.drivers) await collector?.stop();
     await deviceStates?.flush();
     await alarms.stop();
@@ -291,6 +294,15 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
         timers.push(timer);
       }
       await alarms.start();
+      if (live) {
+        stopLiveFeed = startLiveFeed({
+          bus,
+          hub: push,
+          live,
+          grantedSites: async (userId) => (await access.forUser(userId)).siteIds,
+          log: { warn },
+        });
+      }
       if (deps.drivers) await collector?.start();
     },
   };

@@ -102,6 +102,56 @@ describeEachDatabase('the event bus carries samples, changes and alarms', (diale
     expect(trail[raised]!.at - started).toBeLessThan(2000);
   });
 
+  it('live values are pushed within a second to browsers watching the site, and only to those granted it', async () => {
+    const k = t.database.db.kysely;
+    const other = (await call('POST', 'setting/device_groups', { name: '机房T', weight: 1 })).id;
+    // A user granted only the other site, watching every site it may see.
+    await k.insertInto('roles').values({ id: 61, name: 'site T', remark: '', created_at: 0 }).execute();
+    await k.insertInto('role_sites').values({ role_id: 61, site_id: other }).execute();
+    const now = Math.floor(Date.now() / 1000);
+    await k
+      .insertInto('users')
+      .values({
+        id: 61,
+        user_name: 'watcher-t',
+        alias: '',
+        password_hash: '',
+        password_changed_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await k.insertInto('user_roles').values({ user_id: 61, role_id: 61 }).execute();
+    type Live = { type: string; items?: Array<{ id: number; value: number | null; state: number }> };
+    type Got = { at: number; message: Live };
+    const boxes = { all: [] as Got[], site: [] as Got[], otherSite: [] as Got[], notGranted: [] as Got[] };
+    const into = (box: Got[]) => (text: string) => box.push({ at: performance.now(), message: JSON.parse(text) });
+    const admin = { user_id: 1, user_name: 'admin', session_id: 1 };
+    const watcher = { user_id: 61, user_name: 'watcher-t', session_id: 61 };
+    const removers = [
+      t.push.add({ principal: admin, watch: null, send: into(boxes.all) }),
+      t.push.add({ principal: admin, watch: [ids.site], send: into(boxes.site) }),
+      t.push.add({ principal: admin, watch: [other], send: into(boxes.otherSite) }),
+      t.push.add({ principal: watcher, watch: null, send: into(boxes.notGranted) }),
+    ];
+    const firstOf = (box: Got[]) =>
+      box.find((g) => g.message.type === 'live' && g.message.items?.some((i) => i.id === ids.item));
+    try {
+      const until = Date.now() + 5000;
+      while (!(firstOf(boxes.all) && firstOf(boxes.site)) && Date.now() < until) await sleep(10);
+      const got = firstOf(boxes.site);
+      expect(got?.message.items?.find((i) => i.id === ids.item)).toMatchObject({ value: 20 });
+      // The newest sample of the item before the message arrived: pushed within a second of it.
+      const sampled = seen.filter((s) => s.name === 'sample' && mine(s) && s.at <= got!.at).at(-1);
+      expect(got!.at - sampled!.at).toBeLessThan(1000);
+      await sleep(600);
+      expect(firstOf(boxes.otherSite)).toBeUndefined();
+      expect(firstOf(boxes.notGranted)).toBeUndefined();
+    } finally {
+      for (const remove of removers) remove();
+    }
+  });
+
   it('putting the threshold back recovers the alarm the same way', async () => {
     const from = seen.length;
     await call('PUT', `setting/items/${ids.item}`, itemInput(100));

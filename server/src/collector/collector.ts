@@ -27,6 +27,8 @@ export interface CollectorItem extends DriverItem {
 
 export interface CollectorDevice extends DriverDevice {
   driver: DriverName;
+  /** The site the device stands in (live values go to browsers granted it). */
+  device_group_id: number;
   check_interval: number;
   items: CollectorItem[];
 }
@@ -74,6 +76,10 @@ export interface Collector {
   write(itemId: number, value: number): Promise<void>;
   liveItem(itemId: number): LiveItemState | undefined;
   liveDevice(deviceId: number): LiveDeviceState | undefined;
+  /** The device of a collected item. */
+  deviceOfItem(itemId: number): number | undefined;
+  /** The site of a collected device. */
+  siteOfDevice(deviceId: number): number | undefined;
   /** Writes changed item values and states now. */
   persist(): Promise<void>;
 }
@@ -116,6 +122,7 @@ export const loadDevices = async (db: Db, deviceId?: number): Promise<CollectorD
     serial: parseJson<SerialSettings>(d.serial, serialSettings, defaultSerial),
     options: parseJson<DeviceOptions>(d.options, deviceOptions, defaultOptions),
     check_interval: d.check_interval,
+    device_group_id: d.device_group_id,
     items: byDevice.get(d.id) ?? [],
   }));
 };
@@ -393,6 +400,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
     },
     liveItem: (id) => liveItems.get(id),
     liveDevice: (id) => liveDevices.get(id),
+    deviceOfItem: (id) => itemIndex.get(id)?.device_id,
+    siteOfDevice: (id) => loops.get(id)?.device.device_group_id,
     persist,
   };
   return collector;

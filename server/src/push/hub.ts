@@ -5,6 +5,8 @@ import type { Principal } from '../http/auth.ts';
 export interface PushClient {
   principal: Principal;
   send(text: string): void;
+  /** Sites whose live values the browser shows now (its `watch` message): null every granted site; absent none. */
+  watch?: number[] | null | undefined;
 }
 
 /**
@@ -15,6 +17,8 @@ export interface PushHub {
   add(client: PushClient): () => void;
   publish(message: PushServerMessage, allow?: (principal: Principal) => boolean): number;
   size(): number;
+  /** The clients that watch live values now. */
+  watching(): PushClient[];
   closeAll(): void;
 }
 
@@ -36,6 +40,7 @@ export const createPushHub = (): PushHub => {
       return sent;
     },
     size: () => clients.size,
+    watching: () => [...clients].filter((c) => c.watch !== undefined),
     closeAll: () => clients.clear(),
   };
 };

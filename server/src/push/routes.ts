@@ -3,7 +3,7 @@ import { nowSeconds } from '@sitewatch/contract';
 import { type PushServerMessage, pushClientMessage, pushPath } from '@sitewatch/contract/push';
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../http/auth.ts';
-import type { PushHub } from './hub.ts';
+import type { PushClient, PushHub } from './hub.ts';
 
 /** A socket that has not sent a valid `auth` message within this time is closed. */
 const authTimeoutMs = 10_000;
@@ -18,6 +18,7 @@ export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, au
   app.get(pushPath, { websocket: true, schema: { hide: true }, config: { auth: false } }, (socket, request) => {
     const send = (message: PushServerMessage) => socket.send(JSON.stringify(message));
     let remove: (() => void) | null = null;
+    let client: PushClient | null = null;
     const timer = setTimeout(() => socket.close(4401, 'auth timeout'), authTimeoutMs);
     socket.on('message', async (raw: Buffer) => {
       let parsed: ReturnType<typeof pushClientMessage.safeParse>;
@@ -29,6 +30,10 @@ export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, au
       if (!parsed.success) return send({ type: 'error', code: 40000, message: 'invalid message' });
       const message = parsed.data;
       if (message.type === 'ping') return send({ type: 'pong', server_time: nowSeconds() });
+      if (message.type === 'watch') {
+        if (client) client.watch = message.site_ids;
+        return;
+      }
       const result = await authenticator.authenticate(message.token, request).catch(() => null);
       const principal = result && 'principal' in result ? result.principal : null;
       if (!principal) {
@@ -37,7 +42,8 @@ export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, au
       }
       clearTimeout(timer);
       remove?.();
-      remove = hub.add({ principal, send: (text) => socket.send(text) });
+      client = { principal, send: (text) => socket.send(text) };
+      remove = hub.add(client);
       send({ type: 'ready', user_id: principal.user_id });
     });
     socket.on('close', () => {

@@ -1,0 +1,121 @@
+import {
+  type LiveDeviceUpdate,
+  type LiveItemUpdate,
+  type LivePushMessage,
+  liveEveryMs,
+} from '@sitewatch/contract/push';
+import type { EventBus } from '../bus/bus.ts';
+import type { PushHub } from './hub.ts';
+
+/** What the live feed reads of the collector (with the engine's jitter laid over item states). */
+export interface LiveValues {
+  liveItem(itemId: number): { value: number | null; state: number; last_check: number; info: string } | undefined;
+  liveDevice(deviceId: number): { state: number; reason: string; time: number } | undefined;
+  deviceOfItem(itemId: number): number | undefined;
+  siteOfDevice(deviceId: number): number | undefined;
+}
+
+export interface LiveFeedOptions {
+  bus: EventBus;
+  hub: PushHub;
+  live: LiveValues;
+  /** The sites a user is granted (null: every site); cached here until `grants.changed`. */
+  grantedSites(userId: number): Promise<number[] | null>;
+  everyMs?: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Live values by push (docs/api.md): the items and devices that changed since the last round are
+ * gathered from the bus and sent, at most every `liveEveryMs`, to each browser that watches their
+ * site and is granted it, in one `live` message. A browser then needs no polling while connected.
+ */
+export const startLiveFeed = (options: LiveFeedOptions): (() => void) => {
+  const changedItems = new Set<number>();
+  const changedDevices = new Set<number>();
+  const grants = new Map<number, Promise<Set<number> | null>>();
+  const grantOf = (userId: number) => {
+    let grant = grants.get(userId);
+    if (!grant) {
+      grant = options.grantedSites(userId).then((sites) => (sites === null ? null : new Set(sites)));
+      grant.catch(() => grants.delete(userId));
+      grants.set(userId, grant);
+    }
+    return grant;
+  };
+  const subscriptions = [
+    options.bus.subscribe('sample', (e) => changedItems.add(e.item_id)),
+    options.bus.subscribe('item.state', (e) => changedItems.add(e.item_id)),
+    options.bus.subscribe('device.state', (e) => changedDevices.add(e.device_id)),
+    options.bus.subscribe('grants.changed', ({ user_ids }) => {
+      if (user_ids === null) grants.clear();
+      else for (const id of user_ids) grants.delete(id);
+    }),
+    // Devices may have moved between sites: grants are re-read as well.
+    options.bus.subscribe('config.changed', ({ area }) => {
+      if (area === 'devices' || area === 'sites') grants.clear();
+    }),
+  ];
+
+  const round = async () => {
+    if (changedItems.size === 0 && changedDevices.size === 0) return;
+    const watchers = options.hub.watching();
+    const itemIds = [...changedItems];
+    const deviceIds = [...changedDevices];
+    changedItems.clear();
+    changedDevices.clear();
+    if (watchers.length === 0) return;
+    const items: Array<{ site: number; row: LiveItemUpdate }> = [];
+    for (const id of itemIds) {
+      const live = options.live.liveItem(id);
+      const device = options.live.deviceOfItem(id);
+      const site = device === undefined ? undefined : options.live.siteOfDevice(device);
+      if (!live || site === undefined) continue;
+      items.push({
+        site,
+        row: { id, value: live.value, state: live.state, last_check: live.last_check, info: live.info },
+      });
+    }
+    const devices: Array<{ site: number; row: LiveDeviceUpdate }> = [];
+    for (const id of deviceIds) {
+      const live = options.live.liveDevice(id);
+      const site = options.live.siteOfDevice(id);
+      if (!live || site === undefined) continue;
+      devices.push({ site, row: { id, state: live.state, state_reason: live.reason, state_time: live.time } });
+    }
+    // Browsers that watch the same sites with the same grants get the same text, built once.
+    const texts = new Map<string, string | null>();
+    for (const client of watchers) {
+      const granted = await grantOf(client.principal.user_id).catch(() => new Set<number>());
+      const key = `${client.principal.user_id}|${client.watch === null ? '*' : (client.watch ?? []).join(',')}`;
+      let text = texts.get(key);
+      if (text === undefined) {
+        const shows = (site: number) =>
+          (granted === null || granted.has(site)) && (client.watch === null || client.watch?.includes(site) === true);
+        const message: LivePushMessage = {
+          type: 'live',
+          items: items.filter((i) => shows(i.site)).map((i) => i.row),
+          devices: devices.filter((d) => shows(d.site)).map((d) => d.row),
+        };
+        text = message.items.length || message.devices.length ? JSON.stringify(message) : null;
+        texts.set(key, text);
+      }
+      if (text) client.send(text);
+    }
+  };
+
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = round()
+      .catch((err) => options.log?.warn({ err }, 'live values could not be pushed'))
+      .finally(() => {
+        running = null;
+      });
+  }, options.everyMs ?? liveEveryMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    for (const unsubscribe of subscriptions) unsubscribe();
+  };
+};
