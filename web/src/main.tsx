@@ -5,8 +5,8 @@ import { readToken } from './api/tokens.ts';
 import { loadAntdLocale } from './app/antd-locales.ts';
 import { Providers } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
-import { useSession } from './session/session.ts';
 import { initI18n, storedLanguage } from './i18n/index.ts';
+import { useSession } from './session/session.ts';
 import './styles.css';
 
 const root = document.getElementById('root');

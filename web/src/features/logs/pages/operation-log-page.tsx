@@ -7,8 +7,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
-import { useCan } from '../../../session/permissions.ts';
 import { downloadFile } from '../../../components/download.ts';
+import { useCan } from '../../../session/permissions.ts';
 
 interface Filters {
   user_name?: string | undefined;

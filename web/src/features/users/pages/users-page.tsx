@@ -21,8 +21,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
-import { useCan } from '../../../session/permissions.ts';
 import { matches } from '../../../components/form-rules.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { groupsQuery, rolesQuery, toTree, usersQuery } from '../api.ts';
 
 interface Values {
