@@ -58,6 +58,30 @@ describe('push client (000 §8, §9)', () => {
     client.stop();
   });
 
+  it('says which sites it watches once ready and again after every reconnect, and tells when it is ready', () => {
+    const client = start();
+    const states: boolean[] = [];
+    client.onState((ready) => states.push(ready));
+    client.watch([3, 5]);
+    const ws = FakeSocket.all[0]!;
+    ws.open();
+    expect(ws.sent.map((t) => JSON.parse(t).type)).toEqual(['auth']);
+    ws.onmessage?.({ data: JSON.stringify({ type: 'ready', user_id: 1 }) });
+    expect(JSON.parse(ws.sent[1]!)).toEqual({ type: 'watch', site_ids: [3, 5] });
+    expect(client.ready()).toBe(true);
+    client.watch(null);
+    expect(JSON.parse(ws.sent[2]!)).toEqual({ type: 'watch', site_ids: null });
+    ws.onclose?.();
+    expect(client.ready()).toBe(false);
+    vi.advanceTimersByTime(2_000);
+    const again = FakeSocket.all[1]!;
+    again.open();
+    again.onmessage?.({ data: JSON.stringify({ type: 'ready', user_id: 1 }) });
+    expect(JSON.parse(again.sent[1]!)).toEqual({ type: 'watch', site_ids: null });
+    expect(states).toEqual([true, false, true]);
+    client.stop();
+  });
+
   it('reconnects 2 s after a close and 1 s after an error', () => {
     const client = start();
     FakeSocket.all[0]!.open();

@@ -1,6 +1,7 @@
 import { type PushServerMessage, pushPath, pushServerMessage, pushTiming } from '@sitewatch/contract/push';
 
 type Listener = (message: PushServerMessage) => void;
+type StateListener = (ready: boolean) => void;
 
 export interface PushEnv {
   createSocket: (url: string) => WebSocket;
@@ -19,12 +20,27 @@ export interface PushEnv {
  */
 export const createPushClient = (env: PushEnv) => {
   const listeners = new Set<Listener>();
+  const stateListeners = new Set<StateListener>();
+  /** Authenticated and open: live values arrive by push, so pages need not poll. */
+  let ready = false;
+  /** The sites whose live values this browser shows (sent after every authentication). */
+  let watching: number[] | null | undefined;
   let socket: WebSocket | null = null;
   let tries = 0;
   let stopped = true;
   let ping: ReturnType<typeof setInterval> | undefined;
   let check: ReturnType<typeof setInterval> | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
+
+  const setReady = (next: boolean) => {
+    if (ready === next) return;
+    ready = next;
+    for (const listener of stateListeners) listener(ready);
+  };
+  const sendWatch = () => {
+    if (ready && watching !== undefined && socket?.readyState === 1)
+      socket.send(JSON.stringify({ type: 'watch', site_ids: watching }));
+  };
 
   const schedule = (delayMs: number) => {
     if (stopped || retry !== undefined) return;
@@ -51,16 +67,22 @@ export const createPushClient = (env: PushEnv) => {
         return;
       }
       if (!parsed.success) return;
-      if (parsed.data.type === 'ready') tries = 0;
+      if (parsed.data.type === 'ready') {
+        tries = 0;
+        setReady(true);
+        sendWatch();
+      }
       for (const listener of listeners) listener(parsed.data);
     };
     ws.onerror = () => {
       failed = true;
       if (socket === ws) socket = null;
+      setReady(false);
       schedule(pushTiming.reconnectAfterErrorMs);
     };
     ws.onclose = () => {
       if (socket === ws) socket = null;
+      setReady(false);
       if (!failed) schedule(pushTiming.reconnectAfterCloseMs);
     };
   };
@@ -86,10 +108,24 @@ export const createPushClient = (env: PushEnv) => {
       retry = undefined;
       socket?.close();
       socket = null;
+      setReady(false);
     },
     subscribe(listener: Listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    /** Hears when the channel becomes ready (authenticated) and when it drops. */
+    onState(listener: StateListener) {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+    ready: () => ready,
+    /** Which sites' live values to receive: null every granted site, undefined none. */
+    watch(siteIds: number[] | null | undefined) {
+      watching = siteIds;
+      if (siteIds === undefined) {
+        if (ready && socket?.readyState === 1) socket.send(JSON.stringify({ type: 'watch', site_ids: [] }));
+      } else sendWatch();
     },
     tries: () => tries,
   };

@@ -2,7 +2,9 @@ import { App, Layout, Result, Spin, theme } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { connectLive } from '../../api/live.ts';
 import { pushClient } from '../../api/push-client.ts';
+import { queryClient } from '../../api/query-client.ts';
 import { readToken } from '../../api/tokens.ts';
 import { AlarmNotices } from '../../features/alarms/components/alarm-notices.tsx';
 import { guardVerdict, normalizePage } from '../../session/guard.ts';
@@ -37,11 +39,15 @@ export const ShellLayout = () => {
     if (hasToken && status === 'idle') void load();
   }, [hasToken, status, load]);
 
-  // The push channel runs while a user is signed in (alarm notices, 000 §8).
+  // The push channel runs while a user is signed in (alarm notices, 000 §8; live values).
   useEffect(() => {
     if (status !== 'ready') return;
+    const disconnect = connectLive(queryClient);
     pushClient.start();
-    return () => pushClient.stop();
+    return () => {
+      pushClient.stop();
+      disconnect();
+    };
   }, [status]);
 
   const verdict = status === 'ready' ? guardVerdict(location.pathname, enableMenuList) : null;

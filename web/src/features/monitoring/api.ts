@@ -1,10 +1,12 @@
 import type { RouteBody, RouteQuery } from '@sitewatch/contract';
+import type { LiveDevice } from '@sitewatch/contract/monitoring';
 import { monitoringRoutes as r } from '@sitewatch/contract/monitoring';
 import { seriesRoutes } from '@sitewatch/contract/series';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
+import { livePatch, liveRefetch, patchItemRows } from '../../api/live.ts';
 
-/** Live values refresh this often on the station page (ms). */
+/** Live values come by push; only while the push channel is down are they polled this often (ms). */
 export const liveRefreshMs = 5000;
 
 export const siteMenuQuery = queryOptions({
@@ -39,8 +41,19 @@ export const liveDataQuery = (siteId: number) =>
   queryOptions({
     queryKey: ['monitoring', 'live', siteId],
     queryFn: () => api.call(r.deviceData, { query: { device_group_id: siteId } }),
-    refetchInterval: liveRefreshMs,
+    refetchInterval: liveRefetch(liveRefreshMs),
   });
+// The station page's devices take their new states and item values from the push in place.
+livePatch<LiveDevice[]>(['monitoring', 'live'], (devices, changes) =>
+  devices.map((device) => {
+    const d = changes.devices.get(device.id);
+    const items = patchItemRows(device.items, changes);
+    if (!d && items === device.items) return device;
+    return d
+      ? { ...device, state: d.state, state_reason: d.state_reason, state_time: d.state_time, items }
+      : { ...device, items };
+  }),
+);
 export const itemSeriesQuery = (itemId: number, t1: number, t2: number) =>
   queryOptions({
     queryKey: ['monitoring', 'series', itemId, t1, t2],

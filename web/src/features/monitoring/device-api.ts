@@ -1,7 +1,9 @@
 import { type DeviceLogKind, deviceViewRoutes as r } from '@sitewatch/contract/device-view';
+import type { LiveItem } from '@sitewatch/contract/monitoring';
 import { monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
+import { livePatch, liveRefetch, patchItemRows } from '../../api/live.ts';
 import { liveRefreshMs } from './api.ts';
 import { tzOffset } from './reports-api.ts';
 
@@ -10,15 +12,16 @@ export const deviceOverviewQuery = (deviceId: number) =>
   queryOptions({
     queryKey: ['monitoring', 'device', deviceId, 'overview'],
     queryFn: () => api.call(r.overview, { query: { device_id: deviceId } }),
-    refetchInterval: liveRefreshMs,
+    refetchInterval: liveRefetch(liveRefreshMs),
   });
 
 export const deviceItemsQuery = (deviceId: number) =>
   queryOptions({
     queryKey: ['monitoring', 'device', deviceId, 'items'],
     queryFn: () => api.call(monitoringRoutes.deviceItems, { query: { device_id: deviceId } }),
-    refetchInterval: liveRefreshMs,
+    refetchInterval: liveRefetch(liveRefreshMs),
   });
+livePatch<LiveItem[]>(['monitoring', 'device'], patchItemRows, (query) => query.queryKey[3] === 'items');
 
 export interface DeviceLogFilter {
   kinds: DeviceLogKind[];

@@ -1,10 +1,12 @@
 import { type RouteBody, type RouteQuery, routeUrl } from '@sitewatch/contract';
+import type { DataListRow } from '@sitewatch/contract/reports';
 import { reportsRoutes } from '@sitewatch/contract/reports';
 import { seriesRoutes } from '@sitewatch/contract/series';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
+import { livePatch, liveRefetch, patchItemRows } from '../../api/live.ts';
 
-/** The data list refreshes this often (ms), as the collector saves values every 5 s. */
+/** Live values come by push; only while the push channel is down is the data list polled this often (ms). */
 export const dataListRefreshMs = 5000;
 
 /** Minutes east of UTC of this browser's clock, so that exported times read as on screen. */
@@ -14,9 +16,13 @@ export const dataListQuery = (query: RouteQuery<typeof reportsRoutes.dataList>) 
   queryOptions({
     queryKey: ['reports', 'data-list', query],
     queryFn: () => api.call(reportsRoutes.dataList, { query }),
-    refetchInterval: dataListRefreshMs,
+    refetchInterval: liveRefetch(dataListRefreshMs),
     placeholderData: keepPreviousData,
   });
+livePatch<{ total: number; data: DataListRow[] }>(['reports', 'data-list'], (page, changes) => {
+  const data = patchItemRows(page.data, changes);
+  return data === page.data ? page : { ...page, data };
+});
 
 export const historyTableQuery = (body: RouteBody<typeof seriesRoutes.historyTable>) =>
   queryOptions({

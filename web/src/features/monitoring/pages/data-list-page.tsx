@@ -6,11 +6,12 @@ import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCan } from '../../../session/permissions.ts';
+import { useLiveWatch } from '../../../api/live.ts';
 import { stateOf, valueColor } from '../../../components/states.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { devicesQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
-import { dataListQuery, dataListRefreshMs, reportsApi, tzOffset } from '../reports-api.ts';
+import { dataListQuery, reportsApi, tzOffset } from '../reports-api.ts';
 
 type Query = RouteQuery<typeof reportsRoutes.dataList>;
 type SortKey = NonNullable<Query['sort']>;
@@ -54,6 +55,8 @@ export const DataListPage = () => {
     ...sort,
   };
   const list = useQuery(dataListQuery({ ...filters, ...paging }));
+  // Every granted site's new values arrive by push while the list is shown.
+  useLiveWatch(null);
   const devices = useQuery(devicesQuery({ page: 1, limit: 1000, ...(site !== null ? { device_group_id: site } : {}) }));
   const resetPage = () => setPaging((p) => ({ ...p, page: 1 }));
 
@@ -137,11 +140,7 @@ export const DataListPage = () => {
   return (
     <Card
       title={t('menu.dataList')}
-      extra={
-        <Typography.Text type="secondary">
-          {t('reportsUi.dataList.refreshEvery', { seconds: dataListRefreshMs / 1000 })}
-        </Typography.Text>
-      }
+      extra={<Typography.Text type="secondary">{t('reportsUi.dataList.live')}</Typography.Text>}
     >
       <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 12 }}>
         <Space wrap size={8}>

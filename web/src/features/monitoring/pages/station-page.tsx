@@ -25,6 +25,7 @@ import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useLiveWatch } from '../../../api/live.ts';
 import { stateOf, valueColor } from '../../../components/states.ts';
 import { itemSeriesQuery, liveDataQuery, siteMenuQuery } from '../api.ts';
 import { DeviceView, isDeviceTab } from '../components/device-view/device-view.tsx';
@@ -160,6 +161,12 @@ export const StationPage = () => {
   const firstSite = menu.data?.[0]?.id;
   const siteId = Number(params.get('device_group_id') ?? firstSite ?? virtualDeviceGroupId);
   const live = useQuery({ ...liveDataQuery(siteId), enabled: menu.isSuccess });
+  // New values and states of the shown devices' sites arrive by push.
+  const watched = useMemo(
+    () => (live.data ? [...new Set(live.data.map((d) => d.device_group_id))] : undefined),
+    [live.data],
+  );
+  useLiveWatch(watched);
   const treeData = useMemo(() => toTreeData(menu.data ?? []), [menu.data]);
   const openDevice = Number(params.get('device') ?? 0);
   const tabParam = params.get('tab');

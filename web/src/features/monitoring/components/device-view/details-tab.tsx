@@ -4,8 +4,8 @@ import { App, Button, Flex, Form, InputNumber, Modal, Table, Tag, Typography } f
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCan } from '../../../../session/permissions.ts';
 import { stateOf, valueColor } from '../../../../components/states.ts';
+import { useCan } from '../../../../session/permissions.ts';
 import { monitoringApi } from '../../api.ts';
 import { deviceItemsQuery } from '../../device-api.ts';
 

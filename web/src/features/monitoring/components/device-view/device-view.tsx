@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Drawer, Flex, Spin, Tabs, Tag, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLiveWatch } from '../../../../api/live.ts';
 import { stateOf } from '../../../../components/states.ts';
 import { deviceItemsQuery, deviceOverviewQuery } from '../../device-api.ts';
 import { DetailsTab } from './details-tab.tsx';
@@ -42,6 +43,7 @@ export const DeviceView = ({
   const overview = useQuery(deviceOverviewQuery(deviceId));
   const items = useQuery(deviceItemsQuery(deviceId));
   const device = overview.data;
+  useLiveWatch(device ? [device.device_group_id] : undefined);
   const state = device ? stateOf(device.state) : null;
   const width = typeof window === 'undefined' ? 1200 : Math.max(360, Math.min(1400, window.innerWidth - 200));
   return (
