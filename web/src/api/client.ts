@@ -49,6 +49,20 @@ export interface RequestOptions {
 
 const isPage = (pathname: string, page: string) => pathname.replace(/\/+$/, '').replace(/\.html$/, '') === `/${page}`;
 
+/** One part of a call's input: required when its schema requires a field, absent when the route has none. */
+type CallField<K extends string, S> = S extends z.ZodType
+  ? Record<string, never> extends z.input<S>
+    ? { [P in K]?: z.input<S> }
+    : { [P in K]: z.input<S> }
+  : { [P in K]?: never };
+export type CallInput<R extends RouteSpec> = CallField<'params', R['params']> &
+  CallField<'query', R['query']> &
+  CallField<'body', R['body']>;
+type CallArgs<R extends RouteSpec> =
+  Record<string, never> extends CallInput<R>
+    ? [input?: CallInput<R>, options?: Omit<RequestOptions, 'query' | 'body'>]
+    : [input: CallInput<R>, options?: Omit<RequestOptions, 'query' | 'body'>];
+
 /**
  * The request client of 000 §7 and §8: bearer token, `t` on every call, timeouts, the envelope
  * (`code` or `Code`, 0 success, -2 to login) and the HTTP error texts.
@@ -136,19 +150,22 @@ export const createApiClient = (env: ClientEnv) => {
     throw new ApiError(message, response.status, code, payload.data);
   };
 
-  /** Calls a contract route; the answer's data is parsed with the route's schema. */
+  /**
+   * Calls a contract route: params, query and body are typed by the route's schemas (what the
+   * server validates), and the answer's data is parsed with its response schema.
+   */
   const call = async <R extends RouteSpec>(
     route: R,
-    input: { params?: Record<string, string | number>; query?: unknown; body?: unknown } = {},
-    options: Omit<RequestOptions, 'query' | 'body'> = {},
+    ...[input = {} as CallInput<R>, options = {}]: CallArgs<R>
   ): Promise<z.infer<R['response']>> => {
+    const params = (input as { params?: Record<string, unknown> }).params;
     const url = routeUrl(route).replace(/:(\w+)/g, (_, name: string) =>
-      encodeURIComponent(String(input.params?.[name] ?? '')),
+      encodeURIComponent(String(params?.[name] ?? '')),
     );
     const data = await send(route.method, url, {
       ...options,
-      query: input.query as Record<string, unknown> | undefined,
-      body: input.body,
+      query: (input as { query?: Record<string, unknown> }).query,
+      body: (input as { body?: unknown }).body,
     });
     return route.response.parse(data) as z.infer<R['response']>;
   };
