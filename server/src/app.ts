@@ -47,6 +47,7 @@ import { createNotifier } from './notify/notifier.ts';
 import { createPushHub, type PushHub } from './push/hub.ts';
 import { startLiveFeed } from './push/live.ts';
 import { registerPushChannel } from './push/routes.ts';
+import { createGrantCache, pushAlarms } from './push/scoped.ts';
 import { startSeriesMaintenance } from './series/maintenance.ts';
 import { createSeriesStore, type SeriesStore } from './series/store.ts';
 
@@ -235,13 +236,18 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const alarms = createAlarmEngine({
     db: deps.db,
     bus,
-    push,
-    access,
     notifier,
     settings: alarmSettings,
     clock,
     log: app.log,
   });
+  // Scoping in one place: alarm events and live values go to the users granted their site.
+  const grants = createGrantCache({
+    grantedSites: async (userId) => (await access.forUser(userId)).siteIds,
+    bus,
+    clock,
+  });
+  const stopAlarmPush = pushAlarms(bus, push, grants, clock);
   registerAlarms(app, { db: deps.db, engine: alarms, bus, settings: alarmSettings, audit, auth });
   registerNotify(app, { db: deps.db, notifier, settings: alarmSettings, audit, auth, bus });
   registerDashboard(app, {
@@ -267,6 +273,8 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   app.addHook('onClose', async () => {
     for (const timer of timers) clearInterval(timer);
     stopLiveFeed?.();
+    stopAlarmPush();
+    grants.stop();
     if (deps.drivers) await collector?.stop();
     await deviceStates?.flush();
     await alarms.stop();
@@ -299,7 +307,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
           bus,
           hub: push,
           live,
-          grantedSites: async (userId) => (await access.forUser(userId)).siteIds,
+          grants,
           log: { warn },
         });
       }

@@ -33,7 +33,10 @@ export const deviceStateEvent = z.object({
   since: z.number().int(),
 });
 
-/** An alarm record was raised, recovered, or operated on by a person (000 §4.7). */
+/**
+ * An alarm record was raised, recovered, operated on by a person (000 §4.7), or its item started or
+ * stopped jittering (002 §4).
+ */
 export const alarmEvent = z.object({ alarm: alarmRow });
 
 /**
@@ -55,6 +58,7 @@ export const busEvents = {
   'alarm.raised': alarmEvent,
   'alarm.recovered': alarmEvent,
   'alarm.operated': alarmEvent,
+  'alarm.jitter': alarmEvent,
   'config.changed': configChangedEvent,
   'grants.changed': grantsChangedEvent,
 } as const;

@@ -4,9 +4,7 @@ import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
 import type { Principal } from '../http/auth.ts';
-import type { AccessService } from '../modules/access/index.ts';
 import type { NoticeAction, NoticeSubject, Notifier } from '../notify/notifier.ts';
-import type { PushHub } from '../push/hub.ts';
 import {
   feedJitter,
   type JitterEvent,
@@ -93,16 +91,12 @@ export interface AlarmEngine {
   jitterOf(itemId: number): number;
   /** Whether an item is jittering now (its notices are held). */
   isJittering(itemId: number): boolean;
-  /** Forgets cached user grants (after roles change) so the next push reloads them. */
-  invalidateAccess(): void;
 }
 
 export interface AlarmEngineOptions {
   db: Db;
-  /** Samples and device states come from it; raised, recovered and operated alarms go to it. */
+  /** Samples and device states come from it; raised, recovered, operated and jittering alarms go to it. */
   bus: EventBus;
-  push: PushHub;
-  access: AccessService;
   notifier: Notifier;
   settings: AlarmSettings;
   clock?: () => number;
@@ -152,57 +146,16 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   let flushing: Promise<void> | null = null;
   let reloadSoon: NodeJS.Timeout | null = null;
 
-  // ---------- push, filtered by grants (000 §6) ----------
+  // ---------- alarm events: the push hub scopes them to the users of the alarm's site ----------
 
-  interface UserGrant {
-    all: boolean;
-    sites: Set<number>;
-    at: number;
-  }
-  const grants = new Map<number, UserGrant>();
-  const loading = new Map<number, Promise<UserGrant>>();
-  const loadGrant = (userId: number): Promise<UserGrant> => {
-    let p = loading.get(userId);
-    if (!p) {
-      p = options.access
-        .forUser(userId)
-        .then((a) => {
-          const g = { all: a.all, sites: new Set(a.siteIds ?? []), at: clock() };
-          grants.set(userId, g);
-          return g;
-        })
-        .finally(() => loading.delete(userId));
-      loading.set(userId, p);
-    }
-    return p;
-  };
-  const grantAllows = (g: UserGrant, siteId: number) => g.all || g.sites.has(siteId);
-
-  const busEventOf = { raise: 'alarm.raised', recover: 'alarm.recovered', operation: 'alarm.operated' } as const;
-  const publish = (event: AlarmPushMessage['event'], a: AlarmsTable) => {
-    const message: AlarmPushMessage = { type: 'alarm', event, sent_ms: clock(), alarm: toRow(a) };
-    if (event !== 'jitter') options.bus.publish(busEventOf[event], { alarm: message.alarm });
-    const missing = new Set<number>();
-    const now = clock();
-    options.push.publish(message, (p: Principal) => {
-      const g = grants.get(p.user_id);
-      if (!g) {
-        missing.add(p.user_id);
-        return false;
-      }
-      if (now - g.at > 30_000) void loadGrant(p.user_id).catch(() => undefined);
-      return grantAllows(g, a.device_group_id);
-    });
-    if (missing.size === 0) return;
-    // Users not seen yet: their grants are loaded, then the message follows to those allowed.
-    void Promise.all([...missing].map((id) => loadGrant(id).catch(() => null))).then(() => {
-      options.push.publish(message, (p) => {
-        if (!missing.has(p.user_id)) return false;
-        const g = grants.get(p.user_id);
-        return g ? grantAllows(g, a.device_group_id) : false;
-      });
-    });
-  };
+  const busEventOf = {
+    raise: 'alarm.raised',
+    recover: 'alarm.recovered',
+    operation: 'alarm.operated',
+    jitter: 'alarm.jitter',
+  } as const;
+  const publish = (event: AlarmPushMessage['event'], a: AlarmsTable) =>
+    options.bus.publish(busEventOf[event], { alarm: toRow(a) });
 
   const toRow = (a: AlarmsTable): AlarmRow => {
     const roles = [1, ...(siteRoles.get(a.device_group_id) ?? [])];
@@ -697,7 +650,6 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         bus.subscribe('device.state', (e) => engine.onDeviceState(e.device_id, e.state)),
         // Any change to what the rules read takes effect within the gathering delay, not at a poll.
         bus.subscribe('config.changed', () => scheduleReload()),
-        bus.subscribe('grants.changed', () => engine.invalidateAccess()),
       ];
     },
     async stop() {
@@ -712,7 +664,6 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       if (!started) return;
       await started;
       await Promise.all([loadItems(), options.settings.get('commons'), loadEscalation()]);
-      grants.clear();
     },
     onSample(itemId, value, tsMs) {
       const it = items.get(itemId);
@@ -850,7 +801,6 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     toRow,
     jitterOf: (itemId) => items.get(itemId)?.jitter.percent ?? 0,
     isJittering: (itemId) => items.get(itemId)?.jitter.jittering === true,
-    invalidateAccess: () => grants.clear(),
   };
   return engine;
 };

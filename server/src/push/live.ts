@@ -6,6 +6,7 @@ import {
 } from '@sitewatch/contract/push';
 import type { EventBus } from '../bus/bus.ts';
 import type { PushHub } from './hub.ts';
+import type { GrantCache } from './scoped.ts';
 
 /** What the live feed reads of the collector (with the engine's jitter laid over item states). */
 export interface LiveValues {
@@ -19,8 +20,8 @@ export interface LiveFeedOptions {
   bus: EventBus;
   hub: PushHub;
   live: LiveValues;
-  /** The sites a user is granted (null: every site); cached here until `grants.changed`. */
-  grantedSites(userId: number): Promise<number[] | null>;
+  /** The sites each user is granted (shared with the alarm push). */
+  grants: GrantCache;
   everyMs?: number;
   log?: { warn(obj: object, msg: string): void };
 }
@@ -33,28 +34,10 @@ export interface LiveFeedOptions {
 export const startLiveFeed = (options: LiveFeedOptions): (() => void) => {
   const changedItems = new Set<number>();
   const changedDevices = new Set<number>();
-  const grants = new Map<number, Promise<Set<number> | null>>();
-  const grantOf = (userId: number) => {
-    let grant = grants.get(userId);
-    if (!grant) {
-      grant = options.grantedSites(userId).then((sites) => (sites === null ? null : new Set(sites)));
-      grant.catch(() => grants.delete(userId));
-      grants.set(userId, grant);
-    }
-    return grant;
-  };
   const subscriptions = [
     options.bus.subscribe('sample', (e) => changedItems.add(e.item_id)),
     options.bus.subscribe('item.state', (e) => changedItems.add(e.item_id)),
     options.bus.subscribe('device.state', (e) => changedDevices.add(e.device_id)),
-    options.bus.subscribe('grants.changed', ({ user_ids }) => {
-      if (user_ids === null) grants.clear();
-      else for (const id of user_ids) grants.delete(id);
-    }),
-    // Devices may have moved between sites: grants are re-read as well.
-    options.bus.subscribe('config.changed', ({ area }) => {
-      if (area === 'devices' || area === 'sites') grants.clear();
-    }),
   ];
 
   const round = async () => {
@@ -86,7 +69,9 @@ export const startLiveFeed = (options: LiveFeedOptions): (() => void) => {
     // Browsers that watch the same sites with the same grants get the same text, built once.
     const texts = new Map<string, string | null>();
     for (const client of watchers) {
-      const granted = await grantOf(client.principal.user_id).catch(() => new Set<number>());
+      const granted =
+        options.grants.peek(client.principal.user_id) ??
+        (await options.grants.load(client.principal.user_id).catch(() => new Set<number>()));
       const key = `${client.principal.user_id}|${client.watch === null ? '*' : (client.watch ?? []).join(',')}`;
       let text = texts.get(key);
       if (text === undefined) {

@@ -54,10 +54,11 @@ const actions: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 
 /**
  * The shared trail: every successful create, update and delete of every module is in the
  * operation log, whether or not the module wrote a more telling entry itself. Refused requests
- * change nothing, so they write nothing either.
+ * change nothing, so they write nothing either. The entry is written before the answer is sent, so
+ * an acknowledged change is always in the log (and a reader right after the answer finds it).
  */
 export const registerAuditTrail = (app: FastifyInstance, audit: AuditLog) => {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     const action = actions[request.method];
     const url = request.routeOptions.url;
     if (!action || !url?.startsWith('/api/v1/') || reply.statusCode >= 400 || !request.principal) return;
