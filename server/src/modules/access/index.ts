@@ -42,6 +42,36 @@ export interface Permission {
   func?: string;
 }
 
+/**
+ * The caller's site grant, handed to every service function that reads or writes site-bound rows,
+ * so that one rule holds for writes as for reads (docs/users.md, "Site grants"): a row of a site
+ * outside the grant does not exist for the caller (404), and a target site outside it is refused
+ * (403). null sites: every site (user 1 and role 1).
+ */
+export interface SiteScope {
+  readonly sites: number[] | null;
+  has(siteId: number): boolean;
+  /** Throws 403 unless every one of these sites is granted. */
+  requireSites(siteIds: Iterable<number>): void;
+  /** Throws 403 unless the caller may reach every site (top-level sites belong to no grant). */
+  requireAll(): void;
+}
+
+export const siteScope = (sites: number[] | null): SiteScope => {
+  const granted = sites === null ? null : new Set(sites);
+  const has = (siteId: number) => granted === null || granted.has(siteId);
+  return {
+    sites,
+    has,
+    requireSites(siteIds) {
+      for (const id of siteIds) if (!has(id)) throw forbidden('access.siteNotGranted');
+    },
+    requireAll() {
+      if (granted !== null) throw forbidden('access.topLevelSite');
+    },
+  };
+};
+
 export interface AccessService {
   forUser(userId: number): Promise<Access>;
   /** Throws 401 without a user and 403 without the grant. */
@@ -50,6 +80,10 @@ export interface AccessService {
   sites(request: FastifyRequest): Promise<number[] | null>;
   /** The contacts the caller may see and manage: null for every contact (user 1 and role 1). */
   contacts(request: FastifyRequest): Promise<number[] | null>;
+  /** The caller's site scope, for reads and writes of site-bound rows. */
+  scope(request: FastifyRequest): Promise<SiteScope>;
+  /** Grants new sites to every role of the caller (a restricted user keeps seeing what they add). */
+  grantSitesToCaller(request: FastifyRequest, siteIds: number[]): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -111,6 +145,14 @@ export const createAccessService = (db: Db): AccessService => {
     forUser,
     sites: async (request) => (await cached(request)).siteIds,
     contacts: async (request) => (await cached(request)).contactIds,
+    scope: async (request) => siteScope((await cached(request)).siteIds),
+    async grantSitesToCaller(request, siteIds) {
+      const access = await cached(request);
+      if (access.siteIds === null || siteIds.length === 0) return;
+      const rows = access.roleIds.flatMap((role_id) => siteIds.map((site_id) => ({ role_id, site_id })));
+      if (rows.length) await db.kysely.insertInto('role_sites').values(rows).execute();
+      access.siteIds = [...access.siteIds, ...siteIds];
+    },
     async require(request, permission) {
       const access = await cached(request);
       if (permission !== 'admin' && access.excluded.has(permission.menu)) throw forbidden();

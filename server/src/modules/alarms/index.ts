@@ -160,7 +160,8 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
     async ({ body, request }) => {
       await deps.auth.verifyOwnPassword(request.principal!, body.verify_password);
       await deps.engine.flush();
-      await repo.clearLogs();
+      // A restricted user clears the entries of their own sites only.
+      await repo.clearLogs(await siteIdsOf(request));
       await audit(request, 'clear', 'alarm_log');
       return null;
     },

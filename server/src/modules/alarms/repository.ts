@@ -78,7 +78,12 @@ export const createAlarmsRepository = (db: Db) => {
         .execute();
       return { total: Number(total?.n ?? 0), rows };
     },
-    clearLogs: () => k.deleteFrom('alarm_logs').execute(),
+    /** Clears the log of these sites (null: of every site). */
+    clearLogs: (siteIds: number[] | null) => {
+      let q = k.deleteFrom('alarm_logs');
+      if (siteIds !== null) q = q.where('device_group_id', 'in', siteIds.length ? siteIds : [0]);
+      return q.execute();
+    },
   };
 };
 export type AlarmsRepository = ReturnType<typeof createAlarmsRepository>;

@@ -1,6 +1,7 @@
 import { type Language, sharedText } from '@sitewatch/contract';
 import { deviceInput } from '@sitewatch/contract/monitoring';
 import type { Db } from '../../db/kysely.ts';
+import { siteScope } from '../access/index.ts';
 import { createMonitoringRepository } from './repository.ts';
 import { createMonitoringService } from './service.ts';
 
@@ -32,19 +33,24 @@ export const seedDemo = async (
   const repo = createMonitoringRepository(db);
   if ((await repo.countSites()) > 0) return null;
   const service = createMonitoringService({ repo });
+  // The demo is made by the system itself, which reaches every site.
+  const everySite = siteScope(null);
   let devices = 0;
   for (const [key, longitude, latitude] of sites) {
-    const site = await service.createSite({
-      name: sharedText(lang, key),
-      parent_id: 0,
-      weight: 100 - devices,
-      has_device: true,
-      longitude,
-      latitude,
-      background: '',
-      scene: '',
-      extend: '',
-    });
+    const site = await service.createSite(
+      {
+        name: sharedText(lang, key),
+        parent_id: 0,
+        weight: 100 - devices,
+        has_device: true,
+        longitude,
+        latitude,
+        background: '',
+        scene: '',
+        extend: '',
+      },
+      everySite,
+    );
     for (const [templateId, code, prefix, count] of siteMix) {
       for (let n = 1; n <= count; n++) {
         const input = deviceInput.parse({
@@ -55,7 +61,7 @@ export const seedDemo = async (
           template_id: templateId,
           check_interval: 10,
         });
-        await service.createDevice(input, lang);
+        await service.createDevice(input, lang, everySite);
         devices += 1;
       }
     }

@@ -35,30 +35,61 @@ export const registerMonitoring = (
     live: deps.collector,
     listHostSerialPorts: hostSerialPorts,
   });
-  // Every read is limited to the caller's granted sites (null: all, for user 1 and role 1).
+  // Every read is limited to the caller's granted sites (null: all, for user 1 and role 1), and every
+  // write goes through the same scope: rows of other sites are not found, other target sites refused.
   const allowed = (request: FastifyRequest) => request.server.access.sites(request);
+  const scope = (request: FastifyRequest) => request.server.access.scope(request);
 
   addRoute(app, r.listSites, async ({ query, request }) => service.listSites(query, await allowed(request)));
   addRoute(app, r.getSite, async ({ params, request }) => service.getSite(params.id, await allowed(request)));
-  addRoute(app, r.createSite, ({ body }) => service.createSite(body), { permission: { menu: 211, func: 'add' } });
-  addRoute(app, r.updateSite, ({ params, body }) => service.updateSite(params.id, body), {
-    permission: { menu: 211, func: 'edit' },
-  });
+  addRoute(
+    app,
+    r.createSite,
+    async ({ body, request }) => {
+      const site = await service.createSite(body, await scope(request));
+      await request.server.access.grantSitesToCaller(request, [site.id]);
+      return site;
+    },
+    { permission: { menu: 211, func: 'add' } },
+  );
+  addRoute(
+    app,
+    r.updateSite,
+    async ({ params, body, request }) => service.updateSite(params.id, body, await scope(request)),
+    {
+      permission: { menu: 211, func: 'edit' },
+    },
+  );
   addRoute(
     app,
     r.deleteSite,
-    async ({ params }) => {
-      await service.deleteSites([params.id]);
+    async ({ params, request }) => {
+      await service.deleteSites([params.id], await scope(request));
       return null;
     },
     { permission: { menu: 211, func: 'delete' } },
   );
-  addRoute(app, r.deleteSites, async ({ query }) => ({ deleted: await service.deleteSites(query.ids) }), {
-    permission: { menu: 211, func: 'delete' },
-  });
-  addRoute(app, r.copySite, ({ params, body }) => service.copySite(params.id, body), {
-    permission: { menu: 211, func: 'copy' },
-  });
+  addRoute(
+    app,
+    r.deleteSites,
+    async ({ query, request }) => ({ deleted: await service.deleteSites(query.ids, await scope(request)) }),
+    {
+      permission: { menu: 211, func: 'delete' },
+    },
+  );
+  addRoute(
+    app,
+    r.copySite,
+    async ({ params, body, request }) => {
+      const copies = await service.copySite(params.id, body, await scope(request));
+      await request.server.access.grantSitesToCaller(
+        request,
+        copies.map((c) => c.id),
+      );
+      return copies;
+    },
+    { permission: { menu: 211, func: 'copy' } },
+  );
   addRoute(app, r.siteMenu, async ({ request }) => service.siteMenu(await allowed(request)));
 
   addRoute(app, r.listCategories, ({ request }) => service.listCategories(requestLanguage(request)));
@@ -72,32 +103,64 @@ export const registerMonitoring = (
 
   addRoute(app, r.listDevices, async ({ query, request }) => service.listDevices(query, await allowed(request)));
   addRoute(app, r.getDevice, async ({ params, request }) => service.getDevice(params.id, await allowed(request)));
-  addRoute(app, r.createDevice, ({ body, request }) => service.createDevice(body, requestLanguage(request)), {
-    permission: { menu: 212, func: 'add' },
-  });
-  addRoute(app, r.bulkUpdateDevices, ({ body }) => service.bulkUpdateDevices(body), {
-    permission: { menu: 212, func: 'edit' },
-  });
-  addRoute(app, r.updateDevice, ({ params, body }) => service.updateDevice(params.id, body), {
-    permission: { menu: 212, func: 'edit' },
-  });
-  addRoute(app, r.deleteDevice, ({ params }) => service.deleteDevice(params.id), {
+  addRoute(
+    app,
+    r.createDevice,
+    async ({ body, request }) => service.createDevice(body, requestLanguage(request), await scope(request)),
+    {
+      permission: { menu: 212, func: 'add' },
+    },
+  );
+  addRoute(
+    app,
+    r.bulkUpdateDevices,
+    async ({ body, request }) => service.bulkUpdateDevices(body, await scope(request)),
+    {
+      permission: { menu: 212, func: 'edit' },
+    },
+  );
+  addRoute(
+    app,
+    r.updateDevice,
+    async ({ params, body, request }) => service.updateDevice(params.id, body, await scope(request)),
+    {
+      permission: { menu: 212, func: 'edit' },
+    },
+  );
+  addRoute(app, r.deleteDevice, async ({ params, request }) => service.deleteDevice(params.id, await scope(request)), {
     permission: { menu: 212, func: 'delete' },
   });
-  addRoute(app, r.copyDevice, ({ params, body }) => service.copyDevice(params.id, body), {
-    permission: { menu: 212, func: 'copy' },
-  });
+  addRoute(
+    app,
+    r.copyDevice,
+    async ({ params, body, request }) => service.copyDevice(params.id, body, await scope(request)),
+    {
+      permission: { menu: 212, func: 'copy' },
+    },
+  );
 
   addRoute(app, r.listItems, async ({ query, request }) => service.listItems(query, await allowed(request)));
   addRoute(app, r.getItem, async ({ params, request }) => service.getItem(params.id, await allowed(request)));
-  addRoute(app, r.createItem, ({ body }) => service.createItem(body), { permission: { menu: 213, func: 'add' } });
-  addRoute(app, r.bulkUpdateItems, ({ body, request }) => service.bulkUpdateItems(body, requestLanguage(request)), {
-    permission: { menu: 213, func: 'edit' },
+  addRoute(app, r.createItem, async ({ body, request }) => service.createItem(body, await scope(request)), {
+    permission: { menu: 213, func: 'add' },
   });
-  addRoute(app, r.updateItem, ({ params, body }) => service.updateItem(params.id, body), {
-    permission: { menu: 213, func: 'edit' },
-  });
-  addRoute(app, r.deleteItem, ({ params }) => service.deleteItem(params.id), {
+  addRoute(
+    app,
+    r.bulkUpdateItems,
+    async ({ body, request }) => service.bulkUpdateItems(body, requestLanguage(request), await scope(request)),
+    {
+      permission: { menu: 213, func: 'edit' },
+    },
+  );
+  addRoute(
+    app,
+    r.updateItem,
+    async ({ params, body, request }) => service.updateItem(params.id, body, await scope(request)),
+    {
+      permission: { menu: 213, func: 'edit' },
+    },
+  );
+  addRoute(app, r.deleteItem, async ({ params, request }) => service.deleteItem(params.id, await scope(request)), {
     permission: { menu: 213, func: 'delete' },
   });
 

@@ -28,6 +28,7 @@ import { z } from 'zod';
 import type { EventBus } from '../../bus/bus.ts';
 import type { ItemsTable } from '../../db/schema-monitoring.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import type { SiteScope } from '../access/index.ts';
 import type { AllowedSites, MonitoringQueries, MonitoringRepository } from './repository.ts';
 
 /** What the service needs of the collector (absent when no collector runs, as in most tests). */
@@ -418,14 +419,22 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       if (allowed && !allowed.includes(id)) throw notFound();
       return siteWithDevices(id);
     },
-    async createSite(input: z.output<typeof siteInput>) {
+    async createSite(input: z.output<typeof siteInput>, scope: SiteScope) {
+      // A top-level site belongs to no grant: only a user who reaches every site adds one.
+      if (input.parent_id === 0) scope.requireAll();
+      else scope.requireSites([input.parent_id]);
       await checkParent(null, input.parent_id);
       const t = now();
       const id = await repo.insertSite({ ...siteValues(input), created_at: t, updated_at: t });
       return siteWithDevices(id);
     },
-    async updateSite(id: number, input: z.output<typeof siteInput>) {
-      if (!(await repo.getSite(id))) throw notFound();
+    async updateSite(id: number, input: z.output<typeof siteInput>, scope: SiteScope) {
+      const current = scope.has(id) ? await repo.getSite(id) : undefined;
+      if (!current) throw notFound();
+      if (current.parent_id !== input.parent_id) {
+        if (input.parent_id === 0) scope.requireAll();
+        else scope.requireSites([input.parent_id]);
+      }
       await checkParent(id, input.parent_id);
       if (!input.has_device && (await repo.siteDevices([id])).length > 0) {
         throw conflict('monitoring.errors.siteHasDevices');
@@ -434,10 +443,10 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       return siteWithDevices(id);
     },
     /** Deletes sites, all or none: refused while any has devices or sub-sites (002 §8). */
-    async deleteSites(ids: number[]) {
+    async deleteSites(ids: number[], scope: SiteScope) {
       const unique = [...new Set(ids)];
       return repo.transaction(async (r) => {
-        for (const id of unique) if (!(await r.getSite(id))) throw notFound();
+        for (const id of unique) if (!scope.has(id) || !(await r.getSite(id))) throw notFound();
         if ((await r.siteDevices(unique)).length > 0) throw conflict('monitoring.errors.siteHasDevices');
         if ((await r.childSites(unique)).some((c) => !unique.includes(c.id))) {
           throw conflict('monitoring.errors.siteHasChildren');
@@ -445,10 +454,13 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
         return r.deleteSites(unique);
       });
     },
-    async copySite(id: number, input: { count: number; with_devices: boolean }) {
+    async copySite(id: number, input: { count: number; with_devices: boolean }, scope: SiteScope) {
       const created = await repo.transaction(async (r) => {
-        const src = await r.getSite(id);
+        const src = scope.has(id) ? await r.getSite(id) : undefined;
         if (!src) throw notFound();
+        // Copies stand beside the original: under its parent, or at the top for a top-level site.
+        if (src.parent_id === 0) scope.requireAll();
+        else scope.requireSites([src.parent_id]);
         const ids: number[] = [];
         const devices = input.with_devices ? await r.siteDevices([id]) : [];
         const deviceRows = devices.length ? await r.listDevices({ ids: devices.map((d) => d.id) }, null) : [];
@@ -554,7 +566,8 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       return { total, data: rows.map((r) => toDevice(r, categories)) };
     },
     getDevice,
-    async createDevice(input: DeviceValues, lang: Language) {
+    async createDevice(input: DeviceValues, lang: Language, scope: SiteScope) {
+      scope.requireSites([input.device_group_id]);
       const id = await repo.transaction(async (r) => {
         const template = await checkDeviceRefs(input, r);
         const t = now();
@@ -570,11 +583,13 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
         return newId;
       });
       await reload(id);
-      return getDevice(id, null);
+      return getDevice(id, scope.sites);
     },
-    async updateDevice(id: number, input: DeviceValues) {
-      const [current] = await repo.listDevices({ ids: [id] }, null);
+    async updateDevice(id: number, input: DeviceValues, scope: SiteScope) {
+      const [current] = await repo.listDevices({ ids: [id] }, scope.sites);
       if (!current) throw notFound();
+      // Moving a device into (or out to) a site outside the grant is refused.
+      scope.requireSites([input.device_group_id]);
       await checkDeviceRefs(input);
       if (current.driver !== input.driver && Number(current.item_count ?? 0) > 0) {
         const items = await repo.listItems({ device_id: id }, null);
@@ -585,11 +600,13 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       }
       await repo.updateDevice(id, { ...deviceValues(input), updated_at: now() });
       await reload(id);
-      return getDevice(id, null);
+      return getDevice(id, scope.sites);
     },
-    async bulkUpdateDevices(input: z.output<typeof deviceBulkUpdate>) {
+    /** Devices of sites outside the grant do not exist for the caller: they are listed as not found, untouched. */
+    async bulkUpdateDevices(input: z.output<typeof deviceBulkUpdate>, scope: SiteScope) {
       const { ids, ...set } = input;
-      const existing = await repo.listDevices({ ids }, null);
+      if (set.device_group_id !== undefined) scope.requireSites([set.device_group_id]);
+      const existing = await repo.listDevices({ ids }, scope.sites);
       const found = new Set(existing.map((d) => d.id));
       const failed = ids.filter((i) => !found.has(i)).map((i) => ({ id: i, message: 'not found' }));
       if (set.device_group_id !== undefined) {
@@ -608,17 +625,19 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       await reload();
       return { updated, failed };
     },
-    async deleteDevice(id: number) {
+    async deleteDevice(id: number, scope: SiteScope) {
+      if ((await repo.listDevices({ ids: [id] }, scope.sites)).length === 0) throw notFound();
       const n = await repo.transaction((r) => r.deleteDevice(id));
       if (n === 0) throw notFound();
       await reload(id);
       return null;
     },
-    async copyDevice(id: number, input: { count: number; device_group_id?: number | undefined }) {
+    async copyDevice(id: number, input: { count: number; device_group_id?: number | undefined }, scope: SiteScope) {
       const ids = await repo.transaction(async (r) => {
-        const [src] = await r.listDevices({ ids: [id] }, null);
+        const [src] = await r.listDevices({ ids: [id] }, scope.sites);
         if (!src) throw notFound();
         const siteId = input.device_group_id ?? src.device_group_id;
+        scope.requireSites([siteId]);
         const site = await r.getSite(siteId);
         if (!site) throw badRequest('monitoring.errors.siteMissing');
         if (site.has_device !== 1) throw badRequest('monitoring.errors.siteNoDevices');
@@ -628,7 +647,7 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       });
       for (const newId of ids) await reload(newId);
       const categories = await repo.categoryIds();
-      return (await repo.listDevices({ ids }, null)).map((r) => toDevice(r, categories));
+      return (await repo.listDevices({ ids }, scope.sites)).map((r) => toDevice(r, categories));
     },
 
     // ---------- items ----------
@@ -648,19 +667,19 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       return { total, data: rows.map(toItem) };
     },
     getItem,
-    async createItem(input: ItemValues) {
-      const [device] = await repo.listDevices({ ids: [input.device_id] }, null);
+    async createItem(input: ItemValues, scope: SiteScope) {
+      const [device] = await repo.listDevices({ ids: [input.device_id] }, scope.sites);
       if (!device) throw badRequest('monitoring.errors.deviceMissing');
       if (sourceKindOf(device.driver as DriverName) !== input.source.kind)
         throw badRequest('monitoring.errors.sourceKind');
       const [id] = await repo.insertItems([itemValues(input, input.device_id)]);
       await reload(input.device_id);
-      return getItem(id!, null);
+      return getItem(id!, scope.sites);
     },
-    async updateItem(id: number, input: ItemValues) {
-      const [current] = await repo.listItems({ ids: [id] }, null);
+    async updateItem(id: number, input: ItemValues, scope: SiteScope) {
+      const [current] = await repo.listItems({ ids: [id] }, scope.sites);
       if (!current) throw notFound();
-      const [device] = await repo.listDevices({ ids: [input.device_id] }, null);
+      const [device] = await repo.listDevices({ ids: [input.device_id] }, scope.sites);
       if (!device) throw badRequest('monitoring.errors.deviceMissing');
       if (sourceKindOf(device.driver as DriverName) !== input.source.kind)
         throw badRequest('monitoring.errors.sourceKind');
@@ -668,11 +687,12 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       await repo.updateItem(id, values);
       await reload(current.device_id);
       if (current.device_id !== input.device_id) await reload(input.device_id);
-      return getItem(id, null);
+      return getItem(id, scope.sites);
     },
     /** The same settings for many items; an item the change would make invalid is listed and kept as it was. */
-    async bulkUpdateItems(input: z.output<typeof itemBulkUpdate>, lang: Language) {
-      const rows = await repo.listItems({ ids: input.ids }, null);
+    async bulkUpdateItems(input: z.output<typeof itemBulkUpdate>, lang: Language, scope: SiteScope) {
+      // Items of sites outside the grant do not exist for the caller: listed as not found, untouched.
+      const rows = await repo.listItems({ ids: input.ids }, scope.sites);
       const found = new Map(rows.map((r) => [r.id, r]));
       const failed: Array<{ id: number; message: string }> = [];
       const set = { ...input.set, ...(input.set.enable !== undefined ? { enable: input.set.enable ? 1 : 0 } : {}) };
@@ -704,8 +724,8 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       for (const d of devices) await reload(d);
       return { updated, failed };
     },
-    async deleteItem(id: number) {
-      const [row] = await repo.listItems({ ids: [id] }, null);
+    async deleteItem(id: number, scope: SiteScope) {
+      const [row] = await repo.listItems({ ids: [id] }, scope.sites);
       if (!row) throw notFound();
       await repo.deleteItem(id);
       await reload(row.device_id);

@@ -444,7 +444,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
             .selectFrom('items')
             .innerJoin('devices', 'devices.id', 'items.device_id')
             .select('items.id')
-            .where('devices.device_group_id', 'in', sites),
+            .where('devices.device_group_id', 'in', sites.length ? sites : [0]),
         );
       }
       if (query.start !== undefined) q = q.where('time', '>=', query.start);
@@ -467,7 +467,19 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.notificationLogClear,
     async ({ body, request }) => {
       await deps.auth.verifyOwnPassword(request.principal!, body.verify_password);
-      await k.deleteFrom('notification_logs').execute();
+      // A restricted user clears the entries of their own sites' items only.
+      const sites = await request.server.access.sites(request);
+      let clear = k.deleteFrom('notification_logs');
+      if (sites !== null) {
+        clear = clear.where('item_id', 'in', (eb) =>
+          eb
+            .selectFrom('items')
+            .innerJoin('devices', 'devices.id', 'items.device_id')
+            .select('items.id')
+            .where('devices.device_group_id', 'in', sites.length ? sites : [0]),
+        );
+      }
+      await clear.execute();
       await audit(request, 'clear', 'notification_log');
       return null;
     },
