@@ -1,8 +1,7 @@
 import { LogoutOutlined, MonitorOutlined } from '@ant-design/icons';
 import { type CurveRange, curveRanges, riskOf, signalLevel } from '@sitewatch/contract';
-import type { ServiceState } from '@sitewatch/contract/dashboard';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, DatePicker, Empty, Flex, Progress, Radio, Select, Space, Tooltip, theme } from 'antd';
+import { App, Button, DatePicker, Empty, Flex, Progress, Radio, Select, Space, Tooltip, theme } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { type CSSProperties, lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +24,7 @@ import {
 } from '../api.ts';
 import { AlarmScroller } from '../components/alarm-scroller.tsx';
 import { fs, Panel } from '../components/panel.tsx';
+import { Meter, ServiceRow, SignalBars, Stat } from '../components/widgets.tsx';
 import { readCurve } from '../curve.ts';
 
 // ECharts is fetched as soon as this page loads, beside the dashboard's first reads, not after them.
@@ -83,126 +83,6 @@ const useAlarmPushRefresh = () => {
       for (const timer of timers) clearTimeout(timer);
     };
   }, [client]);
-};
-
-const Stat = ({
-  label,
-  value,
-  color,
-  testId,
-}: {
-  label: string;
-  value: number | string;
-  color?: string;
-  testId?: string;
-}) => {
-  const { token } = theme.useToken();
-  return (
-    <div
-      style={{
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        justifyContent: 'center',
-        padding: '4px 2px',
-        borderRadius: token.borderRadius,
-        background: token.colorFillQuaternary,
-        minWidth: 0,
-      }}
-    >
-      <span
-        data-testid={testId}
-        style={{ fontSize: fs.big, fontWeight: 700, color: color ?? token.colorText, lineHeight: 1.2 }}
-      >
-        {value}
-      </span>
-      <span
-        style={{
-          fontSize: fs.small,
-          color: token.colorTextSecondary,
-          textAlign: 'center',
-          whiteSpace: 'nowrap',
-          overflow: 'hidden',
-          textOverflow: 'ellipsis',
-          maxWidth: '100%',
-        }}
-      >
-        {label}
-      </span>
-    </div>
-  );
-};
-
-const ServiceRow = ({ label, state, testId }: { label: string; state: ServiceState | undefined; testId: string }) => {
-  const { t } = useTranslation();
-  return (
-    <Flex justify="space-between" align="center" style={{ fontSize: fs.body }}>
-      <span>{label}</span>
-      <Badge
-        data-testid={testId}
-        data-state={state ?? ''}
-        status={state === 'running' ? 'success' : state === 'stopped' ? 'error' : 'default'}
-        text={state ? t(state === 'running' ? 'homeUi.running' : 'homeUi.stopped') : '—'}
-      />
-    </Flex>
-  );
-};
-
-const Meter = ({
-  label,
-  percent,
-  detail,
-  testId,
-}: {
-  label: string;
-  percent: number | null;
-  detail: string;
-  testId: string;
-}) => {
-  const { token } = theme.useToken();
-  const color =
-    percent === null
-      ? undefined
-      : percent >= 90
-        ? token.colorError
-        : percent >= 70
-          ? token.colorWarning
-          : token.colorPrimary;
-  return (
-    <div style={{ fontSize: fs.body }}>
-      <Flex justify="space-between">
-        <span>{label}</span>
-        <span data-testid={testId} style={{ color: token.colorTextSecondary }}>
-          {detail}
-        </span>
-      </Flex>
-      <Progress percent={percent ?? 0} showInfo={false} size="small" strokeColor={color} style={{ margin: 0 }} />
-    </div>
-  );
-};
-
-/** Signal level bars (000 §4.3): level 0–5 filled bars of five. */
-const SignalBars = ({ level }: { level: number }) => {
-  const { token } = theme.useToken();
-  return (
-    <span
-      data-testid="home-signal-level"
-      data-level={level}
-      style={{ display: 'inline-flex', alignItems: 'flex-end', gap: 2, height: 16 }}
-    >
-      {[1, 2, 3, 4, 5].map((n) => (
-        <span
-          key={n}
-          style={{
-            width: 4,
-            height: 3 + n * 2.6,
-            background: n <= level ? token.colorSuccess : token.colorFillSecondary,
-            borderRadius: 1,
-          }}
-        />
-      ))}
-    </span>
-  );
 };
 
 /**
