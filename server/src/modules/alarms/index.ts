@@ -158,7 +158,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
     app,
     alarmRoutes.alarmLogClear,
     async ({ body, request }) => {
-      await deps.auth.verifyOwnPassword(request.principal!, body.verify_password);
+      await deps.auth.verifyOwnPassword(request.principal!, body.verify_password, { ip: request.ip });
       await deps.engine.flush();
       // A restricted user clears the entries of their own sites only.
       await repo.clearLogs(await siteIdsOf(request));

@@ -1,12 +1,12 @@
 import { authRoutes } from '@sitewatch/contract/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import svgCaptchaModule from 'svg-captcha';
 import { z } from 'zod';
 import { requestLanguage } from '../../http/envelope.ts';
 import { notFound, notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AccessService } from '../access/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import { renderCaptcha } from './captcha.ts';
 import type { LoginKey } from './login-key.ts';
 import type { AuthService, RequestMeta } from './service.ts';
 
@@ -15,11 +15,11 @@ export { createLoginPolicy, ipAllowed, type LoginPolicy, terminalRefusal } from 
 export { createAuthRepository, newUserDefaults } from './repository.ts';
 export { type AuthService, createAuthService, ensureAdmin, type RequestMeta } from './service.ts';
 
-/** Logins a minute from one address, on each login route (brute force is also met by the account lock). */
+/**
+ * Requests a minute from one address on each login route: an outer limit only; password guesses
+ * are met by the brute-force budget of every password check (throttle.ts).
+ */
 export const loginRateLimit = { max: 60, timeWindow: 60_000 };
-
-/** svg-captcha's main export draws a given text; its types only declare `create`, which picks its own. */
-const drawCaptcha = svgCaptchaModule as unknown as (text: string, options: Record<string, unknown>) => string;
 
 export const requestMeta = (request: FastifyRequest): RequestMeta => {
   const reported = Number(request.headers['x-last-activity']);
@@ -55,7 +55,7 @@ export const registerAuth = (
     {
       config: { auth: false, rateLimit: deps.rateLimit },
       schema: {
-        summary: 'The captcha image (SVG) of a captcha id',
+        summary: 'The captcha image (PNG, drawn afresh on each request) of a captcha id',
         tags: ['auth'],
         querystring: z.object({ id: z.string().min(1).max(64) }),
       },
@@ -63,15 +63,7 @@ export const registerAuth = (
     async (request, reply) => {
       const text = await auth.captchaText((request.query as { id: string }).id);
       if (text === null) throw notFound();
-      const svg = drawCaptcha(text, {
-        width: 120,
-        height: 40,
-        fontSize: 48,
-        noise: 2,
-        color: true,
-        background: '#f0f5ff',
-      });
-      return reply.type('image/svg+xml').header('cache-control', 'no-store').send(svg);
+      return reply.type('image/png').header('cache-control', 'no-store').send(renderCaptcha(text));
     },
   );
 

@@ -66,26 +66,66 @@ export const createAuthRepository = (db: Db) => {
         .where('id', '=', id)
         .execute(),
 
-    recordAttempt: (user_name: string, ip: string, success: boolean, time: number) =>
+    /**
+     * Opens an attempt as a failure before the password is checked, so concurrent guesses see each
+     * other at once (the throttle counts every row but its own); a success or a refusal updates it.
+     */
+    openAttempt: async (user_name: string, ip: string, time: number) =>
+      (
+        await k
+          .insertInto('login_attempts')
+          .values({ user_name, ip, success: 0, time })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    markAttemptSucceeded: (id: number) =>
+      k.updateTable('login_attempts').set({ success: 1 }).where('id', '=', id).execute(),
+    /** An attempt that never checked a password (refused, or a directory that did not answer). */
+    dropAttempt: (id: number) => k.deleteFrom('login_attempts').where('id', '=', id).execute(),
+    /** Failed attempts since `since` against `user_name` or from `ip` (when given), but `exceptId`. */
+    failuresSince: (user_name: string, ip: string | null, since: number, exceptId: number) =>
       k
-        .insertInto('login_attempts')
-        .values({ user_name, ip, success: success ? 1 : 0, time })
+        .selectFrom('login_attempts')
+        .select(['user_name', 'ip', 'time'])
+        .where('success', '=', 0)
+        .where('time', '>=', since)
+        .where('id', '!=', exceptId)
+        .where((eb) =>
+          ip ? eb.or([eb('user_name', '=', user_name), eb('ip', '=', ip)]) : eb('user_name', '=', user_name),
+        )
+        .orderBy('time')
         .execute(),
-    /** Failed attempts for `user_name` since `since`, after its last success. */
-    countRecentFailures: async (user_name: string, since: number) => {
+    /** Whether `user_name` has signed in from `ip` since `since` (a known address). */
+    succeededFrom: async (user_name: string, ip: string, since: number) =>
+      (await k
+        .selectFrom('login_attempts')
+        .select('id')
+        .where('user_name', '=', user_name)
+        .where('ip', '=', ip)
+        .where('success', '=', 1)
+        .where('time', '>=', since)
+        .executeTakeFirst()) !== undefined,
+    /** Attempts older than `before` say nothing any rule still reads. */
+    purgeAttempts: (before: number) => k.deleteFrom('login_attempts').where('time', '<', before).execute(),
+    /**
+     * Failed attempts for `user_name` since `since`, after its last success (by row order, so a
+     * failure in the same second as the success counts), but `exceptId`.
+     */
+    countRecentFailures: async (user_name: string, since: number, exceptId = 0) => {
       const lastSuccess = await k
         .selectFrom('login_attempts')
-        .select((eb) => eb.fn.max('time').as('t'))
+        .select((eb) => eb.fn.max('id').as('id'))
         .where('user_name', '=', user_name)
         .where('success', '=', 1)
         .executeTakeFirst();
-      const from = Math.max(since, Number(lastSuccess?.t ?? 0) + 1);
       const row = await k
         .selectFrom('login_attempts')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('user_name', '=', user_name)
         .where('success', '=', 0)
-        .where('time', '>=', from)
+        .where('time', '>=', since)
+        .where('id', '>', Number(lastSuccess?.id ?? 0))
+        .where('id', '!=', exceptId)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },

@@ -18,11 +18,14 @@ import type { LoginKey } from './login-key.ts';
 import type { LoginPolicy } from './login-policy.ts';
 import { decoyVerify, hashPassword, isCommonPassword, tokenDigest, verifyPassword } from './passwords.ts';
 import { type AuthRepository, newUserDefaults, type UserRow } from './repository.ts';
+import { createLoginThrottle } from './throttle.ts';
 
 /** A captcha is kept this long and accepted once. */
 export const captchaTtlSeconds = 120;
 /** Session activity is written at most this often (the idle rule needs minutes, not seconds). */
 const touchEverySeconds = 15;
+/** The first-start administrator: never locked by failed logins, throttled instead (docs/users.md). */
+const administratorId = 1;
 /** Captcha characters: no 0/O, 1/I/l look-alikes. */
 const captchaAlphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -62,6 +65,22 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
   const now = () => nowSeconds(clock());
   /** Who checks the password of users whose login type is not local (LDAP users: the directory). */
   const passwordCheckers = new Map<number, (user: UserRow, password: string) => Promise<boolean>>();
+  const throttle = createLoginThrottle(repo, now);
+
+  /** Runs one password check inside the brute-force budget; `check` answers whether it was right. */
+  const throttled = async <T>(userName: string, ip: string, check: () => Promise<T>, right: (r: T) => boolean) => {
+    const attempt = await throttle.begin(userName, ip);
+    let result: T;
+    try {
+      result = await check();
+    } catch (err) {
+      // No password was judged (a directory that did not answer, a refusal of its own).
+      await attempt.dropped();
+      throw err;
+    }
+    if (right(result)) await attempt.succeeded();
+    return result;
+  };
 
   const decrypt = (ciphertext: string): string => {
     const plain = loginKey.decrypt(ciphertext);
@@ -90,9 +109,10 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
   };
 
   /**
-   * Checks a user name and password as a login does, with the account lock: a locked name (or an
-   * unknown name that has failed as often) gets the same answer, so the lock says nothing of
-   * whether the name exists. `external` checks the credentials instead of the local password (an
+   * Checks a user name and password as a login does, with the account lock and the brute-force
+   * budget: a locked name (or an unknown name that has failed as often) gets the same answer, so the
+   * lock says nothing of whether the name exists. The administrator is never locked by failures
+   * (anyone could lock it out): the budget's growing delay is its protection. `external` checks the credentials instead of the local password (an
    * LDAP bind): it answers the local user they prove, or null when they are wrong.
    */
   const verifyCredentials = async (
@@ -106,7 +126,9 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
     const since = now() - auto_lock.period_minutes * 60;
     const tooMany = async () =>
       auto_lock.enabled && (await repo.countRecentFailures(userName, since)) >= auto_lock.attempts;
-    if (user ? await stillLocked(user) : await tooMany()) {
+    const lockable = user?.id !== administratorId;
+    const locked = user ? (lockable || user.lock_reason !== 'auto') && (await stillLocked(user)) : await tooMany();
+    if (locked) {
       await audit.write({
         module: 'auth',
         action: 'login',
@@ -117,13 +139,17 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
       });
       throw new AppError('accountLocked');
     }
-    let verified: UserRow | null = null;
-    if (external) verified = await external.check(user);
-    // Directory (login type 2) accounts prove themselves only to the directory, never by a local password.
-    else if (user && user.login_type === 1)
-      verified = (await verifyPassword(user.password_hash, password)) ? user : null;
-    else await decoyVerify(password);
-    await repo.recordAttempt(userName, meta.ip, verified !== null, now());
+    const verified = await throttled(
+      userName,
+      meta.ip,
+      async (): Promise<UserRow | null> => {
+        if (external) return external.check(user);
+        // Directory (login type 2) accounts prove themselves only to the directory, never by a local password.
+        if (user && user.login_type === 1) return (await verifyPassword(user.password_hash, password)) ? user : null;
+        return decoyVerify(password).then(() => null);
+      },
+      (row) => row !== null,
+    );
     if (!verified) {
       await audit.write({
         module: 'auth',
@@ -134,7 +160,7 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
         ip: meta.ip,
         user_id: user?.id ?? null,
       });
-      if (await tooMany()) {
+      if (lockable && (await tooMany())) {
         if (user) {
           await repo.lockUser(user.id, now(), 'auto');
           await audit.write({
@@ -382,7 +408,13 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
       if (!user) throw new AppError('notLoggedIn');
       const oldPassword = decrypt(oldEnc);
       const newPassword = decrypt(newEnc);
-      if (!(await verifyPassword(user.password_hash, oldPassword))) {
+      const right = await throttled(
+        user.user_name,
+        meta.ip,
+        () => verifyPassword(user.password_hash, oldPassword),
+        (ok) => ok,
+      );
+      if (!right) {
         await audit.write({
           module: 'auth',
           action: 'change_password',
@@ -421,12 +453,19 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
      * The verification password of sensitive actions (002 §5.3, §6): the caller's own password,
      * encrypted like any password, checked again on the server.
      */
-    async verifyOwnPassword(principal: Principal, encryptedPassword: string) {
+    async verifyOwnPassword(principal: Principal, encryptedPassword: string, from?: { ip: string }) {
       const plain = loginKey.decrypt(encryptedPassword);
       if (!plain) throw new AppError('badRequest', 'users.verifyPasswordEmpty');
       const user = await repo.findUserById(principal.user_id);
-      const checker = user && passwordCheckers.get(user.login_type);
-      const valid = user && (checker ? await checker(user, plain) : await verifyPassword(user.password_hash, plain));
+      if (!user) throw new AppError('notLoggedIn');
+      const checker = passwordCheckers.get(user.login_type);
+      // A stolen session must not become a password oracle: the same budget as a login.
+      const valid = await throttled(
+        user.user_name,
+        from?.ip ?? '',
+        () => (checker ? checker(user, plain) : verifyPassword(user.password_hash, plain)),
+        (ok) => ok,
+      );
       if (!valid) {
         await audit.write({
           module: 'auth',

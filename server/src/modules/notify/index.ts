@@ -466,7 +466,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     app,
     r.notificationLogClear,
     async ({ body, request }) => {
-      await deps.auth.verifyOwnPassword(request.principal!, body.verify_password);
+      await deps.auth.verifyOwnPassword(request.principal!, body.verify_password, { ip: request.ip });
       // A restricted user clears the entries of their own sites' items only.
       const sites = await request.server.access.sites(request);
       let clear = k.deleteFrom('notification_logs');

@@ -406,7 +406,7 @@ export const registerUsers = (
     async ({ body, request }) => {
       const principal = request.principal;
       if (!principal) throw new AppError('notLoggedIn');
-      await deps.auth.verifyOwnPassword(principal, body.verify_password);
+      await deps.auth.verifyOwnPassword(principal, body.verify_password, { ip: request.ip });
       await repo.clearOperationLog();
       await audit(request, 'logs', 'clear', 'operation_record');
       return null;
