@@ -1,72 +1,19 @@
-import { type AlarmPushMessage, type AlarmRow, handlingState, recoveredStatus } from '@sitewatch/contract/alarms';
+import { type AlarmPushMessage, type AlarmRow, handlingState } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
 import type { Principal } from '../http/auth.ts';
-import type { NoticeAction, NoticeSubject, Notifier } from '../notify/notifier.ts';
-import {
-  feedJitter,
-  type JitterEvent,
-  type JitterSettings,
-  type JitterState,
-  judgeJitter,
-  newJitterState,
-} from './rules/jitter.ts';
-import { inPeriod, type PeriodRange } from './rules/periods.ts';
-import { feedRepetition, type RepetitionState } from './rules/repetitions.ts';
-import { isProblem, type ThresholdRule, thresholdState } from './rules/threshold.ts';
+import type { Notifier } from '../notify/notifier.ts';
+import { loadEscalation as loadEscalationInto, loadItems as loadItemsInto, loadOpen } from './loader.ts';
+import { createNotices } from './notices.ts';
+import { feedJitter, type JitterEvent, type JitterSettings, judgeJitter } from './rules/jitter.ts';
+import { inPeriod } from './rules/periods.ts';
+import { feedRepetition } from './rules/repetitions.ts';
+import { isProblem, thresholdState } from './rules/threshold.ts';
 import type { AlarmSettings } from './settings.ts';
-
-/** An alarm record as the engine holds it (the `alarms` row plus scheduling). */
-export interface Alarm extends AlarmsTable {
-  contact_group_id: number;
-  unit: string;
-  next_notify_at: number;
-}
-
-interface ItemRuntime {
-  id: number;
-  name: string;
-  unit: string;
-  device: DeviceRuntime;
-  rule: ThresholdRule;
-  level: number;
-  color: string;
-  repetitions: number;
-  notification_interval: number;
-  contact_group_id: number;
-  check_period_id: number;
-  alarm_period_id: number;
-  notification_period_id: number;
-  raw: number;
-  /** The item's state as last published on the bus (`item.state`): the one the live views show. */
-  shown: number;
-  rep: RepetitionState;
-  jitter: JitterState;
-  value: number | null;
-  alarm: Alarm | null;
-  /** The last alarm of the item (for the notice after jitter stops). */
-  last: Alarm | null;
-  /** A problem notice went out and no recovery notice has followed yet. */
-  problemNoticed: boolean;
-}
-
-interface DeviceRuntime {
-  id: number;
-  name: string;
-  device_group_id: number;
-  device_group_name: string;
-  comm: Alarm | null;
-  items: ItemRuntime[];
-}
-
-export interface OperationInput {
-  alarm_action: 0 | 1 | 2 | 3;
-  remarks: string;
-  item_id: number;
-  status_id: number;
-}
+import { type Alarm, createEngineState, type DeviceRuntime, type ItemRuntime, type OperationInput } from './state.ts';
+import { createAlarmStore } from './store.ts';
 
 export interface AlarmEngine {
   /** Loads items, open alarms and settings; starts the notification tick and the writer. */
@@ -107,43 +54,27 @@ export interface AlarmEngineOptions {
   log?: { warn(obj: object, msg: string): void };
 }
 
-const stateLabel = (a: AlarmsTable): string =>
-  a.end_time !== null
-    ? 'recovered'
-    : a.kind === 'communication'
-      ? 'unknown'
-      : a.status === monitorState.unknown
-        ? 'unknown'
-        : 'abnormal';
-
-const clampLevel = (level: number) => Math.min(5, Math.max(1, Math.round(level) || 1));
-
 /**
  * The alarm engine: every sample is judged against its item's rule as it arrives (threshold with
  * hysteresis, repetitions, check and alarm periods), jitter is tracked over the confirmed states,
- * raises and recoveries become alarm records with a log, browsers are told over the push channel
- * at once, and notices go to the notifier's queue (held while jittering, repeated at the item's
- * notification interval until confirmed, escalated when not confirmed in time). docs/alarms.md.
+ * and raises and recoveries become alarm events on the bus (the push side tells browsers). Its
+ * parts: the state it holds (state.ts), the loader (loader.ts), the records and log (store.ts), the
+ * notices (notices.ts: held while jittering, repeated until confirmed, escalated when not confirmed
+ * in time); this file judges and operates. docs/alarms.md.
  */
 export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   const clock = options.clock ?? Date.now;
   const db = options.db.kysely;
-  const items = new Map<number, ItemRuntime>();
-  const devices = new Map<number, DeviceRuntime>();
-  const open = new Map<number, Alarm>();
-  const disabledItems = new Set<number>();
-  const disabledDevices = new Set<number>();
-  const periods = new Map<number, PeriodRange[]>();
-  const levelColors = new Map<number, string>();
-  const siteRoles = new Map<number, number[]>();
-  const dirty = new Set<Alarm | AlarmsTable>();
-  let logs: Omit<import('../db/schema-alarms.ts').AlarmLogsTable, 'id'>[] = [];
-  let nextId = 0;
+  const state = createEngineState();
+  const { items, devices, open, disabledItems, disabledDevices, periods, levelColors, jitteringItems } = state;
+  const store = createAlarmStore(db, state, (obj, msg) => options.log?.warn(obj, msg));
+  const { toRow, log, flush } = store;
+  const notices = createNotices({ state, store, notifier: options.notifier, settings: options.settings });
+  const { notify, maybeNotify } = notices;
   let started: Promise<void> | null = null;
   let flushTimer: NodeJS.Timeout | null = null;
   let tickTimer: NodeJS.Timeout | null = null;
   let subscriptions: Array<() => void> = [];
-  let flushing: Promise<void> | null = null;
   let reloadSoon: NodeJS.Timeout | null = null;
 
   // ---------- alarm events: the push hub scopes them to the users of the alarm's site ----------
@@ -157,175 +88,6 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   const publish = (event: AlarmPushMessage['event'], a: AlarmsTable) =>
     options.bus.publish(busEventOf[event], { alarm: toRow(a) });
 
-  const toRow = (a: AlarmsTable): AlarmRow => {
-    const roles = [1, ...(siteRoles.get(a.device_group_id) ?? [])];
-    return {
-      status_id: a.id,
-      item_id: a.item_id,
-      device_id: a.device_id,
-      device_group_id: a.device_group_id,
-      device_group_name: a.device_group_name,
-      device_name: a.device_name,
-      item_name: a.item_name,
-      kind: a.kind === 'communication' ? 'communication' : 'threshold',
-      status: a.end_time !== null ? recoveredStatus : a.status,
-      status_label: stateLabel(a),
-      level: a.level,
-      color: a.color,
-      info: a.info,
-      value: a.value,
-      start_time: a.start_time,
-      end_time: a.end_time,
-      last_check: a.last_check,
-      handling: a.handling,
-      remarks: a.remarks,
-      confirmed_by: a.confirmed_by,
-      jitter: items.get(a.item_id)?.jitter.percent ?? 0,
-      roles: JSON.stringify([...new Set(roles)]),
-      users: '[]',
-      videos: '[]',
-    };
-  };
-
-  // ---------- records and log ----------
-
-  const log = (a: AlarmsTable, action: string, t: number, detail = '', userName = '', result = 1) => {
-    logs.push({
-      time: t,
-      alarm_id: a.id,
-      item_id: a.item_id,
-      device_group_id: a.device_group_id,
-      item_name: a.item_name.slice(0, 64),
-      device_name: a.device_name.slice(0, 64),
-      device_group_name: a.device_group_name.slice(0, 64),
-      state: a.end_time !== null ? recoveredStatus : a.status,
-      action,
-      result,
-      detail: detail.slice(0, 2000),
-      user_name: userName.slice(0, 64),
-      attempts: 1,
-    });
-  };
-
-  const columns = (a: AlarmsTable): AlarmsTable => ({
-    id: a.id,
-    item_id: a.item_id,
-    device_id: a.device_id,
-    device_group_id: a.device_group_id,
-    item_name: a.item_name.slice(0, 64),
-    device_name: a.device_name.slice(0, 64),
-    device_group_name: a.device_group_name.slice(0, 64),
-    kind: a.kind,
-    status: a.status,
-    level: a.level,
-    color: a.color,
-    info: a.info.slice(0, 300),
-    value: a.value,
-    start_time: a.start_time,
-    end_time: a.end_time,
-    last_check: a.last_check,
-    handling: a.handling,
-    remarks: a.remarks.slice(0, 500),
-    confirmed_by: a.confirmed_by.slice(0, 64),
-    confirmed_at: a.confirmed_at,
-    notify_count: a.notify_count,
-    escalated: a.escalated,
-  });
-
-  const writeNow = async () => {
-    if (dirty.size === 0 && logs.length === 0) return;
-    const rows = [...dirty].map(columns);
-    dirty.clear();
-    const entries = logs;
-    logs = [];
-    try {
-      await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += 400) {
-          await trx
-            .insertInto('alarms')
-            .values(rows.slice(i, i + 400))
-            .onConflict((oc) =>
-              oc.column('id').doUpdateSet((eb) => ({
-                status: eb.ref('excluded.status'),
-                info: eb.ref('excluded.info'),
-                value: eb.ref('excluded.value'),
-                end_time: eb.ref('excluded.end_time'),
-                last_check: eb.ref('excluded.last_check'),
-                handling: eb.ref('excluded.handling'),
-                remarks: eb.ref('excluded.remarks'),
-                confirmed_by: eb.ref('excluded.confirmed_by'),
-                confirmed_at: eb.ref('excluded.confirmed_at'),
-                notify_count: eb.ref('excluded.notify_count'),
-                escalated: eb.ref('excluded.escalated'),
-              })),
-            )
-            .execute();
-        }
-        for (let i = 0; i < entries.length; i += 400) {
-          await trx
-            .insertInto('alarm_logs')
-            .values(entries.slice(i, i + 400))
-            .execute();
-        }
-      });
-    } catch (err) {
-      // Kept for the next flush: an alarm is never lost to a busy database.
-      for (const r of rows) dirty.add(open.get(r.id) ?? r);
-      logs = [...entries, ...logs];
-      options.log?.warn({ err }, 'could not write alarms');
-    }
-  };
-  const flush = async () => {
-    while (flushing) await flushing;
-    flushing = writeNow().finally(() => {
-      flushing = null;
-    });
-    await flushing;
-  };
-
-  // ---------- notices ----------
-
-  const subjectOf = (a: Alarm): NoticeSubject => ({
-    alarm_id: a.id,
-    item_id: a.item_id,
-    item_name: a.item_name,
-    device_name: a.device_name,
-    device_group_name: a.device_group_name,
-    state: a.end_time !== null ? recoveredStatus : a.status,
-    level: a.level,
-    value: a.value,
-    unit: a.unit,
-    info: a.info,
-    time: a.end_time ?? a.start_time,
-  });
-
-  const notify = (a: Alarm, action: NoticeAction, groupId = a.contact_group_id) => {
-    if (groupId > 0) options.notifier.enqueue({ action, subject: subjectOf(a), contact_group_id: groupId });
-  };
-
-  const jittering = (a: Alarm) => items.get(a.item_id)?.jitter.jittering === true;
-
-  /** Sends the due problem notice of an open alarm, if every rule allows it now. */
-  const maybeNotify = (a: Alarm, nowS: number) => {
-    if (a.end_time !== null || a.handling !== handlingState.unprocessed) return;
-    if (jittering(a) || nowS < a.next_notify_at) return;
-    const commons = options.settings.peek('commons');
-    if (a.notify_count >= Math.max(1, commons.notify_times)) return;
-    const it = items.get(a.item_id);
-    if (
-      it &&
-      it.notification_period_id > 0 &&
-      !inPeriod(periods.get(it.notification_period_id) ?? [], new Date(nowS * 1000))
-    )
-      return;
-    notify(a, 'notice');
-    if (it) it.problemNoticed = true;
-    a.notify_count += 1;
-    const interval = it?.notification_interval ?? 0;
-    a.next_notify_at = interval > 0 ? nowS + interval : Number.POSITIVE_INFINITY;
-    dirty.add(a);
-  };
-
   // ---------- raise and recover ----------
 
   const raise = (
@@ -336,9 +98,9 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     status: number,
     info: string,
   ): Alarm => {
-    nextId += 1;
+    state.lastId += 1;
     const a: Alarm = {
-      id: nextId,
+      id: state.lastId,
       item_id: it?.id ?? 0,
       device_id: dev.id,
       device_group_id: dev.device_group_id,
@@ -365,7 +127,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       next_notify_at: t,
     };
     open.set(a.id, a);
-    dirty.add(a);
+    store.changed(a);
     log(a, 'raise', t, info);
     publish('raise', a);
     maybeNotify(a, t);
@@ -377,7 +139,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     a.last_check = t;
     if (a.handling === handlingState.unprocessed) a.handling = handlingState.processed;
     open.delete(a.id);
-    dirty.add(a);
+    store.changed(a);
     log(a, 'recover', t);
     publish('recover', a);
     // A recovery notice follows a problem notice, unless jitter holds notices (then it comes when jitter stops).
@@ -418,160 +180,14 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
 
   // ---------- loading ----------
 
-  const loadItems = async () => {
-    const [rows, periodRows, levels, roleSites, disabled] = await Promise.all([
-      db
-        .selectFrom('items')
-        .innerJoin('devices', 'devices.id', 'items.device_id')
-        .innerJoin('device_groups', 'device_groups.id', 'devices.device_group_id')
-        .select([
-          'items.id',
-          'items.name',
-          'items.unit',
-          'items.value_type',
-          'items.threshold_min',
-          'items.threshold_max',
-          'items.status_threshold',
-          'items.overrun_point',
-          'items.recovery_point',
-          'items.alarm_level',
-          'items.alarm_color',
-          'items.repetitions',
-          'items.notification_interval',
-          'items.contact_group_id',
-          'items.check_period_id',
-          'items.alarm_period_id',
-          'items.notification_period_id',
-          'devices.id as device_id',
-          'devices.name as device_name',
-          'device_groups.id as device_group_id',
-          'device_groups.name as device_group_name',
-        ])
-        .where('items.enable', '=', 1)
-        .where('devices.enable', '=', 1)
-        .execute(),
-      db.selectFrom('time_periods').selectAll().execute(),
-      db.selectFrom('alarm_levels').selectAll().execute(),
-      db.selectFrom('role_sites').selectAll().execute(),
-      db.selectFrom('alarm_disabled').selectAll().execute(),
-    ]);
-    periods.clear();
-    for (const p of periodRows) {
-      try {
-        periods.set(p.id, JSON.parse(p.ranges) as PeriodRange[]);
-      } catch {
-        periods.set(p.id, []);
-      }
-    }
-    levelColors.clear();
-    for (const l of levels) if (!levelColors.has(l.level)) levelColors.set(l.level, l.color);
-    siteRoles.clear();
-    for (const r of roleSites) siteRoles.set(r.site_id, [...(siteRoles.get(r.site_id) ?? []), r.role_id]);
-    disabledItems.clear();
-    disabledDevices.clear();
-    for (const d of disabled) (d.kind === 'device' ? disabledDevices : disabledItems).add(d.target_id);
-    const seen = new Set<number>();
-    for (const dev of devices.values()) dev.items = [];
-    for (const r of rows) {
-      seen.add(r.id);
-      let dev = devices.get(r.device_id);
-      if (!dev) {
-        dev = {
-          id: r.device_id,
-          name: r.device_name,
-          device_group_id: r.device_group_id,
-          device_group_name: r.device_group_name,
-          comm: null,
-          items: [],
-        };
-        devices.set(dev.id, dev);
-      }
-      dev.name = r.device_name;
-      dev.device_group_id = r.device_group_id;
-      dev.device_group_name = r.device_group_name;
-      const level = clampLevel(r.alarm_level);
-      const settings = {
-        name: r.name,
-        unit: r.unit,
-        device: dev,
-        rule: {
-          value_type: r.value_type,
-          threshold_min: r.threshold_min,
-          threshold_max: r.threshold_max,
-          status_threshold: r.status_threshold,
-          overrun_point: r.overrun_point,
-          recovery_point: r.recovery_point,
-        },
-        level,
-        color: r.alarm_color || levelColors.get(level) || '',
-        repetitions: r.repetitions,
-        notification_interval: r.notification_interval,
-        contact_group_id: r.contact_group_id,
-        check_period_id: r.check_period_id,
-        alarm_period_id: r.alarm_period_id,
-        notification_period_id: r.notification_period_id,
-      };
-      let it = items.get(r.id);
-      if (it) Object.assign(it, settings);
-      else {
-        it = {
-          id: r.id,
-          ...settings,
-          raw: monitorState.notReady,
-          shown: monitorState.notReady,
-          rep: { confirmed: monitorState.notReady, pending: monitorState.notReady, count: 0 },
-          jitter: newJitterState(),
-          value: null,
-          alarm: null,
-          last: null,
-          problemNoticed: false,
-        };
-        items.set(r.id, it);
-      }
-      dev.items.push(it);
-    }
-    for (const id of items.keys()) if (!seen.has(id)) items.delete(id);
-    for (const [id, dev] of devices) if (dev.items.length === 0 && !dev.comm) devices.delete(id);
-  };
-
-  const loadOpen = async () => {
-    const max = await db
-      .selectFrom('alarms')
-      .select((eb) => eb.fn.max('id').as('m'))
-      .executeTakeFirst();
-    nextId = Math.max(nextId, Number(max?.m ?? 0));
-    const rows = await db.selectFrom('alarms').selectAll().where('end_time', 'is', null).execute();
-    const nowS = Math.floor(clock() / 1000);
-    for (const r of rows) {
-      const it = items.get(r.item_id);
-      const dev = devices.get(r.device_id);
-      const a: Alarm = {
-        ...r,
-        contact_group_id: it?.contact_group_id ?? 0,
-        unit: it?.unit ?? '',
-        next_notify_at:
-          r.notify_count > 0 && it && it.notification_interval > 0 ? nowS + it.notification_interval : nowS,
-      };
-      if (r.kind === 'communication') {
-        if (!dev) continue;
-        dev.comm = a;
-      } else {
-        if (!it) continue;
-        it.alarm = a;
-        it.raw = r.status;
-        it.rep.confirmed = r.status;
-        it.rep.pending = r.status;
-        if (r.notify_count > 0) it.problemNoticed = true;
-      }
-      open.set(a.id, a);
-    }
-  };
+  const loadItems = () => loadItemsInto(db, state);
+  const loadEscalation = () => loadEscalationInto(db, state);
 
   const ensureStarted = () => {
     started ??= (async () => {
       await options.settings.get('commons');
       await loadItems();
-      await loadOpen();
+      await loadOpen(db, state, Math.floor(clock() / 1000));
     })();
     return started;
   };
@@ -582,15 +198,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     for (const a of open.values()) {
       maybeNotify(a, nowS);
       // Escalation: an alarm not confirmed within the group's minutes goes to the further group.
-      if (commons.escalation_enable && a.escalated === 0 && a.handling === handlingState.unprocessed) {
-        const group = escalation.get(a.contact_group_id);
-        if (group && group.minutes > 0 && nowS - a.start_time >= group.minutes * 60) {
-          a.escalated = 1;
-          dirty.add(a);
-          log(a, 'escalate', nowS, `contact group ${group.target}`);
-          notify(a, 'escalation', group.target);
-        }
-      }
+      if (commons.escalation_enable) notices.escalateIfDue(a, nowS);
     }
     const js = jitterSettings();
     for (const it of jitteringItems) {
@@ -602,20 +210,6 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       if (ev) onJitter(it, ev, nowS);
     }
   };
-  const escalation = new Map<number, { minutes: number; target: number }>();
-  const jitteringItems = new Set<ItemRuntime>();
-  const loadEscalation = async () => {
-    const groups = await db
-      .selectFrom('contact_groups')
-      .select(['id', 'escalate_minutes', 'escalate_group_id'])
-      .execute();
-    escalation.clear();
-    for (const g of groups) {
-      if (g.escalate_minutes > 0 && g.escalate_group_id > 0)
-        escalation.set(g.id, { minutes: g.escalate_minutes, target: g.escalate_group_id });
-    }
-  };
-
   const scheduleReload = () => {
     if (reloadSoon) return;
     reloadSoon = setTimeout(() => {
@@ -765,7 +359,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
           break;
       }
       a.remarks = input.remarks;
-      dirty.add(live ?? a);
+      store.changed(live ?? a);
       log(a, ['confirm', 'unconfirm', 'disable', 'enable'][input.alarm_action] ?? 'confirm', t, input.remarks, who);
       await flush();
       publish('operation', a);
@@ -789,7 +383,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         a.confirmed_by = principal.user_name;
         a.confirmed_at = t;
         a.remarks = remarks;
-        dirty.add(a);
+        store.changed(a);
         log(a, 'confirm_all', t, remarks, principal.user_name);
         publish('operation', a);
         n += 1;

@@ -1,0 +1,170 @@
+import { monitorState } from '@sitewatch/contract/monitoring';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { newJitterState } from './rules/jitter.ts';
+import type { PeriodRange } from './rules/periods.ts';
+import type { Alarm, EngineState } from './state.ts';
+
+const clampLevel = (level: number) => Math.min(5, Math.max(1, Math.round(level) || 1));
+
+/** Reads the enabled items of enabled devices with what their rules need; keeps the state of items already known. */
+export const loadItems = async (db: Kysely<Database>, state: EngineState) => {
+  const [rows, periodRows, levels, roleSites, disabled] = await Promise.all([
+    db
+      .selectFrom('items')
+      .innerJoin('devices', 'devices.id', 'items.device_id')
+      .innerJoin('device_groups', 'device_groups.id', 'devices.device_group_id')
+      .select([
+        'items.id',
+        'items.name',
+        'items.unit',
+        'items.value_type',
+        'items.threshold_min',
+        'items.threshold_max',
+        'items.status_threshold',
+        'items.overrun_point',
+        'items.recovery_point',
+        'items.alarm_level',
+        'items.alarm_color',
+        'items.repetitions',
+        'items.notification_interval',
+        'items.contact_group_id',
+        'items.check_period_id',
+        'items.alarm_period_id',
+        'items.notification_period_id',
+        'devices.id as device_id',
+        'devices.name as device_name',
+        'device_groups.id as device_group_id',
+        'device_groups.name as device_group_name',
+      ])
+      .where('items.enable', '=', 1)
+      .where('devices.enable', '=', 1)
+      .execute(),
+    db.selectFrom('time_periods').selectAll().execute(),
+    db.selectFrom('alarm_levels').selectAll().execute(),
+    db.selectFrom('role_sites').selectAll().execute(),
+    db.selectFrom('alarm_disabled').selectAll().execute(),
+  ]);
+  state.periods.clear();
+  for (const p of periodRows) {
+    try {
+      state.periods.set(p.id, JSON.parse(p.ranges) as PeriodRange[]);
+    } catch {
+      state.periods.set(p.id, []);
+    }
+  }
+  state.levelColors.clear();
+  for (const l of levels) if (!state.levelColors.has(l.level)) state.levelColors.set(l.level, l.color);
+  state.siteRoles.clear();
+  for (const r of roleSites) state.siteRoles.set(r.site_id, [...(state.siteRoles.get(r.site_id) ?? []), r.role_id]);
+  state.disabledItems.clear();
+  state.disabledDevices.clear();
+  for (const d of disabled) (d.kind === 'device' ? state.disabledDevices : state.disabledItems).add(d.target_id);
+  const seen = new Set<number>();
+  for (const dev of state.devices.values()) dev.items = [];
+  for (const r of rows) {
+    seen.add(r.id);
+    let dev = state.devices.get(r.device_id);
+    if (!dev) {
+      dev = {
+        id: r.device_id,
+        name: r.device_name,
+        device_group_id: r.device_group_id,
+        device_group_name: r.device_group_name,
+        comm: null,
+        items: [],
+      };
+      state.devices.set(dev.id, dev);
+    }
+    dev.name = r.device_name;
+    dev.device_group_id = r.device_group_id;
+    dev.device_group_name = r.device_group_name;
+    const level = clampLevel(r.alarm_level);
+    const settings = {
+      name: r.name,
+      unit: r.unit,
+      device: dev,
+      rule: {
+        value_type: r.value_type,
+        threshold_min: r.threshold_min,
+        threshold_max: r.threshold_max,
+        status_threshold: r.status_threshold,
+        overrun_point: r.overrun_point,
+        recovery_point: r.recovery_point,
+      },
+      level,
+      color: r.alarm_color || state.levelColors.get(level) || '',
+      repetitions: r.repetitions,
+      notification_interval: r.notification_interval,
+      contact_group_id: r.contact_group_id,
+      check_period_id: r.check_period_id,
+      alarm_period_id: r.alarm_period_id,
+      notification_period_id: r.notification_period_id,
+    };
+    let it = state.items.get(r.id);
+    if (it) Object.assign(it, settings);
+    else {
+      it = {
+        id: r.id,
+        ...settings,
+        raw: monitorState.notReady,
+        shown: monitorState.notReady,
+        rep: { confirmed: monitorState.notReady, pending: monitorState.notReady, count: 0 },
+        jitter: newJitterState(),
+        value: null,
+        alarm: null,
+        last: null,
+        problemNoticed: false,
+      };
+      state.items.set(r.id, it);
+    }
+    dev.items.push(it);
+  }
+  for (const id of state.items.keys()) if (!seen.has(id)) state.items.delete(id);
+  for (const [id, dev] of state.devices) if (dev.items.length === 0 && !dev.comm) state.devices.delete(id);
+};
+
+/** Reads the open alarms into their items and devices (after a restart). */
+export const loadOpen = async (db: Kysely<Database>, state: EngineState, nowS: number) => {
+  const max = await db
+    .selectFrom('alarms')
+    .select((eb) => eb.fn.max('id').as('m'))
+    .executeTakeFirst();
+  state.lastId = Math.max(state.lastId, Number(max?.m ?? 0));
+  const rows = await db.selectFrom('alarms').selectAll().where('end_time', 'is', null).execute();
+  for (const r of rows) {
+    const it = state.items.get(r.item_id);
+    const dev = state.devices.get(r.device_id);
+    const a: Alarm = {
+      ...r,
+      contact_group_id: it?.contact_group_id ?? 0,
+      unit: it?.unit ?? '',
+      next_notify_at: r.notify_count > 0 && it && it.notification_interval > 0 ? nowS + it.notification_interval : nowS,
+    };
+    if (r.kind === 'communication') {
+      if (!dev) continue;
+      dev.comm = a;
+    } else {
+      if (!it) continue;
+      it.alarm = a;
+      it.raw = r.status;
+      it.rep.confirmed = r.status;
+      it.rep.pending = r.status;
+      if (r.notify_count > 0) it.problemNoticed = true;
+    }
+    state.open.set(a.id, a);
+  }
+};
+
+/** Reads which contact group escalates to which, after how many minutes. */
+export const loadEscalation = async (db: Kysely<Database>, state: EngineState) => {
+  const groups = await db
+    .selectFrom('contact_groups')
+    .select(['id', 'escalate_minutes', 'escalate_group_id'])
+    .execute();
+  state.escalation.clear();
+  for (const g of groups) {
+    if (g.escalate_minutes > 0 && g.escalate_group_id > 0)
+      state.escalation.set(g.id, { minutes: g.escalate_minutes, target: g.escalate_group_id });
+  }
+};
