@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
+import { sendXlsx } from '../../http/xlsx.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import { createDeviceViewRepository } from './repository.ts';
 import { createDeviceViewService, type DeviceLiveSource } from './service.ts';
@@ -48,10 +49,7 @@ export const registerDeviceView = (
     r.curveExport,
     async ({ body, request, reply }) => {
       const buffer = await service.curveWorkbook(body, await sites(request), requestLanguage(request));
-      await reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', 'attachment; filename="curve.xlsx"')
-        .send(buffer);
+      await sendXlsx(reply, 'curve.xlsx', buffer);
       return null;
     },
     { permission: station },

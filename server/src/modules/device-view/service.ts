@@ -7,8 +7,8 @@ import {
   deviceLogKinds,
 } from '@sitewatch/contract/device-view';
 import { type DriverName, itemSource, monitorState } from '@sitewatch/contract/monitoring';
-import ExcelJS from 'exceljs';
 import { notFound } from '../../http/errors.ts';
+import { sheetWorkbook } from '../../http/xlsx.ts';
 import type { SeriesStore } from '../../series/store.ts';
 import { type DeviceViewRepository, deviceModules, type LogRow } from './repository.ts';
 
@@ -234,27 +234,24 @@ export const createDeviceViewService = (deps: DeviceViewDeps) => {
       const current = await readCurves({ ...q, shift: 0 }, allowed);
       const previous = q.shift > 0 ? await readCurves(q, allowed) : [];
       const h = (key: string) => sharedText(lang, `deviceView.curve.${key}`);
-      const book = new ExcelJS.Workbook();
-      const sheet = book.addWorksheet(h('sheet'));
-      sheet.columns = [
-        { header: h('device'), width: 18 },
-        { header: h('item'), width: 24 },
-        { header: h('period'), width: 12 },
-        { header: h('time'), width: 20 },
-        { header: h('value'), width: 12 },
-        { header: h('unit'), width: 8 },
-      ];
-      sheet.getRow(1).font = { bold: true };
-      for (const [series, period] of [
-        [current, h('current')],
-        [previous, h('previous')],
-      ] as const) {
-        for (const s of series) {
-          for (const p of s.points)
-            sheet.addRow([s.device_name, s.item_name, period, formatLocalTime(p.ts, q.tz_offset), p.value, s.unit]);
-        }
-      }
-      return Buffer.from(await book.xlsx.writeBuffer());
+      const rows = [
+        ...current.map((s) => [s, h('current')] as const),
+        ...previous.map((s) => [s, h('previous')] as const),
+      ].flatMap(([s, period]) =>
+        s.points.map((p) => [s.device_name, s.item_name, period, formatLocalTime(p.ts, q.tz_offset), p.value, s.unit]),
+      );
+      return sheetWorkbook(
+        h('sheet'),
+        [
+          { header: h('device'), width: 18 },
+          { header: h('item'), width: 24 },
+          { header: h('period'), width: 12 },
+          { header: h('time'), width: 20 },
+          { header: h('value'), width: 12 },
+          { header: h('unit'), width: 8 },
+        ],
+        rows,
+      );
     },
   };
 };

@@ -6,6 +6,7 @@ import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
+import { sendXlsx } from '../../http/xlsx.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { pointTablesWorkbook } from './point-tables.ts';
 import { createMonitoringRepository } from './repository.ts';
@@ -190,10 +191,7 @@ export const registerMonitoring = (
         const lang = requestLanguage(request);
         const { data: templates } = await service.listTemplates({ page: 1, limit: 1000 }, lang);
         const buffer = await pointTablesWorkbook(templates, kind, lang);
-        await reply
-          .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="${kind}_points.xlsx"`)
-          .send(buffer);
+        await sendXlsx(reply, `${kind}_points.xlsx`, buffer);
         return null;
       },
       { permission: { menu: 212, func: 'export' } },

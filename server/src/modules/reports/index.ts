@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
+import { sendXlsx } from '../../http/xlsx.ts';
 import { createReportsRepository } from './repository.ts';
 import { createReportsService, type LiveItems } from './service.ts';
 
@@ -27,10 +28,7 @@ export const registerReports = (app: FastifyInstance, deps: { db: Db; live?: Liv
         await request.server.access.sites(request),
         requestLanguage(request),
       );
-      await reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', 'attachment; filename="data_list.xlsx"')
-        .send(buffer);
+      await sendXlsx(reply, 'data_list.xlsx', buffer);
       return null;
     },
     { permission: { menu: dataListMenu, func: 'export' } },

@@ -6,7 +6,7 @@ import {
   type DataListRow,
   dataListExportLimit,
 } from '@sitewatch/contract/reports';
-import ExcelJS from 'exceljs';
+import { sheetWorkbook } from '../../http/xlsx.ts';
 import type { DataListFilter, ReportsRepository } from './repository.ts';
 
 /** What the data list needs of the collector: its latest value of an item (absent in API-only tests). */
@@ -105,21 +105,19 @@ export const createReportsService = (deps: { repo: ReportsRepository; live?: Liv
     async exportWorkbook(q: DataListExportQuery, allowed: number[] | null, lang: Language): Promise<Buffer> {
       const { rows } = await rowsOf(q, allowed, { offset: 0, limit: dataListExportLimit });
       const h = (key: string) => sharedText(lang, `reports.${key}`);
-      const book = new ExcelJS.Workbook();
-      const sheet = book.addWorksheet(h('sheet'));
-      sheet.columns = [
-        { header: h('site'), width: 18 },
-        { header: h('device'), width: 18 },
-        { header: h('item'), width: 24 },
-        { header: h('value'), width: 12 },
-        { header: h('unit'), width: 8 },
-        { header: h('state'), width: 10 },
-        { header: h('alarmLevel'), width: 12 },
-        { header: h('lastCheck'), width: 20 },
-      ];
-      sheet.getRow(1).font = { bold: true };
-      for (const r of rows) {
-        sheet.addRow([
+      return sheetWorkbook(
+        h('sheet'),
+        [
+          { header: h('site'), width: 18 },
+          { header: h('device'), width: 18 },
+          { header: h('item'), width: 24 },
+          { header: h('value'), width: 12 },
+          { header: h('unit'), width: 8 },
+          { header: h('state'), width: 10 },
+          { header: h('alarmLevel'), width: 12 },
+          { header: h('lastCheck'), width: 20 },
+        ],
+        rows.map((r) => [
           r.site,
           r.device_name,
           r.name,
@@ -128,9 +126,8 @@ export const createReportsService = (deps: { repo: ReportsRepository; live?: Liv
           h(`states.${stateKeys[r.state] ?? 'unknown'}`),
           r.alarm?.level_name ?? '',
           formatLocalTime(r.last_check, q.tz_offset),
-        ]);
-      }
-      return Buffer.from(await book.xlsx.writeBuffer());
+        ]),
+      );
     },
   };
 };

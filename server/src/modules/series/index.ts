@@ -4,6 +4,7 @@ import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
+import { sendXlsx } from '../../http/xlsx.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import { createSeriesService } from './service.ts';
 
@@ -37,10 +38,7 @@ export const registerSeries = (app: FastifyInstance, deps: { db: Db; series?: Se
     r.historyExport,
     async ({ body, request, reply }) => {
       const buffer = await service.historyWorkbook(await visibleQuery(body, request), requestLanguage(request));
-      await reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', 'attachment; filename="history.xlsx"')
-        .send(buffer);
+      await sendXlsx(reply, 'history.xlsx', buffer);
       return null;
     },
     { permission: { menu: historyMenu, func: 'export' } },

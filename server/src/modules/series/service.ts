@@ -9,9 +9,9 @@ import {
   retentionSettings,
   templateInterval,
 } from '@sitewatch/contract/series';
-import ExcelJS from 'exceljs';
 import type { Db } from '../../db/kysely.ts';
 import { notFound } from '../../http/errors.ts';
+import { sheetWorkbook } from '../../http/xlsx.ts';
 import type { SeriesStore } from '../../series/store.ts';
 
 const retentionKey = 'SERIES_RETENTION';
@@ -189,26 +189,22 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
     },
     async historyWorkbook(q: HistoryQuery, lang: Language): Promise<Buffer> {
       const { rows } = await historyRows(q, exportLimit);
-      const book = new ExcelJS.Workbook();
-      const sheet = book.addWorksheet(sharedText(lang, 'monitoring.history.sheet'));
       const h = (key: string) => sharedText(lang, `monitoring.history.${key}`);
-      sheet.addRow([h('site'), h('device'), h('item'), h('time'), h('min'), h('max'), h('avg'), h('count'), h('unit')]);
-      sheet.getRow(1).font = { bold: true };
-      for (const r of rows) {
-        const time = formatLocalTime(r.ts, q.tz_offset ?? 0);
-        sheet.addRow([
+      return sheetWorkbook(
+        h('sheet'),
+        ['site', 'device', 'item', 'time', 'min', 'max', 'avg', 'count', 'unit'].map((key) => ({ header: h(key) })),
+        rows.map((r) => [
           r.site,
           r.device_name,
           r.item_name,
-          time,
+          formatLocalTime(r.ts, q.tz_offset ?? 0),
           r.min,
           r.max,
           Math.round(r.avg * 1000) / 1000,
           r.count,
           r.unit,
-        ]);
-      }
-      return Buffer.from(await book.xlsx.writeBuffer());
+        ]),
+      );
     },
     /**
      * History as a table of times × items, paged by time: one row per bucket (raw: per second),
