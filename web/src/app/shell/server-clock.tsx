@@ -2,6 +2,7 @@ import { authRoutes } from '@sitewatch/contract/auth';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { timeFormat } from '../../components/time.ts';
 
 /** Server clock (000 §2.4, §9): ticks every 1 s, resynchronised with the server every 120 s. */
 export const ServerClock = () => {
@@ -24,7 +25,7 @@ export const ServerClock = () => {
   if (offset === null) return null;
   return (
     <span data-testid="server-clock" style={{ fontVariantNumeric: 'tabular-nums' }}>
-      {dayjs(now + offset).format('YYYY-MM-DD HH:mm:ss')}
+      {dayjs(now + offset).format(timeFormat)}
     </span>
   );
 };

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../../api/client.ts';
+import { formatTime } from '../../../components/time.ts';
 import { useAlarmNotices } from '../alarm-store.ts';
 import { labelKey } from './alarm-notices.tsx';
 
@@ -78,7 +79,7 @@ export const AlarmBell = () => {
                       description={
                         <>
                           <Tag>{t(`alarmPages.label.${labelKey(a.status_label)}`)}</Tag>
-                          {new Date(a.start_time * 1000).toLocaleString()}
+                          {formatTime(a.start_time)}
                         </>
                       }
                     />

@@ -6,12 +6,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { pushClient } from '../../../api/push-client.ts';
+import { formatTime } from '../../../components/time.ts';
 import { sounds, useAlarmNotices } from '../alarm-store.ts';
 import { alarmParamsQuery, confirmAllAlarms, operateAlarm } from '../api.ts';
 import { alarmSoundUrl } from '../sound.ts';
 import { RemarksDialog } from './remarks-dialog.tsx';
 
-const time = (t: number) => new Date(t * 1000).toLocaleString();
+const time = (t: number) => formatTime(t);
 
 /**
  * The alarm notices of the shell (000 §4.7, §6): new alarms from the push channel in a pop-up panel

@@ -5,6 +5,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { useAlarmNotices } from '../alarm-store.ts';
 import { operateAlarm } from '../api.ts';
@@ -70,8 +71,8 @@ export const AlarmPage = () => {
         a.level,
         t(`alarmPages.label.${labelKey(a.status_label)}`),
         a.value,
-        new Date(a.start_time * 1000).toLocaleString(),
-        a.end_time ? new Date(a.end_time * 1000).toLocaleString() : '',
+        formatTime(a.start_time),
+        formatTime(a.end_time, ''),
         t(`alarmPages.handlingState.${handlingKeys[a.handling] ?? 'unprocessed'}`),
         a.remarks,
       ]
@@ -187,12 +188,12 @@ export const AlarmPage = () => {
           {
             title: t('alarmPages.start'),
             dataIndex: 'start_time',
-            render: (s: number) => new Date(s * 1000).toLocaleString(),
+            render: (s: number) => formatTime(s),
           },
           {
             title: t('alarmPages.end'),
             dataIndex: 'end_time',
-            render: (s: number | null) => (s ? new Date(s * 1000).toLocaleString() : ''),
+            render: (s: number | null) => formatTime(s, ''),
           },
           {
             title: t('alarmPages.handling'),

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
+import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 
 interface LogRow {
@@ -83,7 +84,7 @@ const LogPage = ({ kind }: { kind: 'alarm' | 'notification' }) => {
           {
             title: t('alarmPages.time'),
             dataIndex: 'time',
-            render: (s: number) => new Date(s * 1000).toLocaleString(),
+            render: (s: number) => formatTime(s),
           },
           {
             title: t('alarmPages.triggered'),

@@ -1,13 +1,13 @@
 import { authRoutes } from '@sitewatch/contract/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Popconfirm, Switch, Table, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { formatTime } from '../../../components/time.ts';
 import { deviceTokensQuery } from '../api.ts';
 
-const when = (seconds: number | null) => (seconds ? dayjs(seconds * 1000).format('YYYY-MM-DD HH:mm:ss') : '—');
+const when = (seconds: number | null) => formatTime(seconds);
 
 /** /setting_auto_login: the browsers that log in automatically, each revocable (administrator: everyone's). */
 export const AutoLoginPage = ({ isAdmin }: { isAdmin: boolean }) => {

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
 import { downloadFile } from '../../../components/download.ts';
+import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 
 interface Filters {
@@ -130,7 +131,7 @@ export const OperationLogPage = () => {
             title: t('opLog.time'),
             dataIndex: 'time',
             width: 170,
-            render: (s: number) => dayjs(s * 1000).format('YYYY-MM-DD HH:mm:ss'),
+            render: (s: number) => formatTime(s),
           },
           { title: t('opLog.user'), dataIndex: 'user_name', width: 120 },
           { title: t('opLog.ip'), dataIndex: 'ip', width: 140 },

@@ -3,11 +3,11 @@ import { type DataListRow, type DataListState, dataListStates, type reportsRoute
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveWatch } from '../../../api/live.ts';
 import { stateOf, valueColor } from '../../../components/states.ts';
+import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { devicesQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
@@ -133,7 +133,7 @@ export const DataListPage = () => {
       sorter: true,
       sortOrder: sortOrder('last_check'),
       width: 170,
-      render: (_, row) => (row.last_check ? dayjs.unix(row.last_check).format('YYYY-MM-DD HH:mm:ss') : '—'),
+      render: (_, row) => formatTime(row.last_check),
     },
   ];
 

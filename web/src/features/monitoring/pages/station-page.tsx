@@ -21,12 +21,12 @@ import {
   Tree,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useLiveWatch } from '../../../api/live.ts';
 import { stateOf, valueColor } from '../../../components/states.ts';
+import { formatTime } from '../../../components/time.ts';
 import { itemSeriesQuery, liveDataQuery, siteMenuQuery } from '../api.ts';
 import { DeviceView, isDeviceTab } from '../components/device-view/device-view.tsx';
 import { Sparkline } from '../components/sparkline.tsx';
@@ -137,7 +137,7 @@ const ItemDrawer = ({ item, onClose }: { item: LiveItem | null; onClose: () => v
             <Descriptions.Item label={t('monitoringUi.station.value')}>{formatValue(item)}</Descriptions.Item>
             <Descriptions.Item label={t('monitoringUi.station.state')}>{t(stateOf(item.state).key)}</Descriptions.Item>
             <Descriptions.Item label={t('monitoringUi.station.lastCheck')}>
-              {item.last_check ? dayjs.unix(item.last_check).format('YYYY-MM-DD HH:mm:ss') : '—'}
+              {formatTime(item.last_check)}
             </Descriptions.Item>
             {item.info ? (
               <Descriptions.Item label={t('monitoringUi.station.info')}>{item.info}</Descriptions.Item>

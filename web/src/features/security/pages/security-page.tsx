@@ -27,10 +27,10 @@ import {
   Table,
   Tabs,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { allUsersQuery, blocksQuery, configQuery } from '../api.ts';
 
@@ -394,8 +394,7 @@ const BlockListSection = () => {
     mutationFn: (id: number) => api.call(usersRoutes.unblock, { params: { id } }),
     onSuccess: done,
   });
-  const when = (s: number | null) =>
-    s ? dayjs(s * 1000).format('YYYY-MM-DD HH:mm:ss') : t('securityPage.everlasting');
+  const when = (s: number | null) => formatTime(s, t('securityPage.everlasting'));
   return (
     <Card
       size="small"

@@ -1,10 +1,10 @@
 import type { LiveItem } from '@sitewatch/contract/monitoring';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Flex, Form, InputNumber, Modal, Table, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateOf, valueColor } from '../../../../components/states.ts';
+import { formatTime } from '../../../../components/time.ts';
 import { useCan } from '../../../../session/permissions.ts';
 import { monitoringApi } from '../../api.ts';
 import { deviceItemsQuery } from '../../device-api.ts';
@@ -118,7 +118,7 @@ export const DetailsTab = ({ deviceId, writable }: { deviceId: number; writable:
           {
             title: t('deviceUi.details.lastUpdate'),
             width: 170,
-            render: (_, item) => (item.last_check ? dayjs.unix(item.last_check).format('YYYY-MM-DD HH:mm:ss') : '—'),
+            render: (_, item) => formatTime(item.last_check),
           },
           ...(canControl
             ? [

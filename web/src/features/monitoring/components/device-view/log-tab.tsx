@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateOf } from '../../../../components/states.ts';
+import { formatTime } from '../../../../components/time.ts';
 import { deviceLogQuery } from '../../device-api.ts';
 
 const kindView = {
@@ -117,7 +118,7 @@ export const LogTab = ({ deviceId }: { deviceId: number }) => {
           {
             title: t('deviceUi.log.time'),
             width: 170,
-            render: (_, e) => dayjs.unix(e.time).format('YYYY-MM-DD HH:mm:ss'),
+            render: (_, e) => formatTime(e.time),
           },
           {
             title: t('deviceUi.log.kind'),

@@ -1,10 +1,10 @@
 import type { DeviceAlarm, DeviceOverview } from '@sitewatch/contract/device-view';
 import { Card, Col, Descriptions, Empty, Flex, Row, Statistic, Table, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { stateOf } from '../../../../components/states.ts';
+import { formatTime } from '../../../../components/time.ts';
 
-const when = (ts: number) => (ts ? dayjs.unix(ts).format('YYYY-MM-DD HH:mm:ss') : '—');
+const when = (ts: number) => formatTime(ts);
 
 /** How long ago, in the largest whole unit (minutes, hours, days), as "3 min" / "2 h" / "5 d". */
 const durationSince = (ts: number, nowMs: number) => {
