@@ -8,6 +8,7 @@ import * as m0006 from './migrations/0006-alarms.ts';
 import * as m0007 from './migrations/0007-reports.ts';
 import * as m0008 from './migrations/0008-dashboard.ts';
 import * as m0009 from './migrations/0009-device-log.ts';
+import * as m0010auth from './migrations/0010-auth-throttle.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-reports': m0007,
   '0008-dashboard': m0008,
   '0009-device-log': m0009,
+  '0010-auth-throttle': m0010auth,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
