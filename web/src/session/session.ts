@@ -2,6 +2,7 @@ import { authRoutes, type CurrentUser, type MenuNode } from '@sitewatch/contract
 import { create } from 'zustand';
 import { api } from '../api/client.ts';
 import { clearTokens } from '../api/tokens.ts';
+import { useTabs } from './tabs.ts';
 
 /** The user's pages: menu leaves with a URL, in menu order. */
 export const menuLeaves = (nodes: MenuNode[]): MenuNode[] =>
@@ -34,6 +35,8 @@ export const useSession = create<Session>((set, get) => ({
     try {
       const [user, menus] = await Promise.all([api.call(authRoutes.currentUser), api.call(authRoutes.menus)]);
       const leaves = menuLeaves(menus.list);
+      // Open tabs belong to the user (another user on this browser does not get them).
+      useTabs.getState().belongTo(user.id);
       set({
         status: 'ready',
         user,

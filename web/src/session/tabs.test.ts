@@ -52,4 +52,19 @@ describe('tab strip rules (000 §2.4)', () => {
     prune(new Set(['a']));
     expect(useTabs.getState().tabs.map((t) => t.id)).toEqual(['a', '9']);
   });
+
+  it('belongs to the user: another user gets their own strip, and the first gets theirs back', () => {
+    const { open, belongTo } = useTabs.getState();
+    belongTo(1);
+    open(tab('a'));
+    open(tab('b'));
+    belongTo(2);
+    expect(useTabs.getState().tabs).toEqual([]);
+    open(tab('c'));
+    belongTo(1);
+    expect(useTabs.getState().tabs.map((t) => t.id)).toEqual(['a', 'b']);
+    expect(useTabs.getState().activeId).toBe('b');
+    belongTo(2);
+    expect(useTabs.getState().tabs.map((t) => t.id)).toEqual(['c']);
+  });
 });

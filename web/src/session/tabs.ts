@@ -10,6 +10,9 @@ export interface Tab {
 
 const tabsKey = 'tabs';
 const activeKey = 'activeTabId';
+/** Whose strip `tabs` holds: another user signing in on this browser gets their own. */
+const ownerKey = 'tabsOwner';
+const stashKey = (userId: string) => `tabs:${userId}`;
 
 const load = (): { tabs: Tab[]; activeId: string | null } => {
   try {
@@ -40,6 +43,11 @@ interface Tabs {
   closeAll(firstPage: Tab | null): Tab | null;
   /** Drops tabs whose ids are no longer enabled, except config_menu tabs (000 §2.4). */
   prune(enabledIds: Set<string>): void;
+  /**
+   * Makes the strip the signed-in user's: a different user than the last one on this browser gets
+   * the tabs they had here (or none), and the previous user's are kept aside for their return.
+   */
+  belongTo(userId: number): void;
 }
 
 export const useTabs = create<Tabs>((set, get) => {
@@ -76,6 +84,23 @@ export const useTabs = create<Tabs>((set, get) => {
       const reset = firstPage ? [firstPage] : [];
       commit(reset, reset[0]?.id ?? null);
       return reset[0] ?? null;
+    },
+    belongTo(userId) {
+      const owner = localStorage.getItem(ownerKey);
+      const next = String(userId);
+      if (owner === next) return;
+      // A strip saved before tabs had owners is the signing-in user's.
+      if (owner === null) return localStorage.setItem(ownerKey, next);
+      const { tabs, activeId } = get();
+      if (owner) localStorage.setItem(stashKey(owner), JSON.stringify({ tabs, activeId }));
+      let mine: { tabs: Tab[]; activeId: string | null } = { tabs: [], activeId: null };
+      try {
+        const stashed = JSON.parse(localStorage.getItem(stashKey(next)) ?? 'null');
+        if (stashed && Array.isArray(stashed.tabs)) mine = stashed;
+      } catch {}
+      localStorage.removeItem(stashKey(next));
+      localStorage.setItem(ownerKey, next);
+      commit(mine.tabs, mine.activeId);
     },
     prune(enabledIds) {
       const { tabs, activeId } = get();
