@@ -403,6 +403,27 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
     await setLoginSafe({ auto_lock: { enabled: false, period_minutes: 30, attempts: 5 } });
   });
 
+  it('spends the brute-force budget on LDAP logins; a directory that is down costs nothing', async () => {
+    const key = await publicKeyOf(t.app);
+    let address = 0;
+    const guess = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/pub/login/ldap',
+        remoteAddress: `10.88.0.${++address}`,
+        payload: { user_name: encryptFor(key, 'guessed-name'), password: encryptFor(key, password) },
+      });
+    await slapd.pause();
+    try {
+      for (let i = 0; i < 3; i++)
+        expect((await guess('bad')).json().message).toBe('暂时无法连接LDAP服务器，请稍后重试或联系管理员！');
+    } finally {
+      await slapd.start();
+    }
+    for (let i = 0; i < 5; i++) expect((await guess('bad')).json().code).toBe(40100);
+    expect((await guess('bad')).json()).toMatchObject({ code: 42900, message: '尝试次数过多，请1秒后再试！' });
+  });
+
   it('answers a clear error, never a 500, when the directory is down', async () => {
     await slapd.pause();
     try {
