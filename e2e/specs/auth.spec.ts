@@ -52,7 +52,7 @@ const makeUser = async (userName: string, roleMenuIds: number[] = [], options: {
 
 test('wrong password and wrong captcha messages', async ({ page, request }) => {
   await loginInBrowser(page, 'admin', 'not-my-password');
-  await expect(page.getByTestId('login-error')).toHaveText('用户名或密码错误！，请重新输入！');
+  await expect(page.getByTestId('login-error')).toHaveText('用户名或密码错误，请重新输入！');
   await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe({ captcha_enabled: true }));
   await page.goto('/login');
   await page.getByLabel('用户名').fill('admin');
@@ -60,7 +60,7 @@ test('wrong password and wrong captcha messages', async ({ page, request }) => {
   await expect(page.getByTestId('captcha-image')).toBeVisible();
   await page.getByLabel('验证码').fill('zzzz');
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('login-error')).toHaveText('验证码错误或已过期！，请重新输入！');
+  await expect(page.getByTestId('login-error')).toHaveText('验证码错误或已过期，请重新输入！');
   await expect(page.getByLabel('验证码')).toHaveValue('');
   await page.getByLabel('验证码').fill(latestCaptchaCode());
   await page.keyboard.press('Enter');
@@ -77,14 +77,14 @@ test('an account locks after the configured failures, without saying whether it 
   );
   for (let i = 0; i < 2; i++) {
     await loginInBrowser(page, 'locky', 'wrong');
-    await expect(page.getByTestId('login-error')).toHaveText('用户名或密码错误！，请重新输入！');
+    await expect(page.getByTestId('login-error')).toHaveText('用户名或密码错误，请重新输入！');
   }
   await loginInBrowser(page, 'locky', 'wrong');
-  await expect(page.getByTestId('login-error')).toHaveText('账号已被锁定，请稍后再试或联系管理员！，请重新输入！');
+  await expect(page.getByTestId('login-error')).toHaveText('账号已被锁定，请稍后再试或联系管理员，请重新输入！');
   await loginInBrowser(page, 'locky', password);
-  await expect(page.getByTestId('login-error')).toHaveText('账号已被锁定，请稍后再试或联系管理员！，请重新输入！');
+  await expect(page.getByTestId('login-error')).toHaveText('账号已被锁定，请稍后再试或联系管理员，请重新输入！');
   for (let i = 0; i < 3; i++) await loginInBrowser(page, 'nobody-here', 'wrong');
-  await expect(page.getByTestId('login-error')).toHaveText('账号已被锁定，请稍后再试或联系管理员！，请重新输入！');
+  await expect(page.getByTestId('login-error')).toHaveText('账号已被锁定，请稍后再试或联系管理员，请重新输入！');
 });
 
 test('remember-me survives a browser restart, a plain login does not', async ({ browser }) => {

@@ -96,7 +96,7 @@ test('an imported LDAP user logs in with the directory password and lands in the
   await page.getByLabel(/^(密码|Password)$/).fill('not-the-directory-password');
   await fillCaptchaIfAsked(page);
   await page.getByRole('button', { name: /登\s*录|Log in/ }).click();
-  await expect(page.getByTestId('login-error')).toHaveText('用户名或密码错误！，请重新输入！');
+  await expect(page.getByTestId('login-error')).toHaveText('用户名或密码错误，请重新输入！');
   await page.getByLabel(/^(密码|Password)$/).fill('Walker-Dir-Pass-1');
   await fillCaptchaIfAsked(page);
   await page.getByRole('button', { name: /登\s*录|Log in/ }).click();

@@ -131,7 +131,7 @@ test('a blocked user cannot log in, and neither can a browser that is not allowe
   });
   expect((await only.json()).code).toBe(0);
   await loginInBrowser(page, 'duty1', 'Duty-Second-Pass-2');
-  await expect(page.getByTestId('login-error')).toHaveText('当前浏览器不允许登录，请使用允许的浏览器！，请重新输入！');
+  await expect(page.getByTestId('login-error')).toHaveText('当前浏览器不允许登录，请使用允许的浏览器，请重新输入！');
   await request.post('/api/v1/setting/gc', { headers: firefoxHeaders, data: { k: 'LOGIN_SAFE', v: loginSafe() } });
   await loginToConsole(page, 'duty1', 'Duty-Second-Pass-2');
 });

@@ -51,6 +51,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const LoginPage = () => {
   const { message } = App.useApp();
   const { t } = useTranslation();
+  // The server's message, then the prompt to write again (000 §3): its own closing mark goes, so
+  // that "用户名或密码错误！" reads "用户名或密码错误，请重新输入！", not "…！，请…".
+  const writeAgain = (text: string) => `${text.replace(/[！!。.]+$/u, '')}${t('login.writeAgain')}`;
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const [values, setValues] = useState<Values>({ user_name: '', password: '', captcha_code: '' });
@@ -112,7 +115,7 @@ export const LoginPage = () => {
         } catch (err) {
           if (err instanceof ApiError && err.status !== 0) {
             localStorage.removeItem(deviceTokenKey);
-            setError(`${err.message}${t('login.writeAgain')}`);
+            setError(writeAgain(err.message));
             if (captchaOn) refreshCaptcha();
             return;
           }
@@ -168,7 +171,7 @@ export const LoginPage = () => {
       }
       enter(answer, remember);
     } catch (err) {
-      setError(`${err instanceof ApiError && err.message ? err.message : t('login.failed')}${t('login.writeAgain')}`);
+      setError(writeAgain(err instanceof ApiError && err.message ? err.message : t('login.failed')));
       if (captchaOn) refreshCaptcha();
     } finally {
       setBusy(false);
