@@ -227,6 +227,22 @@ describeEachDatabase('brute-force budget', (dialect) => {
     }
   });
 
+  it('lifts an automatic lock the administrator carries from before, at its next login', async () => {
+    now += 3_600_000;
+    await t.database.db.kysely
+      .updateTable('users')
+      .set({ locked_at: Math.floor(now / 1000) - 60, lock_reason: 'auto' })
+      .where('id', '=', 1)
+      .execute();
+    const token = (await login('admin', strong)).json().data.access_token as string;
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/user/current',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(me.json()).toMatchObject({ code: 0, data: { id: 1 } });
+  });
+
   it('keeps the budget across a restart: it lives in the database', async () => {
     await createUser(t.database.db, 'restart', strong);
     for (let i = 0; i < 5; i++) expect((await login('restart', 'wrong', freshAddress())).json().code).toBe(40100);

@@ -127,7 +127,13 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
     const tooMany = async () =>
       auto_lock.enabled && (await repo.countRecentFailures(userName, since)) >= auto_lock.attempts;
     const lockable = user?.id !== administratorId;
-    const locked = user ? (lockable || user.lock_reason !== 'auto') && (await stillLocked(user)) : await tooMany();
+    // An automatic lock of the administrator (made before it was exempt) is lifted, or its new
+    // sessions would be ended at once as those of a locked account.
+    if (user && !lockable && user.locked_at !== null && user.lock_reason === 'auto') {
+      await repo.unlockUser(user.id, now());
+      user.locked_at = null;
+    }
+    const locked = user ? await stillLocked(user) : await tooMany();
     if (locked) {
       await audit.write({
         module: 'auth',
