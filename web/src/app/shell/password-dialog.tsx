@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
 import { encryptForServer } from '../../api/crypto.ts';
-import { matches } from '../../components/form-rules.ts';
+import { matches, validValues } from '../../components/form-rules.ts';
 import { useSession } from '../../session/session.ts';
 
 interface Values {
@@ -23,7 +23,8 @@ export const PasswordDialog = ({ open, onClose }: { open: boolean; onClose: () =
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const submit = async () => {
-    const values = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
     modal.confirm({
       title: t('shell.password.confirm'),
       onOk: async () => {

@@ -15,6 +15,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { validValues } from '../../../components/form-rules.ts';
 import { useCan } from '../../../session/permissions.ts';
 
 interface Crud {
@@ -64,8 +65,7 @@ export const CrudPage = <Row extends { id: number }>({
     queryFn: async () => (await api.call(routes.list, { query: paging })) as { total: number; data: Row[] },
   });
   const save = useMutation({
-    mutationFn: async () => {
-      const values = await form.validateFields();
+    mutationFn: async (values: Record<string, unknown>) => {
       const body = fromForm(values);
       return editing === 'new'
         ? api.call(routes.create, { body })
@@ -139,7 +139,7 @@ export const CrudPage = <Row extends { id: number }>({
         open={editing !== null}
         title={editing === 'new' ? t('common.add') : t('common.edit')}
         onCancel={() => setEditing(null)}
-        onOk={() => save.mutate()}
+        onOk={() => void validValues(form).then((values) => values && save.mutate(values))}
         confirmLoading={save.isPending}
         destroyOnHidden
         width={640}

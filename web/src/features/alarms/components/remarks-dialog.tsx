@@ -1,5 +1,6 @@
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { validValues } from '../../../components/form-rules.ts';
 
 /** Asks for the remarks every alarm operation needs (000 §5: remarks must be non-empty). */
 export const RemarksDialog = ({
@@ -22,7 +23,8 @@ export const RemarksDialog = ({
       destroyOnHidden
       onCancel={onCancel}
       onOk={async () => {
-        const v = await form.validateFields();
+        const v = await validValues(form);
+        if (!v) return;
         await onOk(v.remarks.trim());
         form.resetFields();
       }}

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../api/client.ts';
 import { clearTokens } from '../../../api/tokens.ts';
-import { matches } from '../../../components/form-rules.ts';
+import { matches, validValues } from '../../../components/form-rules.ts';
 import { encryptAll, loginParamsQuery, newCaptchaId, pwdComplexityQuery } from '../api.ts';
 import { CaptchaImage } from './captcha.tsx';
 
@@ -65,8 +65,8 @@ export const ForcedPasswordDialog = ({
       : t(`password.rules.${rule}`);
 
   const submit = async () => {
-    const values = await form.validateFields();
-    if (!params.data) return;
+    const values = await validValues(form);
+    if (!values || !params.data) return;
     try {
       const [oldEnc, newEnc] = await encryptAll(params.data.public_key, [values.old_password, values.new_password]);
       await api.call(authRoutes.passwordChangeWithoutLogin, {

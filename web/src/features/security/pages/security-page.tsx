@@ -30,6 +30,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { validValues } from '../../../components/form-rules.ts';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { allUsersQuery, blocksQuery, configQuery } from '../api.ts';
@@ -439,7 +440,7 @@ const BlockListSection = () => {
         open={open}
         title={t('securityPage.block')}
         onCancel={() => setOpen(false)}
-        onOk={() => void form.validateFields().then((v) => block.mutate(v))}
+        onOk={() => void validValues(form).then((v) => v && block.mutate(v))}
         confirmLoading={block.isPending}
       >
         <Form form={form} name="block" layout="vertical">
