@@ -176,6 +176,25 @@ describeEachDatabase('brute-force budget', (dialect) => {
     now += 3_600_000;
   });
 
+  it('throttles the old password of one’s own password change', async () => {
+    await createUser(t.database.db, 'changer', strong);
+    const session = (await login('changer', strong, '192.0.2.60')).json().data.access_token as string;
+    const change = (old: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/user/password',
+        remoteAddress: '203.0.113.70',
+        headers: { authorization: `Bearer ${session}` },
+        payload: { old_password: encryptFor(key, old), new_password: encryptFor(key, 'Another-Long-Pass-7') },
+      });
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) codes.push((await change(`guess-${i}`)).json().code);
+    expect(codes).toEqual([40000, 40000, 40000, 40000, 40000, 42900]);
+    now += 1_000;
+    expect((await change(strong)).json()).toMatchObject({ code: 0 });
+    now += 3_600_000;
+  });
+
   it('counts a failure in the same second as the last success', async () => {
     await createUser(t.database.db, 'same-second', strong);
     await setLoginSafe({ auto_lock: { enabled: true, period_minutes: 30, attempts: 3 }, lock_expiry_days: 1 });
