@@ -5,11 +5,12 @@ import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { adminRoleId, rootUserId } from '../access/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
+import { createGrantRules } from './grants.ts';
 import { createUsersRepository } from './repository.ts';
 
 const m = userMenus;
@@ -24,6 +25,7 @@ export const registerUsers = (
   deps: { db: Db; auth: AuthService; audit: AuditLog; clock?: () => number },
 ) => {
   const repo = createUsersRepository(deps.db);
+  const rules = createGrantRules(repo);
   const now = () => nowSeconds((deps.clock ?? Date.now)());
   const audit = (request: FastifyRequest, module: string, action: string, target: string | number, detail = '') =>
     deps.audit.write({ module, action, target: String(target), success: true, detail }, request);
@@ -87,6 +89,7 @@ export const registerUsers = (
     async ({ body, request }) => {
       if (await repo.findUserByName(body.user_name)) throw conflict('users.nameTaken');
       await checkRefs(body.role_ids, body.user_group_ids);
+      await rules.requireAssignable(request, body.role_ids);
       const password_hash = await deps.auth.acceptNewPassword(body.password, body.user_name, requestLanguage(request));
       const id = await repo.saveUser(
         null,
@@ -115,10 +118,18 @@ export const registerUsers = (
     async ({ params, body, request }) => {
       const user = await repo.findUser(params.id);
       if (!user) throw notFound('users.unknownUser');
+      await rules.requireManageableUser(request, user.id);
       if (user.id === rootUserId && (!body.enable || !body.role_ids.includes(adminRoleId))) {
         throw badRequest('users.cannotDeleteRoot');
       }
+      if (user.id === request.principal?.user_id && !(await rules.isAdmin(request))) {
+        // Only an administrator changes their own roles (docs/users.md, "Who may grant what").
+        const own = (await repo.rolesOf([user.id])).get(user.id) ?? [];
+        const same = (a: number[]) => [...new Set(a)].sort((x, y) => x - y).join();
+        if (same(own) !== same(body.role_ids)) throw forbidden('users.ownRoles');
+      }
       await checkRefs(body.role_ids, body.user_group_ids);
+      await rules.requireAssignable(request, body.role_ids);
       if (body.password && user.login_type !== 1) throw badRequest('users.directoryPassword');
       const password_hash = body.password
         ? await deps.auth.acceptNewPassword(body.password, user.user_name, requestLanguage(request))
@@ -153,6 +164,7 @@ export const registerUsers = (
       if (params.id === request.principal?.user_id) throw badRequest('users.cannotDeleteSelf');
       const user = await repo.findUser(params.id);
       if (!user) throw notFound('users.unknownUser');
+      await rules.requireManageableUser(request, user.id);
       await repo.deleteUser(user.id);
       await audit(request, 'users', 'delete', user.user_name);
       return null;
@@ -265,6 +277,7 @@ export const registerUsers = (
     async ({ body, request }) => {
       if (await repo.roleByName(body.name)) throw conflict('users.roleNameTaken');
       await checkGrants(body);
+      await rules.requireGrantable(request, body);
       const id = await repo.saveRole(null, { name: body.name, remark: body.remark }, body, now());
       await audit(request, 'roles', 'create', body.name);
       return { id };
@@ -277,9 +290,11 @@ export const registerUsers = (
     async ({ params, body, request }) => {
       if (params.id === adminRoleId) throw badRequest('users.adminRoleFixed');
       if (!(await repo.findRole(params.id))) throw notFound('users.unknownRole');
+      await rules.requireManageableRole(request, params.id);
       const same = await repo.roleByName(body.name);
       if (same && same.id !== params.id) throw conflict('users.roleNameTaken');
       await checkGrants(body);
+      await rules.requireGrantable(request, body);
       await repo.saveRole(params.id, { name: body.name, remark: body.remark }, body, now());
       await audit(request, 'roles', 'update', body.name);
       return null;
@@ -293,6 +308,7 @@ export const registerUsers = (
       if (params.id === adminRoleId) throw badRequest('users.adminRoleFixed');
       const role = await repo.findRole(params.id);
       if (!role) throw notFound('users.unknownRole');
+      await rules.requireManageableRole(request, role.id);
       if ((await repo.roleUsers(role.id)) > 0) throw badRequest('users.roleInUse');
       await repo.deleteRole(role.id);
       await audit(request, 'roles', 'delete', role.name);
@@ -306,16 +322,18 @@ export const registerUsers = (
     usersRoutes.menus,
     async ({ request }) => {
       const language = requestLanguage(request);
+      // The form offers only what the editor may grant: their own pages and functions.
+      const held = await rules.offered(request);
       const [menus, functions] = await Promise.all([repo.menus(), repo.functions()]);
       const build = (parentId: number): CatalogueMenu[] =>
         menus
-          .filter((row) => row.parent_id === parentId)
+          .filter((row) => row.parent_id === parentId && (!held || held.menus.has(row.id)))
           .map((row) => ({
             id: row.id,
             name: row.name_key ? sharedText(language, row.name_key) : row.name,
             url: row.url,
             functions: functions
-              .filter((f) => f.menu_id === row.id)
+              .filter((f) => f.menu_id === row.id && (!held || held.functions.has(f.id)))
               .map((f) => ({ id: f.id, code: f.code, name: sharedText(language, f.name_key) })),
             children: build(row.id),
           }));
@@ -334,12 +352,15 @@ export const registerUsers = (
     usersRoutes.functions,
     async ({ request }) => {
       const language = requestLanguage(request);
-      const list = (await repo.functions()).map((f) => ({
-        id: f.id,
-        menu_id: f.menu_id,
-        code: f.code,
-        name: sharedText(language, f.name_key),
-      }));
+      const held = await rules.offered(request);
+      const list = (await repo.functions())
+        .filter((f) => !held || held.functions.has(f.id))
+        .map((f) => ({
+          id: f.id,
+          menu_id: f.menu_id,
+          code: f.code,
+          name: sharedText(language, f.name_key),
+        }));
       return { list };
     },
     { permission: { menu: m.roles } },
@@ -362,6 +383,7 @@ export const registerUsers = (
       if (body.user_ids.includes(request.principal?.user_id ?? -1)) throw badRequest('users.cannotBlockSelf');
       if ((await repo.existingUsers(body.user_ids)).length !== new Set(body.user_ids).size)
         throw badRequest('users.unknownUser');
+      for (const userId of new Set(body.user_ids)) await rules.requireManageableUser(request, userId);
       const time = now();
       const expires_at = body.days === null ? null : time + body.days * 86_400;
       await repo.insertBlocks(
@@ -383,7 +405,10 @@ export const registerUsers = (
     app,
     usersRoutes.unblock,
     async ({ params, request }) => {
-      if ((await repo.deleteBlock(params.id)) === 0) throw notFound();
+      const block = await repo.findBlock(params.id);
+      if (!block) throw notFound();
+      await rules.requireManageableUser(request, block.user_id);
+      await repo.deleteBlock(block.id);
       await audit(request, 'security', 'unblock', params.id);
       return null;
     },

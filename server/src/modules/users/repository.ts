@@ -267,6 +267,25 @@ export const createUsersRepository = (db: Db) => {
             .execute();
         return role_id;
       }),
+    /** Everything the given roles grant together, for the "who may grant what" rules (docs/users.md). */
+    grantsOfRoles: async (roleIds: number[]) => {
+      const ids = [0, ...roleIds];
+      const [sites, menus, functions, videos, contacts] = await Promise.all([
+        k.selectFrom('role_sites').select('site_id as id').where('role_id', 'in', ids).execute(),
+        k.selectFrom('role_menus').select('menu_id as id').where('role_id', 'in', ids).execute(),
+        k.selectFrom('role_functions').select('function_id as id').where('role_id', 'in', ids).execute(),
+        k.selectFrom('role_videos').select('video_id as id').where('role_id', 'in', ids).execute(),
+        k.selectFrom('role_contacts').select('contact_id as id').where('role_id', 'in', ids).execute(),
+      ]);
+      const set = (rows: { id: number }[]) => new Set(rows.map((r) => r.id));
+      return {
+        sites: set(sites),
+        menus: set(menus),
+        functions: set(functions),
+        videos: set(videos),
+        contacts: set(contacts),
+      };
+    },
     deleteRole: (id: number) => k.deleteFrom('roles').where('id', '=', id).execute(),
     roleUsers: async (id: number) =>
       Number(
@@ -353,6 +372,8 @@ export const createUsersRepository = (db: Db) => {
     insertBlocks: (
       rows: { user_id: number; reason: string; created_at: number; expires_at: number | null; created_by: number }[],
     ) => k.insertInto('account_blocks').values(rows).execute(),
+    findBlock: (id: number) =>
+      k.selectFrom('account_blocks').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst(),
     deleteBlock: async (id: number) =>
       Number((await k.deleteFrom('account_blocks').where('id', '=', id).executeTakeFirst()).numDeletedRows),
   };
