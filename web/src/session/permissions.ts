@@ -19,3 +19,10 @@ export const useCan = (pageUrl: string, func: string): boolean => {
   const menus = useSession((s) => s.menus);
   return findPage(menus, normalizePage(pageUrl))?.functions.includes(func) ?? false;
 };
+
+/**
+ * Whether the user is an administrator (user 1 or a holder of role 1): only they give role 1, change
+ * user 1 or their own roles (docs/users.md, "Who may grant what").
+ */
+export const useIsAdministrator = (): boolean =>
+  useSession((s) => (s.user ? s.user.id === 1 || s.user.role_ids.includes(1) : false));

@@ -22,7 +22,8 @@ import type { DataNode } from 'antd/es/tree';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
-import { useCan } from '../../../session/permissions.ts';
+import { useCan, useIsAdministrator } from '../../../session/permissions.ts';
+import { useSession } from '../../../session/session.ts';
 import { catalogueQuery, grantableContactsQuery, rolesQuery, siteTreeQuery } from '../api.ts';
 
 type Role = { id: number; name: string; remark: string; user_count: number };
@@ -61,6 +62,10 @@ export const RolesPage = () => {
   const canAdd = useCan('/authority_groups', 'add');
   const canEdit = useCan('/authority_groups', 'edit');
   const canDelete = useCan('/authority_groups', 'delete');
+  // A restricted user does not edit a role they hold: it would change their own grants (docs/users.md).
+  const isAdministrator = useIsAdministrator();
+  const ownRoles = useSession((s) => s.user?.role_ids ?? []);
+  const mayChange = (role: Role) => isAdministrator || !ownRoles.includes(role.id);
   const [form] = Form.useForm<{ name: string; remark: string }>();
   const [checkedSites, setCheckedSites] = useState<number[]>([]);
   const [checkedGrants, setCheckedGrants] = useState<string[]>([]);
@@ -137,8 +142,10 @@ export const RolesPage = () => {
             title: t('common.actions'),
             width: 180,
             render: (_, role) =>
-              role.id === 1 ? (
-                <Typography.Text type="secondary">{t('userPages.adminRole')}</Typography.Text>
+              role.id === 1 || !mayChange(role) ? (
+                <Typography.Text type="secondary">
+                  {role.id === 1 ? t('userPages.adminRole') : t('userPages.ownRole')}
+                </Typography.Text>
               ) : (
                 <Space>
                   {canEdit && (

@@ -22,7 +22,8 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
 import { matches } from '../../../components/form-rules.ts';
-import { useCan } from '../../../session/permissions.ts';
+import { useCan, useIsAdministrator } from '../../../session/permissions.ts';
+import { useSession } from '../../../session/session.ts';
 import { groupsQuery, rolesQuery, toTree, usersQuery } from '../api.ts';
 
 interface Values {
@@ -50,6 +51,11 @@ export const UsersPage = () => {
   const canAdd = useCan('/setting_users', 'add');
   const canEdit = useCan('/setting_users', 'edit');
   const canDelete = useCan('/setting_users', 'delete');
+  // Only an administrator gives role 1, changes an administrator or their own roles; the server
+  // also refuses users and roles beyond the editor's own grants (docs/users.md).
+  const isAdministrator = useIsAdministrator();
+  const me = useSession((s) => s.user?.id);
+  const manageable = (user: UserRow) => isAdministrator || (user.id !== 1 && !user.role_ids.includes(1));
   const list = useQuery(usersQuery({ ...paging, name: search || undefined }));
   const roles = useQuery(rolesQuery);
   const groups = useQuery(groupsQuery);
@@ -175,7 +181,7 @@ export const UsersPage = () => {
                 <Switch
                   size="small"
                   checked={enable}
-                  disabled={user.id === 1 || !canEdit}
+                  disabled={user.id === 1 || !canEdit || !manageable(user)}
                   onChange={() => toggle.mutate(user)}
                 />
                 {user.locked && <Tag color="red">{t('userPages.locked')}</Tag>}
@@ -186,12 +192,12 @@ export const UsersPage = () => {
             title: t('common.actions'),
             render: (_, user) => (
               <Space>
-                {canEdit && (
+                {canEdit && manageable(user) && (
                   <Button size="small" onClick={() => open(user)}>
                     {t('common.edit')}
                   </Button>
                 )}
-                {user.id !== 1 && canDelete && (
+                {user.id !== 1 && canDelete && manageable(user) && (
                   <Popconfirm title={t('common.deleteConfirm')} onConfirm={() => remove.mutate(user.id)}>
                     <Button size="small" danger>
                       {t('common.delete')}
@@ -252,7 +258,13 @@ export const UsersPage = () => {
             label={t('userPages.roles')}
             rules={[{ required: true, type: 'array', min: 1, message: t('userPages.roleRequired') }]}
           >
-            <Select mode="multiple" options={roles.data?.data.map((r) => ({ value: r.id, label: r.name }))} />
+            <Select
+              mode="multiple"
+              disabled={!isAdministrator && editing !== null && editing !== 'new' && editing.id === me}
+              options={roles.data?.data
+                .filter((r) => isAdministrator || r.id !== 1)
+                .map((r) => ({ value: r.id, label: r.name }))}
+            />
           </Form.Item>
           <Form.Item
             name="user_group_ids"
