@@ -222,8 +222,16 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   });
   registerAccessRoutes(app, deps.db, access);
   registerGlobalConfigRoutes(app, config, audit, { LOGIN_SAFE: loginSafeLockout() });
-  registerUsers(app, { db: deps.db, auth, audit, clock });
-  registerLdap(app, { db: deps.db, config, audit, auth, rateLimit: deps.loginRateLimit ?? loginRateLimit, clock });
+  const users = registerUsers(app, { db: deps.db, auth, audit, clock });
+  registerLdap(app, {
+    db: deps.db,
+    config,
+    audit,
+    auth,
+    grants: users.grants,
+    rateLimit: deps.loginRateLimit ?? loginRateLimit,
+    clock,
+  });
   const alarmSettings = createAlarmSettings(deps.db, clock);
   const notifier = createNotifier({
     db: deps.db,

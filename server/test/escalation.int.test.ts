@@ -1,4 +1,5 @@
 import { defaultLoginSafe } from '@sitewatch/contract/auth';
+import { defaultLdapConfig } from '@sitewatch/contract/ldap';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { useTestApp } from './helpers/build-app.ts';
@@ -79,9 +80,15 @@ describeEachDatabase('a user grants only what they hold', (dialect) => {
   });
 
   /** Sends the request as the manager and expects 403 with `message` and no row changed. */
-  const refused = async (method: 'POST' | 'PUT' | 'DELETE', url: string, body: object | undefined, message: string) => {
+  const refused = async (
+    method: 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body: object | undefined,
+    message: string,
+    as = manager,
+  ) => {
     const before = await snapshotDigest(t.database.db);
-    const res = await call(method, url, manager, body);
+    const res = await call(method, url, as, body);
     expect(res.statusCode, res.body).toBe(403);
     expect(res.json().message).toBe(message);
     expect(await snapshotDigest(t.database.db)).toBe(before);
@@ -192,6 +199,46 @@ describeEachDatabase('a user grants only what they hold', (dialect) => {
         '该用户的权限超出您自己的权限范围，不能修改、拉黑或删除！',
       );
       await ok(await call('DELETE', `setting/account_blocks/${block.id}`, admin));
+    });
+  });
+
+  describe('LDAP gives only roles the editor may give', () => {
+    let keeper: Record<string, string> = {};
+    const settings = (default_role_ids: number[]) => ({
+      ...defaultLdapConfig,
+      enabled: true,
+      url: 'ldap://127.0.0.1:9',
+      base_dn: 'dc=sitewatch,dc=test',
+      default_role_ids,
+      default_user_group_id: 1,
+    });
+    it('refuses role 1 or a wider role as the default or imported roles of a one-site LDAP editor', async () => {
+      const keeperRole = await ok(
+        await call(
+          'POST',
+          'setting/roles',
+          admin,
+          role('directory keepers', [at.a], ['224:view', '224:edit', '224:import']),
+        ),
+      );
+      await createUser(t.database.db, 'keeper', 'Keeper-Pass-1', [keeperRole.id]);
+      keeper = await loginHeader(t.app, 'keeper', 'Keeper-Pass-1');
+      await refused('PUT', 'setting/ldap', settings([1]), adminOnly, keeper);
+      await refused(
+        'PUT',
+        'setting/ldap',
+        settings([at.insideRole]),
+        '该权限组超出您自己的权限范围，不能分配、修改或删除！',
+        keeper,
+      );
+      await refused('POST', 'setting/ldap/import', { user_names: ['someone'], role_ids: [1] }, adminOnly, keeper);
+      // Defaults an administrator set do not pass through a restricted importer either.
+      await ok(await call('PUT', 'setting/ldap', admin, settings([1])));
+      await refused('POST', 'setting/ldap/import', { user_names: ['someone'] }, adminOnly, keeper);
+      const inside = await ok(
+        await call('POST', 'setting/roles', admin, role('directory viewers', [at.a], ['224:view'])),
+      );
+      await ok(await call('PUT', 'setting/ldap', keeper, settings([inside.id])));
     });
   });
 

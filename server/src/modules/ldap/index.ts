@@ -6,6 +6,7 @@ import { addRoute } from '../../http/route.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { type AuthService, requestMeta } from '../auth/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import type { GrantRules } from '../users/index.ts';
 import { createLdapRepository } from './repository.ts';
 import { createLdapService } from './service.ts';
 
@@ -21,6 +22,8 @@ export const registerLdap = (
     config: GlobalConfig;
     audit: AuditLog;
     auth: Pick<AuthService, 'loginVerifiedBy' | 'setPasswordChecker'>;
+    /** Users given roles by LDAP get only roles the editor may give (docs/users.md, "Who may grant what"). */
+    grants: Pick<GrantRules, 'requireAssignable'>;
     rateLimit: { max: number; timeWindow: number };
     clock?: () => number;
   },
@@ -56,10 +59,17 @@ export const registerLdap = (
     },
     view,
   );
-  addRoute(app, ldapRoutes.settingsSet, async ({ body, request }) => ldap.setSettings(body, await caller(request)), {
-    ...edit,
-    messageKey: 'ldap.saved',
-  });
+  addRoute(
+    app,
+    ldapRoutes.settingsSet,
+    async ({ body, request }) => {
+      const who = await caller(request);
+      // The default roles go to every user the directory signs in or imports.
+      await deps.grants.requireAssignable(request, body.default_role_ids);
+      return ldap.setSettings(body, who);
+    },
+    { ...edit, messageKey: 'ldap.saved' },
+  );
   addRoute(
     app,
     ldapRoutes.test,
@@ -78,9 +88,16 @@ export const registerLdap = (
     },
     view,
   );
-  addRoute(app, ldapRoutes.import, async ({ body, request }) => ldap.importUsers(body, await caller(request)), {
-    permission: { menu: ldapMenuId, func: 'import' },
-  });
+  addRoute(
+    app,
+    ldapRoutes.import,
+    async ({ body, request }) => {
+      const who = await caller(request);
+      await deps.grants.requireAssignable(request, body.role_ids ?? (await deps.config.get('LDAP')).default_role_ids);
+      return ldap.importUsers(body, who);
+    },
+    { permission: { menu: ldapMenuId, func: 'import' } },
+  );
   addRoute(app, ldapRoutes.login, ({ body, request }) => ldap.login(body, requestMeta(request)), {
     auth: false,
     rateLimit: deps.rateLimit,

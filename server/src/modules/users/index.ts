@@ -15,6 +15,9 @@ import { createUsersRepository } from './repository.ts';
 
 const m = userMenus;
 
+/** The "who may grant what" checks, for other areas that give roles (LDAP import). */
+export type GrantRules = ReturnType<typeof createGrantRules>;
+
 /**
  * Users, user groups, roles with their grants, the account block list and the operation log
  * (002 §3, §5.1, §5.3, §7.1). User id 1 is never restricted, deleted or disabled; role id 1 is the
@@ -481,4 +484,5 @@ export const registerUsers = (
         .send(buffer);
     },
   );
+  return { grants: rules };
 };
