@@ -32,8 +32,19 @@ const within = (grants: Grants, held: Grants) =>
  * 403 before anything is written, so a refused request changes nothing.
  */
 export const createGrantRules = (repo: UsersRepository) => {
+  type Held = { roleIds: number[]; grants: Grants | null };
+  // Read once per request: a block of many users checks each against the same grants.
+  const perRequest = new WeakMap<FastifyRequest, Promise<Held>>();
   /** The caller's grants; null for an administrator (user 1 or a holder of role 1). */
-  const held = async (request: FastifyRequest): Promise<{ roleIds: number[]; grants: Grants | null }> => {
+  const held = (request: FastifyRequest): Promise<Held> => {
+    let found = perRequest.get(request);
+    if (!found) {
+      found = load(request);
+      perRequest.set(request, found);
+    }
+    return found;
+  };
+  const load = async (request: FastifyRequest): Promise<Held> => {
     const principal = request.principal;
     if (!principal) throw notLoggedIn();
     const roleIds = (await repo.rolesOf([principal.user_id])).get(principal.user_id) ?? [];
