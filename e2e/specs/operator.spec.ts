@@ -1,0 +1,170 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { adminHeaders, adminPassword, loginToConsole, withDb } from '../fixtures/product.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+/**
+ * What a new operator trips over (issue 14): times in one format, forms that fail validation
+ * without page errors, and tabs that belong to the user.
+ */
+const stage = { site: 0, device: 0, item: 0 };
+const timePattern = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/;
+
+const api = async (request: APIRequestContext, method: 'post' | 'put' | 'delete', url: string, data?: object) => {
+  const res = await request[method](`/api/v1/${url}`, {
+    headers: await adminHeaders(request),
+    ...(data ? { data } : {}),
+  });
+  const body = await res.json();
+  if (method !== 'put' || url !== 'warning_operation') expect(body.code, JSON.stringify(body)).toBe(0);
+  return body.data;
+};
+
+/** Errors thrown in the page (uncaught exceptions and unhandled rejections). */
+const pageErrors = (page: Page) => {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+};
+
+test.beforeEach(async ({ request }) => {
+  // The demo's own alarms are confirmed, so the pop-up shows this journey's alone.
+  await api(request, 'put', 'warning_operation', { remarks: 'e2e: clear the stage' });
+  stage.site = (await api(request, 'post', 'setting/device_groups', { name: '新手机房', weight: 1 })).id;
+  stage.device = (
+    await api(request, 'post', 'setting/devices', {
+      name: 'TH-NEW',
+      device_group_id: stage.site,
+      driver: 'simulator',
+      code: 'temp_hum',
+      check_interval: 1,
+    })
+  ).id;
+});
+
+test.afterEach(async ({ request }) => {
+  await api(request, 'put', 'warning_operation', { remarks: 'e2e: clean up' });
+  if (stage.item) await api(request, 'delete', `setting/items/${stage.item}`);
+  if (stage.device) await api(request, 'delete', `setting/devices/${stage.device}`);
+  if (stage.site) await api(request, 'delete', `setting/device_groups/${stage.site}`);
+  stage.site = stage.device = stage.item = 0;
+});
+
+for (const language of ['zh_cn', 'en_us'] as const) {
+  test(`${language}: times read YYYY-MM-DD HH:mm:ss in the pop-up, the bell and /alarm; a form that fails validation throws nothing`, async ({
+    page,
+    request,
+  }) => {
+    const errors = pageErrors(page);
+    await loginToConsole(page, 'admin', adminPassword);
+    if (language === 'en_us') {
+      await page.getByLabel('语言').click();
+      await page.getByTitle('English').click();
+      await expect(page.getByRole('button', { name: 'Tabs' })).toBeVisible();
+    }
+    // 40 ℃ against a 30 ℃ maximum: the alarm opens at the first read.
+    stage.item = (
+      await api(request, 'post', 'setting/items', {
+        device_id: stage.device,
+        name: '新手温度',
+        unit: '℃',
+        value_type: 1,
+        threshold_min: 10,
+        threshold_max: 30,
+        overrun_point: 0,
+        recovery_point: 1,
+        repetitions: 1,
+        source: { kind: 'simulator', model: 'analog', base: 40, spread: 0, noise: 0 },
+      })
+    ).id;
+    const notice = page.getByTestId('alarm-notice').filter({ hasText: '新手温度' });
+    await expect(notice).toBeVisible({ timeout: 15_000 });
+    await expect(notice).toContainText(timePattern);
+    await expect(notice).not.toContainText(/AM|PM|\d+\/\d+\/\d{4}/);
+
+    await page.getByTestId('alarm-bell').click();
+    const bell = page.getByTestId('alarm-bell-list');
+    await expect(bell).toContainText('新手温度');
+    await expect(bell).toContainText(timePattern);
+    await expect(bell).not.toContainText(/AM|PM|\d+\/\d+\/\d{4}/);
+    await page.keyboard.press('Escape');
+
+    // Confirming with empty remarks is refused beside the field, with no error in the page.
+    await notice.getByRole('button', { name: /确\s*认|Confirm/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+    await expect(dialog.getByText(/^(备注不能为空|Remarks cannot be empty)$/)).toBeVisible();
+    await dialog.getByRole('button', { name: /取\s*消|Cancel/ }).click();
+
+    await page.goto('/alarm');
+    const row = page.getByRole('row').filter({ hasText: '新手温度' }).first();
+    await expect(row).toContainText(timePattern);
+    await expect(row).not.toContainText(/AM|PM|\d+\/\d+\/\d{4}/);
+    await page.screenshot({ path: test.info().outputPath(`alarm-times-${language}.png`) });
+
+    // The change-password dialog with a confirmation that does not match: refused, nothing thrown.
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: /修改密码|password/i }).click();
+    const password = page.getByRole('dialog');
+    await password.locator('input[type="password"]').nth(1).fill('Abcdefg-12345');
+    await password.locator('input[type="password"]').nth(2).fill('Abcdefg-99999');
+    await password.getByRole('button', { name: /确\s*定|OK/ }).click();
+    await expect(password.getByText(/^(两次输入密码不一致!|The two passwords do not match!)$/)).toBeVisible();
+    await password.getByRole('button', { name: /取\s*消|Cancel/ }).click();
+    expect(errors).toEqual([]);
+    if (language === 'en_us') {
+      await page.getByLabel('Language').click();
+      await page.getByTitle('简体中文').click();
+    }
+  });
+}
+
+/** A second account with the alarm page, made in the database as another journey's set-up would be. */
+const makeOperator = async (userName: string, password: string) => {
+  const { hash } = await import('@node-rs/argon2');
+  const passwordHash = await hash(password, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+  withDb((db) => {
+    if (db.prepare('select id from users where user_name = ?').get(userName)) return;
+    const now = Math.floor(Date.now() / 1000);
+    const roleId = Number(
+      db.prepare('insert into roles (name, remark, created_at) values (?, ?, ?)').run(`role-${userName}`, '', now)
+        .lastInsertRowid,
+    );
+    const userId = Number(
+      db
+        .prepare(
+          `insert into users (user_name, alias, password_hash, password_changed_at, must_change_password, created_at, updated_at)
+           values (?, ?, ?, ?, 0, ?, ?)`,
+        )
+        .run(userName, userName, passwordHash, now, now, now).lastInsertRowid,
+    );
+    db.prepare('insert into user_roles (user_id, role_id) values (?, ?)').run(userId, roleId);
+    const alarmPage = db.prepare("select id from menus where url = '/alarm'").get() as { id: number };
+    db.prepare('insert into role_menus (role_id, menu_id) values (?, ?)').run(roleId, alarmPage.id);
+  }, false);
+};
+
+test('open tabs belong to the user: the next user on this browser gets their own', async ({ page }) => {
+  await makeOperator('tab-owner-2', 'Tab-Owner-Pass-2');
+  await loginToConsole(page, 'admin', adminPassword);
+  await page.goto('/data_list');
+  await page.goto('/history_report');
+  const strip = page.locator('.ant-tabs-tab');
+  await expect(strip.filter({ hasText: /历史报表/ })).toBeVisible();
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await page.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(page).toHaveURL(/\/login/);
+
+  await loginToConsole(page, 'tab-owner-2', 'Tab-Owner-Pass-2');
+  await expect(strip.filter({ hasText: /告警处理/ })).toBeVisible();
+  await expect(strip.filter({ hasText: /历史报表|数据列表/ })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('tabs-second-user.png') });
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await page.getByRole('button', { name: /确\s*定|OK/ }).click();
+
+  // The administrator gets their tabs back.
+  await loginToConsole(page, 'admin', adminPassword);
+  await expect(strip.filter({ hasText: /历史报表/ })).toBeVisible();
+});
