@@ -32,7 +32,8 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { validValues } from '../../../components/form-rules.ts';
 import { formatTime } from '../../../components/time.ts';
-import { useCan } from '../../../session/permissions.ts';
+import { useCan, useIsAdministrator } from '../../../session/permissions.ts';
+import { useSession } from '../../../session/session.ts';
 import { allUsersQuery, blocksQuery, configQuery } from '../api.ts';
 
 const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -378,6 +379,11 @@ const BlockListSection = () => {
   const users = useQuery(allUsersQuery);
   const [open, setOpen] = useState(false);
   const canBlock = useCan('/setting_security', 'block');
+  // Never oneself; an administrator account only by an administrator (docs/users.md).
+  const isAdministrator = useIsAdministrator();
+  const me = useSession((s) => s.user?.id);
+  const blockable = (u: { id: number; role_ids: number[] }) =>
+    u.id !== me && (isAdministrator || (u.id !== 1 && !u.role_ids.includes(1)));
   const [form] = Form.useForm<{ user_ids: number[]; reason: string; forever: boolean; days: number | null }>();
   const done = () => {
     void message.success(t('common.operationSuccess'));
@@ -452,7 +458,7 @@ const BlockListSection = () => {
             <Select
               mode="multiple"
               optionFilterProp="label"
-              options={users.data?.data.map((u) => ({ value: u.id, label: u.user_name }))}
+              options={users.data?.data.filter(blockable).map((u) => ({ value: u.id, label: u.user_name }))}
             />
           </Form.Item>
           <Form.Item
