@@ -116,5 +116,5 @@ test('an imported LDAP user logs in with the directory password and lands in the
   await page.getByLabel(/^(密码|Password)$/).fill('Ranger-Dir-Pass-2');
   await fillCaptchaIfAsked(page);
   await page.getByRole('button', { name: /登\s*录|Log in/ }).click();
-  await expect(page.getByTestId('login-error')).toHaveText(/该LDAP用户尚未导入系统，请联系管理员！/);
+  await expect(page.getByTestId('login-error')).toHaveText('该LDAP用户尚未导入系统，请联系管理员，请重新输入！');
 });

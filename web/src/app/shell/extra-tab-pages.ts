@@ -1,2 +1,6 @@
 /** Pages reached without a menu entry that still get a tab (always-allowed pages): page name → title key. */
-export const extraTabPages: Record<string, 'autoLogin.title'> = { setting_auto_login: 'autoLogin.title' };
+export const extraTabPages: Record<string, 'autoLogin.title' | 'shell.home'> = {
+  setting_auto_login: 'autoLogin.title',
+  // The dashboard opened inside the shell (not with fullShow=yes) is a tab like the others.
+  home: 'shell.home',
+};

@@ -6,7 +6,7 @@ import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useStat
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../../api/client.ts';
-import { deviceTokenKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
+import { deviceTokenKey, readToken, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
 import { DeferredSelect } from '../../../components/deferred-select.tsx';
 import { LanguagePicker, ThemePicker } from '../../../components/preference-pickers.tsx';
 import { defaultEdition } from '../../../session/edition.ts';
@@ -99,6 +99,15 @@ export const LoginPage = () => {
     },
     [navigate, t, message.warning, message.success],
   );
+
+  // Opening /login while signed in goes on to the console instead of showing the form again.
+  useEffect(() => {
+    if (!readToken()) return;
+    void api.call(authRoutes.currentUser).then(
+      () => navigate('/', { replace: true }),
+      () => undefined,
+    );
+  }, [navigate]);
 
   // Auto-login with this browser's device token, when there is one (000 §2.1, §8); once per visit.
   const autoLoginTried = useRef(false);

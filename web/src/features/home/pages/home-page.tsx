@@ -5,7 +5,7 @@ import { App, Button, DatePicker, Empty, Flex, Progress, Radio, Select, Space, T
 import type { Dayjs } from 'dayjs';
 import { type CSSProperties, lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { pushClient } from '../../../api/push-client.ts';
 import { defaultEdition } from '../../../session/edition.ts';
 import { useLogoutConfirm } from '../../../session/logout.ts';
@@ -96,6 +96,9 @@ export const HomePage = () => {
   const { token } = theme.useToken();
   const { message } = App.useApp();
   const navigate = useNavigate();
+  // Alone (fullShow=yes, 000 §2.5) the page has its own title bar; inside the shell it has the shell's.
+  const [params] = useSearchParams();
+  const standalone = params.get('fullShow') === 'yes';
   const confirmLogout = useLogoutConfirm();
   const session = useSession();
   useAlarmPushRefresh();
@@ -173,7 +176,7 @@ export const HomePage = () => {
       data-testid={ready ? 'home-ready' : 'home-loading'}
       style={{
         margin: -16,
-        height: '100vh',
+        height: standalone ? '100vh' : 'calc(100% + 32px)',
         minHeight: 640,
         display: 'flex',
         flexDirection: 'column',
@@ -181,42 +184,44 @@ export const HomePage = () => {
         color: token.colorText,
       }}
     >
-      <header
-        style={{
-          height: 'max(48px, 0.6rem)',
-          flex: 'none',
-          display: 'grid',
-          gridTemplateColumns: '1fr auto 1fr',
-          alignItems: 'center',
-          gap: 16,
-          padding: '0 16px',
-          background: token.colorBgContainer,
-          borderBottom: `2px solid ${token.colorPrimary}`,
-        }}
-      >
-        {/* The title stands in the middle: the shell's waiting-alarm button sits in the free space at the left. */}
-        <img src="/favicon.svg" alt="" width={28} height={28} style={{ justifySelf: 'start' }} />
-        <h1
+      {standalone && (
+        <header
           style={{
-            margin: 0,
-            fontSize: fs.huge,
-            color: token.colorPrimary,
-            whiteSpace: 'nowrap',
-            justifySelf: 'center',
+            height: 'max(48px, 0.6rem)',
+            flex: 'none',
+            display: 'grid',
+            gridTemplateColumns: '1fr auto 1fr',
+            alignItems: 'center',
+            gap: 16,
+            padding: '0 16px',
+            background: token.colorBgContainer,
+            borderBottom: `2px solid ${token.colorPrimary}`,
           }}
-          data-testid="home-title"
         >
-          {defaultEdition.sys_name || t('app.name')}
-        </h1>
-        <Space size="middle" style={{ justifySelf: 'end' }}>
-          <Button type="link" icon={<MonitorOutlined />} onClick={openConsole} data-testid="home-console">
-            {t('homeUi.console')}
-          </Button>
-          <Button type="link" icon={<LogoutOutlined />} onClick={() => confirmLogout()} data-testid="home-logout">
-            {t('shell.logout.label')}
-          </Button>
-        </Space>
-      </header>
+          {/* The title stands in the middle: the shell's waiting-alarm button sits in the free space at the left. */}
+          <img src="/favicon.svg" alt="" width={28} height={28} style={{ justifySelf: 'start' }} />
+          <h1
+            style={{
+              margin: 0,
+              fontSize: fs.huge,
+              color: token.colorPrimary,
+              whiteSpace: 'nowrap',
+              justifySelf: 'center',
+            }}
+            data-testid="home-title"
+          >
+            {defaultEdition.sys_name || t('app.name')}
+          </h1>
+          <Space size="middle" style={{ justifySelf: 'end' }}>
+            <Button type="link" icon={<MonitorOutlined />} onClick={openConsole} data-testid="home-console">
+              {t('homeUi.console')}
+            </Button>
+            <Button type="link" icon={<LogoutOutlined />} onClick={() => confirmLogout()} data-testid="home-logout">
+              {t('shell.logout.label')}
+            </Button>
+          </Space>
+        </header>
+      )}
 
       <main
         style={{
