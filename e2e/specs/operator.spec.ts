@@ -168,3 +168,19 @@ test('open tabs belong to the user: the next user on this browser gets their own
   await loginToConsole(page, 'admin', adminPassword);
   await expect(strip.filter({ hasText: /历史报表/ })).toBeVisible();
 });
+
+test('the dashboard inside the shell has one bar and a tab of its own; /login while signed in goes on', async ({
+  page,
+}) => {
+  await loginToConsole(page, 'admin', adminPassword);
+  await page.goto('/home');
+  await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 30_000 });
+  // The shell's bar, not a second title bar under it, and the strip's current tab is the dashboard.
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+  await expect(page.getByTestId('home-title')).toHaveCount(0);
+  await expect(page.locator('.ant-tabs-tab-active')).toHaveText('首页');
+  await page.screenshot({ path: test.info().outputPath('home-in-shell.png') });
+  await page.goto('/login');
+  await page.waitForURL(/\/home\?fullShow=yes/);
+  await expect(page.getByTestId('home-title')).toBeVisible();
+});

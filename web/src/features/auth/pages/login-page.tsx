@@ -48,12 +48,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * elements styled with the theme's tokens where antd's components would bring large modules
  * (Card → Tabs, Form, Typography → Tooltip); bench/web.ts keeps its JavaScript under 350 KB gzipped.
  */
+/**
+ * The server's message, then the prompt to write again (000 §3): its own closing mark goes, so that
+ * "用户名或密码错误！" reads "用户名或密码错误，请重新输入！", not "…！，请…".
+ */
+const withPrompt = (text: string, prompt: string) => `${text.replace(/[！!。.]+$/u, '')}${prompt}`;
+
 export const LoginPage = () => {
   const { message } = App.useApp();
   const { t } = useTranslation();
-  // The server's message, then the prompt to write again (000 §3): its own closing mark goes, so
-  // that "用户名或密码错误！" reads "用户名或密码错误，请重新输入！", not "…！，请…".
-  const writeAgain = (text: string) => `${text.replace(/[！!。.]+$/u, '')}${t('login.writeAgain')}`;
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const [values, setValues] = useState<Values>({ user_name: '', password: '', captcha_code: '' });
@@ -124,7 +127,7 @@ export const LoginPage = () => {
         } catch (err) {
           if (err instanceof ApiError && err.status !== 0) {
             localStorage.removeItem(deviceTokenKey);
-            setError(writeAgain(err.message));
+            setError(withPrompt(err.message, t('login.writeAgain')));
             if (captchaOn) refreshCaptcha();
             return;
           }
@@ -180,7 +183,9 @@ export const LoginPage = () => {
       }
       enter(answer, remember);
     } catch (err) {
-      setError(writeAgain(err instanceof ApiError && err.message ? err.message : t('login.failed')));
+      setError(
+        withPrompt(err instanceof ApiError && err.message ? err.message : t('login.failed'), t('login.writeAgain')),
+      );
       if (captchaOn) refreshCaptcha();
     } finally {
       setBusy(false);
