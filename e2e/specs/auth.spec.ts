@@ -5,6 +5,7 @@ import {
   loginInBrowser,
   loginSafe,
   loginToConsole,
+  resetAdminLanguage,
   setGlobalConfig,
   withDb,
 } from '../fixtures/product.ts';
@@ -16,6 +17,7 @@ test.describe.configure({ mode: 'serial' });
 test.afterEach(async ({ request }) => {
   await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe());
   await setGlobalConfig(request, 'ACCOUNT_SAFE', { acc_logout_config: { enabled: false, opt_period: 30 } });
+  await resetAdminLanguage(request);
 });
 
 /** A second account for the journeys, made in the database (user pages come with the users issue). */

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminHeaders, adminPassword, loginToConsole, withDb } from '../fixtures/product.ts';
+import { adminHeaders, adminPassword, loginToConsole, resetAdminLanguage, withDb } from '../fixtures/product.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -43,6 +43,7 @@ test.beforeEach(async ({ request }) => {
 });
 
 test.afterEach(async ({ request }) => {
+  await resetAdminLanguage(request);
   await api(request, 'put', 'warning_operation', { remarks: 'e2e: clean up' });
   if (stage.item) await api(request, 'delete', `setting/items/${stage.item}`);
   if (stage.device) await api(request, 'delete', `setting/devices/${stage.device}`);
@@ -112,10 +113,6 @@ for (const language of ['zh_cn', 'en_us'] as const) {
     await expect(password.getByText(/^(两次输入密码不一致!|The two passwords do not match!)$/)).toBeVisible();
     await password.getByRole('button', { name: /取\s*消|Cancel/ }).click();
     expect(errors).toEqual([]);
-    if (language === 'en_us') {
-      await page.getByLabel('Language').click();
-      await page.getByTitle('简体中文').click();
-    }
   });
 }
 
@@ -163,6 +160,7 @@ test('open tabs belong to the user: the next user on this browser gets their own
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: '退出登录' }).click();
   await page.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(page).toHaveURL(/\/login/);
 
   // The administrator gets their tabs back.
   await loginToConsole(page, 'admin', adminPassword);
@@ -183,4 +181,19 @@ test('the dashboard inside the shell has one bar and a tab of its own; /login wh
   await page.goto('/login');
   await page.waitForURL(/\/home\?fullShow=yes/);
   await expect(page.getByTestId('home-title')).toBeVisible();
+});
+
+test('the language is the user’s: a fresh browser signs in and comes back in the language chosen before', async ({
+  page,
+  browser,
+}) => {
+  await loginToConsole(page, 'admin', adminPassword);
+  await page.getByLabel('语言').click();
+  await page.getByTitle('English').click();
+  await expect(page.getByRole('button', { name: 'Tabs' })).toBeVisible();
+  const fresh = await (await browser.newContext()).newPage();
+  await loginToConsole(fresh, 'admin', adminPassword);
+  await expect(fresh.getByRole('button', { name: 'Tabs' })).toBeVisible();
+  await fresh.screenshot({ path: test.info().outputPath('fresh-browser-en_us.png') });
+  await fresh.context().close();
 });

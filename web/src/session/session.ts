@@ -1,7 +1,9 @@
+import { isLanguage } from '@sitewatch/contract';
 import { authRoutes, type CurrentUser, type MenuNode } from '@sitewatch/contract/auth';
 import { create } from 'zustand';
 import { api } from '../api/client.ts';
 import { clearTokens } from '../api/tokens.ts';
+import { languageStorageKey, storedLanguage } from '../i18n/index.ts';
 import { useTabs } from './tabs.ts';
 
 /** The user's pages: menu leaves with a URL, in menu order. */
@@ -34,6 +36,13 @@ export const useSession = create<Session>((set, get) => ({
     set({ status: 'loading' });
     try {
       const [user, menus] = await Promise.all([api.call(authRoutes.currentUser), api.call(authRoutes.menus)]);
+      // The language is the user's, kept on the server (000 §4.11): a browser that shows another one
+      // (a fresh one, or another user's) takes it and reloads once.
+      if (isLanguage(user.language) && user.language !== storedLanguage()) {
+        localStorage.setItem(languageStorageKey, user.language);
+        window.location.reload();
+        return;
+      }
       const leaves = menuLeaves(menus.list);
       // Open tabs belong to the user (another user on this browser does not get them).
       useTabs.getState().belongTo(user.id);

@@ -70,7 +70,9 @@ export const ShellLayout = () => {
     const leaf = menuLeaves(menus).find((m) => normalizePage(m.url) === page);
     const url = `${location.pathname}${location.search}`;
     if (leaf) openTab({ id: String(leaf.id), name: leaf.name, label: leaf.name, url });
-    else if (extraTabPages[page]) openTab({ id: page, name: page, label: t(extraTabPages[page]), url });
+    // An always-allowed page gets a tab when opened inside the shell, not when shown alone (fullShow).
+    else if (extraTabPages[page] && !/[?&]fullShow=yes/.test(location.search))
+      openTab({ id: page, name: page, label: t(extraTabPages[page]), url });
   }, [verdict, location.pathname, location.search, page, menus, firstPage, navigate, openTab, t, message.warning]);
 
   if (!hasToken) return <Navigate to="/login" replace />;

@@ -157,7 +157,8 @@ export const HomePage = () => {
 
   /** The monitoring console: the first open tab, else the first page of the menu (000 §2.6). */
   const openConsole = () => {
-    const first = useTabs.getState().tabs[0];
+    // The first open tab that is not the dashboard itself.
+    const first = useTabs.getState().tabs.find((tab) => tab.id !== 'home');
     navigate(first ? withoutFullShow(first.url) : (session.firstPage ?? '/setting_auto_login'));
   };
   /** Inspect now: the Inspection page when the menu has it (000 §2.6). */
