@@ -197,3 +197,36 @@ test('the language is the user’s: a fresh browser signs in and comes back in t
   await fresh.screenshot({ path: test.info().outputPath('fresh-browser-en_us.png') });
   await fresh.context().close();
 });
+
+test('logs name their codes: the operation log’s modules and actions, the alarm log’s states and actions', async ({
+  page,
+  request,
+}) => {
+  // An alarm of this journey's own, raised and confirmed, for the alarm log.
+  stage.item = (
+    await api(request, 'post', 'setting/items', {
+      device_id: stage.device,
+      name: '日志温度',
+      unit: '℃',
+      value_type: 1,
+      threshold_min: 10,
+      threshold_max: 30,
+      overrun_point: 0,
+      recovery_point: 1,
+      repetitions: 1,
+      source: { kind: 'simulator', model: 'analog', base: 40, spread: 0, noise: 0 },
+    })
+  ).id;
+  await loginToConsole(page, 'admin', adminPassword);
+  await page.goto('/system_log_user');
+  const signIns = page.getByRole('row').filter({ hasText: '登录认证' });
+  await expect(signIns.first()).toContainText('登录');
+  await expect(page.getByRole('cell', { name: 'auth', exact: true })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('operation-log-zh_cn.png') });
+  await page.goto('/system_log_alarm');
+  const raised = page.getByRole('row').filter({ hasText: '日志温度' }).filter({ hasText: '产生告警' });
+  await expect(raised.first()).toBeVisible({ timeout: 15_000 });
+  await expect(raised.first()).toContainText('异常');
+  await expect(page.getByRole('cell', { name: 'raise', exact: true })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('alarm-log-zh_cn.png') });
+});

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
+import { stateOf } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 
@@ -93,12 +94,16 @@ const LogPage = ({ kind }: { kind: 'alarm' | 'notification' }) => {
           {
             title: t('alarmPages.state'),
             dataIndex: 'state',
-            render: (s: number) => (s === 1000 ? t('alarmPages.label.recovered') : s),
+            render: (s: number) =>
+              s === 1000 ? t('alarmPages.label.recovered') : <Tag color={stateOf(s).color}>{t(stateOf(s).key)}</Tag>,
           },
           {
             title: t('alarmPages.executedAction'),
             dataIndex: 'action',
-            render: (a: string, r) => (r.channel ? `${a} · ${r.channel}` : a),
+            render: (a: string, r) => {
+              const name = isAction(a) ? t(actionKeys[a]) : a;
+              return r.channel ? `${name} · ${r.channel}` : name;
+            },
           },
           ...(kind === 'notification'
             ? [{ title: t('alarmPages.target'), dataIndex: 'target' }]
@@ -133,6 +138,27 @@ const LogPage = ({ kind }: { kind: 'alarm' | 'notification' }) => {
     </Card>
   );
 };
+
+/** What each logged action is called (the log keeps the code; people read the name). */
+const actionKeys = {
+  raise: 'alarmPages.actions.raise',
+  recover: 'alarmPages.actions.recover',
+  confirm: 'alarmPages.actions.confirm',
+  unconfirm: 'alarmPages.actions.unconfirm',
+  disable: 'alarmPages.actions.disable',
+  enable: 'alarmPages.actions.enable',
+  confirm_all: 'alarmPages.actions.confirm_all',
+  escalate: 'alarmPages.actions.escalate',
+  jitter_start: 'alarmPages.actions.jitter_start',
+  jitter_stop: 'alarmPages.actions.jitter_stop',
+  notice: 'alarmPages.actions.notice',
+  recovery: 'alarmPages.actions.recovery',
+  still_abnormal: 'alarmPages.actions.still_abnormal',
+  escalation: 'alarmPages.actions.escalation',
+  summary: 'alarmPages.actions.summary',
+  test: 'alarmPages.actions.test',
+} as const;
+const isAction = (a: string): a is keyof typeof actionKeys => a in actionKeys;
 
 export const AlarmLogPage = () => <LogPage kind="alarm" />;
 export const NotificationLogPage = () => <LogPage kind="notification" />;

@@ -22,6 +22,47 @@ interface Filters {
 const clean = (f: Filters) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined && v !== ''));
 
 /** /system_log_user: who, what, when, from where, result; filters, paging, xlsx export, guarded clearing. */
+/** What people read for the logged module and action codes; a code without a name shows as it is. */
+const moduleKeys = {
+  auth: 'opLog.modules.auth',
+  ldap: 'opLog.modules.ldap',
+  settings: 'opLog.modules.settings',
+  notify: 'opLog.modules.notify',
+  dashboard: 'opLog.modules.dashboard',
+  alarms: 'opLog.modules.alarms',
+  logs: 'opLog.modules.logs',
+  users: 'opLog.modules.users',
+  roles: 'opLog.modules.roles',
+  user_groups: 'opLog.modules.user_groups',
+  security: 'opLog.modules.security',
+  'device_groups/device/item': 'opLog.modules.device_groups_device_item',
+  'setting/device_groups': 'opLog.modules.setting_device_groups',
+  'setting/devices': 'opLog.modules.setting_devices',
+  'setting/items': 'opLog.modules.setting_items',
+} as const;
+const actionKeys = {
+  create: 'opLog.actions.create',
+  add: 'opLog.actions.add',
+  update: 'opLog.actions.update',
+  edit: 'opLog.actions.edit',
+  delete: 'opLog.actions.delete',
+  login: 'opLog.actions.login',
+  logout: 'opLog.actions.logout',
+  lock: 'opLog.actions.lock',
+  auto_login: 'opLog.actions.auto_login',
+  change_password: 'opLog.actions.change_password',
+  verify_password: 'opLog.actions.verify_password',
+  revoke_device_token: 'opLog.actions.revoke_device_token',
+  import: 'opLog.actions.import',
+  auto_create: 'opLog.actions.auto_create',
+  export: 'opLog.actions.export',
+  clear: 'opLog.actions.clear',
+  block: 'opLog.actions.block',
+  unblock: 'opLog.actions.unblock',
+  test: 'opLog.actions.test',
+} as const;
+const known = <M extends object>(keys: M, code: string): code is Extract<keyof M, string> => code in keys;
+
 export const OperationLogPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -135,8 +176,18 @@ export const OperationLogPage = () => {
           },
           { title: t('opLog.user'), dataIndex: 'user_name', width: 120 },
           { title: t('opLog.ip'), dataIndex: 'ip', width: 140 },
-          { title: t('opLog.module'), dataIndex: 'module', width: 110 },
-          { title: t('opLog.action'), dataIndex: 'action', width: 140 },
+          {
+            title: t('opLog.module'),
+            dataIndex: 'module',
+            width: 110,
+            render: (m: string) => (known(moduleKeys, m) ? t(moduleKeys[m]) : m),
+          },
+          {
+            title: t('opLog.action'),
+            dataIndex: 'action',
+            width: 140,
+            render: (a: string) => (known(actionKeys, a) ? t(actionKeys[a]) : a),
+          },
           { title: t('opLog.target'), dataIndex: 'target', ellipsis: true },
           {
             title: t('opLog.result'),
