@@ -69,7 +69,19 @@ export const defaultLoginSafe: LoginSafeConfig = {
   allow_list: { enabled: false, user_ids: [] },
 };
 
-export const globalConfigKeys = ['ACCOUNT_SAFE', 'PWD_COMPLEXITY', 'LOGIN_SAFE'] as const;
+/**
+ * OUTBOUND: where the notification channels may send (issue 11, finding 8). Loopback, link-local,
+ * private, CGNAT and unspecified ranges are refused unless listed in `allow`; `deny` refuses more.
+ */
+const cidr = z.union([z.cidrv4(), z.cidrv6(), z.ipv4(), z.ipv6()]);
+export const outboundConfig = z.object({
+  allow: z.array(cidr).max(100).default([]),
+  deny: z.array(cidr).max(100).default([]),
+});
+export type OutboundConfig = z.infer<typeof outboundConfig>;
+export const defaultOutbound: OutboundConfig = { allow: [], deny: [] };
+
+export const globalConfigKeys = ['ACCOUNT_SAFE', 'PWD_COMPLEXITY', 'LOGIN_SAFE', 'OUTBOUND'] as const;
 export type GlobalConfigKey = (typeof globalConfigKeys)[number];
 
 /** Why a change of password is forced after login (`change_pwd_scene`). */
@@ -218,7 +230,12 @@ export const authRoutes = {
     summary: 'Read any global config (administrator)',
     tags: ['settings'],
     query: z.object({ k: z.enum(globalConfigKeys) }),
-    response: z.union([accountSafeConfig, loginSafeConfig, z.object({ pwd_complexity_config: pwdComplexityConfig })]),
+    response: z.union([
+      accountSafeConfig,
+      loginSafeConfig,
+      outboundConfig,
+      z.object({ pwd_complexity_config: pwdComplexityConfig }),
+    ]),
   }),
   globalConfigSet: defineRoute({
     method: 'POST',
@@ -229,6 +246,7 @@ export const authRoutes = {
       z.object({ k: z.literal('ACCOUNT_SAFE'), v: accountSafeConfig }),
       z.object({ k: z.literal('PWD_COMPLEXITY'), v: z.object({ pwd_complexity_config: pwdComplexityConfig }) }),
       z.object({ k: z.literal('LOGIN_SAFE'), v: loginSafeConfig }),
+      z.object({ k: z.literal('OUTBOUND'), v: outboundConfig }),
     ]),
     response: z.null(),
   }),

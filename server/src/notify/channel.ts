@@ -1,4 +1,5 @@
 import type { ChannelConfig, ChannelKind, EmailService } from '@sitewatch/contract/notify';
+import { guardedRequest, OutboundRefused } from './outbound.ts';
 
 /** One notice as every channel receives it (rendered from notice_tpl / recover_tpl). */
 export interface NoticeMessage {
@@ -33,21 +34,29 @@ export interface Channel {
 /** Raised for an answer that says the message was refused (robot error codes, HTTP errors). */
 export class ChannelError extends Error {}
 
-/** POSTs or GETs with a timeout and returns the answer's text; non-2xx throws. */
+/**
+ * POSTs or GETs with a timeout through the outbound guard and returns the answer's text; non-2xx
+ * throws with the status only: the remote body never reaches an API answer or log (finding 8).
+ */
 export const httpCall = async (
   url: string,
   init: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs: number },
 ): Promise<{ status: number; text: string }> => {
-  const res = await fetch(url, {
-    method: init.method ?? 'POST',
-    headers: init.body !== undefined ? { 'content-type': 'application/json', ...init.headers } : init.headers,
-    body: init.body,
-    signal: AbortSignal.timeout(init.timeoutMs),
-    redirect: 'error',
-  });
-  const text = await res.text();
-  if (res.status < 200 || res.status >= 300) throw new ChannelError(`HTTP ${res.status}: ${text.slice(0, 200)}`);
-  return { status: res.status, text };
+  let res: { status: number; text: string };
+  try {
+    res = await guardedRequest(url, {
+      method: init.method ?? 'POST',
+      headers: init.body !== undefined ? { 'content-type': 'application/json', ...init.headers } : (init.headers ?? {}),
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      timeoutMs: init.timeoutMs,
+    });
+  } catch (err) {
+    // A short class only: the socket error's text would map the internal network.
+    if (err instanceof OutboundRefused) throw new ChannelError('destination not allowed');
+    throw new ChannelError(err instanceof Error && err.message === 'timeout' ? 'timeout' : 'connection failed');
+  }
+  if (res.status < 200 || res.status >= 300) throw new ChannelError(`HTTP ${res.status}`);
+  return res;
 };
 
 export const parseJsonObject = (text: string): Record<string, unknown> => {

@@ -5,9 +5,12 @@ import {
   authRoutes,
   defaultAccountSafe,
   defaultLoginSafe,
+  defaultOutbound,
   type GlobalConfigKey,
   type LoginSafeConfig,
   loginSafeConfig,
+  type OutboundConfig,
+  outboundConfig,
 } from '@sitewatch/contract/auth';
 import { defaultLdapConfig, type LdapConfig, ldapConfig } from '@sitewatch/contract/ldap';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -21,6 +24,7 @@ interface Values {
   ACCOUNT_SAFE: AccountSafeConfig;
   PWD_COMPLEXITY: PwdComplexityConfig;
   LOGIN_SAFE: LoginSafeConfig;
+  OUTBOUND: OutboundConfig;
   /** Not among the setting/gc keys: its bind password is never answered (see modules/ldap). */
   LDAP: LdapConfig;
 }
@@ -32,6 +36,7 @@ const schemas: { [K in ConfigKey]: z.ZodType<Values[K]> } = {
   ACCOUNT_SAFE: accountSafeConfig,
   PWD_COMPLEXITY: pwdComplexityConfig,
   LOGIN_SAFE: loginSafeConfig,
+  OUTBOUND: outboundConfig,
   LDAP: ldapConfig,
 };
 
@@ -41,6 +46,7 @@ export const builtInDefaults: GlobalConfigDefaults = {
   ACCOUNT_SAFE: defaultAccountSafe,
   PWD_COMPLEXITY: defaultPwdComplexity,
   LOGIN_SAFE: defaultLoginSafe,
+  OUTBOUND: defaultOutbound,
   LDAP: defaultLdapConfig,
 };
 
@@ -125,6 +131,7 @@ export const registerGlobalConfigRoutes = (
       }
       if (body.k === 'PWD_COMPLEXITY') await config.set('PWD_COMPLEXITY', body.v.pwd_complexity_config);
       else if (body.k === 'ACCOUNT_SAFE') await config.set('ACCOUNT_SAFE', body.v);
+      else if (body.k === 'OUTBOUND') await config.set('OUTBOUND', body.v);
       else await config.set('LOGIN_SAFE', body.v);
       await audit.write(
         { module: 'settings', action: 'update', target: body.k, success: true, detail: JSON.stringify(body.v) },

@@ -19,8 +19,7 @@ export const dingtalkChannel: Channel = {
     const body = JSON.stringify({ msgtype: 'text', text: { content: `${message.subject}\n${message.text}` } });
     const res = await httpCall(url.toString(), { body, timeoutMs: settings.config.timeout_ms });
     const answer = parseJsonObject(res.text);
-    if (answer.errcode !== 0)
-      throw new ChannelError(`errcode ${String(answer.errcode)}: ${String(answer.errmsg ?? '')}`);
+    if (answer.errcode !== 0) throw new ChannelError(`errcode ${String(answer.errcode)}`);
     return 'errcode 0';
   },
 };

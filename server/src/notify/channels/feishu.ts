@@ -25,7 +25,7 @@ export const feishuChannel: Channel = {
     });
     const answer = parseJsonObject(res.text);
     const code = answer.code ?? answer.StatusCode;
-    if (code !== 0) throw new ChannelError(`code ${String(code)}: ${String(answer.msg ?? answer.StatusMessage ?? '')}`);
+    if (code !== 0) throw new ChannelError(`code ${String(code)}`);
     return 'code 0';
   },
 };

@@ -93,7 +93,7 @@ const gatewaySend = async (
   const url = `${config.url.replace(/\?.*$/, '')}?Signature=${percent(signature)}&${aliyunCanonical(params)}`;
   const res = await httpCall(url, { method: 'GET', timeoutMs: config.timeout_ms });
   const answer = parseJsonObject(res.text);
-  if (answer.Code !== 'OK') throw new ChannelError(`Code ${String(answer.Code)}: ${String(answer.Message ?? '')}`);
+  if (answer.Code !== 'OK') throw new ChannelError(`Code ${String(answer.Code).slice(0, 40)}`);
   return `Code OK ${String(answer.BizId ?? answer.CallId ?? '')}`.trim();
 };
 

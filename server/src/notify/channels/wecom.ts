@@ -11,8 +11,7 @@ export const wecomChannel: Channel = {
     const body = JSON.stringify({ msgtype: 'text', text: { content: `${message.subject}\n${message.text}` } });
     const res = await httpCall(settings.config.url, { body, timeoutMs: settings.config.timeout_ms });
     const answer = parseJsonObject(res.text);
-    if (answer.errcode !== 0)
-      throw new ChannelError(`errcode ${String(answer.errcode)}: ${String(answer.errmsg ?? '')}`);
+    if (answer.errcode !== 0) throw new ChannelError(`errcode ${String(answer.errcode)}`);
     return 'errcode 0';
   },
 };
