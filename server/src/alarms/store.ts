@@ -14,6 +14,11 @@ const stateLabel = (a: AlarmsTable): string =>
         ? 'unknown'
         : 'abnormal';
 
+const jitterShown = (state: EngineState, itemId: number) => {
+  const jitter = state.items.get(itemId)?.jitter;
+  return jitter?.jittering ? jitter.percent : 0;
+};
+
 export interface AlarmStore {
   /** The row of an alarm as the API and the push answer it. */
   toRow(a: AlarmsTable): AlarmRow;
@@ -62,7 +67,8 @@ export const createAlarmStore = (
       handling: a.handling,
       remarks: a.remarks,
       confirmed_by: a.confirmed_by,
-      jitter: state.items.get(a.item_id)?.jitter.percent ?? 0,
+      // The percent shows only while jitter is detected, not the flips that led up to a first raise.
+      jitter: jitterShown(state, a.item_id),
       roles: JSON.stringify([...new Set(roles)]),
       users: '[]',
       videos: '[]',

@@ -1,5 +1,5 @@
 import { type Language, sharedText } from '@sitewatch/contract';
-import { deviceInput } from '@sitewatch/contract/monitoring';
+import { deviceInput, itemSource } from '@sitewatch/contract/monitoring';
 import type { Db } from '../../db/kysely.ts';
 import { siteScope } from '../access/index.ts';
 import { createMonitoringRepository } from './repository.ts';
@@ -66,5 +66,34 @@ export const seedDemo = async (
       }
     }
   }
+  await calm(db);
   return { sites: sites.length, devices };
+};
+
+/** Fault rates of the templates divided by this for the demo: they suit a test bench, not a showroom. */
+const demoFaultScale = 25;
+
+/**
+ * Makes the demo look like a healthy room with an occasional realistic fault (about one alarm an
+ * hour over the three sites: a door, a leak, a compressor that stops): the templates' fault rates
+ * are divided by `demoFaultScale`, a heater or humidifier that runs is not an alarm, and the battery
+ * capacity stays below its 100 % ceiling. server/test/demo-calm.int.test.ts holds it to that.
+ */
+const calm = async (db: Db) => {
+  const k = db.kysely;
+  const rows = await k.selectFrom('items').select(['id', 'item_cell_name', 'source', 'status_threshold']).execute();
+  await k.transaction().execute(async (trx) => {
+    for (const row of rows) {
+      const source = itemSource.parse(JSON.parse(row.source));
+      if (source.kind !== 'simulator') continue;
+      const next = { ...source, fault_rate: source.fault_rate / demoFaultScale };
+      if (row.item_cell_name === 'BATCAP') Object.assign(next, { base: 97, spread: 1 });
+      const informational = row.item_cell_name === 'HEAT' || row.item_cell_name === 'HUMID';
+      await trx
+        .updateTable('items')
+        .set({ source: JSON.stringify(next), status_threshold: informational ? '' : row.status_threshold })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  });
 };
