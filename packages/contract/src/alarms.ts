@@ -55,6 +55,17 @@ export const alarmLevelRow = z.object({
 });
 export type AlarmLevelRow = z.infer<typeof alarmLevelRow>;
 
+/** The names levels 1–5 are seeded with (the spec's words); shown in the reader's language until renamed. */
+export const seededLevelNames: Record<number, string> = { 1: '紧急', 2: '严重', 3: '重要', 4: '次要', 5: '提示' };
+/** Locale key of a seeded level name. */
+export const seededLevelKey = (level: number) => `alarms.levelNames.l${level}`;
+/**
+ * The name a level is shown by: a seeded name in the reader's language (`text` looks a key up),
+ * a name an administrator gave as it is.
+ */
+export const levelName = (name: string, level: number, text: (key: string) => string): string =>
+  seededLevelNames[level] === name ? text(seededLevelKey(level)) : name;
+
 // ---------- common parameters (setting/alarm_commons) ----------
 
 const pct = z.number().min(0).max(100);

@@ -1,6 +1,7 @@
 import { overviewMenuId, dashboardRoutes as r } from '@sitewatch/contract/dashboard';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
+import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { createDashboardRepository } from './repository.ts';
@@ -53,7 +54,9 @@ export const registerDashboard = (app: FastifyInstance, deps: DashboardModuleDep
     },
     { permission: 'admin' },
   );
-  addRoute(app, r.alarmLevelCount, async ({ request }) => service.alarmLevelCount(await allowed(request)));
+  addRoute(app, r.alarmLevelCount, async ({ request }) =>
+    service.alarmLevelCount(await allowed(request), requestLanguage(request)),
+  );
   addRoute(app, r.environment, async ({ request }) => service.environment(await allowed(request)));
   addRoute(app, r.sites, async ({ request }) => service.sites(await allowed(request)), {
     permission: { menu: overviewMenuId },

@@ -1,4 +1,6 @@
 import os from 'node:os';
+import { type Language, sharedText } from '@sitewatch/contract';
+import { levelName } from '@sitewatch/contract/alarms';
 import {
   type AlarmCountRow,
   type ServiceState,
@@ -131,14 +133,14 @@ export const createDashboardService = (deps: DashboardDeps) => {
       return { since };
     },
 
-    async alarmLevelCount(allowed: AllowedSites) {
+    async alarmLevelCount(allowed: AllowedSites, lang: Language) {
       await deps.alarms.flush();
       const [counts, levels] = await Promise.all([repo.openAlarmsByLevel(allowed), repo.levels()]);
       const data = [1, 2, 3, 4, 5].map((level) => {
         const def = levels.find((l) => l.level === level);
         return {
           level,
-          name: def?.name ?? '',
+          name: def ? levelName(def.name, level, (key) => sharedText(lang, key)) : '',
           color: def?.color ?? '',
           count: counts.filter((c) => c.level === level).reduce((sum, c) => sum + c.n, 0),
         };

@@ -16,7 +16,8 @@ export const registerReports = (app: FastifyInstance, deps: { db: Db; live?: Liv
   addRoute(
     app,
     r.dataList,
-    async ({ query, request }) => service.list(query, await request.server.access.sites(request)),
+    async ({ query, request }) =>
+      service.list(query, await request.server.access.sites(request), requestLanguage(request)),
     { permission: { menu: dataListMenu } },
   );
   addRoute(

@@ -1,4 +1,5 @@
 import { formatLocalTime, type Language, sharedText } from '@sitewatch/contract';
+import { levelName } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import {
   type DataListExportQuery,
@@ -59,6 +60,7 @@ export const createReportsService = (deps: { repo: ReportsRepository; live?: Liv
     q: Pick<DataListQuery, 'device_group_id' | 'device_id' | 'name' | 'state' | 'sort' | 'order'>,
     allowed: number[] | null,
     page: { offset: number; limit: number },
+    lang: Language,
   ): Promise<{ filter: DataListFilter; rows: DataListRow[] }> => {
     const filter = await filterOf(q, allowed);
     const found = await repo.list(filter, q.sort, q.order, page);
@@ -68,7 +70,7 @@ export const createReportsService = (deps: { repo: ReportsRepository; live?: Liv
       alarms.set(a.item_id, {
         id: a.id,
         level: a.level,
-        level_name: a.level_name ?? String(a.level),
+        level_name: a.level_name ? levelName(a.level_name, a.level, (key) => sharedText(lang, key)) : String(a.level),
         color: a.color || a.level_color || '',
       });
     }
@@ -96,14 +98,14 @@ export const createReportsService = (deps: { repo: ReportsRepository; live?: Liv
   };
 
   return {
-    async list(q: DataListQuery, allowed: number[] | null) {
-      const { filter, rows } = await rowsOf(q, allowed, { offset: (q.page - 1) * q.limit, limit: q.limit });
+    async list(q: DataListQuery, allowed: number[] | null, lang: Language) {
+      const { filter, rows } = await rowsOf(q, allowed, { offset: (q.page - 1) * q.limit, limit: q.limit }, lang);
       return { total: await repo.count(filter), data: rows };
     },
 
     /** Every filtered row (up to the contract's limit) as an xlsx workbook in the caller's language. */
     async exportWorkbook(q: DataListExportQuery, allowed: number[] | null, lang: Language): Promise<Buffer> {
-      const { rows } = await rowsOf(q, allowed, { offset: 0, limit: dataListExportLimit });
+      const { rows } = await rowsOf(q, allowed, { offset: 0, limit: dataListExportLimit }, lang);
       const h = (key: string) => sharedText(lang, `reports.${key}`);
       return sheetWorkbook(
         h('sheet'),

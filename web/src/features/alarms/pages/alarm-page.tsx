@@ -1,10 +1,11 @@
 import { type AlarmRow, alarmRoutes } from '@sitewatch/contract/alarms';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Card, DatePicker, Flex, Form, InputNumber, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, DatePicker, Flex, Form, InputNumber, Select, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { useAlarmNotices } from '../alarm-store.ts';
@@ -125,11 +126,7 @@ export const AlarmPage = () => {
           <InputNumber min={1} style={{ width: 100 }} />
         </Form.Item>
         <Form.Item name="level" label={t('alarmPages.level')}>
-          <Select
-            allowClear
-            style={{ width: 90 }}
-            options={[1, 2, 3, 4, 5].map((l) => ({ value: l, label: String(l) }))}
-          />
+          <LevelSelect allowClear style={{ width: 120 }} />
         </Form.Item>
         <Form.Item name="handling" label={t('alarmPages.handling')}>
           <Select
@@ -175,7 +172,7 @@ export const AlarmPage = () => {
           {
             title: t('alarmPages.level'),
             dataIndex: 'level',
-            render: (l: number, a) => <Badge color={a.color || undefined} text={String(l)} />,
+            render: (l: number, a) => <LevelTag level={l} color={a.color} />,
           },
           {
             title: t('alarmPages.state'),

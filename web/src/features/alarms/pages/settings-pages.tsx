@@ -20,6 +20,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { useCan } from '../../../session/permissions.ts';
 import { CrudPage } from '../components/crud-page.tsx';
 
@@ -293,7 +294,11 @@ export const ContactsPage = () => {
         { title: t('alarmSettings.phone'), dataIndex: 'phone' },
         { title: t('alarmSettings.smsNumber'), dataIndex: 'sms_number' },
         { title: t('alarmSettings.voiceNumber'), dataIndex: 'voice_number' },
-        { title: t('alarmPages.level'), dataIndex: 'alarm_level' },
+        {
+          title: t('alarmPages.level'),
+          dataIndex: 'alarm_level',
+          render: (level: number) => <LevelTag level={level} />,
+        },
         { title: t('alarmSettings.duty'), dataIndex: 'duty', render: yesNo },
         { title: t('alarmSettings.enable'), dataIndex: 'enable', render: yesNo },
       ]}
@@ -333,7 +338,7 @@ export const ContactsPage = () => {
           </Col>
           <Col span={8}>
             <Form.Item name="alarm_level" label={t('alarmSettings.contactLevel')}>
-              <InputNumber min={1} max={5} />
+              <LevelSelect style={{ width: 140 }} />
             </Form.Item>
           </Col>
           <Col span={8}>

@@ -22,6 +22,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { stateOf } from '../../../components/states.ts';
 import { devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { SiteSelect } from '../components/site-select.tsx';
@@ -200,7 +201,11 @@ const ItemForm = ({
               <Col span={5}>{numberField('overrun_point', t('monitoringUi.items.overrunPoint'))}</Col>
             </>
           )}
-          <Col span={6}>{numberField('alarm_level', t('monitoringUi.items.alarmLevel'), 0)}</Col>
+          <Col span={6}>
+            <Form.Item name="alarm_level" label={t('monitoringUi.items.alarmLevel')}>
+              <LevelSelect style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
           <Col span={6}>
             <Form.Item name="alarm_color" label={t('monitoringUi.items.alarmColor')}>
               <ColorPicker format="hex" disabledAlpha allowClear />
@@ -392,7 +397,12 @@ export const ItemsPage = () => {
             render: (_, i) =>
               i.value_type === 1 ? `${i.threshold_min ?? '—'} ~ ${i.threshold_max ?? '—'}` : `= ${i.status_threshold}`,
           },
-          { title: t('monitoringUi.items.alarmLevel'), dataIndex: 'alarm_level', width: 90 },
+          {
+            title: t('monitoringUi.items.alarmLevel'),
+            dataIndex: 'alarm_level',
+            width: 100,
+            render: (level: number) => <LevelTag level={level} />,
+          },
           { title: t('monitoringUi.items.checkInterval'), dataIndex: 'check_interval', width: 100 },
           {
             title: t('monitoringUi.station.value'),
