@@ -101,6 +101,8 @@ for (const language of ['zh_cn', 'en_us'] as const) {
     const row = page.getByRole('row').filter({ hasText: '新手温度' }).first();
     await expect(row).toContainText(timePattern);
     await expect(row).not.toContainText(/AM|PM|\d+\/\d+\/\d{4}/);
+    // The level by its name in the reader's language, not a bare number.
+    await expect(row.locator('[data-level="1"]')).toHaveText(language === 'en_us' ? 'Critical' : '紧急');
     await page.screenshot({ path: test.info().outputPath(`alarm-times-${language}.png`) });
 
     // The change-password dialog with a confirmation that does not match: refused, nothing thrown.

@@ -6,6 +6,9 @@ import { clearTokens } from '../api/tokens.ts';
 import { languageStorageKey, storedLanguage } from '../i18n/index.ts';
 import { useTabs } from './tabs.ts';
 
+/** Set by a sign-in: the next session load takes the user's language from the server. */
+export const languageSyncKey = 'languageSync';
+
 /** The user's pages: menu leaves with a URL, in menu order. */
 export const menuLeaves = (nodes: MenuNode[]): MenuNode[] =>
   nodes
@@ -36,9 +39,11 @@ export const useSession = create<Session>((set, get) => ({
     set({ status: 'loading' });
     try {
       const [user, menus] = await Promise.all([api.call(authRoutes.currentUser), api.call(authRoutes.menus)]);
-      // The language is the user's, kept on the server (000 §4.11): a browser that shows another one
-      // (a fresh one, or another user's) takes it and reloads once.
-      if (isLanguage(user.language) && user.language !== storedLanguage()) {
+      // The language is the user's, kept on the server (000 §4.11): right after signing in, a browser
+      // that shows another one (a fresh one, or another user's) takes it and reloads, once.
+      const justSignedIn = sessionStorage.getItem(languageSyncKey) !== null;
+      sessionStorage.removeItem(languageSyncKey);
+      if (justSignedIn && isLanguage(user.language) && user.language !== storedLanguage()) {
         localStorage.setItem(languageStorageKey, user.language);
         window.location.reload();
         return;

@@ -10,6 +10,7 @@ import { deviceTokenKey, readToken, signOutReasonKey, storeToken } from '../../.
 import { DeferredSelect } from '../../../components/deferred-select.tsx';
 import { LanguagePicker, ThemePicker } from '../../../components/preference-pickers.tsx';
 import { defaultEdition } from '../../../session/edition.ts';
+import { languageSyncKey } from '../../../session/session.ts';
 import { encryptAll, loginParamsQuery, newCaptchaId } from '../api.ts';
 import { CaptchaImage } from '../components/captcha.tsx';
 import type { ForcedScene } from '../components/forced-password-dialog.tsx';
@@ -93,6 +94,7 @@ export const LoginPage = () => {
     (answer: LoginAnswer, remembered: boolean, serverMessage?: string) => {
       storeToken(answer.access_token, answer.user_name, remembered);
       sessionStorage.removeItem(signOutReasonKey);
+      sessionStorage.setItem(languageSyncKey, '1');
       if (answer.device_token) localStorage.setItem(deviceTokenKey, answer.device_token);
       void message.success(serverMessage || t('auth.loginSuccess'));
       if (answer.need_tip_change_pwd && answer.pwd_days_left !== null) {
