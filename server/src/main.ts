@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSitewatch } from './app.ts';
@@ -16,6 +16,9 @@ const config = loadConfig();
 const defaultWebDir = path.resolve(fileURLToPath(import.meta.url), '../../../web/dist');
 const webDir = config.webDir ?? (existsSync(defaultWebDir) ? defaultWebDir : undefined);
 
+// The data dir keeps the login key also with PostgreSQL: owner only.
+mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+chmodSync(config.dataDir, 0o700);
 const db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const applied = await migrateToLatest(db.kysely);
 const adminPassword = await ensureAdmin(createAuthRepository(db));
@@ -35,6 +38,23 @@ const sitewatch = await createSitewatch({
   bodyLimitBytes: config.bodyLimitBytes,
 });
 const { app } = sitewatch;
+// The initial administrator password is worthless once changed, but a copy of it on disk invites
+// reuse: the file goes with the first successful change of user 1's password (and at any start after).
+const initialPasswordFile = path.join(config.dataDir, 'initial-admin-password.txt');
+const dropInitialPasswordFile = async () => {
+  if (!existsSync(initialPasswordFile)) return;
+  const admin = await db.kysely
+    .selectFrom('users')
+    .select('must_change_password')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  if (admin && !admin.must_change_password) rmSync(initialPasswordFile, { force: true });
+};
+app.addHook('onResponse', async (request, reply) => {
+  if (request.method === 'PUT' && reply.statusCode < 300 && /\/user\/password/.test(request.url))
+    await dropInitialPasswordFile().catch((err) => app.log.warn({ err }, 'could not remove the initial password file'));
+});
+await dropInitialPasswordFile();
 if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 if (demo) app.log.info(demo, 'demo estate created (SITEWATCH_DEMO=0 skips it)');
 
@@ -69,7 +89,7 @@ const where = db.dialect === 'sqlite' ? path.join(config.dataDir, 'sitewatch.db'
 process.stdout.write(`\nSitewatch is running: ${url}\nDatabase: ${where}\nAPI docs: ${url}/api/docs\n`);
 if (adminPassword) {
   // Printed once and kept in a file only its owner can read; it must be changed at first login.
-  const file = path.join(config.dataDir, 'initial-admin-password.txt');
+  const file = initialPasswordFile;
   writeFileSync(file, `${adminPassword}\n`, { mode: 0o600 });
   process.stdout.write(
     `\nFirst start: log in as admin with password ${adminPassword}\n(also in ${file}; you will be asked to change it)\n`,

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -44,10 +44,15 @@ export const openDb = (options: DbOptions): Db => {
       close: () => kysely.destroy(),
     };
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  // The data dir holds the database, the login key and the secrets key: only the owner reads it
+  // (issue 11, finding 7: the files were 0644). Tightened on every start, also for an existing dir.
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(options.dataDir, 0o700);
   const file = path.join(options.dataDir, options.fileName ?? 'sitewatch.db');
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  // SQLite makes -wal and -shm with the database file's mode, so 0600 here covers all three.
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   // better-sqlite3 defaults WAL databases to NORMAL, which may roll back the last commits on a
   // power loss; acknowledged configuration, alarms and logs must survive it (DESIGN.md).
   sqlite.pragma('synchronous = FULL');
