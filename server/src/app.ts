@@ -195,6 +195,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   });
   const authenticator: Authenticator = deps.authenticator ?? {
     authenticate: (token, request) => auth.authenticate(token, request ? requestMeta(request) : undefined),
+    liveSessions: (ids) => auth.liveSessions(ids),
   };
 
   await registerSecurityHeaders(app);
@@ -256,6 +257,13 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     clock,
   });
   const stopAlarmPush = pushAlarms(bus, push, grants, clock);
+  // A user, role or group write may change anyone's grants: open sockets follow at once.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || reply.statusCode >= 300) return;
+    if (/^\/api\/v1\/setting\/(users|roles|user_groups)\b/.test(request.routeOptions.url ?? '')) {
+      bus.publish('grants.changed', { user_ids: null });
+    }
+  });
   registerAlarms(app, { db: deps.db, engine: alarms, bus, settings: alarmSettings, audit, auth });
   registerNotify(app, { db: deps.db, notifier, settings: alarmSettings, audit, auth, bus });
   registerDashboard(app, {

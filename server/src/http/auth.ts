@@ -16,6 +16,8 @@ export type AuthResult = { principal: Principal } | { reason: RejectReason };
 /** Turns a bearer token into a principal, or the reason it is not accepted. */
 export interface Authenticator {
   authenticate(token: string, request?: FastifyRequest): Promise<AuthResult>;
+  /** Of these session ids, the ones still in force (read-only): the push channel's re-check. */
+  liveSessions?(sessionIds: number[]): Promise<Set<number>>;
 }
 
 declare module 'fastify' {

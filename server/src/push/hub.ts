@@ -7,6 +7,8 @@ export interface PushClient {
   send(text: string): void;
   /** Sites whose live values the browser shows now (its `watch` message): null every granted site; absent none. */
   watch?: number[] | null | undefined;
+  /** Ends the connection (its session was revoked). */
+  close?(code: number, reason: string): void;
 }
 
 /**
@@ -19,11 +21,13 @@ export interface PushHub {
   size(): number;
   /** The clients that watch live values now. */
   watching(): PushClient[];
+  /** Every connected client (the session sweep walks them). */
+  clients(): PushClient[];
   closeAll(): void;
 }
 
 export const createPushHub = (): PushHub => {
-  const clients = new Set<PushClient & { close?: () => void }>();
+  const clients = new Set<PushClient>();
   return {
     add(client) {
       clients.add(client);
@@ -41,6 +45,7 @@ export const createPushHub = (): PushHub => {
     },
     size: () => clients.size,
     watching: () => [...clients].filter((c) => c.watch !== undefined),
+    clients: () => [...clients],
     closeAll: () => clients.clear(),
   };
 };

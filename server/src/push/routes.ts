@@ -8,6 +8,8 @@ import type { PushClient, PushHub } from './hub.ts';
 /** A socket that has not sent a valid `auth` message within this time is closed. */
 const authTimeoutMs = 10_000;
 const maxMessageBytes = 4096;
+/** How often every socket's session is re-checked: a revoked session's sockets close within this. */
+const sessionCheckMs = 1000;
 
 /**
  * The push channel at /api/v1/ws. A browser cannot set an Authorization header on a WebSocket,
@@ -15,6 +17,32 @@ const maxMessageBytes = 4096;
  */
 export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, authenticator: Authenticator) => {
   await app.register(websocket, { options: { maxPayload: maxMessageBytes } });
+  // Revocation (logout, disable, lock, block, password change, another terminal, idle) reaches open
+  // sockets: once a second, one batched read-only query re-checks the sessions of all sockets.
+  const check = authenticator.liveSessions?.bind(authenticator);
+  if (check) {
+    let running = false;
+    const sweep = async () => {
+      const clients = hub.clients();
+      if (running || clients.length === 0) return;
+      running = true;
+      try {
+        const live = await check([...new Set(clients.map((c) => c.principal.session_id))]);
+        for (const c of clients) {
+          if (live.has(c.principal.session_id)) continue;
+          c.send(JSON.stringify({ type: 'error', code: -2, message: 'not logged in' } satisfies PushServerMessage));
+          c.close?.(4401, 'not logged in');
+        }
+      } catch (err) {
+        app.log.warn({ err }, 'push session check failed');
+      } finally {
+        running = false;
+      }
+    };
+    const timer = setInterval(() => void sweep(), sessionCheckMs);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
   app.get(pushPath, { websocket: true, schema: { hide: true }, config: { auth: false } }, (socket, request) => {
     const send = (message: PushServerMessage) => socket.send(JSON.stringify(message));
     let remove: (() => void) | null = null;
@@ -42,7 +70,7 @@ export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, au
       }
       clearTimeout(timer);
       remove?.();
-      client = { principal, send: (text) => socket.send(text) };
+      client = { principal, send: (text) => socket.send(text), close: (code, reason) => socket.close(code, reason) };
       remove = hub.add(client);
       send({ type: 'ready', user_id: principal.user_id });
     });

@@ -152,6 +152,17 @@ export const createAuthRepository = (db: Db) => {
     sessionDeviceToken: async (id: number) =>
       (await k.selectFrom('sessions').select('device_token_id').where('id', '=', id).executeTakeFirst())
         ?.device_token_id ?? null,
+    /** Of these sessions, the ones still in force (not revoked, user enabled and unlocked), for the push channel's sweep. */
+    liveSessions: (ids: number[]) =>
+      k
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['sessions.id', 'sessions.last_seen_at'])
+        .where('sessions.id', 'in', ids)
+        .where('sessions.revoked_at', 'is', null)
+        .where('users.enable', '=', 1)
+        .where('users.locked_at', 'is', null)
+        .execute(),
     touchSession: (id: number, last_seen_at: number) =>
       k.updateTable('sessions').set({ last_seen_at }).where('id', '=', id).execute(),
     revokeSession: (id: number, reason: string, time: number) =>

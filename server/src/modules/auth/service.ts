@@ -409,6 +409,24 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
       return { principal: { user_id: session.user_id, user_name: session.user_name, session_id: session.id } };
     },
 
+    /**
+     * Of these sessions, the ones still in force, idle timeout included; read-only (touches nothing),
+     * so the push channel can re-check its sockets every second without keeping them from idling out.
+     */
+    async liveSessions(ids: number[]): Promise<Set<number>> {
+      const live = new Set<number>();
+      if (ids.length === 0) return live;
+      const time = now();
+      const { acc_logout_config } = await config.get('ACCOUNT_SAFE');
+      for (let i = 0; i < ids.length; i += 500) {
+        for (const row of await repo.liveSessions(ids.slice(i, i + 500))) {
+          if (acc_logout_config.enabled && time - row.last_seen_at > acc_logout_config.opt_period * 60) continue;
+          live.add(row.id);
+        }
+      }
+      return live;
+    },
+
     async changePassword(principal: Principal, oldEnc: string, newEnc: string, language: Language, meta: RequestMeta) {
       const user = await repo.findUserById(principal.user_id);
       if (!user) throw new AppError('notLoggedIn');
