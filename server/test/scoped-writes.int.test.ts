@@ -117,21 +117,23 @@ describeEachDatabase('writes to sites, devices and items hold to the site grants
     expect(await snapshotDigest(t.database.db)).toBe(before);
   });
 
-  it('bulk edits skip the rows of other sites as not found and leave them as they were', async () => {
+  it('bulk edits are all or nothing: one row of another site refuses the whole request, nothing changed', async () => {
+    const before = await snapshotDigest(t.database.db);
     const devices = await call('PUT', 'setting/devices/bulk', { ids: [at.deviceA, at.deviceB], enable: false });
-    expect(devices.status).toBe(200);
-    expect(devices.body.data).toMatchObject({ updated: 1, failed: [{ id: at.deviceB }] });
+    expect(devices.status).toBe(404);
     const items = await call('PUT', 'setting/items/bulk', { ids: [at.itemA, at.itemB], set: { threshold_max: 50 } });
-    expect(items.status).toBe(200);
-    expect(items.body.data).toMatchObject({ updated: 1, failed: [{ id: at.itemB }] });
-    const b = await k().selectFrom('devices').select('enable').where('id', '=', at.deviceB).executeTakeFirstOrThrow();
-    expect(b.enable).toBe(1);
-    const itemB = await k()
-      .selectFrom('items')
-      .select('threshold_max')
-      .where('id', '=', at.itemB)
-      .executeTakeFirstOrThrow();
-    expect(itemB.threshold_max).toBe(30);
+    expect(items.status).toBe(404);
+    expect(await snapshotDigest(t.database.db)).toBe(before);
+  });
+
+  it('refuses setpoints a driver cannot carry (not finite, or beyond a 32-bit float) with a 400', async () => {
+    for (const value of [1e308, 1e39, -1e39]) {
+      const before = await snapshotDigest(t.database.db);
+      const res = await call('PUT', 'device_groups/device/item', { item_id: at.itemA, value }, 'admin-token');
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(JSON.stringify(res.body)).toMatch(/3\.4e38/);
+      expect(await snapshotDigest(t.database.db)).toBe(before);
+    }
   });
 
   it('inside the grant everything still works, and a sub-site the user adds stays theirs', async () => {

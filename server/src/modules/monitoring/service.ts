@@ -49,6 +49,9 @@ export interface MonitoringDeps {
 }
 
 type Page = { page: number; limit: number };
+/** The largest setpoint a driver can carry (a 32-bit float's maximum). */
+const SETPOINT_MAX = 3.4e38;
+
 const offsetOf = (p: Page) => ({ offset: (p.page - 1) * p.limit, limit: p.limit });
 
 const parse = <T>(text: string, schema: z.ZodType<T>, fallback: T): T => {
@@ -602,11 +605,12 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       await reload(id);
       return getDevice(id, scope.sites);
     },
-    /** Devices of sites outside the grant do not exist for the caller: they are listed as not found, untouched. */
+    /** All or nothing as to grants: one device of a site outside the grant refuses the whole request (404). */
     async bulkUpdateDevices(input: z.output<typeof deviceBulkUpdate>, scope: SiteScope) {
       const { ids, ...set } = input;
       if (set.device_group_id !== undefined) scope.requireSites([set.device_group_id]);
-      const existing = await repo.listDevices({ ids }, scope.sites);
+      const existing = await repo.listDevices({ ids }, null);
+      if (existing.some((d) => !scope.has(d.device_group_id))) throw notFound();
       const found = new Set(existing.map((d) => d.id));
       const failed = ids.filter((i) => !found.has(i)).map((i) => ({ id: i, message: 'not found' }));
       if (set.device_group_id !== undefined) {
@@ -691,8 +695,9 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
     },
     /** The same settings for many items; an item the change would make invalid is listed and kept as it was. */
     async bulkUpdateItems(input: z.output<typeof itemBulkUpdate>, lang: Language, scope: SiteScope) {
-      // Items of sites outside the grant do not exist for the caller: listed as not found, untouched.
-      const rows = await repo.listItems({ ids: input.ids }, scope.sites);
+      // All or nothing as to grants: one item of a site outside the grant refuses the whole request (404).
+      const rows = await repo.listItems({ ids: input.ids }, null);
+      if (rows.some((r) => !scope.has(r.device_group_id))) throw notFound();
       const found = new Map(rows.map((r) => [r.id, r]));
       const failed: Array<{ id: number; message: string }> = [];
       const set = { ...input.set, ...(input.set.enable !== undefined ? { enable: input.set.enable ? 1 : 0 } : {}) };
@@ -805,6 +810,9 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       return rows.filter((r) => !wanted || wanted.has(r.item_cell_name)).map((r) => toLiveItem(toItem(r)));
     },
     async writeItem(itemId: number, value: number, allowed: AllowedSites) {
+      // Drivers carry at most a 32-bit float: anything beyond it (or not finite) is refused, not truncated.
+      if (!Number.isFinite(value) || Math.abs(value) > SETPOINT_MAX)
+        throw badRequest('monitoring.errors.setpointRange');
       const item = await getItem(itemId, allowed);
       if (!deps.live) throw conflict('monitoring.errors.collectorOff');
       try {
