@@ -11,7 +11,7 @@ import type { DriverRegistry } from './collector/driver.ts';
 import type { Db } from './db/kysely.ts';
 import { type Authenticator, registerAuthHook } from './http/auth.ts';
 import { registerErrorHandling, sendError } from './http/envelope.ts';
-import { registerMetrics } from './http/metrics.ts';
+import { type MetricsAccess, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
@@ -55,6 +55,8 @@ export interface AppDeps {
   db: Db;
   /** The push hub (tests hand in their own to watch what is sent); a new one by default. */
   push?: PushHub;
+  /** Who may read /metrics besides loopback: a bearer token, addresses (none by default). */
+  metrics?: MetricsAccess;
   /**
    * Device drivers: with them the server collects (a collector, the series store and its
    * maintenance, the device state log); without them it serves the API only, as most tests do.
@@ -201,7 +203,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   await registerSecurityHeaders(app);
   await registerOpenApi(app);
   await app.register(rateLimit, { global: false });
-  registerMetrics(app);
+  registerMetrics(app, deps.metrics);
   registerAccess(app, access);
   registerAuthHook(app, authenticator);
   registerAuditTrail(app, audit);

@@ -22,6 +22,10 @@ export const configSchema = z.object({
    * automated tests only, refused in production mode.
    */
   captcha: z.enum(['on', 'off']).default('on'),
+  /** /metrics answers a `Bearer` of this token; without it (and without an allow-list) loopback only. */
+  metricsToken: z.string().min(16).optional(),
+  /** Addresses that may read /metrics without the token, comma-separated (loopback always may). */
+  metricsAllow: z.string().optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -36,6 +40,8 @@ const envNames: Record<keyof Config, string> = {
   mode: 'SITEWATCH_MODE',
   shutdownGraceMs: 'SITEWATCH_SHUTDOWN_GRACE_MS',
   captcha: 'SITEWATCH_CAPTCHA',
+  metricsToken: 'SITEWATCH_METRICS_TOKEN',
+  metricsAllow: 'SITEWATCH_METRICS_ALLOW',
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {

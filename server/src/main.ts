@@ -36,6 +36,13 @@ const sitewatch = await createSitewatch({
   dataDir: config.dataDir,
   logLevel: config.logLevel,
   bodyLimitBytes: config.bodyLimitBytes,
+  metrics: {
+    token: config.metricsToken,
+    allow: (config.metricsAllow ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+  },
 });
 const { app } = sitewatch;
 // The initial administrator password is worthless once changed, but a copy of it on disk invites
