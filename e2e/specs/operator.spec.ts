@@ -232,3 +232,22 @@ test('logs name their codes: the operation log’s modules and actions, the alar
   await expect(page.getByRole('cell', { name: 'raise', exact: true })).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('alarm-log-zh_cn.png') });
 });
+
+test('pickers name what they pick: devices with their site, a site tree on /alarm, a hint on adding an item', async ({
+  page,
+}) => {
+  await loginToConsole(page, 'admin', adminPassword);
+  await page.goto('/setting_items');
+  // Three sites each have an UPS-01: the device filter tells them apart, and the list shows the site.
+  await page.getByRole('combobox', { name: '设备' }).click();
+  await page.getByRole('combobox', { name: '设备' }).fill('UPS-01');
+  await expect(page.locator('.ant-select-item-option').filter({ hasText: /^UPS-01 · / })).toHaveCount(3);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('columnheader', { name: '站点' })).toBeVisible();
+  await page.getByRole('button', { name: /添加监控项/ }).hover();
+  await expect(page.getByText('请先选择设备，再添加监控项')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('items-pickers-zh_cn.png') });
+  await page.goto('/alarm');
+  await page.locator('.ant-form-item').filter({ hasText: '站点' }).locator('.ant-select').click();
+  await expect(page.locator('.ant-select-tree').getByText('北京总部机房')).toBeVisible();
+});

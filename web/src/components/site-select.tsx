@@ -1,7 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
+import { monitoringRoutes } from '@sitewatch/contract/monitoring';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { TreeSelect } from 'antd';
 import { useMemo } from 'react';
-import { sitesQuery } from '../api.ts';
+import { api } from '../api/client.ts';
+
+/** Every site the user may see (the site tree of the pickers; the monitoring pages share the key). */
+export const sitesQuery = queryOptions({
+  queryKey: ['monitoring', 'sites'],
+  queryFn: () => api.call(monitoringRoutes.listSites, { query: { page: 1, limit: 1000 } }),
+});
 
 type Node = { value: number; title: string; children: Node[]; disabled?: boolean };
 

@@ -1,6 +1,7 @@
 import type { RouteBody, RouteQuery } from '@sitewatch/contract';
 import type { LiveDevice } from '@sitewatch/contract/monitoring';
 import { monitoringRoutes as r } from '@sitewatch/contract/monitoring';
+import { notifyRoutes } from '@sitewatch/contract/notify';
 import { seriesRoutes } from '@sitewatch/contract/series';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
@@ -13,10 +14,6 @@ export const siteMenuQuery = queryOptions({
   queryKey: ['monitoring', 'site-menu'],
   queryFn: () => api.call(r.siteMenu),
 });
-export const sitesQuery = queryOptions({
-  queryKey: ['monitoring', 'sites'],
-  queryFn: () => api.call(r.listSites, { query: { page: 1, limit: 1000 } }),
-});
 export const categoriesQuery = queryOptions({
   queryKey: ['monitoring', 'categories'],
   queryFn: () => api.call(r.listCategories),
@@ -24,6 +21,11 @@ export const categoriesQuery = queryOptions({
 export const templatesQuery = queryOptions({
   queryKey: ['monitoring', 'templates'],
   queryFn: () => api.call(r.listTemplates, { query: { page: 1, limit: 1000 } }),
+});
+/** Contact groups by name, for the item editor's notification target. */
+export const contactGroupsQuery = queryOptions({
+  queryKey: ['monitoring', 'contact-groups'],
+  queryFn: () => api.call(notifyRoutes.contactGroups.list, { query: { page: 1, limit: 1000 } }),
 });
 export const periodsQuery = queryOptions({
   queryKey: ['monitoring', 'periods'],

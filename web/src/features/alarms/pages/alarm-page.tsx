@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
+import { SiteSelect } from '../../../components/site-select.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { useAlarmNotices } from '../alarm-store.ts';
@@ -122,8 +123,8 @@ export const AlarmPage = () => {
             ]}
           />
         </Form.Item>
-        <Form.Item name="device_group_id" label={t('alarmPages.siteId')}>
-          <InputNumber min={1} style={{ width: 100 }} />
+        <Form.Item name="device_group_id" label={t('alarmPages.site')}>
+          <SiteSelect allowClear />
         </Form.Item>
         <Form.Item name="level" label={t('alarmPages.level')}>
           <LevelSelect allowClear style={{ width: 120 }} />

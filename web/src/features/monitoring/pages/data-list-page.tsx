@@ -6,11 +6,11 @@ import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveWatch } from '../../../api/live.ts';
+import { SiteSelect } from '../../../components/site-select.tsx';
 import { stateOf, valueColor } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { devicesQuery } from '../api.ts';
-import { SiteSelect } from '../components/site-select.tsx';
 import { dataListQuery, reportsApi, tzOffset } from '../reports-api.ts';
 
 type Query = RouteQuery<typeof reportsRoutes.dataList>;

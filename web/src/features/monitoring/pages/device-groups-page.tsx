@@ -17,8 +17,8 @@ import {
 } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { monitoringApi, sitesQuery } from '../api.ts';
-import { SiteSelect } from '../components/site-select.tsx';
+import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
+import { monitoringApi } from '../api.ts';
 import { validateWith } from '../form-errors.ts';
 
 type SiteNode = SiteRow & { key: number; children?: SiteNode[] };

@@ -21,9 +21,9 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SiteSelect } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
 import { categoriesQuery, devicesQuery, monitoringApi, serialPortsQuery, templatesQuery } from '../api.ts';
-import { SiteSelect } from '../components/site-select.tsx';
 import { validateWith } from '../form-errors.ts';
 
 const defaults = {

@@ -32,9 +32,9 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
 import { devicesQuery, itemsQuery } from '../api.ts';
-import { SiteSelect } from '../components/site-select.tsx';
 import { historySeriesQuery, historyTableQuery, historyTemplatesQuery, reportsApi, tzOffset } from '../reports-api.ts';
 import { rangeBounds } from '../time-ranges.ts';
 

@@ -19,13 +19,14 @@ import {
   Switch,
   Table,
   Tag,
+  Tooltip,
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
+import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
-import { devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
-import { SiteSelect } from '../components/site-select.tsx';
+import { contactGroupsQuery, devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { SourceFields } from '../components/source-fields.tsx';
 import { validateWith } from '../form-errors.ts';
 
@@ -73,6 +74,7 @@ const ItemForm = ({
   const [form] = Form.useForm();
   const feedback = useFeedback();
   const periods = useQuery(periodsQuery);
+  const groups = useQuery(contactGroupsQuery);
   const valueType = Form.useWatch('value_type', form);
   const periodOptions = [
     { value: 0, label: t('monitoringUi.items.always') },
@@ -211,7 +213,16 @@ const ItemForm = ({
               <ColorPicker format="hex" disabledAlpha allowClear />
             </Form.Item>
           </Col>
-          <Col span={6}>{numberField('contact_group_id', t('monitoringUi.items.contactGroup'), 0)}</Col>
+          <Col span={6}>
+            <Form.Item name="contact_group_id" label={t('monitoringUi.items.contactGroup')}>
+              <Select
+                options={[
+                  { value: 0, label: t('monitoringUi.items.noContactGroup') },
+                  ...(groups.data?.data ?? []).map((g) => ({ value: g.id, label: g.name })),
+                ]}
+              />
+            </Form.Item>
+          </Col>
           <Col span={6}>
             <Form.Item name="working_period_id" label={t('monitoringUi.items.workingPeriod')}>
               <Select options={periodOptions} />
@@ -333,6 +344,8 @@ export const ItemsPage = () => {
   });
   const devices = useQuery(devicesQuery({ page: 1, limit: 1000, ...(site ? { device_group_id: site } : {}) }));
   const items = useQuery(itemsQuery({ ...query, ...(site ? { device_group_id: site } : {}) }));
+  const sites = useQuery(sitesQuery);
+  const siteName = (id: number) => sites.data?.data.find((s) => s.id === id)?.name ?? '';
   const [editing, setEditing] = useState<ItemRow | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [bulk, setBulk] = useState<number[] | null>(null);
@@ -345,9 +358,11 @@ export const ItemsPage = () => {
           <Button disabled={selected.length === 0} onClick={() => setBulk(selected)}>
             {t('monitoringUi.common.bulkEdit')}
           </Button>
-          <Button type="primary" disabled={!query.device_id} onClick={() => setEditing('new')}>
-            {t('monitoringUi.items.add')}
-          </Button>
+          <Tooltip title={query.device_id ? undefined : t('monitoringUi.items.chooseDeviceFirst')}>
+            <Button type="primary" disabled={!query.device_id} onClick={() => setEditing('new')}>
+              {t('monitoringUi.items.add')}
+            </Button>
+          </Tooltip>
         </Space>
       }
     >
@@ -365,10 +380,15 @@ export const ItemsPage = () => {
           allowClear
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('monitoringUi.items.device')}
-          style={{ width: 240 }}
+          aria-label={t('monitoringUi.items.device')}
+          style={{ width: 280 }}
           value={query.device_id}
           onChange={(v) => setQuery({ ...query, page: 1, device_id: v })}
-          options={(devices.data?.data ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          // Devices of different sites may share a name: each says where it stands.
+          options={(devices.data?.data ?? []).map((d) => ({
+            value: d.id,
+            label: `${d.name} · ${d.device_group_name}`,
+          }))}
         />
         <Input.Search
           allowClear
@@ -390,6 +410,7 @@ export const ItemsPage = () => {
         }}
         columns={[
           { title: t('monitoringUi.items.name'), dataIndex: 'name' },
+          { title: t('monitoringUi.items.site'), dataIndex: 'device_group_id', render: (id: number) => siteName(id) },
           { title: t('monitoringUi.items.device'), dataIndex: 'device_name' },
           { title: t('monitoringUi.items.unit'), dataIndex: 'unit', width: 70 },
           {
