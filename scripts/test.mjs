@@ -47,9 +47,13 @@ const present = ({ file }) => {
 
 const step = (title) => console.log(`\n━━ ${title} ━━`);
 
+/** Seconds each stage took, printed at the end (docs/testing.md quotes them). */
+const stageTimes = [];
 const run = (title, cmd, args, env = {}) => {
   step(title);
+  const begun = Date.now();
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  stageTimes.push([title, Math.round((Date.now() - begun) / 1000)]);
   if (result.status !== 0) throw new Error(`${title} failed (exit ${result.status ?? result.signal})`);
 };
 
@@ -165,6 +169,8 @@ try {
 }
 
 const seconds = Math.round((Date.now() - started) / 1000);
+console.log('\nStages:');
+for (const [title, took] of stageTimes) console.log(`  ${String(took).padStart(4)} s  ${title}`);
 console.log(`\nUnit and integration tests: ${counts.vitest.passed} passed, ${counts.vitest.failed} failed`);
 console.log(
   `Browser tests run: ${counts.browser.passed + counts.browser.failed} (${counts.browser.passed} passed, ${counts.browser.failed} failed)`,
