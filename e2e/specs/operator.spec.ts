@@ -251,3 +251,33 @@ test('pickers name what they pick: devices with their site, a site tree on /alar
   await page.locator('.ant-form-item').filter({ hasText: '站点' }).locator('.ant-select').click();
   await expect(page.locator('.ant-select-tree').getByText('北京总部机房')).toBeVisible();
 });
+
+test('small things in English with the green theme: whole labels, links in the theme colour, a device that answers says so', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    localStorage.setItem('theme', 'green');
+    localStorage.setItem('language', 'en_us');
+  });
+  await loginToConsole(page, 'admin', adminPassword);
+  // Links take the green theme's colour, not antd's blue.
+  const link = page.getByTestId('home-console');
+  await page.goto('/home?fullShow=yes');
+  await expect(link).toHaveCSS('color', 'rgb(56, 158, 13)');
+  // The curve's range and the counters' labels are whole, not cut with an ellipsis.
+  const range = page.getByTestId('home-range');
+  await expect(range).toContainText('Last 4 hours');
+  const cut = await range
+    .locator('.ant-select-selection-item, .ant-select-content')
+    .first()
+    .evaluate((e) => e.scrollWidth > e.clientWidth);
+  expect(cut).toBe(false);
+  await expect(page.getByText('Abnormal', { exact: true }).first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('home-green-en_us.png') });
+  // A device that answers says its link is up, whatever the state of its items.
+  await page.goto('/station');
+  const ups = page.locator('[data-testid^="device-"]', { hasText: 'UPS-01' }).first();
+  await ups.getByRole('button', { name: 'Device details' }).click();
+  await expect(page.getByTestId('device-link')).toHaveText('Communication: Up', { timeout: 20_000 });
+  await page.screenshot({ path: test.info().outputPath('device-green-en_us.png') });
+});

@@ -41,9 +41,9 @@ export const Stat = ({
           fontSize: fs.small,
           color: token.colorTextSecondary,
           textAlign: 'center',
-          whiteSpace: 'nowrap',
-          overflow: 'hidden',
-          textOverflow: 'ellipsis',
+          // A label longer than its cell ("Abnormal" in English) wraps rather than being cut.
+          overflowWrap: 'anywhere',
+          lineHeight: 1.2,
           maxWidth: '100%',
         }}
       >

@@ -302,7 +302,9 @@ export const HomePage = () => {
                 )}
                 <Select
                   size="small"
-                  style={{ width: 110 }}
+                  // Wide enough for the longest range name in every language ("Last 4 hours").
+                  style={{ minWidth: 110 }}
+                  popupMatchSelectWidth={false}
                   value={range}
                   onChange={(v) => setRange(v)}
                   aria-label={t('homeUi.range.label')}

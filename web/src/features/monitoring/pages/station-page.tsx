@@ -91,9 +91,9 @@ const DeviceCard = ({
       size="small"
       title={
         <Flex gap={8} align="center">
-          <Badge count={alarms} size="small">
-            <span>{device.name}</span>
-          </Badge>
+          <span>{device.name}</span>
+          {/* Beside the name, not over it. */}
+          <Badge count={alarms} size="small" />
         </Flex>
       }
       extra={

@@ -1,4 +1,5 @@
 import type { DeviceAlarm, DeviceOverview } from '@sitewatch/contract/device-view';
+import { monitorState } from '@sitewatch/contract/monitoring';
 import { Card, Col, Descriptions, Empty, Flex, Row, Statistic, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { stateOf } from '../../../../components/states.ts';
@@ -54,7 +55,7 @@ export const OverviewTab = ({ device }: { device: DeviceOverview }) => {
           </Card>
         </Col>
         <Col xs={24} xl={10}>
-          <Card size="small" title={t('deviceUi.overview.communication')} style={{ height: '100%' }}>
+          <Card size="small" title={t('deviceUi.overview.deviceState')} style={{ height: '100%' }}>
             <Flex vertical gap={8}>
               <Flex gap={8} align="center" wrap>
                 <Tag color={state.color} data-testid="device-state" style={{ fontSize: 14, padding: '2px 10px' }}>
@@ -69,6 +70,15 @@ export const OverviewTab = ({ device }: { device: DeviceOverview }) => {
                     : t('deviceUi.overview.neverPolled')}
                 </Typography.Text>
               </Flex>
+              {/* The device state counts its items too; whether it answers is said apart. */}
+              {device.state !== monitorState.notReady && (
+                <Typography.Text data-testid="device-link">
+                  {t('deviceUi.overview.link')}:{' '}
+                  {device.state === monitorState.unknown
+                    ? t('deviceUi.overview.linkDown')
+                    : t('deviceUi.overview.linkUp')}
+                </Typography.Text>
+              )}
               {device.state_reason ? (
                 <Typography.Text>
                   {t('deviceUi.overview.reason')}: {device.state_reason}
