@@ -1,6 +1,6 @@
 import { type AlarmRow, alarmRoutes } from '@sitewatch/contract/alarms';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Flex, Form, InputNumber, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, DatePicker, Flex, Form, Select, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
