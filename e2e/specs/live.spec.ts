@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminHeaders, adminPassword, loginToConsole } from '../fixtures/product.ts';
+import { adminPassword, loginToConsole } from '../fixtures/product.ts';
+import { addTemperature, adminApi, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -7,49 +8,18 @@ test.describe.configure({ mode: 'serial' });
  * Live values by push (docs/architecture.md, "The spine"): the station page and the data list show a
  * new value within a second of its sample, and the browser sends no polling request meanwhile.
  */
-const stage = { site: 0, device: 0, item: 0 };
-
-const api = async (request: APIRequestContext, method: 'post' | 'put' | 'delete', url: string, data?: object) => {
-  const res = await request[method](`/api/v1/${url}`, {
-    headers: await adminHeaders(request),
-    ...(data ? { data } : {}),
-  });
-  const body = await res.json();
-  expect(body.code, JSON.stringify(body)).toBe(0);
-  return body.data;
-};
+let stage: Stage | null = null;
+let item = 0;
 
 test.beforeEach(async ({ request }) => {
-  stage.site = (await api(request, 'post', 'setting/device_groups', { name: '实时机房', weight: 1 })).id;
-  stage.device = (
-    await api(request, 'post', 'setting/devices', {
-      name: 'TH-LIVE',
-      device_group_id: stage.site,
-      driver: 'simulator',
-      code: 'temp_hum',
-      check_interval: 1,
-    })
-  ).id;
-  stage.item = (
-    await api(request, 'post', 'setting/items', {
-      device_id: stage.device,
-      name: '实时温度',
-      unit: '℃',
-      value_type: 1,
-      threshold_min: -100,
-      threshold_max: 100,
-      overrun_point: 0,
-      recovery_point: 0,
-      source: { kind: 'simulator', model: 'analog', base: 20, spread: 0, noise: 0, decimals: 1 },
-    })
-  ).id;
+  stage = await createStage(request, '实时机房', 'TH-LIVE');
+  // Wide thresholds: this journey watches values, not alarms.
+  item = await addTemperature(request, stage, '实时温度', 20, { min: -100, max: 100 });
 });
 
 test.afterEach(async ({ request }) => {
-  if (stage.item) await api(request, 'delete', `setting/items/${stage.item}`);
-  if (stage.device) await api(request, 'delete', `setting/devices/${stage.device}`);
-  if (stage.site) await api(request, 'delete', `setting/device_groups/${stage.site}`);
-  stage.site = stage.device = stage.item = 0;
+  await removeStage(request, stage);
+  stage = null;
 });
 
 /** Requests the page sends to `path` from now on. */
@@ -63,14 +33,14 @@ const watchRequests = (page: Page, path: string) => {
 
 /** Writes a value to the simulated item (its next read, within a second, returns it). */
 const setValue = (request: APIRequestContext, value: number) =>
-  api(request, 'put', 'device_groups/device/item', { item_id: stage.item, value });
+  adminApi(request, 'put', 'device_groups/device/item', { item_id: item, value });
 
 test('the station page and the data list show a new value within a second of its sample, with no polling', async ({
   page,
   request,
 }) => {
   await loginToConsole(page, 'admin', adminPassword);
-  await page.goto(`/station?device_group_id=${stage.site}`);
+  await page.goto(`/station?device_group_id=${stage!.site}`);
   const card = page.locator('[data-testid^="device-"]', { hasText: 'TH-LIVE' });
   await expect(card.getByText(/^20(\.0)? ℃$/)).toBeVisible({ timeout: 10_000 });
 

@@ -1,5 +1,13 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminHeaders, adminPassword, loginToConsole, resetAdminLanguage, withDb } from '../fixtures/product.ts';
+import {
+  adminHeaders,
+  adminPassword,
+  loginToConsole,
+  logoutInBrowser,
+  resetAdminLanguage,
+  withDb,
+} from '../fixtures/product.ts';
+import { addTemperature, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -7,17 +15,12 @@ test.describe.configure({ mode: 'serial' });
  * What a new operator trips over (issue 14): times in one format, forms that fail validation
  * without page errors, and tabs that belong to the user.
  */
-const stage = { site: 0, device: 0, item: 0 };
+let stage: Stage | null = null;
 const timePattern = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/;
 
-const api = async (request: APIRequestContext, method: 'post' | 'put' | 'delete', url: string, data?: object) => {
-  const res = await request[method](`/api/v1/${url}`, {
-    headers: await adminHeaders(request),
-    ...(data ? { data } : {}),
-  });
-  const body = await res.json();
-  if (method !== 'put' || url !== 'warning_operation') expect(body.code, JSON.stringify(body)).toBe(0);
-  return body.data;
+/** Confirms every open alarm ("nothing to confirm" is as good). */
+const confirmAll = async (request: APIRequestContext, remarks: string) => {
+  await request.put('/api/v1/warning_operation', { headers: await adminHeaders(request), data: { remarks } });
 };
 
 /** Errors thrown in the page (uncaught exceptions and unhandled rejections). */
@@ -29,26 +32,15 @@ const pageErrors = (page: Page) => {
 
 test.beforeEach(async ({ request }) => {
   // The demo's own alarms are confirmed, so the pop-up shows this journey's alone.
-  await api(request, 'put', 'warning_operation', { remarks: 'e2e: clear the stage' });
-  stage.site = (await api(request, 'post', 'setting/device_groups', { name: '新手机房', weight: 1 })).id;
-  stage.device = (
-    await api(request, 'post', 'setting/devices', {
-      name: 'TH-NEW',
-      device_group_id: stage.site,
-      driver: 'simulator',
-      code: 'temp_hum',
-      check_interval: 1,
-    })
-  ).id;
+  await confirmAll(request, 'e2e: clear the stage');
+  stage = await createStage(request, '新手机房', 'TH-NEW');
 });
 
 test.afterEach(async ({ request }) => {
   await resetAdminLanguage(request);
-  await api(request, 'put', 'warning_operation', { remarks: 'e2e: clean up' });
-  if (stage.item) await api(request, 'delete', `setting/items/${stage.item}`);
-  if (stage.device) await api(request, 'delete', `setting/devices/${stage.device}`);
-  if (stage.site) await api(request, 'delete', `setting/device_groups/${stage.site}`);
-  stage.site = stage.device = stage.item = 0;
+  await confirmAll(request, 'e2e: clean up');
+  await removeStage(request, stage);
+  stage = null;
 });
 
 for (const language of ['zh_cn', 'en_us'] as const) {
@@ -64,20 +56,7 @@ for (const language of ['zh_cn', 'en_us'] as const) {
       await expect(page.getByRole('button', { name: 'Tabs' })).toBeVisible();
     }
     // 40 ℃ against a 30 ℃ maximum: the alarm opens at the first read.
-    stage.item = (
-      await api(request, 'post', 'setting/items', {
-        device_id: stage.device,
-        name: '新手温度',
-        unit: '℃',
-        value_type: 1,
-        threshold_min: 10,
-        threshold_max: 30,
-        overrun_point: 0,
-        recovery_point: 1,
-        repetitions: 1,
-        source: { kind: 'simulator', model: 'analog', base: 40, spread: 0, noise: 0 },
-      })
-    ).id;
+    await addTemperature(request, stage!, '新手温度', 40);
     const notice = page.getByTestId('alarm-notice').filter({ hasText: '新手温度' });
     await expect(notice).toBeVisible({ timeout: 15_000 });
     await expect(notice).toContainText(timePattern);
@@ -150,19 +129,13 @@ test('open tabs belong to the user: the next user on this browser gets their own
   await page.goto('/history_report');
   const strip = page.locator('.ant-tabs-tab');
   await expect(strip.filter({ hasText: /历史报表/ })).toBeVisible();
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: '退出登录' }).click();
-  await page.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(page).toHaveURL(/\/login/);
+  await logoutInBrowser(page);
 
   await loginToConsole(page, 'tab-owner-2', 'Tab-Owner-Pass-2');
   await expect(strip.filter({ hasText: /告警处理/ })).toBeVisible();
   await expect(strip.filter({ hasText: /历史报表|数据列表/ })).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('tabs-second-user.png') });
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: '退出登录' }).click();
-  await page.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(page).toHaveURL(/\/login/);
+  await logoutInBrowser(page);
 
   // The administrator gets their tabs back.
   await loginToConsole(page, 'admin', adminPassword);
@@ -205,20 +178,7 @@ test('logs name their codes: the operation log’s modules and actions, the alar
   request,
 }) => {
   // An alarm of this journey's own, raised and confirmed, for the alarm log.
-  stage.item = (
-    await api(request, 'post', 'setting/items', {
-      device_id: stage.device,
-      name: '日志温度',
-      unit: '℃',
-      value_type: 1,
-      threshold_min: 10,
-      threshold_max: 30,
-      overrun_point: 0,
-      recovery_point: 1,
-      repetitions: 1,
-      source: { kind: 'simulator', model: 'analog', base: 40, spread: 0, noise: 0 },
-    })
-  ).id;
+  await addTemperature(request, stage!, '日志温度', 40);
   await loginToConsole(page, 'admin', adminPassword);
   await page.goto('/system_log_user');
   const signIns = page.getByRole('row').filter({ hasText: '登录认证' });

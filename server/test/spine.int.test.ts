@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSimulatorDriver } from '../src/collector/drivers/simulator.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
+import { createUser } from './helpers/login.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -108,35 +109,16 @@ describeEachDatabase('the event bus carries samples, changes and alarms', (diale
     // A user granted only the other site, watching every site it may see.
     await k.insertInto('roles').values({ id: 61, name: 'site T', remark: '', created_at: 0 }).execute();
     await k.insertInto('role_sites').values({ role_id: 61, site_id: other }).execute();
-    const now = Math.floor(Date.now() / 1000);
-    await k
-      .insertInto('users')
-      .values({
-        id: 61,
-        user_name: 'watcher-t',
-        alias: '',
-        password_hash: 'x',
-        password_changed_at: now,
-        must_change_password: 0,
-        pwd_always_valid: 1,
-        email: '',
-        phone: '',
-        enable: 1,
-        login_type: 1,
-        language: 'zh_cn',
-        locked_at: null,
-        lock_reason: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await k.insertInto('user_roles').values({ user_id: 61, role_id: 61 }).execute();
+    // User 1 is never restricted: the administrator takes that id first.
+    if ((await k.selectFrom('users').select('id').where('id', '=', 1).execute()).length === 0)
+      await createUser(t.database.db, 'admin', 'Admin-Pass-123');
+    const watcherId = await createUser(t.database.db, 'watcher-t', 'Watcher-Pass-123', [61]);
     type Live = { type: string; items?: Array<{ id: number; value: number | null; state: number }> };
     type Got = { at: number; message: Live };
     const boxes = { all: [] as Got[], site: [] as Got[], otherSite: [] as Got[], notGranted: [] as Got[] };
     const into = (box: Got[]) => (text: string) => box.push({ at: performance.now(), message: JSON.parse(text) });
     const admin = { user_id: 1, user_name: 'admin', session_id: 1 };
-    const watcher = { user_id: 61, user_name: 'watcher-t', session_id: 61 };
+    const watcher = { user_id: watcherId, user_name: 'watcher-t', session_id: 61 };
     const removers = [
       t.push.add({ principal: admin, watch: null, send: into(boxes.all) }),
       t.push.add({ principal: admin, watch: [ids.site], send: into(boxes.site) }),
