@@ -318,6 +318,15 @@ export const deviceOptions = z.strictObject({
 });
 export type DeviceOptions = z.infer<typeof deviceOptions>;
 
+/** Device secrets never leave the server: answered as '' with a flag saying whether one is kept. */
+export const deviceSecretFields = ['mqtt_password', 'v3_auth_key', 'v3_priv_key'] as const;
+export const deviceOptionsRow = deviceOptions.extend({
+  mqtt_password_set: z.boolean(),
+  v3_auth_key_set: z.boolean(),
+  v3_priv_key_set: z.boolean(),
+});
+export type DeviceOptionsRow = z.infer<typeof deviceOptionsRow>;
+
 const port = z
   .number()
   .int({ message: msg('port') })
@@ -403,7 +412,7 @@ export const deviceRow = z.object({
   zigbee_enable: z.boolean(),
   zigbee_address: z.string(),
   protocol_version: z.string(),
-  options: deviceOptions,
+  options: deviceOptionsRow,
   check_interval: z.number().int(),
   enable: z.boolean(),
   state: stateCode,

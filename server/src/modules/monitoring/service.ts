@@ -1,12 +1,15 @@
 import { type Language, sharedText } from '@sitewatch/contract';
 import {
   checkItemRules,
+  type DeviceOptions,
+  type DeviceOptionsRow,
   type DeviceRow,
   type DeviceTemplateRow,
   type DeviceValues,
   type DriverName,
   type deviceBulkUpdate,
   deviceOptions,
+  deviceSecretFields,
   deviceTemplateRow,
   type ItemRow,
   type ItemSource,
@@ -137,6 +140,27 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
   });
 
   // ---------- devices and items ----------
+  /** Secrets are answered as '' plus a "set" flag (issue 11, finding 7); the collector reads the row itself. */
+  const answerOptions = (text: string): DeviceOptionsRow => {
+    const o = parse(text, deviceOptions, defaultOptions);
+    return {
+      ...o,
+      mqtt_password: '',
+      v3_auth_key: '',
+      v3_priv_key: '',
+      mqtt_password_set: o.mqtt_password !== '',
+      v3_auth_key_set: o.v3_auth_key !== '',
+      v3_priv_key_set: o.v3_priv_key !== '',
+    };
+  };
+  /** A write that leaves a secret empty keeps the stored one (the form cannot show it to retype). */
+  const keepSecrets = (input: DeviceOptions, storedText: string): DeviceOptions => {
+    const stored = parse(storedText, deviceOptions, defaultOptions);
+    const out = { ...input };
+    for (const f of deviceSecretFields) if (out[f] === '') out[f] = stored[f];
+    return out;
+  };
+
   const toDevice = (
     row: Awaited<ReturnType<MonitoringRepository['listDevices']>>[number],
     categories: Map<string, number>,
@@ -160,7 +184,7 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
       zigbee_enable: row.zigbee_enable === 1,
       zigbee_address: row.zigbee_address,
       protocol_version: row.protocol_version,
-      options: parse(row.options, deviceOptions, defaultOptions),
+      options: answerOptions(row.options),
       check_interval: row.check_interval,
       enable: row.enable === 1,
       state: live?.state ?? row.state,
@@ -601,7 +625,8 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
           throw badRequest('monitoring.errors.driverItems');
         }
       }
-      await repo.updateDevice(id, { ...deviceValues(input), updated_at: now() });
+      const values = { ...input, options: keepSecrets(input.options, current.options) };
+      await repo.updateDevice(id, { ...deviceValues(values), updated_at: now() });
       await reload(id);
       return getDevice(id, scope.sites);
     },

@@ -79,6 +79,9 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
   const zigbee = Form.useWatch('zigbee_enable', form);
   const version = Form.useWatch('protocol_version', form);
   const isNew = device === 'new';
+  // Stored secrets are never sent back: say one is kept unless a new one is typed.
+  const keptHint = (f: 'mqtt_password' | 'v3_auth_key' | 'v3_priv_key') =>
+    device && device !== 'new' && device.options[`${f}_set`] ? t('monitoringUi.devices.secretSet') : undefined;
   const save = useMutation({
     mutationFn: (body: Parameters<typeof monitoringApi.createDevice>[0]) =>
       device && device !== 'new' ? monitoringApi.updateDevice(device.id, body) : monitoringApi.createDevice(body),
@@ -224,7 +227,11 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
                     </Form.Item>
                   </Col>
                   <Col span={8}>
-                    <Form.Item name={['options', 'v3_auth_key']} label={t('monitoringUi.devices.v3AuthKey')}>
+                    <Form.Item
+                      name={['options', 'v3_auth_key']}
+                      label={t('monitoringUi.devices.v3AuthKey')}
+                      extra={keptHint('v3_auth_key')}
+                    >
                       <Input.Password autoComplete="new-password" />
                     </Form.Item>
                   </Col>
@@ -234,7 +241,11 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
                     </Form.Item>
                   </Col>
                   <Col span={8}>
-                    <Form.Item name={['options', 'v3_priv_key']} label={t('monitoringUi.devices.v3PrivKey')}>
+                    <Form.Item
+                      name={['options', 'v3_priv_key']}
+                      label={t('monitoringUi.devices.v3PrivKey')}
+                      extra={keptHint('v3_priv_key')}
+                    >
                       <Input.Password autoComplete="new-password" />
                     </Form.Item>
                   </Col>
@@ -259,7 +270,11 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
                 </Form.Item>
               </Col>
               <Col span={12}>
-                <Form.Item name={['options', 'mqtt_password']} label={t('monitoringUi.devices.mqttPassword')}>
+                <Form.Item
+                  name={['options', 'mqtt_password']}
+                  label={t('monitoringUi.devices.mqttPassword')}
+                  extra={keptHint('mqtt_password')}
+                >
                   <Input.Password autoComplete="new-password" />
                 </Form.Item>
               </Col>

@@ -1,0 +1,116 @@
+import { expect, it } from 'vitest';
+import { operations } from './fuzz/harness.ts';
+import { useTestApp } from './helpers/build-app.ts';
+import { describeEachDatabase } from './helpers/databases.ts';
+import { createUser } from './helpers/login.ts';
+
+/**
+ * Issue 11, finding 7: device secrets (MQTT password, SNMPv3 auth and priv keys) were answered in
+ * clear by `GET setting/devices`. Now no read answers them, only whether one is set, and a write
+ * that leaves one empty keeps the stored one.
+ */
+describeEachDatabase('device secrets are answered as set / not set', (dialect) => {
+  const t = useTestApp(dialect);
+  const k = () => t.database.db.kysely;
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+    const res = await t.app.inject({
+      method,
+      url: url.startsWith('/') ? url : `/api/v1/${url}`,
+      headers: { authorization: 'Bearer admin-token' },
+      ...(payload ? { payload } : {}),
+    });
+    return { status: res.statusCode, text: res.body };
+  };
+  const ok = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+    const res = await call(method, url, payload);
+    expect(res.status, `${method} ${url} ${res.text}`).toBe(200);
+    return JSON.parse(res.text).data;
+  };
+  const secret = { mqtt: 'Mqtt-Secret-4711', auth: 'Auth-Key-8812', priv: 'Priv-Key-9923' };
+  const at = { site: 0, mqtt: 0, snmp: 0 };
+  const mqttDevice = (options: object) => ({
+    name: 'MQTT-1',
+    device_group_id: at.site,
+    driver: 'mqtt',
+    code: 'temp_hum',
+    ip: '127.0.0.1',
+    port: 1,
+    enable: false,
+    options: { mqtt_username: 'sensor', ...options },
+  });
+  const snmpDevice = (options: object) => ({
+    name: 'SNMP-1',
+    device_group_id: at.site,
+    driver: 'snmp',
+    code: 'temp_hum',
+    ip: '127.0.0.1',
+    port: 1,
+    protocol_version: 'v3',
+    enable: false,
+    options: { v3_user: 'monitor', ...options },
+  });
+  const stored = async (id: number) => {
+    const row = await k().selectFrom('devices').select('options').where('id', '=', id).executeTakeFirstOrThrow();
+    return JSON.parse(row.options) as Record<string, unknown>;
+  };
+
+  it('creates devices with an MQTT password and SNMPv3 keys; the answer says only that they are set', async () => {
+    expect(await createUser(t.database.db, 'admin', 'Admin-Pass-123')).toBe(1);
+    at.site = (await ok('POST', 'setting/device_groups', { name: 'Room', weight: 1, has_device: true })).id;
+    const m = await ok('POST', 'setting/devices', mqttDevice({ mqtt_password: secret.mqtt }));
+    const s = await ok('POST', 'setting/devices', snmpDevice({ v3_auth_key: secret.auth, v3_priv_key: secret.priv }));
+    at.mqtt = m.id;
+    at.snmp = s.id;
+    expect(m.options).toMatchObject({ mqtt_password: '', mqtt_password_set: true, v3_auth_key_set: false });
+    expect(s.options).toMatchObject({ v3_auth_key: '', v3_priv_key: '', v3_auth_key_set: true, v3_priv_key_set: true });
+    await ok('POST', `setting/devices/${at.mqtt}/copy`, { count: 1 });
+  });
+
+  it('no GET route of the monitoring, device view, reports and dashboard areas answers a secret', async () => {
+    const gets = operations.filter(
+      (o) => o.method === 'GET' && ['monitoring', 'device-view', 'reports', 'dashboard'].includes(o.tag),
+    );
+    expect(gets.length).toBeGreaterThan(20);
+    const query: Record<string, string> = {
+      device_group_id: String(at.site),
+      device_id: String(at.mqtt),
+      item_ids: '1',
+      t1: '0',
+      t2: String(Math.floor(Date.now() / 1000)),
+    };
+    let answered = 0;
+    for (const op of gets) {
+      const params = (
+        (op.op as { parameters?: Array<{ name: string; in: string; required?: boolean }> }).parameters ?? []
+      )
+        .filter((p) => p.in === 'query' && p.required)
+        .map((p) => `${p.name}=${query[p.name] ?? '1'}`);
+      for (const id of [at.mqtt, at.snmp]) {
+        const url = op.path.replace(/\{[^}]+\}/g, String(id)) + (params.length ? `?${params.join('&')}` : '');
+        const res = await call('GET', url.replace('device_id=' + at.mqtt, `device_id=${id}`));
+        if (res.status === 200) answered++;
+        for (const v of Object.values(secret)) expect(res.text, `${op.path} answers a secret`).not.toContain(v);
+      }
+    }
+    expect(answered).toBeGreaterThan(gets.length);
+    // The device list and the device itself answered, so the scan saw the devices.
+    const list = await ok('GET', `setting/devices?device_group_id=${at.site}`);
+    expect(list.total).toBe(3);
+    expect(list.data.find((d: { name: string }) => d.name === 'MQTT-1-1').options.mqtt_password_set).toBe(true);
+  });
+
+  it('an update without the secrets keeps them, one with a new secret replaces it', async () => {
+    const m = await ok('PUT', `setting/devices/${at.mqtt}`, mqttDevice({ mqtt_password: '' }));
+    expect(m.options.mqtt_password_set).toBe(true);
+    await ok('PUT', `setting/devices/${at.snmp}`, snmpDevice({}));
+    expect(await stored(at.mqtt)).toMatchObject({ mqtt_password: secret.mqtt });
+    expect(await stored(at.snmp)).toMatchObject({ v3_auth_key: secret.auth, v3_priv_key: secret.priv });
+    await ok('PUT', `setting/devices/${at.mqtt}`, mqttDevice({ mqtt_password: 'New-Mqtt-1' }));
+    await ok('PUT', `setting/devices/${at.snmp}`, snmpDevice({ v3_priv_key: 'New-Priv-2' }));
+    expect(await stored(at.mqtt)).toMatchObject({ mqtt_password: 'New-Mqtt-1' });
+    expect(await stored(at.snmp)).toMatchObject({ v3_auth_key: secret.auth, v3_priv_key: 'New-Priv-2' });
+    // The copy kept the source's secret on the server.
+    const copy = await k().selectFrom('devices').select('id').where('name', '=', 'MQTT-1-1').executeTakeFirstOrThrow();
+    expect(await stored(copy.id)).toMatchObject({ mqtt_password: secret.mqtt });
+  });
+});
