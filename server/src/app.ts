@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -48,6 +48,8 @@ import { createPushHub, type PushHub } from './push/hub.ts';
 import { startLiveFeed } from './push/live.ts';
 import { registerPushChannel } from './push/routes.ts';
 import { createGrantCache, pushAlarms } from './push/scoped.ts';
+import { encryptStoredSecrets } from './secrets/at-rest.ts';
+import { createSecretBox, type SecretBox } from './secrets/index.ts';
 import { startSeriesMaintenance } from './series/maintenance.ts';
 import { createSeriesStore, type SeriesStore } from './series/store.ts';
 
@@ -68,6 +70,11 @@ export interface AppDeps {
   series?: SeriesStore | undefined;
   /** The RSA key that protects passwords on the way from the browser. */
   loginKey: LoginKey;
+  /**
+   * Encrypts stored secrets (main.ts: `secret.key` in the data dir); a key of this process alone by
+   * default, for suites that do not restart.
+   */
+  secrets?: SecretBox | undefined;
   /** Replaces session authentication (suites of other areas use a fixed token). */
   authenticator?: Authenticator;
   /** Defaults of the global configuration, before an administrator changes it. */
@@ -118,6 +125,8 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => (awai
  * their own database and fakes.
  */
 export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
+  const secrets = deps.secrets ?? createSecretBox(randomBytes(32));
+  await encryptStoredSecrets(deps.db, secrets);
   const app = Fastify({
     logger: { level: deps.logLevel ?? 'info' },
     bodyLimit: deps.bodyLimitBytes ?? 1_048_576,
@@ -166,6 +175,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     (deps.drivers
       ? createCollector({
           db: deps.db,
+          secrets,
           bus,
           drivers: deps.drivers,
           log: { warn, info: (obj, msg) => app.log.info(obj, msg) },
@@ -212,7 +222,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   registerHealth(app, deps);
   // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
   const live = collector && withJitterState(collector, () => alarms);
-  registerMonitoring(app, { db: deps.db, collector: live, audit, bus });
+  registerMonitoring(app, { db: deps.db, collector: live, audit, bus, secrets });
   registerSeries(app, { db: deps.db, series });
   registerReports(app, { db: deps.db, live });
   registerDeviceView(app, { db: deps.db, series, live });

@@ -9,6 +9,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createAuthRepository, ensureAdmin, loadOrCreateLoginKey } from './modules/auth/index.ts';
 import { builtInDefaults } from './modules/global-config/index.ts';
 import { seedDemo } from './modules/monitoring/demo.ts';
+import { loadOrCreateSecretBox } from './secrets/index.ts';
 
 // main.ts reads the configuration, opens the database, listens, starts and stops; app.ts builds
 // and wires everything else (docs/architecture.md).
@@ -28,6 +29,7 @@ const sitewatch = await createSitewatch({
   db,
   drivers: createDrivers(),
   loginKey: loadOrCreateLoginKey(config.dataDir),
+  secrets: loadOrCreateSecretBox(config.dataDir),
   globalConfigDefaults:
     config.captcha === 'off'
       ? { ...builtInDefaults, LOGIN_SAFE: { ...builtInDefaults.LOGIN_SAFE, captcha_enabled: false } }

@@ -1,9 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadDevices } from '../src/collector/collector.ts';
 import { openDb } from '../src/db/kysely.ts';
+import { encryptStoredSecrets } from '../src/secrets/at-rest.ts';
+import { createSecretBox, loadOrCreateSecretBox } from '../src/secrets/index.ts';
+import { useTestApp } from './helpers/build-app.ts';
+import { describeEachDatabase } from './helpers/databases.ts';
+import { createUser } from './helpers/login.ts';
 
 // Issue 11, finding 7: the data dir and the SQLite files were world-readable (0644).
 describe('data dir and database file modes', () => {
@@ -36,5 +42,100 @@ describe('data dir and database file modes', () => {
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(path.join(dataDir, 'sitewatch.db'))).toBe(0o600);
     await again.close();
+  });
+});
+
+// Issue 11, finding 7: secrets were stored in clear. Now AES-256-GCM with a key file in the data dir.
+describe('the secret key', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'sitewatch-key-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is made 0600 at first use, read back at the next start, and refuses a value changed on disk', () => {
+    const first = loadOrCreateSecretBox(root);
+    const file = path.join(root, 'secret.key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file).length).toBe(32);
+    const stored = first.encrypt('Bind-Pass-1');
+    expect(stored.startsWith('enc:v1:')).toBe(true);
+    expect(stored).not.toContain('Bind-Pass-1');
+    expect(first.encrypt(stored)).toBe(stored);
+    expect(first.encrypt('')).toBe('');
+    expect(loadOrCreateSecretBox(root).decrypt(stored)).toBe('Bind-Pass-1');
+    // Plaintext from before passes through; another key or a changed byte gives nothing.
+    expect(first.decrypt('old-plain')).toBe('old-plain');
+    expect(createSecretBox(Buffer.alloc(32, 7)).decrypt(stored)).toBe('');
+    const raw = Buffer.from(stored.slice(7), 'base64');
+    raw.writeUInt8((raw.at(-1) ?? 0) ^ 1, raw.length - 1);
+    expect(first.decrypt(`enc:v1:${raw.toString('base64')}`)).toBe('');
+  });
+});
+
+describeEachDatabase('device secrets are encrypted at rest', (dialect) => {
+  const keyDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-key-'));
+  afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
+  const box = loadOrCreateSecretBox(keyDir);
+  const t = useTestApp(dialect, { secrets: box });
+  const k = () => t.database.db.kysely;
+  const secret = { mqtt: 'Mqtt-Rest-5150', auth: 'Auth-Rest-6160', priv: 'Priv-Rest-7170', old: 'Old-Plain-8180' };
+  const ok = async (url: string, payload: object) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/${url}`,
+      headers: { authorization: 'Bearer admin-token' },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  };
+  const ids = { mqtt: 0, snmp: 0, old: 0 };
+
+  it('stores device secrets encrypted; the collector loads them in clear', async () => {
+    expect(await createUser(t.database.db, 'admin', 'Admin-Pass-123')).toBe(1);
+    const site = (await ok('setting/device_groups', { name: 'Room', weight: 1 })).id;
+    const base = { device_group_id: site, code: 'temp_hum', ip: '127.0.0.1', port: 1 };
+    ids.mqtt = (
+      await ok('setting/devices', { ...base, name: 'M1', driver: 'mqtt', options: { mqtt_password: secret.mqtt } })
+    ).id;
+    ids.snmp = (
+      await ok('setting/devices', {
+        ...base,
+        name: 'S1',
+        driver: 'snmp',
+        protocol_version: 'v3',
+        options: { v3_user: 'u', v3_auth_key: secret.auth, v3_priv_key: secret.priv },
+      })
+    ).id;
+    // A row from before encryption: plaintext, encrypted by the start-up pass.
+    const mqttRow = await k().selectFrom('devices').selectAll().where('id', '=', ids.mqtt).executeTakeFirstOrThrow();
+    const { id: _id, ...copy } = mqttRow;
+    ids.old = Number(
+      (
+        await k()
+          .insertInto('devices')
+          .values({ ...copy, name: 'old', options: JSON.stringify({ mqtt_password: secret.old }) })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    expect(await encryptStoredSecrets(t.database.db, box)).toBe(1);
+    expect(await encryptStoredSecrets(t.database.db, box)).toBe(0);
+
+    const rows = await k().selectFrom('devices').select('options').execute();
+    for (const r of rows) for (const v of Object.values(secret)) expect(r.options).not.toContain(v);
+    const loaded = new Map((await loadDevices(t.database.db, undefined, box)).map((d) => [d.id, d.options]));
+    expect(loaded.get(ids.mqtt)?.mqtt_password).toBe(secret.mqtt);
+    expect(loaded.get(ids.snmp)).toMatchObject({ v3_auth_key: secret.auth, v3_priv_key: secret.priv });
+    expect(loaded.get(ids.old)?.mqtt_password).toBe(secret.old);
+  });
+
+  it.runIf(dialect === 'sqlite')('the SQLite files hold none of the secrets', async () => {
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(k());
+    const list = await sql<{ file: string }>`PRAGMA database_list`.execute(k());
+    const file = list.rows[0]?.file ?? '';
+    expect(existsSync(file)).toBe(true);
+    for (const f of [file, `${file}-wal`].filter(existsSync)) {
+      const bytes = readFileSync(f);
+      for (const v of Object.values(secret)) expect(bytes.includes(Buffer.from(v)), `${f} holds ${v}`).toBe(false);
+    }
   });
 });

@@ -2,6 +2,7 @@ import {
   type DeviceOptions,
   type DriverName,
   deviceOptions,
+  deviceSecretFields,
   type ItemSource,
   itemSource,
   monitorState,
@@ -10,6 +11,7 @@ import {
 } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
+import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
 import {
   type DriverDevice,
   type DriverItem,
@@ -51,6 +53,8 @@ export interface CollectorOptions {
   /** Where samples (`sample`) and device state changes (`device.state`) go; `config.changed` of devices reloads them. */
   bus: EventBus;
   drivers: DriverRegistry;
+  /** Decrypts the device secrets stored encrypted (app.ts hands in the data dir's key). */
+  secrets?: SecretBox | undefined;
   now?: () => number;
   /** How often changed item values and states are written to `items` (ms). */
   persistEveryMs?: number;
@@ -93,7 +97,7 @@ const parseJson = <T>(text: string, schema: { parse(v: unknown): T }, fallback: 
 };
 
 /** Reads every enabled device with its enabled items. */
-export const loadDevices = async (db: Db, deviceId?: number): Promise<CollectorDevice[]> => {
+export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox): Promise<CollectorDevice[]> => {
   let q = db.kysely.selectFrom('devices').selectAll().where('enable', '=', 1);
   if (deviceId !== undefined) q = q.where('id', '=', deviceId);
   const devices = await q.orderBy('id').execute();
@@ -120,7 +124,12 @@ export const loadDevices = async (db: Db, deviceId?: number): Promise<CollectorD
     protocol_id: d.protocol_id,
     protocol_version: d.protocol_version,
     serial: parseJson<SerialSettings>(d.serial, serialSettings, defaultSerial),
-    options: parseJson<DeviceOptions>(d.options, deviceOptions, defaultOptions),
+    // Secrets are stored encrypted; the drivers get them in clear.
+    options: parseJson<DeviceOptions>(
+      secrets ? mapJsonFields(d.options, deviceSecretFields, secrets.decrypt) : d.options,
+      deviceOptions,
+      defaultOptions,
+    ),
     check_interval: d.check_interval,
     device_group_id: d.device_group_id,
     items: byDevice.get(d.id) ?? [],
@@ -341,7 +350,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
   };
 
   const loadAll = async (poll: boolean) => {
-    for (const device of await loadDevices(options.db)) install(device, poll);
+    for (const device of await loadDevices(options.db, undefined, options.secrets)) install(device, poll);
   };
 
   const collector: Collector = {
@@ -383,7 +392,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
         await stopLoop(loop);
       }
       // Without an id this is a full resync: devices added elsewhere (site copies) start too.
-      const fresh = await loadDevices(options.db, deviceId);
+      const fresh = await loadDevices(options.db, deviceId, options.secrets);
       for (const device of fresh) {
         if (!loops.has(device.id)) install(device, polling);
       }

@@ -7,6 +7,7 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
+import type { SecretBox } from '../../secrets/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { pointTablesWorkbook } from './point-tables.ts';
 import { createMonitoringRepository } from './repository.ts';
@@ -28,10 +29,17 @@ export const hostSerialPorts = async (): Promise<string[]> => {
  */
 export const registerMonitoring = (
   app: FastifyInstance,
-  deps: { db: Db; collector?: LiveSource | undefined; audit?: AuditLog | undefined; bus?: Pick<EventBus, 'publish'> },
+  deps: {
+    db: Db;
+    collector?: LiveSource | undefined;
+    audit?: AuditLog | undefined;
+    bus?: Pick<EventBus, 'publish'>;
+    secrets: SecretBox;
+  },
 ) => {
   const service = createMonitoringService({
     repo: createMonitoringRepository(deps.db),
+    secrets: deps.secrets,
     bus: deps.bus,
     live: deps.collector,
     listHostSerialPorts: hostSerialPorts,

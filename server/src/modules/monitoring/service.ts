@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Language, sharedText } from '@sitewatch/contract';
 import {
   checkItemRules,
@@ -31,6 +32,7 @@ import { z } from 'zod';
 import type { EventBus } from '../../bus/bus.ts';
 import type { ItemsTable } from '../../db/schema-monitoring.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { createSecretBox, mapJsonFields, type SecretBox } from '../../secrets/index.ts';
 import type { SiteScope } from '../access/index.ts';
 import type { AllowedSites, MonitoringQueries, MonitoringRepository } from './repository.ts';
 
@@ -49,6 +51,8 @@ export interface MonitoringDeps {
   live?: LiveSource | undefined;
   /** Serial ports present on this host (e.g. /dev/ttyS0). */
   listHostSerialPorts?: () => Promise<string[]>;
+  /** Encrypts device secrets at rest; the demo seeding writes none and may leave it out. */
+  secrets?: SecretBox | undefined;
 }
 
 type Page = { page: number; limit: number };
@@ -79,6 +83,7 @@ const alarmStates = new Set<number>([monitorState.abnormal, monitorState.warning
 
 export const createMonitoringService = (deps: MonitoringDeps) => {
   const { repo } = deps;
+  const secrets = deps.secrets ?? createSecretBox(randomBytes(32));
   const now = () => Math.floor((deps.clock?.() ?? Date.now()) / 1000);
   const defaultSerial = serialSettings.parse({});
   const defaultOptions = deviceOptions.parse({});
@@ -141,8 +146,10 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
 
   // ---------- devices and items ----------
   /** Secrets are answered as '' plus a "set" flag (issue 11, finding 7); the collector reads the row itself. */
+  const openOptions = (text: string) =>
+    parse(mapJsonFields(text, deviceSecretFields, secrets.decrypt), deviceOptions, defaultOptions);
   const answerOptions = (text: string): DeviceOptionsRow => {
-    const o = parse(text, deviceOptions, defaultOptions);
+    const o = openOptions(text);
     return {
       ...o,
       mqtt_password: '',
@@ -155,7 +162,7 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
   };
   /** A write that leaves a secret empty keeps the stored one (the form cannot show it to retype). */
   const keepSecrets = (input: DeviceOptions, storedText: string): DeviceOptions => {
-    const stored = parse(storedText, deviceOptions, defaultOptions);
+    const stored = openOptions(storedText);
     const out = { ...input };
     for (const f of deviceSecretFields) if (out[f] === '') out[f] = stored[f];
     return out;
@@ -307,7 +314,8 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
     zigbee_enable: input.zigbee_enable ? 1 : 0,
     zigbee_address: input.zigbee_address,
     protocol_version: input.protocol_version,
-    options: JSON.stringify(input.options),
+    // Encrypted at rest; the collector decrypts when it loads the device.
+    options: mapJsonFields(JSON.stringify(input.options), deviceSecretFields, secrets.encrypt),
     check_interval: input.check_interval,
     enable: input.enable ? 1 : 0,
   });
