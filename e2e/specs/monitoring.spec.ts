@@ -67,7 +67,9 @@ test('the station page shows the demo estate with live values, and sites refuse 
   await expect(itemDialog.getByText('最大值不能小于最小值')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('item-dialog-zh_cn.png') });
   await itemDialog.getByLabel('阈值最小值').fill('90');
-  await itemDialog.getByLabel('告警级别').fill('3');
+  // The level is chosen by its name.
+  await itemDialog.getByLabel('告警级别').click();
+  await page.locator('.ant-select-item-option').filter({ hasText: '重要' }).click();
   await itemDialog.getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(itemDialog).toBeHidden();
   await expect(
@@ -76,4 +78,10 @@ test('the station page shows the demo estate with live values, and sites refuse 
       .first()
       .getByRole('cell', { name: '90 ~ 100' }),
   ).toBeVisible();
+  await expect(
+    page
+      .getByRole('row', { name: /A相输入电压/ })
+      .first()
+      .locator('[data-level="3"]'),
+  ).toHaveText('重要');
 });
