@@ -194,7 +194,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     );
   }
 
-  const config = createGlobalConfig(deps.db, deps.globalConfigDefaults);
+  const config = createGlobalConfig(deps.db, deps.globalConfigDefaults, secrets);
   const audit = createAuditLog(deps.db, clock);
   const access = createAccessService(deps.db);
   const auth = createAuthService({
@@ -245,8 +245,9 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     rateLimit: deps.loginRateLimit ?? loginRateLimit,
     clock,
   });
-  const alarmSettings = createAlarmSettings(deps.db, clock);
+  const alarmSettings = createAlarmSettings(deps.db, clock, secrets);
   const notifier = createNotifier({
+    secrets,
     db: deps.db,
     settings: alarmSettings,
     channels: deps.notifyChannels ?? createChannels(() => config.get('OUTBOUND')),
@@ -277,7 +278,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     }
   });
   registerAlarms(app, { db: deps.db, engine: alarms, bus, settings: alarmSettings, audit, auth });
-  registerNotify(app, { db: deps.db, notifier, settings: alarmSettings, audit, auth, bus });
+  registerNotify(app, { db: deps.db, notifier, settings: alarmSettings, audit, auth, bus, secrets });
   registerDashboard(app, {
     db: deps.db,
     dataDir: deps.dataDir ?? process.cwd(),

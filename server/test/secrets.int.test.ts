@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { defaultLdapConfig } from '@sitewatch/contract/ldap';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDevices } from '../src/collector/collector.ts';
 import { openDb } from '../src/db/kysely.ts';
 import { encryptStoredSecrets } from '../src/secrets/at-rest.ts';
@@ -10,6 +11,8 @@ import { createSecretBox, loadOrCreateSecretBox } from '../src/secrets/index.ts'
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';
+import { type HttpPeer, type SmtpPeer, startHttpPeer, startSmtpPeer } from './helpers/notify-peers.ts';
+import { type Slapd, startSlapd } from './helpers/slapd.ts';
 
 // Issue 11, finding 7: the data dir and the SQLite files were world-readable (0644).
 describe('data dir and database file modes', () => {
@@ -137,5 +140,112 @@ describeEachDatabase('device secrets are encrypted at rest', (dialect) => {
       const bytes = readFileSync(f);
       for (const v of Object.values(secret)) expect(bytes.includes(Buffer.from(v)), `${f} holds ${v}`).toBe(false);
     }
+  });
+});
+
+describeEachDatabase('mail, LDAP and channel secrets are encrypted at rest and still work', (dialect) => {
+  const keyDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-key-'));
+  const box = loadOrCreateSecretBox(keyDir);
+  const t = useTestApp(dialect, { secrets: box });
+  const k = () => t.database.db.kysely;
+  const hookSecret = 'Hook-Secret-2626';
+  const mailPass = 'Mail-Pass-3737';
+  let http: HttpPeer;
+  let smtp: SmtpPeer;
+  let slapd: Slapd;
+  beforeAll(async () => {
+    http = await startHttpPeer(hookSecret, 'unused-key');
+    smtp = await startSmtpPeer('alarm@example.com', mailPass);
+    slapd = await startSlapd({ users: [{ uid: 'alice', password: 'Alice-Dir-1', cn: 'Alice' }] });
+  });
+  afterAll(async () => {
+    await http?.close();
+    await smtp?.close();
+    await slapd?.stop();
+    rmSync(keyDir, { recursive: true, force: true });
+  });
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+    const res = await t.app.inject({
+      method,
+      url: `/api/v1/${url}`,
+      headers: { authorization: 'Bearer admin-token' },
+      ...(payload ? { payload } : {}),
+    });
+    return { status: res.statusCode, body: res.json(), text: res.body };
+  };
+  const ok = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+    const res = await call(method, url, payload);
+    expect(res.status, `${method} ${url} ${res.text}`).toBe(200);
+    expect(res.body.code, res.text).toBe(0);
+    return res.body.data;
+  };
+
+  it('stores them encrypted; the mailer, the LDAP bind and the webhook signature get the clear values', async () => {
+    expect(await createUser(t.database.db, 'admin', 'Admin-Pass-123')).toBe(1);
+    await ok('POST', 'setting/gc', { k: 'OUTBOUND', v: { allow: ['127.0.0.0/8', '::1'], deny: [] } });
+    await ok('PUT', 'setting/email_service', {
+      host: '127.0.0.1',
+      port: smtp.port,
+      security: 'none',
+      user: 'alarm@example.com',
+      password: mailPass,
+      from: 'alarm@example.com',
+      enable: true,
+    });
+    const { bind_password: _b, ...ldapDefaults } = defaultLdapConfig;
+    await ok('PUT', 'setting/ldap', {
+      ...ldapDefaults,
+      enabled: true,
+      url: slapd.url,
+      bind_dn: slapd.rootDn,
+      bind_password: slapd.rootPassword,
+      base_dn: slapd.suffix,
+      timeout_seconds: 3,
+    });
+    const hook = await ok('POST', 'setting/alarm_push', {
+      name: 'hook',
+      kind: 'webhook',
+      config: { url: `${http.url}/webhook`, secret: hookSecret, retries: 0, timeout_ms: 1000 },
+    });
+
+    const rows = [
+      ...(await k().selectFrom('alarm_settings').select('v').execute()).map((r) => r.v),
+      ...(await k().selectFrom('global_config').select('v').execute()).map((r) => r.v),
+      ...(await k().selectFrom('notify_channels').select('config').execute()).map((r) => r.config),
+    ].join('\n');
+    for (const v of [mailPass, slapd.rootPassword, hookSecret]) expect(rows).not.toContain(v);
+    expect(rows.match(/enc:v1:/g)?.length).toBe(3);
+
+    // Each secret is used from the encrypted row: the peers accept only the right one.
+    await ok('POST', `setting/alarm_push/${hook.id}/test`);
+    expect(http.accepted.filter((r) => r.path === '/webhook')).toHaveLength(1);
+    expect(http.refused).toHaveLength(0);
+    const users = await ok('GET', 'setting/ldap/remote_users?page=1&limit=10');
+    expect(users.data.map((u: { user_name: string }) => u.user_name)).toEqual(['alice']);
+    const mail = await call('POST', 'setting/email_service', { to: 'duty@example.com' });
+    expect(mail.status, mail.text).toBe(200);
+    expect(smtp.messages.length).toBeGreaterThan(0);
+  });
+
+  it.runIf(dialect === 'sqlite')('the SQLite files hold none of them', async () => {
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(k());
+    const list = await sql<{ file: string }>`PRAGMA database_list`.execute(k());
+    const file = list.rows[0]?.file ?? '';
+    for (const f of [file, `${file}-wal`].filter(existsSync)) {
+      const bytes = readFileSync(f);
+      for (const v of [mailPass, slapd.rootPassword, hookSecret])
+        expect(bytes.includes(Buffer.from(v)), `${f} holds ${v}`).toBe(false);
+    }
+  });
+
+  it('plaintext rows from before are encrypted at the next start, once', async () => {
+    await k()
+      .updateTable('notify_channels')
+      .set({ config: JSON.stringify({ url: `${http.url}/webhook`, secret: hookSecret }) })
+      .execute();
+    expect(await encryptStoredSecrets(t.database.db, box)).toBe(1);
+    expect(await encryptStoredSecrets(t.database.db, box)).toBe(0);
+    const [row] = await k().selectFrom('notify_channels').select('config').execute();
+    expect(row?.config).not.toContain(hookSecret);
   });
 });

@@ -2,6 +2,7 @@ import { type ChannelConfig, type ChannelKind, channelConfig } from '@sitewatch/
 import { inPeriod, type PeriodRange } from '../alarms/rules/periods.ts';
 import type { AlarmSettings } from '../alarms/settings.ts';
 import type { Db } from '../db/kysely.ts';
+import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
 import type { ChannelSettings, Destination, NoticeMessage } from './channel.ts';
 import type { ChannelRegistry } from './channels/index.ts';
 
@@ -54,6 +55,8 @@ export interface NotifierOptions {
   db: Db;
   settings: AlarmSettings;
   channels: ChannelRegistry;
+  /** Decrypts channel secrets stored encrypted. */
+  secrets?: SecretBox | undefined;
   clock?: () => number;
   /** First retry delay (ms); doubles each attempt. */
   retryDelayMs?: number;
@@ -155,7 +158,9 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
     }
     for (const c of contacts) dir.contacts.set(c.id, { ...c, duty: c.duty === 1, enable: c.enable === 1 });
     for (const ch of channels) {
-      const parsed = channelConfig.safeParse(JSON.parse(ch.config));
+      const parsed = channelConfig.safeParse(
+        JSON.parse(options.secrets ? mapJsonFields(ch.config, ['secret'], options.secrets.decrypt) : ch.config),
+      );
       if (!parsed.success) continue;
       dir.channels.set(ch.id, {
         name: ch.name,

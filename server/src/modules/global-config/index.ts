@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/kysely.ts';
 import { AppError } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
+import { mapJsonFields, type SecretBox } from '../../secrets/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 
 interface Values {
@@ -60,15 +61,26 @@ export interface GlobalConfig {
  * every login and request consults them. A stored value that no longer parses (an older shape)
  * falls back to the default merged with what still fits.
  */
-export const createGlobalConfig = (db: Db, defaults: GlobalConfigDefaults = builtInDefaults): GlobalConfig => {
+/** Fields kept encrypted in the row (the cache and every reader see them in clear). */
+export const globalConfigSecrets: Partial<Record<ConfigKey, string[]>> = { LDAP: ['bind_password'] };
+
+export const createGlobalConfig = (
+  db: Db,
+  defaults: GlobalConfigDefaults = builtInDefaults,
+  secrets?: SecretBox | undefined,
+): GlobalConfig => {
   const cache = new Map<ConfigKey, unknown>();
+  const seal = (key: ConfigKey, v: string, f: 'encrypt' | 'decrypt') => {
+    const fields = globalConfigSecrets[key];
+    return secrets && fields ? mapJsonFields(v, fields, secrets[f]) : v;
+  };
   return {
     async get(key) {
       if (cache.has(key)) return cache.get(key) as Values[typeof key];
       const row = await db.kysely.selectFrom('global_config').select('v').where('k', '=', key).executeTakeFirst();
       let value: unknown = defaults[key];
       if (row) {
-        const stored = JSON.parse(row.v);
+        const stored = JSON.parse(seal(key, row.v, 'decrypt'));
         const parsed = schemas[key].safeParse({ ...defaults[key], ...stored });
         if (parsed.success) value = parsed.data;
       }
@@ -76,14 +88,15 @@ export const createGlobalConfig = (db: Db, defaults: GlobalConfigDefaults = buil
       return value as Values[typeof key];
     },
     async set(key, value) {
-      const v = JSON.stringify(schemas[key].parse(value));
+      const clear = JSON.stringify(schemas[key].parse(value));
+      const v = seal(key, clear, 'encrypt');
       const updated_at = nowSeconds();
       await db.kysely
         .insertInto('global_config')
         .values({ k: key, v, updated_at })
         .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at }))
         .execute();
-      cache.set(key, JSON.parse(v));
+      cache.set(key, JSON.parse(clear));
     },
   };
 };

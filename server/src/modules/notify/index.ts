@@ -7,6 +7,7 @@ import type { Db } from '../../db/kysely.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { Notifier } from '../../notify/notifier.ts';
+import { mapJsonFields, type SecretBox } from '../../secrets/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
 
@@ -18,6 +19,8 @@ export interface NotifyDeps {
   auth: Pick<AuthService, 'verifyOwnPassword'>;
   /** Told when contact groups change (the alarm engine reads escalation settings from them). */
   bus: Pick<EventBus, 'publish'>;
+  /** Channel secrets are stored encrypted; the notifier decrypts them to send. */
+  secrets: SecretBox;
 }
 
 const ids = (text: string): number[] => {
@@ -252,11 +255,12 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     k.selectFrom('notify_channels').selectAll().where('id', '=', id).executeTakeFirst();
   const parseConfig = (text: string): ChannelConfig => {
     try {
-      return channelConfig.parse(JSON.parse(text));
+      return channelConfig.parse(JSON.parse(mapJsonFields(text, ['secret'], deps.secrets.decrypt)));
     } catch {
       return channelConfig.parse({ url: 'http://invalid' });
     }
   };
+  const sealConfig = (config: ChannelConfig) => mapJsonFields(JSON.stringify(config), ['secret'], deps.secrets.encrypt);
   const channelRow = (c: NonNullable<Awaited<ReturnType<typeof findChannel>>>) => {
     const config = parseConfig(c.config);
     return {
@@ -301,7 +305,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     async ({ body, request }) => {
       const { id } = await k
         .insertInto('notify_channels')
-        .values({ name: body.name, kind: body.kind, config: JSON.stringify(body.config), enable: body.enable ? 1 : 0 })
+        .values({ name: body.name, kind: body.kind, config: sealConfig(body.config), enable: body.enable ? 1 : 0 })
         .returning('id')
         .executeTakeFirstOrThrow();
       await audit(request, 'add', `channel ${id}`);
@@ -320,7 +324,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
       const config = { ...body.config, secret: body.config.secret || parseConfig(old.config).secret };
       await k
         .updateTable('notify_channels')
-        .set({ name: body.name, kind: body.kind, config: JSON.stringify(config), enable: body.enable ? 1 : 0 })
+        .set({ name: body.name, kind: body.kind, config: sealConfig(config), enable: body.enable ? 1 : 0 })
         .where('id', '=', params.id)
         .execute();
       await audit(request, 'edit', `channel ${params.id}`);
