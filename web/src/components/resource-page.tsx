@@ -14,9 +14,9 @@ import {
 } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../api/client.ts';
-import { validValues } from '../../../components/form-rules.ts';
-import { useCan } from '../../../session/permissions.ts';
+import { api } from '../api/client.ts';
+import { useCan } from '../session/permissions.ts';
+import { validValues } from './form-rules.ts';
 
 interface Crud {
   list: RouteSpec;
@@ -26,10 +26,12 @@ interface Crud {
 }
 
 /**
- * A settings list with add, edit and delete in a dialog, for the alarm settings pages. The form's
- * values go to the contract route as they are; the server validates and answers per field.
+ * A resource list with add, edit and delete in a dialog, over a contract route table (list, create,
+ * update, remove) and the page's function grants: the alarm settings pages use it, and the other
+ * list pages are to move onto it (issue 12). The form's values go to the contract route as they are;
+ * the server validates and answers per field.
  */
-export const CrudPage = <Row extends { id: number }>({
+export const ResourcePage = <Row extends { id: number }>({
   page,
   title,
   routes,
