@@ -21,8 +21,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
+import { ResourcePage } from '../../../components/resource-page.tsx';
 import { useCan } from '../../../session/permissions.ts';
-import { CrudPage } from '../components/crud-page.tsx';
 
 const yesNo = (v: boolean) => (v ? <Tag color="green">✓</Tag> : <Tag>—</Tag>);
 
@@ -115,7 +115,7 @@ export const AlarmParamPage = () => {
 export const WarningLevelPage = () => {
   const { t } = useTranslation();
   return (
-    <CrudPage<AlarmLevelRow>
+    <ResourcePage<AlarmLevelRow>
       page="/warning_level"
       title={t('alarmSettings.levelsTitle')}
       routes={{
@@ -282,7 +282,7 @@ export const AlarmTemplatePage = () => {
 export const ContactsPage = () => {
   const { t } = useTranslation();
   return (
-    <CrudPage<ContactRow>
+    <ResourcePage<ContactRow>
       page="/setting_contacts"
       title={t('alarmSettings.contactsTitle')}
       routes={notifyRoutes.contacts}
@@ -379,7 +379,7 @@ export const ContactGroupsPage = () => {
     queryFn: () => api.call(notifyRoutes.contactGroups.list, { query: { page: 1, limit: 1000 } }),
   });
   return (
-    <CrudPage<ContactGroupRow>
+    <ResourcePage<ContactGroupRow>
       page="/setting_contact_groups"
       title={t('alarmSettings.groupsTitle')}
       routes={notifyRoutes.contactGroups}
@@ -483,7 +483,7 @@ export const AlarmPushPage = () => {
     else void message.error(`${r.detail} (${r.attempts})`);
   };
   return (
-    <CrudPage<ChannelRow>
+    <ResourcePage<ChannelRow>
       page="/alarm_push"
       title={t('alarmSettings.pushTitle')}
       routes={notifyRoutes.channels}
