@@ -126,7 +126,6 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => (awai
  */
 export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const secrets = deps.secrets ?? createSecretBox(randomBytes(32));
-  await encryptStoredSecrets(deps.db, secrets);
   const app = Fastify({
     logger: { level: deps.logLevel ?? 'info' },
     bodyLimit: deps.bodyLimitBytes ?? 1_048_576,
@@ -320,6 +319,9 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     collector,
     series,
     async start() {
+      // Secrets still in clear (rows from before encryption at rest, an old backup) are sealed once.
+      const sealed = await encryptStoredSecrets(deps.db, secrets);
+      if (sealed > 0) app.log.info({ sealed }, 'stored secrets encrypted');
       if (deps.drivers && series) {
         series.start();
         stopMaintenance = startSeriesMaintenance(deps.db, series, (err) => warn({ err }, 'series maintenance failed'));
