@@ -11,6 +11,7 @@ import type { DriverRegistry } from './collector/driver.ts';
 import type { Db } from './db/kysely.ts';
 import { type Authenticator, registerAuthHook } from './http/auth.ts';
 import { registerErrorHandling, sendError } from './http/envelope.ts';
+import { applyHttpLimits, defaultHttpLimits, type HttpLimits, httpTimeoutOptions } from './http/limits.ts';
 import { type MetricsAccess, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
@@ -86,6 +87,8 @@ export interface AppDeps {
   webDir?: string | undefined;
   logLevel?: string;
   bodyLimitBytes?: number;
+  /** Request timeout and connections per address (30 s and 200 by default). */
+  httpLimits?: Partial<HttpLimits>;
   /** Notification channels (tests may wrap them); the real ones by default. */
   notifyChannels?: ChannelRegistry;
   /** First retry delay of a failed notice (ms). */
@@ -126,7 +129,11 @@ export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => (awai
  */
 export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const secrets = deps.secrets ?? createSecretBox(randomBytes(32));
+  const limits = { ...defaultHttpLimits, ...deps.httpLimits };
+  const { serverOptions, ...timeouts } = httpTimeoutOptions(limits);
   const app = Fastify({
+    ...timeouts,
+    http: serverOptions,
     logger: { level: deps.logLevel ?? 'info' },
     bodyLimit: deps.bodyLimitBytes ?? 1_048_576,
     requestIdHeader: 'x-request-id',
@@ -138,6 +145,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     // get the envelope too.
     frameworkErrors: (_error, request, reply) => sendError(reply, request, 'badRequest'),
   });
+  applyHttpLimits(app.server, limits);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

@@ -26,6 +26,10 @@ export const configSchema = z.object({
   metricsToken: z.string().min(16).optional(),
   /** Addresses that may read /metrics without the token, comma-separated (loopback always may). */
   metricsAllow: z.string().optional(),
+  /** A request (headers and body) must arrive within this; slow bodies are cut (ms). */
+  requestTimeoutMs: z.coerce.number().int().min(1_000).default(30_000),
+  /** Open connections one address may hold; beyond it a connection is closed at once. */
+  maxConnectionsPerIp: z.coerce.number().int().min(1).default(200),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -42,6 +46,8 @@ const envNames: Record<keyof Config, string> = {
   captcha: 'SITEWATCH_CAPTCHA',
   metricsToken: 'SITEWATCH_METRICS_TOKEN',
   metricsAllow: 'SITEWATCH_METRICS_ALLOW',
+  requestTimeoutMs: 'SITEWATCH_REQUEST_TIMEOUT_MS',
+  maxConnectionsPerIp: 'SITEWATCH_MAX_CONNECTIONS_PER_IP',
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {

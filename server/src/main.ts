@@ -38,6 +38,7 @@ const sitewatch = await createSitewatch({
   dataDir: config.dataDir,
   logLevel: config.logLevel,
   bodyLimitBytes: config.bodyLimitBytes,
+  httpLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnectionsPerIp: config.maxConnectionsPerIp },
   metrics: {
     token: config.metricsToken,
     allow: (config.metricsAllow ?? '')
