@@ -11,7 +11,13 @@ import type { DriverRegistry } from './collector/driver.ts';
 import type { Db } from './db/kysely.ts';
 import { type Authenticator, registerAuthHook } from './http/auth.ts';
 import { registerErrorHandling, sendError } from './http/envelope.ts';
-import { applyHttpLimits, defaultHttpLimits, type HttpLimits, httpTimeoutOptions } from './http/limits.ts';
+import {
+  applyHttpLimits,
+  defaultHttpLimits,
+  type HttpLimits,
+  httpTimeoutOptions,
+  type TrustProxy,
+} from './http/limits.ts';
 import { type MetricsAccess, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
@@ -89,6 +95,8 @@ export interface AppDeps {
   bodyLimitBytes?: number;
   /** Request timeout and connections per address (30 s and 200 by default). */
   httpLimits?: Partial<HttpLimits>;
+  /** Whose X-Forwarded-For makes `request.ip` (off by default: the connection's address). */
+  trustProxy?: TrustProxy;
   /** Notification channels (tests may wrap them); the real ones by default. */
   notifyChannels?: ChannelRegistry;
   /** First retry delay of a failed notice (ms). */
@@ -134,6 +142,14 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const app = Fastify({
     ...timeouts,
     http: serverOptions,
+    // A hop count as the function Fastify's types take (its runtime takes the number too).
+    trustProxy:
+      typeof deps.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(deps.trustProxy)
+        : (deps.trustProxy ?? false),
     logger: { level: deps.logLevel ?? 'info' },
     bodyLimit: deps.bodyLimitBytes ?? 1_048_576,
     requestIdHeader: 'x-request-id',

@@ -30,6 +30,8 @@ export const configSchema = z.object({
   requestTimeoutMs: z.coerce.number().int().min(1_000).default(30_000),
   /** Open connections one address may hold; beyond it a connection is closed at once. */
   maxConnectionsPerIp: z.coerce.number().int().min(1).default(200),
+  /** `off`, `true`, a hop count or proxy addresses/CIDRs (comma-separated): see http/limits.ts. */
+  trustProxy: z.string().default('off'),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -48,6 +50,7 @@ const envNames: Record<keyof Config, string> = {
   metricsAllow: 'SITEWATCH_METRICS_ALLOW',
   requestTimeoutMs: 'SITEWATCH_REQUEST_TIMEOUT_MS',
   maxConnectionsPerIp: 'SITEWATCH_MAX_CONNECTIONS_PER_IP',
+  trustProxy: 'SITEWATCH_TRUST_PROXY',
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {

@@ -6,6 +6,7 @@ import { createDrivers } from './collector/drivers/index.ts';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { parseTrustProxy } from './http/limits.ts';
 import { createAuthRepository, ensureAdmin, loadOrCreateLoginKey } from './modules/auth/index.ts';
 import { builtInDefaults } from './modules/global-config/index.ts';
 import { seedDemo } from './modules/monitoring/demo.ts';
@@ -38,6 +39,7 @@ const sitewatch = await createSitewatch({
   dataDir: config.dataDir,
   logLevel: config.logLevel,
   bodyLimitBytes: config.bodyLimitBytes,
+  trustProxy: parseTrustProxy(config.trustProxy),
   httpLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnectionsPerIp: config.maxConnectionsPerIp },
   metrics: {
     token: config.metricsToken,

@@ -1,5 +1,6 @@
 import net from 'node:net';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseTrustProxy, type TrustProxy } from '../src/http/limits.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 
@@ -87,5 +88,53 @@ describeEachDatabase('request timeout and connection cap', (dialect) => {
     const again = await connect(port);
     expect(await get(again, '/healthz')).toBe('HTTP/1.1 200 OK');
     for (const socket of [...held, again]) socket.destroy();
+  });
+});
+
+for (const trustProxy of [false, ['127.0.0.1'], 1] satisfies TrustProxy[]) {
+  describeEachDatabase(`trusted proxy ${JSON.stringify(trustProxy)}`, (dialect) => {
+    const t = useTestApp(dialect, {
+      trustProxy,
+      loginRateLimit: { max: 1, timeWindow: 60_000 },
+    });
+    const on = trustProxy !== false;
+    const login = (forwardedFor: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/pub/login/safe',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': forwardedFor },
+        payload: { user_name: 'x', password: 'x' },
+      });
+
+    it(on ? 'uses the forwarded client address' : 'ignores X-Forwarded-For', async () => {
+      // The rate limit counts per request.ip: a second client behind the proxy has its own budget.
+      expect((await login('198.51.100.1')).statusCode).not.toBe(429);
+      expect((await login('198.51.100.2')).statusCode).toBe(on ? 400 : 429);
+      expect((await login('198.51.100.2')).statusCode).toBe(429);
+      // The audit log records the same address.
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/overview/alarm_count_clear',
+        remoteAddress: '127.0.0.1',
+        headers: { authorization: 'Bearer admin-token', 'x-forwarded-for': '198.51.100.3' },
+        payload: {},
+      });
+      expect(res.statusCode).toBe(200);
+      const rows = await t.database.db.kysely.selectFrom('operation_logs').select('ip').execute();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.ip).toBe(on ? '198.51.100.3' : '127.0.0.1');
+    });
+  });
+}
+
+describe('SITEWATCH_TRUST_PROXY', () => {
+  it('reads off, true, a hop count and an address list; refuses anything else', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('off')).toBe(false);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('10.0.0.0/8, 127.0.0.1,::1')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(() => parseTrustProxy('proxy.example')).toThrow(/SITEWATCH_TRUST_PROXY/);
   });
 });

@@ -53,3 +53,25 @@ export const applyHttpLimits = (server: Server & { headersTimeout: number }, lim
     });
   });
 };
+
+/** Which proxies' X-Forwarded-For to believe: none, a hop count, addresses/CIDRs, or any. */
+export type TrustProxy = boolean | number | string[];
+
+/**
+ * Reads SITEWATCH_TRUST_PROXY: `off` (default), `true`, a hop count, or a comma-separated list of
+ * proxy addresses and CIDRs. With it on, `request.ip` (rate limits, audit, login IP rules) is the
+ * forwarded client address.
+ */
+export const parseTrustProxy = (value: string | undefined): TrustProxy => {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'off' || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const list = text
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const bad = list.find((a) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a));
+  if (bad) throw new Error(`Invalid configuration:\n  SITEWATCH_TRUST_PROXY: not an address or CIDR: ${bad}`);
+  return list;
+};
