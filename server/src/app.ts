@@ -97,6 +97,8 @@ export interface AppDeps {
   httpLimits?: Partial<HttpLimits>;
   /** Whose X-Forwarded-For makes `request.ip` (off by default: the connection's address). */
   trustProxy?: TrustProxy;
+  /** PEM certificate and key: the server answers HTTPS only, and sends HSTS. */
+  tls?: { cert: string | Buffer; key: string | Buffer } | undefined;
   /** Notification channels (tests may wrap them); the real ones by default. */
   notifyChannels?: ChannelRegistry;
   /** First retry delay of a failed notice (ms). */
@@ -139,9 +141,13 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const secrets = deps.secrets ?? createSecretBox(randomBytes(32));
   const limits = { ...defaultHttpLimits, ...deps.httpLimits };
   const { serverOptions, ...timeouts } = httpTimeoutOptions(limits);
+  // Fastify's types follow the plain HTTP server; the HTTPS one has the same surface here.
+  const serverChoice = (
+    deps.tls ? { https: { ...serverOptions, cert: deps.tls.cert, key: deps.tls.key } } : { http: serverOptions }
+  ) as { http: typeof serverOptions };
   const app = Fastify({
     ...timeouts,
-    http: serverOptions,
+    ...serverChoice,
     // A hop count as the function Fastify's types take (its runtime takes the number too).
     trustProxy:
       typeof deps.trustProxy === 'number'
@@ -233,7 +239,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     liveSessions: (ids) => auth.liveSessions(ids),
   };
 
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, { hsts: Boolean(deps.tls) });
   await registerOpenApi(app);
   await app.register(rateLimit, { global: false });
   registerMetrics(app, deps.metrics);

@@ -32,6 +32,9 @@ export const configSchema = z.object({
   maxConnectionsPerIp: z.coerce.number().int().min(1).default(200),
   /** `off`, `true`, a hop count or proxy addresses/CIDRs (comma-separated): see http/limits.ts. */
   trustProxy: z.string().default('off'),
+  /** PEM certificate and key files: with both, the server answers HTTPS (and sends HSTS). */
+  tlsCert: z.string().optional(),
+  tlsKey: z.string().optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -51,6 +54,8 @@ const envNames: Record<keyof Config, string> = {
   requestTimeoutMs: 'SITEWATCH_REQUEST_TIMEOUT_MS',
   maxConnectionsPerIp: 'SITEWATCH_MAX_CONNECTIONS_PER_IP',
   trustProxy: 'SITEWATCH_TRUST_PROXY',
+  tlsCert: 'SITEWATCH_TLS_CERT',
+  tlsKey: 'SITEWATCH_TLS_KEY',
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
@@ -68,6 +73,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       (i) => `  ${envNames[i.path[0] as keyof Config] ?? i.path.join('.')}: ${i.message}`,
     );
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (Boolean(parsed.data.tlsCert) !== Boolean(parsed.data.tlsKey)) {
+    throw new Error('Invalid configuration:\n  SITEWATCH_TLS_CERT and SITEWATCH_TLS_KEY go together');
   }
   if (parsed.data.captcha === 'off' && parsed.data.mode === 'production') {
     throw new Error(

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSitewatch } from './app.ts';
@@ -40,6 +40,10 @@ const sitewatch = await createSitewatch({
   logLevel: config.logLevel,
   bodyLimitBytes: config.bodyLimitBytes,
   trustProxy: parseTrustProxy(config.trustProxy),
+  tls:
+    config.tlsCert && config.tlsKey
+      ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) }
+      : undefined,
   httpLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnectionsPerIp: config.maxConnectionsPerIp },
   metrics: {
     token: config.metricsToken,
@@ -96,7 +100,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ host: config.host, port: config.port });
 await sitewatch.start();
-const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
+const url = `${config.tlsCert ? 'https' : 'http'}://localhost:${(app.server.address() as { port: number }).port}`;
 const where = db.dialect === 'sqlite' ? path.join(config.dataDir, 'sitewatch.db') : 'PostgreSQL';
 process.stdout.write(`\nSitewatch is running: ${url}\nDatabase: ${where}\nAPI docs: ${url}/api/docs\n`);
 if (adminPassword) {

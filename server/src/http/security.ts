@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
  * Security headers on every answer. Scripts only from our origin (no inline scripts); styles may
  * be inline because Ant Design writes its token styles at run time.
  */
-export const registerSecurityHeaders = async (app: FastifyInstance) => {
+export const registerSecurityHeaders = async (app: FastifyInstance, options: { hsts: boolean } = { hsts: false }) => {
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: {
@@ -25,8 +25,9 @@ export const registerSecurityHeaders = async (app: FastifyInstance) => {
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // The console is served over plain HTTP on a LAN by default; HSTS would lock it out.
-    strictTransportSecurity: false,
+    // Only when this server terminates TLS: served over plain HTTP on a LAN (the default), HSTS
+    // would lock the console out.
+    strictTransportSecurity: options.hsts ? { maxAge: 31_536_000, includeSubDomains: false } : false,
     crossOriginEmbedderPolicy: false,
   });
 };
