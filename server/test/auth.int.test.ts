@@ -174,7 +174,11 @@ describeEachDatabase('sign-in and sessions', (dialect) => {
       headers: admin,
       payload: { k: 'ACCOUNT_SAFE', v: { acc_logout_config: { enabled: true, opt_period: 5 } } },
     });
-    const read = await t.app.inject({ method: 'GET', url: '/api/v1/setting/gc/readonly?k=ACCOUNT_SAFE' });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/setting/gc/readonly?k=ACCOUNT_SAFE',
+      headers: admin,
+    });
     expect(read.json().data).toEqual({ acc_logout_config: { enabled: true, opt_period: 5 } });
     const header = await loginHeader(t.app, 'operator', strong);
     now += 4 * 60_000;

@@ -16,7 +16,7 @@ import { defaultLdapConfig, type LdapConfig, ldapConfig } from '@sitewatch/contr
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/kysely.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { mapJsonFields, type SecretBox } from '../../secrets/index.ts';
 import type { AuditLog } from '../audit/index.ts';
@@ -119,10 +119,15 @@ export const registerGlobalConfigRoutes = (
   addRoute(
     app,
     authRoutes.globalConfigRead,
-    async ({ query }) =>
-      query.k === 'ACCOUNT_SAFE'
-        ? await config.get('ACCOUNT_SAFE')
-        : { pwd_complexity_config: await config.get('PWD_COMPLEXITY') },
+    async ({ query, request }) => {
+      // The idle-logout policy is for the signed-in shell only; the login page and the forced
+      // change dialog need the password rules, never who is exempt from expiry.
+      if (query.k === 'ACCOUNT_SAFE') {
+        if (!request.principal) throw notLoggedIn();
+        return await config.get('ACCOUNT_SAFE');
+      }
+      return { pwd_complexity_config: { ...(await config.get('PWD_COMPLEXITY')), always_valid_user_ids: [] } };
+    },
     { auth: false },
   );
   addRoute(

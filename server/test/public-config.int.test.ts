@@ -1,0 +1,45 @@
+import { defaultPwdComplexity } from '@sitewatch/contract';
+import { expect, it } from 'vitest';
+import { useTestApp } from './helpers/build-app.ts';
+import { describeEachDatabase } from './helpers/databases.ts';
+
+describeEachDatabase('public global config', (dialect) => {
+  const t = useTestApp(dialect);
+  const read = (k: string, token?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/v1/setting/gc/readonly?k=${k}`,
+      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+    });
+
+  it('answers the login page the password rules without exempt users, and the idle policy only to a signed-in user', async () => {
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/setting/gc',
+      headers: { authorization: 'Bearer admin-token' },
+      payload: {
+        k: 'PWD_COMPLEXITY',
+        v: { pwd_complexity_config: { ...defaultPwdComplexity, always_valid_user_ids: [1, 7] } },
+      },
+    });
+    expect(set.statusCode).toBe(200);
+    const rules = await read('PWD_COMPLEXITY');
+    expect(rules.statusCode).toBe(200);
+    expect(rules.json().data.pwd_complexity_config.opt_min_len).toBe(defaultPwdComplexity.opt_min_len);
+    expect(rules.json().data.pwd_complexity_config.always_valid_user_ids).toEqual([]);
+    // The stored setting keeps the list.
+    const row = await t.database.db.kysely
+      .selectFrom('global_config')
+      .select('v')
+      .where('k', '=', 'PWD_COMPLEXITY')
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(row.v)).toContain('[1,7]');
+
+    const anonymous = await read('ACCOUNT_SAFE');
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).not.toBe(0);
+    const signedIn = await read('ACCOUNT_SAFE', 'admin-token');
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().data).toHaveProperty('acc_logout_config');
+  });
+});
