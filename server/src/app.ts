@@ -11,6 +11,7 @@ import type { DriverRegistry } from './collector/driver.ts';
 import type { Db } from './db/kysely.ts';
 import { type Authenticator, registerAuthHook } from './http/auth.ts';
 import { registerErrorHandling, sendError } from './http/envelope.ts';
+import { badRequest } from './http/errors.ts';
 import {
   applyHttpLimits,
   defaultHttpLimits,
@@ -128,6 +129,15 @@ const dropT = (value: unknown) => {
   }
 };
 
+/** Whether every string in a parsed body or query is well-formed UTF-16 (no lone surrogate). */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (value: unknown, depth = 0): boolean => {
+  if (typeof value === 'string') return !loneSurrogate.test(value);
+  if (!value || typeof value !== 'object' || depth > 64) return true;
+  if (Array.isArray(value)) return value.every((v) => wellFormed(v, depth + 1));
+  return Object.entries(value).every(([k, v]) => !loneSurrogate.test(k) && wellFormed(v, depth + 1));
+};
+
 /** The HTTP app alone, for suites that need no engine of their own. */
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => (await createSitewatch(deps)).app;
 
@@ -184,6 +194,8 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     if (closing) reply.header('connection', 'close');
   });
   app.addHook('preValidation', async (request) => {
+    // A lone surrogate would be stored as invalid UTF-8: refused before anything reads the body.
+    if (!wellFormed(request.body) || !wellFormed(request.query)) throw badRequest();
     dropT(request.body);
     dropT(request.query);
   });

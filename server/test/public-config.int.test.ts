@@ -43,3 +43,31 @@ describeEachDatabase('public global config', (dialect) => {
     expect(signedIn.json().data).toHaveProperty('acc_logout_config');
   });
 });
+
+describeEachDatabase('UTF-8 on input', (dialect) => {
+  const t = useTestApp(dialect);
+  it('refuses a lone surrogate with 400 and the envelope, and stores nothing', async () => {
+    const create = (name: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/setting/device_groups',
+        headers: { authorization: 'Bearer admin-token', 'content-type': 'application/json' },
+        payload: `{"name":"${name}","weight":1}`,
+      });
+    for (const bad of ['\\ud800', 'a\\udc00b']) {
+      const res = await create(bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).not.toBe(0);
+      expect(res.json().message).toBeTruthy();
+    }
+    expect(await t.database.db.kysely.selectFrom('device_groups').selectAll().execute()).toEqual([]);
+    // The same body with a well-formed pair (an emoji) is stored.
+    expect((await create('\\ud83d\\ude00 room')).statusCode).toBe(200);
+    // A well-formed pair (an emoji) is fine as far as this check goes.
+    const pair = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/setting/gc/readonly?k=PWD_COMPLEXITY&x=${encodeURIComponent('😀')}`,
+    });
+    expect(pair.statusCode).toBe(200);
+  });
+});
