@@ -34,6 +34,13 @@ declare module 'fastify' {
 }
 
 /**
+ * What each registered route requires (`METHOD /api/v1/...` → its permission, or null for a route
+ * any signed-in user may call, or 'public'): the authorization matrix test reads it, so that no
+ * write route escapes the test.
+ */
+export const routeRequirements = new Map<string, RouteOptions['permission'] | null | 'public'>();
+
+/**
  * Registers one contract route: validation of params, query and body by the contract's
  * schemas, the envelope around the handler's result, and the schemas in the OpenAPI document.
  * Handlers stay thin: validate (done here), call one service function, return its data.
@@ -44,6 +51,10 @@ export const addRoute = <R extends RouteSpec>(
   handler: (input: RouteInput<R>) => Promise<z.infer<R['response']>> | z.infer<R['response']>,
   options: RouteOptions = {},
 ) => {
+  routeRequirements.set(
+    `${spec.method} ${routeUrl(spec)}`,
+    options.auth === false ? 'public' : (options.permission ?? null),
+  );
   app.route({
     method: spec.method,
     url: routeUrl(spec),
