@@ -34,6 +34,16 @@ describeEachDatabase('public global config', (dialect) => {
       .where('k', '=', 'PWD_COMPLEXITY')
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(row.v)).toContain('[1,7]');
+    // The administrator reads every key back whole (the answer's union once emptied it into OUTBOUND's shape).
+    const admin = (k: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v1/setting/gc?k=${k}`,
+        headers: { authorization: 'Bearer admin-token' },
+      });
+    expect((await admin('PWD_COMPLEXITY')).json().data.pwd_complexity_config.always_valid_user_ids).toEqual([1, 7]);
+    expect((await admin('LOGIN_SAFE')).json().data).toHaveProperty('auto_lock');
+    expect((await admin('OUTBOUND')).json().data).toEqual({ allow: [], deny: [] });
 
     const anonymous = await read('ACCOUNT_SAFE');
     expect(anonymous.statusCode).toBe(401);

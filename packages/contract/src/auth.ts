@@ -74,7 +74,9 @@ export const defaultLoginSafe: LoginSafeConfig = {
  * private, CGNAT and unspecified ranges are refused unless listed in `allow`; `deny` refuses more.
  */
 const cidr = z.union([z.cidrv4(), z.cidrv6(), z.ipv4(), z.ipv6()]);
-export const outboundConfig = z.object({
+// Strict: in the `setting/gc` answer's union a loose object with defaults would match (and empty)
+// any other key's value.
+export const outboundConfig = z.strictObject({
   allow: z.array(cidr).max(100).default([]),
   deny: z.array(cidr).max(100).default([]),
 });
@@ -231,10 +233,10 @@ export const authRoutes = {
     tags: ['settings'],
     query: z.object({ k: z.enum(globalConfigKeys) }),
     response: z.union([
+      z.object({ pwd_complexity_config: pwdComplexityConfig }),
       accountSafeConfig,
       loginSafeConfig,
       outboundConfig,
-      z.object({ pwd_complexity_config: pwdComplexityConfig }),
     ]),
   }),
   globalConfigSet: defineRoute({
