@@ -93,6 +93,8 @@ export interface AppDeps {
   /** Built web app to serve; none in API-only tests. */
   webDir?: string | undefined;
   logLevel?: string;
+  /** Where the JSON log lines go (standard output by default). */
+  logStream?: { write(line: string): void };
   bodyLimitBytes?: number;
   /** Request timeout and connections per address (30 s and 200 by default). */
   httpLimits?: Partial<HttpLimits>;
@@ -166,7 +168,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
               hop < hops
           )(deps.trustProxy)
         : (deps.trustProxy ?? false),
-    logger: { level: deps.logLevel ?? 'info' },
+    logger: { level: deps.logLevel ?? 'info', ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: deps.bodyLimitBytes ?? 1_048_576,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),

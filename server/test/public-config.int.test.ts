@@ -81,3 +81,23 @@ describeEachDatabase('UTF-8 on input', (dialect) => {
     expect(pair.statusCode).toBe(200);
   });
 });
+
+describeEachDatabase('mail server address', (dialect) => {
+  const t = useTestApp(dialect);
+  it('takes a host name or an IP address, and refuses free text with the field named', async () => {
+    const put = (host: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/setting/email_service',
+        headers: { authorization: 'Bearer admin-token' },
+        payload: { host, port: 25, security: 'none', user: '', password: '', from: 'alarm@example.com', enable: false },
+      });
+    for (const good of ['smtp.example.com', 'mail', '10.0.0.5', '::1'])
+      expect((await put(good)).statusCode, good).toBe(200);
+    for (const bad of ['http://smtp.example.com', 'smtp example com', 'smtp.example.com:25', 'a/b']) {
+      const res = await put(bad);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().message).toContain('主机名或IP地址');
+    }
+  });
+});

@@ -149,8 +149,19 @@ export const channelRow = z.object({
 
 // ---------- mail service ----------
 
+/** A mail server: a host name or an IP address, nothing else (no scheme, path, space or port). */
+const mailHost = text(255).refine(
+  (h) =>
+    h === '' ||
+    /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(
+      h,
+    ) ||
+    /^\[?[0-9A-Fa-f:.]+\]?$/.test(h),
+  { message: msg('host') },
+);
+
 export const emailService = z.strictObject({
-  host: text(255).default(''),
+  host: mailHost.default(''),
   port: z.number().int().min(1).max(65_535).default(25),
   /** 'none' plain, 'starttls', 'tls' (implicit). */
   security: z.enum(['none', 'starttls', 'tls']).default('none'),

@@ -16,7 +16,17 @@ const sessionCheckMs = 1000;
  * and a token in the URL would end up in logs, so the first message carries the bearer token.
  */
 export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, authenticator: Authenticator) => {
-  await app.register(websocket, { options: { maxPayload: maxMessageBytes } });
+  await app.register(websocket, {
+    options: { maxPayload: maxMessageBytes },
+    // A frame over the size limit or another protocol error (ws codes WS_ERR_*) is the client's
+    // fault, already answered with 1009/1002: noted at debug, not logged with a stack each time.
+    errorHandler: (error, socket, request) => {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('WS_ERR_')) request.log.debug({ code }, 'push socket closed');
+      else request.log.error(error);
+      socket.terminate();
+    },
+  });
   // Revocation (logout, disable, lock, block, password change, another terminal, idle) reaches open
   // sockets: once a second, one batched read-only query re-checks the sessions of all sockets.
   const check = authenticator.liveSessions?.bind(authenticator);
