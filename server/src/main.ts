@@ -8,7 +8,7 @@ import { openDb } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { parseTrustProxy } from './http/limits.ts';
 import { createAuthRepository, ensureAdmin, loadOrCreateLoginKey } from './modules/auth/index.ts';
-import { builtInDefaults } from './modules/global-config/index.ts';
+import { builtInDefaults, restoreCaptchaAfterTestMode } from './modules/global-config/index.ts';
 import { seedDemo } from './modules/monitoring/demo.ts';
 import { loadOrCreateSecretBox } from './secrets/index.ts';
 
@@ -24,6 +24,8 @@ chmodSync(config.dataDir, 0o700);
 const db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const applied = await migrateToLatest(db.kysely);
 const adminPassword = await ensureAdmin(createAuthRepository(db));
+// A database a test run used does not keep that run's captcha off in production.
+const captchaRestored = await restoreCaptchaAfterTestMode(db, config.mode);
 // A demo estate on an empty database, so a newcomer sees live values at once; SITEWATCH_DEMO=0 skips it.
 const demo = process.env.SITEWATCH_DEMO === '0' ? null : await seedDemo(db);
 const sitewatch = await createSitewatch({
@@ -73,6 +75,7 @@ app.addHook('onResponse', async (request, reply) => {
 await dropInitialPasswordFile();
 if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 if (demo) app.log.info(demo, 'demo estate created (SITEWATCH_DEMO=0 skips it)');
+if (captchaRestored) app.log.warn('the login captcha a test run had switched off is on again');
 
 let stopping = false;
 const shutdown = async (signal: string) => {

@@ -160,3 +160,45 @@ export const registerGlobalConfigRoutes = (
     { permission: 'admin' },
   );
 };
+
+/** Marks a database a test or development run has used. */
+const testModeMarker = 'TEST_MODE_USED';
+
+/**
+ * The captcha a test run switched off does not stay off in production: a test or development run
+ * marks the database; the first production start on a marked database turns the stored captcha
+ * back on and clears the mark (an administrator may still turn it off again, on purpose). Answers
+ * whether it turned the captcha back on.
+ */
+export const restoreCaptchaAfterTestMode = async (
+  db: Db,
+  mode: 'production' | 'development' | 'test',
+  now: number = nowSeconds(),
+): Promise<boolean> => {
+  const k = db.kysely;
+  if (mode !== 'production') {
+    await k
+      .insertInto('global_config')
+      .values({ k: testModeMarker, v: 'true', updated_at: now })
+      .onConflict((oc) => oc.column('k').doNothing())
+      .execute();
+    return false;
+  }
+  const marked = await k.selectFrom('global_config').select('k').where('k', '=', testModeMarker).executeTakeFirst();
+  if (!marked) return false;
+  const row = await k.selectFrom('global_config').select('v').where('k', '=', 'LOGIN_SAFE').executeTakeFirst();
+  let turnedOn = false;
+  if (row) {
+    const stored = JSON.parse(row.v) as Record<string, unknown>;
+    if (stored.captcha_enabled === false) {
+      await k
+        .updateTable('global_config')
+        .set({ v: JSON.stringify({ ...stored, captcha_enabled: true }), updated_at: now })
+        .where('k', '=', 'LOGIN_SAFE')
+        .execute();
+      turnedOn = true;
+    }
+  }
+  await k.deleteFrom('global_config').where('k', '=', testModeMarker).execute();
+  return turnedOn;
+};
