@@ -278,7 +278,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   });
   registerAccessRoutes(app, deps.db, access);
   registerGlobalConfigRoutes(app, config, audit, { LOGIN_SAFE: loginSafeLockout() });
-  const users = registerUsers(app, { db: deps.db, auth, audit, clock });
+  const users = registerUsers(app, { db: deps.db, auth, audit, clock, bus });
   registerLdap(app, {
     db: deps.db,
     config,
@@ -313,13 +313,6 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     clock,
   });
   const stopAlarmPush = pushAlarms(bus, push, grants, clock);
-  // A user, role or group write may change anyone's grants: open sockets follow at once.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method === 'GET' || reply.statusCode >= 300) return;
-    if (/^\/api\/v1\/setting\/(users|roles|user_groups)\b/.test(request.routeOptions.url ?? '')) {
-      bus.publish('grants.changed', { user_ids: null });
-    }
-  });
   registerAlarms(app, { db: deps.db, engine: alarms, bus, settings: alarmSettings, audit, auth });
   registerNotify(app, { db: deps.db, notifier, settings: alarmSettings, audit, auth, bus, secrets });
   registerDashboard(app, {

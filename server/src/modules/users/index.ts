@@ -3,6 +3,7 @@ import type { CatalogueMenu } from '@sitewatch/contract/users';
 import { operationLogExportPath, operationLogQuery, userMenus, usersRoutes } from '@sitewatch/contract/users';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -25,9 +26,17 @@ export type GrantRules = ReturnType<typeof createGrantRules>;
  */
 export const registerUsers = (
   app: FastifyInstance,
-  deps: { db: Db; auth: AuthService; audit: AuditLog; clock?: () => number },
+  deps: { db: Db; auth: AuthService; audit: AuditLog; clock?: () => number; bus?: Pick<EventBus, 'publish'> },
 ) => {
   const repo = createUsersRepository(deps.db);
+  // A successful write of users, roles or user groups may change anyone's grants: whoever caches
+  // grants (the push side) forgets them, so open sockets follow at once.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || reply.statusCode >= 300) return;
+    if (/^\/api\/v1\/setting\/(users|roles|user_groups)\b/.test(request.routeOptions.url ?? '')) {
+      deps.bus?.publish('grants.changed', { user_ids: null });
+    }
+  });
   const rules = createGrantRules(repo);
   const now = () => nowSeconds((deps.clock ?? Date.now)());
   const audit = (request: FastifyRequest, module: string, action: string, target: string | number, detail = '') =>
