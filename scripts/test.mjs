@@ -27,6 +27,11 @@ const systemPackages = [
   // LDAP tests run their own OpenLDAP server (slapd with a generated config on a free port).
   { pkg: 'slapd', file: '/usr/sbin/slapd' },
   { pkg: 'ldap-utils', file: '/usr/bin/ldapsearch' },
+  // Collection tests and the MQTT ingest benchmark use peers nobody here wrote: Debian's broker,
+  // the snmpget tool (to compare IF-MIB reads) and pymodbus (a meter serving NaN and register holes).
+  { pkg: 'mosquitto', file: '/usr/sbin/mosquitto' },
+  { pkg: 'snmp', file: '/usr/bin/snmpget' },
+  { pkg: 'python3-pymodbus', file: '/usr/lib/python3/dist-packages/pymodbus/__init__.py' },
 ];
 
 function findPgBin(name) {
