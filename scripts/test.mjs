@@ -148,7 +148,7 @@ try {
     const report = readJson(vitestJson);
     if (report) counts.vitest = { passed: report.numPassedTests, failed: report.numFailedTests };
   }
-  run('Build the web app', 'npm', ['run', 'build', '--silent']);
+  run('Build the web app and the server', 'npm', ['run', 'build', '--silent']);
   const browserJson = path.join(tmp, 'playwright.json');
   rmSync(browserJson, { force: true });
   try {

@@ -12,6 +12,8 @@ export const configSchema = z.object({
   dataDir: z.string().default('./data'),
   databaseUrl: z.string().optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` lines for a log collector, `pretty` lines for a person; `auto`: pretty on a terminal. */
+  logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
   webDir: z.string().optional(),
   bodyLimitBytes: z.coerce.number().int().min(1024).default(1_048_576),
   /** `production` refuses test-only switches. */
@@ -44,6 +46,7 @@ const envNames: Record<keyof Config, string> = {
   dataDir: 'SITEWATCH_DATA_DIR',
   databaseUrl: 'DATABASE_URL',
   logLevel: 'LOG_LEVEL',
+  logFormat: 'LOG_FORMAT',
   webDir: 'SITEWATCH_WEB_DIR',
   bodyLimitBytes: 'SITEWATCH_BODY_LIMIT',
   mode: 'SITEWATCH_MODE',

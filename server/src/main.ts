@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pinoPretty from 'pino-pretty';
 import { createSitewatch } from './app.ts';
 import { createDrivers } from './collector/drivers/index.ts';
 import { loadConfig } from './config.ts';
@@ -21,6 +22,16 @@ const webDir = config.webDir ?? (existsSync(defaultWebDir) ? defaultWebDir : und
 // The data dir keeps the login key also with PostgreSQL: owner only.
 mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
 chmodSync(config.dataDir, 0o700);
+// A person at a terminal reads lines, a log collector parses JSON: never both in one stream.
+const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+const logStream = pretty
+  ? pinoPretty({
+      colorize: process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname',
+      sync: true,
+    })
+  : undefined;
 const db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const applied = await migrateToLatest(db.kysely);
 const adminPassword = await ensureAdmin(createAuthRepository(db));
@@ -40,6 +51,7 @@ const sitewatch = await createSitewatch({
   webDir,
   dataDir: config.dataDir,
   logLevel: config.logLevel,
+  logStream,
   bodyLimitBytes: config.bodyLimitBytes,
   trustProxy: parseTrustProxy(config.trustProxy),
   tls:
@@ -104,16 +116,27 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 await app.listen({ host: config.host, port: config.port });
 await sitewatch.start();
 const url = `${config.tlsCert ? 'https' : 'http'}://localhost:${(app.server.address() as { port: number }).port}`;
-const where = db.dialect === 'sqlite' ? path.join(config.dataDir, 'sitewatch.db') : 'PostgreSQL';
-process.stdout.write(`\nSitewatch is running: ${url}\nDatabase: ${where}\nAPI docs: ${url}/api/docs\n`);
+const database = db.dialect === 'sqlite' ? path.join(config.dataDir, 'sitewatch.db') : 'PostgreSQL';
+app.log.info({ url, database, mode: config.mode }, 'Sitewatch is running');
+const testNotice =
+  config.mode === 'production'
+    ? null
+    : `${config.mode} mode${config.captcha === 'off' ? ', login captcha off' : ''}: not for production use`;
+if (testNotice) app.log.warn({ mode: config.mode, captcha: config.captcha }, testNotice);
 if (adminPassword) {
-  // Printed once and kept in a file only its owner can read; it must be changed at first login.
-  const file = initialPasswordFile;
-  writeFileSync(file, `${adminPassword}\n`, { mode: 0o600 });
-  process.stdout.write(
-    `\nFirst start: log in as admin with password ${adminPassword}\n(also in ${file}; you will be asked to change it)\n`,
-  );
-} else {
-  process.stdout.write('Log in with your account; the first administrator is "admin".\n');
+  // Kept in a file only its owner can read; it must be changed at first login. JSON logs travel to
+  // collectors: only the terminal banner shows the password itself.
+  writeFileSync(initialPasswordFile, `${adminPassword}\n`, { mode: 0o600 });
+  app.log.info({ file: initialPasswordFile }, 'first start: the initial password of admin is in the file');
 }
-process.stdout.write('\n');
+if (pretty) {
+  // One block, one address, after the start-up lines.
+  const lines = [`Sitewatch is running at ${url}`];
+  if (testNotice) lines.push(testNotice);
+  if (adminPassword)
+    lines.push(
+      `First start: sign in as admin with password ${adminPassword}`,
+      `(also in ${initialPasswordFile}; you will be asked to change it)`,
+    );
+  process.stdout.write(`\n${lines.map((line) => `  ${line}`).join('\n')}\n\n`);
+}

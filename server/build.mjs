@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// Builds the server for production: one ES module (dist/main.js) with the contract bundled in and
+// every npm dependency left to Node, so production runs JavaScript, not a run-time transpiler.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const serverDir = path.dirname(fileURLToPath(import.meta.url));
+const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
+
+await build({
+  entryPoints: [path.join(serverDir, 'src/main.ts')],
+  outfile: path.join(serverDir, 'dist/main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // The workspace contract is TypeScript source: bundled. Everything else is installed and loaded by Node.
+  external: Object.keys(pkg.dependencies).filter((name) => name !== '@sitewatch/contract'),
+  sourcemap: true,
+  logLevel: 'warning',
+});
