@@ -5,6 +5,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type AlarmEngine, createAlarmEngine } from './alarms/engine.ts';
 import { withJitterState } from './alarms/live.ts';
 import { createAlarmSettings } from './alarms/settings.ts';
+import type { Kernel } from './area.ts';
+import { areas } from './areas.ts';
 import { createEventBus, type EventBus } from './bus/bus.ts';
 import { type Collector, createCollector } from './collector/collector.ts';
 import type { DriverRegistry } from './collector/driver.ts';
@@ -23,8 +25,7 @@ import { type MetricsAccess, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
-import { createAccessService, registerAccess, registerAccessRoutes } from './modules/access/index.ts';
-import { registerAlarms } from './modules/alarms/index.ts';
+import { createAccessService, registerAccess } from './modules/access/index.ts';
 import { createAuditLog, registerAuditTrail } from './modules/audit/index.ts';
 import {
   createAuthRepository,
@@ -32,24 +33,10 @@ import {
   createLoginPolicy,
   type LoginKey,
   loginRateLimit,
-  registerAuth,
   requestMeta,
 } from './modules/auth/index.ts';
-import { registerDashboard } from './modules/dashboard/index.ts';
-import { createDeviceStateLog, registerDeviceView } from './modules/device-view/index.ts';
-import {
-  createGlobalConfig,
-  type GlobalConfigDefaults,
-  registerGlobalConfigRoutes,
-} from './modules/global-config/index.ts';
-import { registerHealth } from './modules/health/index.ts';
-import { registerLdap } from './modules/ldap/index.ts';
-import { registerMonitoring } from './modules/monitoring/index.ts';
-import { registerNotify } from './modules/notify/index.ts';
-import { registerReports } from './modules/reports/index.ts';
-import { loginSafeLockout } from './modules/security/index.ts';
-import { registerSeries } from './modules/series/index.ts';
-import { registerUsers } from './modules/users/index.ts';
+import { createDeviceStateLog } from './modules/device-view/index.ts';
+import { createGlobalConfig, type GlobalConfigDefaults } from './modules/global-config/index.ts';
 import { type ChannelRegistry, createChannels } from './notify/channels/index.ts';
 import { createNotifier } from './notify/notifier.ts';
 import { createPushHub, type PushHub } from './push/hub.ts';
@@ -280,32 +267,8 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   registerAuditTrail(app, audit);
   await registerPushChannel(app, push, authenticator);
 
-  registerHealth(app, deps);
   // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
   const live = collector && withJitterState(collector, () => alarms);
-  registerMonitoring(app, { db: deps.db, collector: live, audit, bus, secrets });
-  registerSeries(app, { db: deps.db, series });
-  registerReports(app, { db: deps.db, live });
-  registerDeviceView(app, { db: deps.db, series, live });
-  registerAuth(app, {
-    auth,
-    loginKey: deps.loginKey,
-    config,
-    access,
-    rateLimit: deps.loginRateLimit ?? loginRateLimit,
-  });
-  registerAccessRoutes(app, deps.db, access);
-  registerGlobalConfigRoutes(app, config, audit, { LOGIN_SAFE: loginSafeLockout() });
-  const users = registerUsers(app, { db: deps.db, auth, audit, clock, bus });
-  registerLdap(app, {
-    db: deps.db,
-    config,
-    audit,
-    auth,
-    grants: users.grants,
-    rateLimit: deps.loginRateLimit ?? loginRateLimit,
-    clock,
-  });
   const alarmSettings = createAlarmSettings(deps.db, clock, secrets);
   const notifier = createNotifier({
     secrets,
@@ -331,17 +294,31 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     clock,
   });
   const stopAlarmPush = pushAlarms(bus, push, grants, clock);
-  registerAlarms(app, { db: deps.db, engine: alarms, bus, settings: alarmSettings, audit, auth });
-  registerNotify(app, { db: deps.db, notifier, settings: alarmSettings, audit, auth, bus, secrets });
-  registerDashboard(app, {
+
+  // ---------- the areas (areas.ts), each given the kernel ----------
+  const kernel: Kernel = {
+    app,
     db: deps.db,
-    dataDir: deps.dataDir ?? process.cwd(),
-    alarms,
-    collector,
-    notifier,
-    audit,
+    bus,
+    push,
+    grants,
     clock,
-  });
+    secrets,
+    audit,
+    access,
+    config,
+    auth,
+    loginKey: deps.loginKey,
+    alarmSettings,
+    alarms,
+    notifier,
+    collector,
+    live,
+    series,
+    dataDir: deps.dataDir ?? process.cwd(),
+    loginRateLimit: deps.loginRateLimit ?? loginRateLimit,
+  };
+  for (const area of areas) await area.register(kernel);
 
   await registerWebApp(app, deps.webDir);
 
@@ -355,6 +332,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   // device states, alarms, queued notices, samples; the database is the caller's to close.
   app.addHook('onClose', async () => {
     for (const timer of timers) clearInterval(timer);
+    for (const area of [...areas].reverse()) await area.stop?.();
     stopLiveFeed?.();
     stopAlarmPush();
     grants.stop();
@@ -397,6 +375,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
           log: { warn },
         });
       }
+      for (const area of areas) await area.start?.();
       if (deps.drivers) await collector?.start();
     },
   };

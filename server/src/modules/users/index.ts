@@ -18,6 +18,7 @@ const m = userMenus;
 
 /** The "who may grant what" checks, for other areas that give roles (LDAP import). */
 export type GrantRules = ReturnType<typeof createGrantRules>;
+export const grantRulesOf = (db: Db): GrantRules => createGrantRules(createUsersRepository(db));
 
 /**
  * Users, user groups, roles with their grants, the account block list and the operation log
