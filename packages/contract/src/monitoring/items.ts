@@ -14,36 +14,112 @@ export const itemInput = z
       .number()
       .int()
       .min(1, { message: msg('device') })
-      .max(2_147_483_647),
-    name: requiredText(64, 'itemName'),
+      .max(2_147_483_647)
+      .describe('Id of the device the item is read from.'),
+    name: requiredText(64, 'itemName').describe('Item name, 1–64 characters.'),
     /** The device's own name of the point (001 §3 item_cell_name). */
-    item_cell_name: optionalText(64).default(''),
-    unit: optionalText(16).default(''),
-    location_id: z.number().int().min(0).max(2_147_483_647).default(0),
-    value_type: valueType.default(1),
-    threshold_min: nullableNumber.default(null),
-    threshold_max: nullableNumber.default(null),
+    item_cell_name: optionalText(64)
+      .default('')
+      .describe("The device's own name of the point (e.g. a register or variable name); '' when none."),
+    unit: optionalText(16).default('').describe('Unit shown after the value, e.g. °C, V, kWh.'),
+    location_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe('Location id inside the site (0: none).'),
+    value_type: valueType
+      .default(1)
+      .describe('1 numeric (judged against threshold_min/max), 0 status (judged against status_threshold).'),
+    threshold_min: nullableNumber
+      .default(null)
+      .describe('Numeric items: lowest normal value (required unless telemetry_only); null for status items.'),
+    threshold_max: nullableNumber
+      .default(null)
+      .describe('Numeric items: highest normal value, not below threshold_min; null for status items.'),
     /** Status items: the value that means abnormal (e.g. "1" for a leak). */
-    status_threshold: optionalText(32).default(''),
-    recovery_point: nullableNumber.default(null),
-    overrun_point: nullableNumber.default(null),
-    alarm_level: z.number().int().min(0).max(100).default(1),
+    status_threshold: optionalText(32)
+      .default('')
+      .describe('Status items: the value that means abnormal, e.g. "1" for a leak.'),
+    recovery_point: nullableNumber
+      .default(null)
+      .describe('Numeric items: margin inside [min, max] a raised alarm must reach to clear (hysteresis).'),
+    overrun_point: nullableNumber
+      .default(null)
+      .describe('Numeric items: margin beyond min or max at which an alarm is raised.'),
+    alarm_level: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(1)
+      .describe("Alarm level of the item's alarms (1 most severe … 5; 0 none)."),
     alarm_color: z
       .string()
       .regex(/^(#[0-9a-fA-F]{6})?$/, { message: msg('color') })
-      .default(''),
-    contact_group_id: z.number().int().min(0).max(2_147_483_647).default(0),
-    working_period_id: z.number().int().min(0).max(2_147_483_647).default(0),
-    overrun_action_id: z.number().int().min(0).max(2_147_483_647).default(0),
-    recovery_action_id: z.number().int().min(0).max(2_147_483_647).default(0),
-    check_interval: nonNegativeInt('checkInterval').default(10),
-    repetitions: nonNegativeInt('repetitions').default(1),
-    notification_interval: nonNegativeInt('notificationInterval').default(300),
-    check_period_id: z.number().int().min(0).max(2_147_483_647).default(0),
-    notification_period_id: z.number().int().min(0).max(2_147_483_647).default(0),
-    alarm_period_id: z.number().int().min(0).max(2_147_483_647).default(0),
-    source: itemSource,
-    enable: z.boolean().default(true),
+      .default('')
+      .describe("Colour of the item in alarm, #rrggbb, or '' for the level's colour."),
+    contact_group_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe("Contact group told of the item's alarms (0: none)."),
+    working_period_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe('Time period in which the item is in service (0: always).'),
+    overrun_action_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe('Action run when the item goes into alarm (0: none); differs from recovery_action_id.'),
+    recovery_action_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe('Action run when the item recovers (0: none).'),
+    check_interval: nonNegativeInt('checkInterval')
+      .default(10)
+      .describe('Seconds between two checks of the item (non-negative integer).'),
+    repetitions: nonNegativeInt('repetitions')
+      .default(1)
+      .describe('Consecutive checks a new state needs before it counts (0 and 1: at once).'),
+    notification_interval: nonNegativeInt('notificationInterval')
+      .default(300)
+      .describe('Seconds between repeated notices of an unconfirmed alarm (0: once).'),
+    check_period_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe('Time period in which samples are judged (0: always).'),
+    notification_period_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe('Time period in which notices are sent (0: always).'),
+    alarm_period_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe('Time period in which alarms are raised (0: always).'),
+    source: itemSource.describe('Where the value is read, by driver (kind: simulator, modbus, snmp or mqtt).'),
+    enable: z.boolean().default(true).describe('Whether the item is checked.'),
   })
   .superRefine((item, ctx) => checkItemRules(item, ctx));
 export type ItemInput = z.input<typeof itemInput>;
@@ -88,46 +164,54 @@ export const checkItemRules = (item: ItemRuleFields, ctx: z.RefinementCtx) => {
 };
 
 export const itemRow = z.object({
-  id: z.number().int(),
-  device_id: z.number().int(),
-  device_name: z.string(),
-  device_group_id: z.number().int(),
-  name: z.string(),
-  item_cell_name: z.string(),
-  unit: z.string(),
-  location_id: z.number().int(),
-  value_type: valueType,
-  threshold_min: z.number().nullable(),
-  threshold_max: z.number().nullable(),
-  status_threshold: z.string(),
-  recovery_point: z.number().nullable(),
-  overrun_point: z.number().nullable(),
-  alarm_level: z.number().int(),
-  alarm_color: z.string(),
-  contact_group_id: z.number().int(),
-  working_period_id: z.number().int(),
-  overrun_action_id: z.number().int(),
-  recovery_action_id: z.number().int(),
-  check_interval: z.number().int(),
-  repetitions: z.number().int(),
-  notification_interval: z.number().int(),
-  check_period_id: z.number().int(),
-  notification_period_id: z.number().int(),
-  alarm_period_id: z.number().int(),
-  source: itemSource,
-  enable: z.boolean(),
-  state: stateCode,
-  value: z.number().nullable(),
-  last_check: z.number().int(),
-  info: z.string(),
+  id: z.number().int().describe('Item id.'),
+  device_id: z.number().int().describe('Id of its device.'),
+  device_name: z.string().describe('Name of its device.'),
+  device_group_id: z.number().int().describe("Id of the device's site."),
+  name: z.string().describe('Item name.'),
+  item_cell_name: z.string().describe("The device's own name of the point."),
+  unit: z.string().describe('Unit of the value.'),
+  location_id: z.number().int().describe('Location id (0: none).'),
+  value_type: valueType.describe('1 numeric, 0 status.'),
+  threshold_min: z.number().nullable().describe('Lowest normal value, or null.'),
+  threshold_max: z.number().nullable().describe('Highest normal value, or null.'),
+  status_threshold: z.string().describe('Status items: the value that means abnormal.'),
+  recovery_point: z.number().nullable().describe('Hysteresis margin for clearing, or null.'),
+  overrun_point: z.number().nullable().describe('Margin beyond min/max for raising, or null.'),
+  alarm_level: z.number().int().describe('Alarm level (0: none).'),
+  alarm_color: z.string().describe("Colour in alarm, or ''."),
+  contact_group_id: z.number().int().describe('Contact group told (0: none).'),
+  working_period_id: z.number().int().describe('Working time period (0: always).'),
+  overrun_action_id: z.number().int().describe('Action on alarm (0: none).'),
+  recovery_action_id: z.number().int().describe('Action on recovery (0: none).'),
+  check_interval: z.number().int().describe('Seconds between two checks.'),
+  repetitions: z.number().int().describe('Consecutive checks before a new state counts.'),
+  notification_interval: z.number().int().describe('Seconds between repeated notices.'),
+  check_period_id: z.number().int().describe('Check time period (0: always).'),
+  notification_period_id: z.number().int().describe('Notification time period (0: always).'),
+  alarm_period_id: z.number().int().describe('Alarm time period (0: always).'),
+  source: itemSource.describe('Where the value is read.'),
+  enable: z.boolean().describe('Whether the item is checked.'),
+  state: stateCode.describe(
+    'Item state: 0 not ready, 1 normal, 2 abnormal, 3 warning, 4 unknown, 5 serious, 6 jitter.',
+  ),
+  value: z.number().nullable().describe('Last value (scaled), or null when there is none or it is unknown.'),
+  last_check: z.number().int().describe('Time of the last check (epoch seconds).'),
+  info: z.string().describe("Why the item is in its state (e.g. why it is unknown), or ''."),
 });
 export type ItemRow = z.infer<typeof itemRow>;
 
 export const itemListQuery = pageQuery.extend({
-  device_id: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
-  device_group_id: z.coerce.number().int().min(-1).max(2_147_483_647).optional(),
-  name: z.string().max(64).optional(),
-  state: z.coerce.number().int().min(0).max(6).optional(),
+  device_id: z.coerce.number().int().min(1).max(2_147_483_647).optional().describe('Only items of this device.'),
+  device_group_id: z.coerce
+    .number()
+    .int()
+    .min(-1)
+    .max(2_147_483_647)
+    .optional()
+    .describe('Only items of this site (-1: all sites).'),
+  name: z.string().max(64).optional().describe('Only items whose name contains this text.'),
+  state: z.coerce.number().int().min(0).max(6).optional().describe('Only items in this state (0–6).'),
 });
 
 /** PUT setting/items/bulk: the same settings for many items (002 §8 "batch update partial failure"). */
@@ -135,7 +219,8 @@ export const itemBulkUpdate = z.strictObject({
   ids: z
     .array(z.number().int().min(1).max(2_147_483_647))
     .min(1, { message: msg('ids') })
-    .max(5000),
+    .max(5000)
+    .describe('Ids of the items to change (1–5000).'),
   set: z
     .strictObject({
       threshold_min: nullableNumber.optional(),
@@ -160,12 +245,15 @@ export const itemBulkUpdate = z.strictObject({
       alarm_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
       enable: z.boolean().optional(),
     })
-    .refine((s) => Object.keys(s).length > 0, { message: msg('nothingToUpdate') }),
+    .refine((s) => Object.keys(s).length > 0, { message: msg('nothingToUpdate') })
+    .describe('The fields to set on every one of them (at least one); same meaning as in an item.'),
 });
 export const bulkResult = z.object({
-  updated: z.number().int(),
+  updated: z.number().int().describe('Number of items changed.'),
   /** Items the change was refused for, with the reason (002 §8 "batch update partial failure"). */
-  failed: z.array(z.object({ id: z.number().int(), message: z.string() })),
+  failed: z
+    .array(z.object({ id: z.number().int(), message: z.string() }))
+    .describe('Items the change was refused for, with the reason.'),
 });
 
 // ---------- time periods and serial ports ----------
@@ -174,22 +262,25 @@ const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: msg('time'
 export const timeRange = z
   .strictObject({
     /** Days of the week, 1 Monday … 7 Sunday. */
-    weekdays: z.array(z.number().int().min(1).max(7)).min(1).max(7),
-    start: hhmm,
-    end: hhmm,
+    weekdays: z.array(z.number().int().min(1).max(7)).min(1).max(7).describe('Days of the week, 1 Monday … 7 Sunday.'),
+    start: hhmm.describe('Start time, HH:MM.'),
+    end: hhmm.describe('End time, HH:MM, not before start.'),
   })
   .refine((r) => r.end >= r.start, { message: msg('endBeforeStart'), path: ['end'] });
 export const timePeriodInput = z.strictObject({
-  name: requiredText(64, 'periodName'),
+  name: requiredText(64, 'periodName').describe('Name of the time period.'),
   ranges: z
     .array(timeRange)
     .min(1, { message: msg('ranges') })
-    .max(50),
+    .max(50)
+    .describe('Ranges of the period: days of the week with a start and end time (HH:MM).'),
 });
 export const timePeriodRow = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  ranges: z.array(z.object({ weekdays: z.array(z.number().int()), start: z.string(), end: z.string() })),
+  id: z.number().int().describe('Time period id.'),
+  name: z.string().describe('Name.'),
+  ranges: z
+    .array(z.object({ weekdays: z.array(z.number().int()), start: z.string(), end: z.string() }))
+    .describe('Days of the week (1 Monday … 7 Sunday) with start and end times (HH:MM).'),
 });
 
 export const serialPortRow = serialSettings.extend({ present: z.boolean() });

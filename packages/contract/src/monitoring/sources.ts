@@ -5,16 +5,16 @@ import { driverName, msg, requiredText, valueType, weightSchema } from './fields
 // ---------- categories and templates ----------
 
 export const categoryRow = z.object({
-  id: z.number().int(),
-  code: z.string(),
-  name: z.string(),
-  enable: z.boolean(),
-  weight: z.number().int(),
+  id: z.number().int().describe('Category id.'),
+  code: z.string().describe('Category code (devices name their category by it).'),
+  name: z.string().describe('Category name.'),
+  enable: z.boolean().describe('Whether the category is offered.'),
+  weight: z.number().int().describe('Sort number.'),
 });
 export const categoryUpdate = z.strictObject({
-  name: requiredText(64, 'name'),
-  enable: z.boolean(),
-  weight: weightSchema,
+  name: requiredText(64, 'name').describe('Category name.'),
+  enable: z.boolean().describe('Whether the category is offered.'),
+  weight: weightSchema.describe('Sort number: a positive integer not starting with 0.'),
 });
 
 /** Modbus data types; 32-bit types read two registers, big-endian words unless `_le` (word-swapped). */
@@ -33,74 +33,110 @@ export const modbusDataTypes = [
 /** How an item is read, by driver (the point table of a template). */
 export const itemSource = z.discriminatedUnion('kind', [
   z.strictObject({
-    kind: z.literal('simulator'),
+    kind: z.literal('simulator').describe('simulator: a made-up value, for demonstrations and tests.'),
     /**
      * analog: base ± spread over a daily-like cycle, with noise and a slow drift; counter: grows by
      * `base` per hour (energy); status: 0 normally, 1 for a while with probability `fault_rate`.
      */
-    model: z.enum(['analog', 'counter', 'status']),
-    base: z.number().finite().min(-1e9).max(1e9),
-    spread: z.number().finite().min(0).max(1e9).default(0),
-    noise: z.number().finite().min(0).max(1e9).default(0),
-    period_s: z.number().int().min(10).max(10_000_000).default(86_400),
-    fault_rate: z.number().min(0).max(1).default(0),
-    decimals: z.number().int().min(0).max(6).default(1),
+    model: z
+      .enum(['analog', 'counter', 'status'])
+      .describe(
+        'analog: base ± spread over a daily-like cycle with noise and drift; counter: grows by base per hour; status: 0, or 1 for a while with probability fault_rate.',
+      ),
+    base: z.number().finite().min(-1e9).max(1e9).describe('Middle value (analog), growth per hour (counter).'),
+    spread: z.number().finite().min(0).max(1e9).default(0).describe('Half the daily swing around base (analog).'),
+    noise: z.number().finite().min(0).max(1e9).default(0).describe('Random noise added to each value.'),
+    period_s: z
+      .number()
+      .int()
+      .min(10)
+      .max(10_000_000)
+      .default(86_400)
+      .describe('Length of one cycle in seconds (default one day).'),
+    fault_rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0)
+      .describe('Status model: probability (0–1) of turning 1 at a check.'),
+    decimals: z.number().int().min(0).max(6).default(1).describe('Decimals the value is rounded to (0–6).'),
   }),
   z.strictObject({
-    kind: z.literal('modbus'),
+    kind: z.literal('modbus').describe('modbus: a register or bit of a Modbus TCP or RTU device.'),
     /** 1 coils, 2 discrete inputs, 3 holding registers, 4 input registers. */
-    function: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
-    register: z.number().int().min(0).max(65535),
-    data_type: z.enum(modbusDataTypes),
-    scale: z.number().finite().default(1),
+    function: z
+      .union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)])
+      .describe('Modbus table: 1 coils, 2 discrete inputs, 3 holding registers, 4 input registers.'),
+    register: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .describe('Register (or bit) address, 0-based as on the wire (0–65535).'),
+    data_type: z.enum(modbusDataTypes).describe('How the registers are decoded; 32-bit types read two registers.'),
+    scale: z
+      .number()
+      .finite()
+      .default(1)
+      .describe('Factor the raw value is multiplied by (stored value = raw × scale).'),
   }),
   z.strictObject({
-    kind: z.literal('snmp'),
+    kind: z.literal('snmp').describe('snmp: one OID read with GET.'),
     oid: z
       .string()
       .regex(/^\.?\d+(\.\d+){1,127}$/, { message: msg('oid') })
-      .max(400),
-    scale: z.number().finite().default(1),
+      .max(400)
+      .describe('Numeric OID, e.g. 1.3.6.1.2.1.1.3.0 (a leading dot is allowed).'),
+    scale: z.number().finite().default(1).describe('Factor the raw value is multiplied by.'),
   }),
   z.strictObject({
-    kind: z.literal('mqtt'),
+    kind: z.literal('mqtt').describe('mqtt: a value from messages on a topic.'),
     topic: z
       .string()
       .min(1)
       .max(300)
-      .refine((t) => !/[+#]/.test(t), { message: msg('topic') }),
+      .refine((t) => !/[+#]/.test(t), { message: msg('topic') })
+      .describe('Topic the value is published on.'),
     /** Dotted path into the JSON payload, e.g. `data.temp`; empty when the payload is the number. */
-    json_path: z.string().max(200).default(''),
-    scale: z.number().finite().default(1),
+    json_path: z
+      .string()
+      .max(200)
+      .default('')
+      .describe('Dotted path into the JSON payload, e.g. data.temp; empty when the payload is the number itself.'),
+    scale: z.number().finite().default(1).describe('Factor the parsed value is multiplied by.'),
     /** Where writes to this item are published (empty: not writable). */
-    command_topic: z.string().max(300).default(''),
+    command_topic: z
+      .string()
+      .max(300)
+      .default('')
+      .describe('Topic writes to this item are published on (empty: not writable).'),
   }),
 ]);
 export type ItemSource = z.infer<typeof itemSource>;
 
 export const templateItem = z.object({
-  name: z.string(),
-  item_cell_name: z.string(),
-  unit: z.string(),
-  value_type: valueType,
-  threshold_min: z.number().nullable(),
-  threshold_max: z.number().nullable(),
-  status_threshold: z.string(),
-  source: itemSource,
+  name: z.string().describe('Item name.'),
+  item_cell_name: z.string().describe("The device's own name of the point."),
+  unit: z.string().describe('Unit of the value.'),
+  value_type: valueType.describe('1 numeric, 0 status.'),
+  threshold_min: z.number().nullable().describe('Lowest normal value, or null.'),
+  threshold_max: z.number().nullable().describe('Highest normal value, or null.'),
+  status_threshold: z.string().describe('Status items: the value that means abnormal.'),
+  source: itemSource.describe('Where the value is read.'),
 });
 export type TemplateItem = z.infer<typeof templateItem>;
 
 export const deviceTemplateRow = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  category_code: z.string(),
-  driver: driverName,
-  items: z.array(templateItem),
+  id: z.number().int().describe('Template id.'),
+  name: z.string().describe('Template name.'),
+  category_code: z.string().describe('Category code of devices made from it.'),
+  driver: driverName.describe('Driver of devices made from it.'),
+  items: z.array(templateItem).describe('The point table: the items a device made from the template gets.'),
 });
 export type DeviceTemplateRow = z.infer<typeof deviceTemplateRow>;
 
 export const templateListQuery = pageQuery.extend({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  driver: driverName.optional(),
-  category_code: z.string().max(32).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Rows per page (1–1000, default 100).'),
+  driver: driverName.optional().describe('Only templates of this driver.'),
+  category_code: z.string().max(32).optional().describe('Only templates of this category code.'),
 });
