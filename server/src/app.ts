@@ -357,7 +357,11 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
       if (sealed > 0) app.log.info({ sealed }, 'stored secrets encrypted');
       if (deps.drivers && series) {
         series.start();
-        stopMaintenance = startSeriesMaintenance(deps.db, series, (err) => warn({ err }, 'series maintenance failed'));
+        stopMaintenance = startSeriesMaintenance(
+          () => config.get('SERIES_RETENTION'),
+          series,
+          (err) => warn({ err }, 'series maintenance failed'),
+        );
       }
       if (deviceStates) {
         pruneDeviceStates();

@@ -26,7 +26,7 @@ export const areas: Area[] = [
     register: (k) =>
       registerMonitoring(k.app, { db: k.db, collector: k.live, audit: k.audit, bus: k.bus, secrets: k.secrets }),
   },
-  { name: 'series', register: (k) => registerSeries(k.app, { db: k.db, series: k.series }) },
+  { name: 'series', register: (k) => registerSeries(k.app, { db: k.db, series: k.series, config: k.config }) },
   { name: 'reports', register: (k) => registerReports(k.app, { db: k.db, live: k.live }) },
   { name: 'device-view', register: (k) => registerDeviceView(k.app, { db: k.db, series: k.series, live: k.live }) },
   {

@@ -9,7 +9,8 @@ import {
 } from '@sitewatch/contract/notify';
 import type { z } from 'zod';
 import type { Db } from '../db/kysely.ts';
-import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
+import { createSettingsStore, type SettingsStore } from '../db/settings-store.ts';
+import type { SecretBox } from '../secrets/index.ts';
 
 interface Values {
   commons: AlarmCommons;
@@ -36,12 +37,7 @@ const defaults: Values = {
  * Alarm and notification settings (alarm commons, mail service, templates) as JSON by key in
  * `alarm_settings`, cached: the engine reads them for every transition.
  */
-export interface AlarmSettings {
-  get<K extends AlarmSettingKey>(key: K): Promise<Values[K]>;
-  /** The cached value (defaults until the first `get`); for the per-sample path. */
-  peek<K extends AlarmSettingKey>(key: K): Values[K];
-  set<K extends AlarmSettingKey>(key: K, value: Values[K]): Promise<void>;
-}
+export type AlarmSettings = SettingsStore<Values>;
 
 /** Fields kept encrypted in the row (the cache and every reader see them in clear). */
 export const alarmSettingSecrets: Partial<Record<AlarmSettingKey, string[]>> = { email_service: ['password'] };
@@ -50,40 +46,13 @@ export const createAlarmSettings = (
   db: Db,
   clock: () => number = Date.now,
   secrets?: SecretBox | undefined,
-): AlarmSettings => {
-  const cache = new Map<AlarmSettingKey, unknown>();
-  const seal = (key: AlarmSettingKey, v: string, f: 'encrypt' | 'decrypt') => {
-    const fields = alarmSettingSecrets[key];
-    return secrets && fields ? mapJsonFields(v, fields, secrets[f]) : v;
-  };
-  const get = async <K extends AlarmSettingKey>(key: K): Promise<Values[K]> => {
-    if (cache.has(key)) return cache.get(key) as Values[K];
-    const row = await db.kysely.selectFrom('alarm_settings').select('v').where('k', '=', key).executeTakeFirst();
-    let value: Values[K] = defaults[key];
-    if (row) {
-      try {
-        const parsed = schemas[key].safeParse({ ...defaults[key], ...JSON.parse(seal(key, row.v, 'decrypt')) });
-        if (parsed.success) value = parsed.data;
-      } catch {
-        // an unreadable value falls back to the default
-      }
-    }
-    cache.set(key, value);
-    return value;
-  };
-  return {
-    get,
-    peek: (key) => (cache.get(key) ?? defaults[key]) as Values[typeof key],
-    async set(key, value) {
-      const clear = JSON.stringify(schemas[key].parse(value));
-      const v = seal(key, clear, 'encrypt');
-      const updated_at = Math.floor(clock() / 1000);
-      await db.kysely
-        .insertInto('alarm_settings')
-        .values({ k: key, v, updated_at })
-        .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at }))
-        .execute();
-      cache.set(key, JSON.parse(clear));
-    },
-  };
-};
+): AlarmSettings =>
+  createSettingsStore<Values>({
+    db,
+    table: 'alarm_settings',
+    schemas,
+    defaults,
+    secretFields: alarmSettingSecrets,
+    secrets,
+    clock,
+  });

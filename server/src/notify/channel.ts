@@ -59,11 +59,5 @@ export const httpCall = async (
   return res;
 };
 
-export const parseJsonObject = (text: string): Record<string, unknown> => {
-  try {
-    const v = JSON.parse(text);
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
+/** A channel's JSON answer as an object (none when it is not one). */
+export { readJsonObject as parseJsonObject } from '../db/json.ts';

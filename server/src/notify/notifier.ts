@@ -1,6 +1,7 @@
 import { type ChannelConfig, type ChannelKind, channelConfig } from '@sitewatch/contract/notify';
 import { inPeriod, type PeriodRange } from '../alarms/rules/periods.ts';
 import type { AlarmSettings } from '../alarms/settings.ts';
+import { readIdList } from '../db/json.ts';
 import type { Db } from '../db/kysely.ts';
 import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
 import type { ChannelSettings, Destination, NoticeMessage } from './channel.ts';
@@ -97,15 +98,6 @@ interface Directory {
   periods: Map<number, PeriodRange[]>;
 }
 
-const ids = (text: string): number[] => {
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : [];
-  } catch {
-    return [];
-  }
-};
-
 /** Fills {placeholders} of a template. */
 export const renderTemplate = (template: string, fields: Record<string, string | number | null>): string =>
   template.replace(/\{(\w+)\}/g, (all, key: string) => {
@@ -148,11 +140,11 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
     const dir: Directory = { groups: new Map(), contacts: new Map(), channels: new Map(), periods: new Map() };
     for (const g of groups) {
       dir.groups.set(g.id, {
-        contact_ids: ids(g.contact_ids),
+        contact_ids: readIdList(g.contact_ids),
         email: g.email === 1,
         sms: g.sms === 1,
         voice: g.voice === 1,
-        channel_ids: ids(g.channel_ids),
+        channel_ids: readIdList(g.channel_ids),
         mode: g.mode,
       });
     }

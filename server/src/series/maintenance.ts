@@ -1,26 +1,15 @@
-import { defaultRetention, retentionSettings } from '@sitewatch/contract/series';
-import type { Db } from '../db/kysely.ts';
+import type { RetentionSettings } from '@sitewatch/contract/series';
 import type { SeriesStore } from './store.ts';
 
 /** Reads the retention settings (global config SERIES_RETENTION) and prunes older samples, hourly. */
 export const startSeriesMaintenance = (
-  db: Db,
+  retention: () => Promise<RetentionSettings>,
   store: SeriesStore,
   onError: (err: unknown) => void,
   everyMs = 3_600_000,
 ): (() => void) => {
   const run = async () => {
-    const row = await db.kysely
-      .selectFrom('global_config')
-      .select('v')
-      .where('k', '=', 'SERIES_RETENTION')
-      .executeTakeFirst();
-    let retention = defaultRetention;
-    if (row) {
-      const parsed = retentionSettings.safeParse(JSON.parse(row.v));
-      if (parsed.success) retention = parsed.data;
-    }
-    await store.prune(retention);
+    await store.prune(await retention());
   };
   const timer = setInterval(() => void run().catch(onError), everyMs);
   timer.unref();

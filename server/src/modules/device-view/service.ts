@@ -7,6 +7,7 @@ import {
   deviceLogKinds,
 } from '@sitewatch/contract/device-view';
 import { type DriverName, itemSource, monitorState } from '@sitewatch/contract/monitoring';
+import { readJsonObject } from '../../db/json.ts';
 import { notFound } from '../../http/errors.ts';
 import { sheetWorkbook } from '../../http/xlsx.ts';
 import type { SeriesStore } from '../../series/store.ts';
@@ -26,15 +27,6 @@ export interface DeviceViewDeps {
 
 type Allowed = number[] | null;
 
-const parseJson = (text: string): Record<string, unknown> => {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
-
 /** Where a device is reached, as an operator reads it. */
 const addressOf = (d: {
   driver: string;
@@ -47,7 +39,7 @@ const addressOf = (d: {
   const parts: string[] = [];
   if (d.ip) parts.push(d.port ? `${d.ip}:${d.port}` : d.ip);
   else {
-    const serial = parseJson(d.serial);
+    const serial = readJsonObject(d.serial);
     if (typeof serial.name === 'string' && serial.name) {
       parts.push(typeof serial.baud_rate === 'number' ? `${serial.name} @ ${serial.baud_rate}` : serial.name);
     }
@@ -58,7 +50,7 @@ const addressOf = (d: {
 
 /** Whether a setpoint can be written to an item through its device's driver. */
 const writable = (source: string) => {
-  const parsed = itemSource.safeParse(parseJson(source));
+  const parsed = itemSource.safeParse(readJsonObject(source));
   if (!parsed.success) return false;
   const s = parsed.data;
   if (s.kind === 'modbus') return s.function === 1 || s.function === 3;

@@ -13,12 +13,14 @@ import {
   outboundConfig,
 } from '@sitewatch/contract/auth';
 import { defaultLdapConfig, type LdapConfig, ldapConfig } from '@sitewatch/contract/ldap';
+import { defaultRetention, type RetentionSettings, retentionSettings } from '@sitewatch/contract/series';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/kysely.ts';
+import { createSettingsStore, type SettingsStore } from '../../db/settings-store.ts';
 import { AppError, notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
-import { mapJsonFields, type SecretBox } from '../../secrets/index.ts';
+import type { SecretBox } from '../../secrets/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 
 interface Values {
@@ -28,6 +30,8 @@ interface Values {
   OUTBOUND: OutboundConfig;
   /** Not among the setting/gc keys: its bind password is never answered (see modules/ldap). */
   LDAP: LdapConfig;
+  /** History retention (series area: its own routes, and the hourly pruning). */
+  SERIES_RETENTION: RetentionSettings;
 }
 
 /** Every stored key: the setting/gc ones and those an area serves through its own routes. */
@@ -39,6 +43,7 @@ const schemas: { [K in ConfigKey]: z.ZodType<Values[K]> } = {
   LOGIN_SAFE: loginSafeConfig,
   OUTBOUND: outboundConfig,
   LDAP: ldapConfig,
+  SERIES_RETENTION: retentionSettings,
 };
 
 export type GlobalConfigDefaults = { [K in ConfigKey]: Values[K] };
@@ -49,18 +54,16 @@ export const builtInDefaults: GlobalConfigDefaults = {
   LOGIN_SAFE: defaultLoginSafe,
   OUTBOUND: defaultOutbound,
   LDAP: defaultLdapConfig,
+  SERIES_RETENTION: defaultRetention,
 };
-
-export interface GlobalConfig {
-  get<K extends ConfigKey>(key: K): Promise<Values[K]>;
-  set<K extends ConfigKey>(key: K, value: Values[K]): Promise<void>;
-}
 
 /**
  * Global configuration (000 §7 setting/gc): JSON values by key, read through a small cache since
  * every login and request consults them. A stored value that no longer parses (an older shape)
  * falls back to the default merged with what still fits.
  */
+export type GlobalConfig = SettingsStore<Values>;
+
 /** Fields kept encrypted in the row (the cache and every reader see them in clear). */
 export const globalConfigSecrets: Partial<Record<ConfigKey, string[]>> = { LDAP: ['bind_password'] };
 
@@ -68,38 +71,15 @@ export const createGlobalConfig = (
   db: Db,
   defaults: GlobalConfigDefaults = builtInDefaults,
   secrets?: SecretBox | undefined,
-): GlobalConfig => {
-  const cache = new Map<ConfigKey, unknown>();
-  const seal = (key: ConfigKey, v: string, f: 'encrypt' | 'decrypt') => {
-    const fields = globalConfigSecrets[key];
-    return secrets && fields ? mapJsonFields(v, fields, secrets[f]) : v;
-  };
-  return {
-    async get(key) {
-      if (cache.has(key)) return cache.get(key) as Values[typeof key];
-      const row = await db.kysely.selectFrom('global_config').select('v').where('k', '=', key).executeTakeFirst();
-      let value: unknown = defaults[key];
-      if (row) {
-        const stored = JSON.parse(seal(key, row.v, 'decrypt'));
-        const parsed = schemas[key].safeParse({ ...defaults[key], ...stored });
-        if (parsed.success) value = parsed.data;
-      }
-      cache.set(key, value);
-      return value as Values[typeof key];
-    },
-    async set(key, value) {
-      const clear = JSON.stringify(schemas[key].parse(value));
-      const v = seal(key, clear, 'encrypt');
-      const updated_at = nowSeconds();
-      await db.kysely
-        .insertInto('global_config')
-        .values({ k: key, v, updated_at })
-        .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at }))
-        .execute();
-      cache.set(key, JSON.parse(clear));
-    },
-  };
-};
+): GlobalConfig =>
+  createSettingsStore<Values>({
+    db,
+    table: 'global_config',
+    schemas,
+    defaults,
+    secretFields: globalConfigSecrets,
+    secrets,
+  });
 
 /** setting/gc: the readonly keys the login page and shell need are public; the rest is for the administrator. */
 /** Checks of a new value that need the request (who changes it, from where); a key of the shared texts when refused. */

@@ -3,6 +3,7 @@ import { type ChannelConfig, channelConfig, notifyRoutes as r } from '@sitewatch
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AlarmSettings } from '../../alarms/settings.ts';
 import type { EventBus } from '../../bus/bus.ts';
+import { readIdList } from '../../db/json.ts';
 import type { Db } from '../../db/kysely.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
@@ -23,14 +24,6 @@ export interface NotifyDeps {
   secrets: SecretBox;
 }
 
-const ids = (text: string): number[] => {
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : [];
-  } catch {
-    return [];
-  }
-};
 const like = (s: string) => `%${s.replace(/[%_\\]/g, '')}%`;
 
 /**
@@ -150,8 +143,8 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
   const findGroup = (id: number) => k.selectFrom('contact_groups').selectAll().where('id', '=', id).executeTakeFirst();
   const groupRow = (g: NonNullable<Awaited<ReturnType<typeof findGroup>>>) => ({
     ...g,
-    contact_ids: ids(g.contact_ids),
-    channel_ids: ids(g.channel_ids),
+    contact_ids: readIdList(g.contact_ids),
+    channel_ids: readIdList(g.channel_ids),
     email: g.email === 1,
     sms: g.sms === 1,
     voice: g.voice === 1,
@@ -225,7 +218,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     async ({ params, body, request }) => {
       const current = await findGroup(params.id);
       if (!current) throw notFound();
-      const contact_ids = await groupMembers(request, body.contact_ids, ids(current.contact_ids));
+      const contact_ids = await groupMembers(request, body.contact_ids, readIdList(current.contact_ids));
       await k
         .updateTable('contact_groups')
         .set(groupValues({ ...body, contact_ids }))

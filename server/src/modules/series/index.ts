@@ -6,15 +6,23 @@ import { badRequest } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
+import type { GlobalConfig } from '../global-config/index.ts';
 import { createSeriesService } from './service.ts';
 
 /** Menu page of history reports (docs/menus.md). */
 export const historyMenu = 103;
 
 /** Trend (000 §7), chart reads, history reports (002 §7.5) and retention of the series store. */
-export const registerSeries = (app: FastifyInstance, deps: { db: Db; series?: SeriesStore | undefined }) => {
+export const registerSeries = (
+  app: FastifyInstance,
+  deps: { db: Db; series?: SeriesStore | undefined; config: Pick<GlobalConfig, 'get' | 'set'> },
+) => {
   // Reads need no running store: without one (API-only tests) a reader over the same tables serves.
-  const service = createSeriesService({ db: deps.db, store: deps.series ?? createSeriesStore(deps.db) });
+  const service = createSeriesService({
+    db: deps.db,
+    store: deps.series ?? createSeriesStore(deps.db),
+    config: deps.config,
+  });
   // Reads are limited to the items of the caller's granted sites (null: all).
   const sites = (request: FastifyRequest) => request.server.access.sites(request);
   const visibleQuery = async <Q extends { item_ids: number[] }>(q: Q, request: FastifyRequest): Promise<Q> => ({

@@ -1,20 +1,19 @@
 import { formatLocalTime, type Language, sharedText } from '@sitewatch/contract';
 import {
-  defaultRetention,
   type HistoryRow,
   type HistoryTemplateInput,
   type HistoryTemplateRow,
   historyRangeName,
   type RetentionSettings,
-  retentionSettings,
   templateInterval,
 } from '@sitewatch/contract/series';
+import { readIdList } from '../../db/json.ts';
 import type { Db } from '../../db/kysely.ts';
 import { notFound } from '../../http/errors.ts';
 import { sheetWorkbook } from '../../http/xlsx.ts';
 import type { SeriesStore } from '../../series/store.ts';
+import type { GlobalConfig } from '../global-config/index.ts';
 
-const retentionKey = 'SERIES_RETENTION';
 const exportLimit = 100_000;
 
 interface HistoryQuery {
@@ -27,17 +26,14 @@ interface HistoryQuery {
   tz_offset?: number;
 }
 
-const parseIds = (text: string): number[] => {
-  try {
-    const ids: unknown = JSON.parse(text);
-    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isInteger(id)) : [];
-  } catch {
-    return [];
-  }
-};
-
 /** Trend, chart reads, history reports and retention over the series store. */
-export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: () => number }) => {
+export const createSeriesService = (deps: {
+  db: Db;
+  store: SeriesStore;
+  /** SERIES_RETENTION lives in the global config store (one cache: the hourly pruning reads it too). */
+  config: Pick<GlobalConfig, 'get' | 'set'>;
+  clock?: () => number;
+}) => {
   const k = deps.db.kysely;
   const now = () => Math.floor((deps.clock?.() ?? Date.now()) / 1000);
 
@@ -118,15 +114,7 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
     return { total: rows.length, rows: rows.slice(0, cap) };
   };
 
-  const getRetention = async (): Promise<RetentionSettings> => {
-    const row = await k.selectFrom('global_config').select('v').where('k', '=', retentionKey).executeTakeFirst();
-    if (!row) return defaultRetention;
-    try {
-      return retentionSettings.parse(JSON.parse(row.v));
-    } catch {
-      return defaultRetention;
-    }
-  };
+  const getRetention = (): Promise<RetentionSettings> => deps.config.get('SERIES_RETENTION');
 
   /** Keeps the items whose device is in one of `allowed` sites (null: every site). */
   const visible = async (ids: number[], allowed: number[] | null) => {
@@ -246,7 +234,7 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
       const rows = await k.selectFrom('data_history_templates').selectAll().orderBy('id').execute();
       const out: HistoryTemplateRow[] = [];
       for (const r of rows) {
-        const item_ids = await visible(parseIds(r.item_ids), allowed);
+        const item_ids = await visible(readIdList(r.item_ids), allowed);
         if (item_ids.length === 0) continue;
         const parsedRange = historyRangeName.safeParse(r.range);
         const parsedInterval = templateInterval.safeParse(r.interval);
@@ -256,7 +244,7 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
           item_ids,
           interval: parsedInterval.success ? parsedInterval.data : 'hour',
           site_id: r.site_id,
-          device_ids: parseIds(r.device_ids),
+          device_ids: readIdList(r.device_ids),
           range: parsedRange.success ? parsedRange.data : 'last24h',
           t1: r.t1 === null ? null : Number(r.t1),
           t2: r.t2 === null ? null : Number(r.t2),
@@ -303,18 +291,13 @@ export const createSeriesService = (deps: { db: Db; store: SeriesStore; clock?: 
         .select('item_ids')
         .where('id', '=', id)
         .executeTakeFirst();
-      if (!row || (await visible(parseIds(row.item_ids), allowed)).length === 0) throw notFound();
+      if (!row || (await visible(readIdList(row.item_ids), allowed)).length === 0) throw notFound();
       await k.deleteFrom('data_history_templates').where('id', '=', id).execute();
       return null;
     },
     getRetention,
     async putRetention(input: RetentionSettings) {
-      const v = JSON.stringify(input);
-      await k
-        .insertInto('global_config')
-        .values({ k: retentionKey, v, updated_at: now() })
-        .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at: now() }))
-        .execute();
+      await deps.config.set('SERIES_RETENTION', input);
       return input;
     },
   };

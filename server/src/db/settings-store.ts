@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
+import type { Db } from './kysely.ts';
+
+/** The key/JSON tables: `k` text primary key, `v` JSON text, `updated_at` epoch seconds. */
+type SettingsTable = 'global_config' | 'alarm_settings';
+
+export interface SettingsStore<V> {
+  /** The stored value merged over its default (a value that no longer parses reads as the default). */
+  get<K extends keyof V & string>(key: K): Promise<V[K]>;
+  /** The cached value (the default until the first `get`): for hot paths that cannot wait. */
+  peek<K extends keyof V & string>(key: K): V[K];
+  /** Validates, stores (secret fields encrypted) and caches. */
+  set<K extends keyof V & string>(key: K, value: V[K]): Promise<void>;
+}
+
+/**
+ * One typed settings store over a key/JSON table, cached (logins, requests and the alarm engine
+ * read settings constantly). Fields named in `secretFields` are encrypted in the row; the cache
+ * and every reader see them in clear.
+ */
+export const createSettingsStore = <V extends object>(options: {
+  db: Db;
+  table: SettingsTable;
+  schemas: { [K in keyof V]: z.ZodType<V[K]> };
+  defaults: V;
+  secretFields?: Partial<Record<keyof V, string[]>>;
+  secrets?: SecretBox | undefined;
+  clock?: () => number;
+}): SettingsStore<V> => {
+  const { db, table, schemas, defaults } = options;
+  const cache = new Map<keyof V, unknown>();
+  const seal = (key: keyof V, v: string, f: 'encrypt' | 'decrypt') => {
+    const fields = options.secretFields?.[key];
+    return options.secrets && fields ? mapJsonFields(v, fields, options.secrets[f]) : v;
+  };
+  return {
+    async get(key) {
+      if (cache.has(key)) return cache.get(key) as V[typeof key];
+      const row = await db.kysely.selectFrom(table).select('v').where('k', '=', key).executeTakeFirst();
+      let value = defaults[key];
+      if (row) {
+        try {
+          const parsed = schemas[key].safeParse({ ...defaults[key], ...JSON.parse(seal(key, row.v, 'decrypt')) });
+          if (parsed.success) value = parsed.data;
+        } catch {
+          // unreadable: the default
+        }
+      }
+      cache.set(key, value);
+      return value;
+    },
+    peek: (key) => (cache.has(key) ? cache.get(key) : defaults[key]) as V[typeof key],
+    async set(key, value) {
+      const clear = JSON.stringify(schemas[key].parse(value));
+      const v = seal(key, clear, 'encrypt');
+      const updated_at = Math.floor((options.clock ?? Date.now)() / 1000);
+      await db.kysely
+        .insertInto(table)
+        .values({ k: key, v, updated_at })
+        .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at }))
+        .execute();
+      cache.set(key, JSON.parse(clear));
+    },
+  };
+};
