@@ -21,10 +21,13 @@ import {
   type ReadResult,
   withTimeout,
 } from './driver.ts';
+import { checkReading } from './reading.ts';
 
 /** An item as the collector reads it. */
 export interface CollectorItem extends DriverItem {
   device_id: number;
+  /** Named in its device's state reason when it gives no usable value. */
+  name?: string;
 }
 
 export interface CollectorDevice extends DriverDevice {
@@ -102,7 +105,10 @@ export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox
   if (deviceId !== undefined) q = q.where('id', '=', deviceId);
   const devices = await q.orderBy('id').execute();
   if (devices.length === 0) return [];
-  let iq = db.kysely.selectFrom('items').select(['id', 'device_id', 'value_type', 'source']).where('enable', '=', 1);
+  let iq = db.kysely
+    .selectFrom('items')
+    .select(['id', 'device_id', 'name', 'value_type', 'source'])
+    .where('enable', '=', 1);
   if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
   const items = await iq.orderBy('id').execute();
   const byDevice = new Map<number, CollectorItem[]>();
@@ -195,35 +201,50 @@ export const createCollector = (options: CollectorOptions): Collector => {
     const items = loop?.device.items ?? [];
     const t = Math.floor(tsMs / 1000);
     let abnormal = false;
-    let unknown = 0;
+    let answered = 0;
+    const unreadable: string[] = [];
     for (const item of items) {
-      const value = result.values.get(item.id);
+      // The edge: every value a driver returns is checked here once, so no NaN, Infinity or
+      // non-number is ever kept, stored, judged or sent (reading.ts).
+      const raw = result.values.get(item.id);
+      if (raw !== undefined) answered += 1;
+      const reading = raw === undefined ? null : checkReading(raw);
       // Live states are updated in place: this loop runs for every sample the collector takes.
       let live = liveItems.get(item.id);
       if (!live) {
         live = { value: null, state: monitorState.notReady, last_check: 0, info: '' };
         liveItems.set(item.id, live);
       }
-      if (value !== undefined) {
-        live.value = value;
+      if (reading?.ok) {
+        live.value = reading.value;
         live.info = '';
         // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
         // answers with `item.state` before `sample` returns (a collector without one shows not ready).
         if (live.state === monitorState.unknown) live.state = monitorState.notReady;
-        sample(item.id, value, tsMs);
+        sample(item.id, reading.value, tsMs);
         if (live.state !== monitorState.normal && live.state !== monitorState.notReady) abnormal = true;
       } else {
-        unknown += 1;
+        // The last good value stays for reference; the state and the reason say it is not current.
         live.state = monitorState.unknown;
-        live.info = result.errors.get(item.id) ?? 'no value';
+        live.info = (result.errors.get(item.id) ?? reading?.reason ?? 'no value').slice(0, 280);
+        unreadable.push(`${item.name || `#${item.id}`}: ${live.info}`);
         sample(item.id, null, tsMs);
       }
       live.last_check = t;
       dirtyItems.add(item.id);
     }
-    if (items.length > 0 && unknown === items.length) {
+    // The device is down only when none of its items answered; an answer that is not a usable
+    // number is the item's problem (unknown, with its reason), and the device names those items.
+    if (items.length > 0 && answered === 0) {
       setDeviceState(deviceId, monitorState.unknown, [...result.errors.values()][0] ?? 'no value');
-    } else setDeviceState(deviceId, abnormal || unknown > 0 ? monitorState.abnormal : monitorState.normal, '');
+    } else if (unreadable.length > 0) {
+      const named = unreadable.slice(0, 3).join('; ');
+      setDeviceState(
+        deviceId,
+        monitorState.abnormal,
+        unreadable.length > 3 ? `${named}; +${unreadable.length - 3} more` : named,
+      );
+    } else setDeviceState(deviceId, abnormal ? monitorState.abnormal : monitorState.normal, '');
   };
 
   const markUnknown = (loop: Loop, reason: string) => {

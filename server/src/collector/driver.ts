@@ -23,7 +23,10 @@ export interface DriverItem {
 
 /**
  * The answer of one read: a value per item that answered, a reason per item that did not.
- * A read that rejects means the device did not answer at all.
+ * A read that rejects means the device did not answer at all. An item the device answered with
+ * something that is not a usable number (text that is not a number, a float NaN) has NaN in
+ * `values` and may carry the reason in `errors`: the collector checks every value (reading.ts),
+ * makes the item unknown with the reason, and still counts the device as answering.
  */
 export interface ReadResult {
   values: Map<number, number>;

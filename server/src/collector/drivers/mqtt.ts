@@ -1,23 +1,25 @@
 import mqtt from 'mqtt';
 import { type Driver, type DriverItem, errorText, type ReadResult, roundValue, withTimeout } from '../driver.ts';
+import { checkReading, parseNumberText, type Reading } from '../reading.ts';
 
 /** The topic of an item on a device: `{device_id}` stands for the device's id. */
 export const itemTopic = (topic: string, deviceId: number) => topic.replaceAll('{device_id}', String(deviceId));
 
-/** A number at a dotted path of a JSON payload (empty path: the payload itself). */
-export const valueAtPath = (payload: unknown, path: string): number | null => {
+/**
+ * The reading at a dotted path of a JSON payload (empty path: the payload itself); null when the
+ * payload has nothing there. Text, in the payload or at the path, must be a number in the one
+ * format of reading.ts: "12,5" and "0x1A" are refused with the reason, never cut to 12 or 0.
+ */
+export const valueAtPath = (payload: unknown, path: string): Reading | null => {
   let node = payload;
   for (const part of path ? path.split('.') : []) {
     if (node === null || typeof node !== 'object') return null;
     node = (node as Record<string, unknown>)[part];
   }
-  if (typeof node === 'number') return Number.isFinite(node) ? node : null;
-  if (typeof node === 'boolean') return node ? 1 : 0;
-  if (typeof node === 'string') {
-    const n = Number.parseFloat(node);
-    return Number.isFinite(n) ? n : null;
-  }
-  return null;
+  if (node === undefined) return null;
+  if (typeof node === 'boolean') return { ok: true, value: node ? 1 : 0 };
+  if (typeof node === 'string') return parseNumberText(node);
+  return checkReading(node);
 };
 
 /**
@@ -95,7 +97,12 @@ export const mqttDriver: Driver = {
           }
           const n = valueAtPath(got.payload, item.source.json_path);
           if (n === null) result.errors.set(item.id, `no number at ${item.source.json_path || 'payload'}`);
-          else result.values.set(item.id, roundValue(n * item.source.scale));
+          else if (n.ok) result.values.set(item.id, roundValue(n.value * item.source.scale));
+          else {
+            // A message came, without a usable number: the item is unknown with the reason, the device is not.
+            result.values.set(item.id, Number.NaN);
+            result.errors.set(item.id, n.reason);
+          }
         }
         return result;
       },

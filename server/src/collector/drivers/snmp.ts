@@ -1,5 +1,6 @@
 import snmp from 'net-snmp';
 import { type Driver, type DriverItem, type DriverSession, errorText, type ReadResult, roundValue } from '../driver.ts';
+import { checkReading, parseNumberText, type Reading } from '../reading.ts';
 
 type Varbind = snmp.Varbind;
 
@@ -8,22 +9,25 @@ const get = (session: snmp.Session, oids: string[]) =>
     session.get(oids, (err, varbinds) => (err ? reject(err) : resolve(varbinds ?? [])));
   });
 
-/** Numbers from any SNMP value: integers, counters, gauges, time ticks, Counter64 and numeric text. */
-export const snmpNumber = (vb: Varbind): number | null => {
+/**
+ * Numbers from any SNMP value: integers, counters, gauges, time ticks, Counter64, and text in the
+ * one number format of reading.ts (an OctetString "12,5" or "0x1A" is refused with the reason,
+ * never cut to 12 or 0).
+ */
+export const snmpNumber = (vb: Varbind): Reading => {
   const v = vb.value;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'boolean') return { ok: true, value: v ? 1 : 0 };
   if (Buffer.isBuffer(v)) {
     if (vb.type === snmp.ObjectType.Counter64) {
       let n = 0;
       for (const byte of v) n = n * 256 + byte;
-      return n;
+      return { ok: true, value: n };
     }
-    const text = v.toString('utf8').trim();
-    const n = Number.parseFloat(text);
-    return Number.isFinite(n) ? n : null;
+    return parseNumberText(v.toString('utf8'));
   }
-  return null;
+  // An IpAddress or OID arrives as a string: the same strict format refuses it.
+  if (typeof v === 'string') return parseNumberText(v);
+  return checkReading(v);
 };
 
 const normaliseOid = (oid: string) => oid.replace(/^\./, '');
@@ -72,8 +76,12 @@ export const snmpDriver: Driver = {
           return;
         }
         const n = snmpNumber(vb);
-        if (n === null) result.errors.set(item.id, 'not a number');
-        else result.values.set(item.id, roundValue(n * item.source.scale));
+        if (n.ok) result.values.set(item.id, roundValue(n.value * item.source.scale));
+        else {
+          // The agent answered, with something that is not a number: the item is unknown, the device is not.
+          result.values.set(item.id, Number.NaN);
+          result.errors.set(item.id, n.reason);
+        }
       };
       for (let i = 0; i < snmpItems.length; i += 20) {
         const group = snmpItems.slice(i, i + 20);
