@@ -1,5 +1,13 @@
 import snmp from 'net-snmp';
-import { type Driver, type DriverItem, type DriverSession, errorText, type ReadResult, roundValue } from '../driver.ts';
+import {
+  type Driver,
+  type DriverDevice,
+  type DriverItem,
+  type DriverSession,
+  errorText,
+  type ReadResult,
+  roundValue,
+} from '../driver.ts';
 import { checkReading, parseNumberText, type Reading } from '../reading.ts';
 
 type Varbind = snmp.Varbind;
@@ -36,32 +44,38 @@ const normaliseOid = (oid: string) => oid.replace(/^\./, '');
 const isNoAnswer = (err: unknown) =>
   err instanceof Error && /timed out|ECONNREFUSED|EHOSTUNREACH|closed/i.test(err.message);
 
+/** An SNMP session of a device: v1 and v2c by community, v3 by user (shared with the IF-MIB driver). */
+export const openSnmpSession = (device: DriverDevice): snmp.Session => {
+  const o = device.options;
+  const common = { port: device.port ?? 161, retries: 0, timeout: o.timeout_ms };
+  let session: snmp.Session;
+  if (device.protocol_version === 'v3') {
+    const level = snmp.SecurityLevel[o.v3_level];
+    const user: snmp.User = { name: o.v3_user, level };
+    if (level !== snmp.SecurityLevel.noAuthNoPriv) {
+      user.authProtocol = snmp.AuthProtocols[o.v3_auth_protocol];
+      user.authKey = o.v3_auth_key;
+    }
+    if (level === snmp.SecurityLevel.authPriv) {
+      user.privProtocol = snmp.PrivProtocols[o.v3_priv_protocol];
+      user.privKey = o.v3_priv_key;
+    }
+    session = snmp.createV3Session(device.ip, user, { ...common, version: snmp.Version3 });
+  } else {
+    session = snmp.createSession(device.ip, o.community, {
+      ...common,
+      version: device.protocol_version === 'v1' ? snmp.Version1 : snmp.Version2c,
+    });
+  }
+  return session;
+};
+
 /** SNMP v1, v2c (community) and v3 (user, auth and privacy) GETs; SETs for writes. */
 export const snmpDriver: Driver = {
   name: 'snmp',
   sourceKind: 'snmp',
   async connect(device) {
-    const o = device.options;
-    const common = { port: device.port ?? 161, retries: 0, timeout: o.timeout_ms };
-    let session: snmp.Session;
-    if (device.protocol_version === 'v3') {
-      const level = snmp.SecurityLevel[o.v3_level];
-      const user: snmp.User = { name: o.v3_user, level };
-      if (level !== snmp.SecurityLevel.noAuthNoPriv) {
-        user.authProtocol = snmp.AuthProtocols[o.v3_auth_protocol];
-        user.authKey = o.v3_auth_key;
-      }
-      if (level === snmp.SecurityLevel.authPriv) {
-        user.privProtocol = snmp.PrivProtocols[o.v3_priv_protocol];
-        user.privKey = o.v3_priv_key;
-      }
-      session = snmp.createV3Session(device.ip, user, { ...common, version: snmp.Version3 });
-    } else {
-      session = snmp.createSession(device.ip, o.community, {
-        ...common,
-        version: device.protocol_version === 'v1' ? snmp.Version1 : snmp.Version2c,
-      });
-    }
+    const session = openSnmpSession(device);
     let closed = false;
     session.on('error', () => undefined);
 
