@@ -17,6 +17,7 @@ export {
   virtualDeviceGroupId,
   weightSchema,
 } from './monitoring/fields.ts';
+export * from './monitoring/if-mib.ts';
 export * from './monitoring/items.ts';
 export * from './monitoring/routes.ts';
 export * from './monitoring/sites.ts';

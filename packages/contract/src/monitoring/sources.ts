@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../envelope.ts';
 import { driverName, msg, requiredText, valueType, weightSchema } from './fields.ts';
+import { ifMibSource } from './if-mib.ts';
 
 // ---------- categories and templates ----------
 
@@ -111,6 +112,7 @@ export const itemSource = z.discriminatedUnion('kind', [
       .default('')
       .describe('Topic writes to this item are published on (empty: not writable).'),
   }),
+  ifMibSource,
 ]);
 export type ItemSource = z.infer<typeof itemSource>;
 
