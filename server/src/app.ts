@@ -26,6 +26,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
 import { createAccessService, registerAccess } from './modules/access/index.ts';
+import { apiTokenService, withApiTokens } from './modules/api-tokens/index.ts';
 import { createAuditLog, registerAuditTrail } from './modules/audit/index.ts';
 import {
   createAuthRepository,
@@ -253,10 +254,15 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     audit,
     clock,
   });
-  const authenticator: Authenticator = deps.authenticator ?? {
-    authenticate: (token, request) => auth.authenticate(token, request ? requestMeta(request) : undefined),
-    liveSessions: (ids) => auth.liveSessions(ids),
-  };
+  // Personal API tokens (swt_…) are accepted wherever a session token is, beside a suite's fake
+  // authenticator too; the tokens area registers their routes.
+  const authenticator: Authenticator = withApiTokens(
+    deps.authenticator ?? {
+      authenticate: (token, request) => auth.authenticate(token, request ? requestMeta(request) : undefined),
+      liveSessions: (ids) => auth.liveSessions(ids),
+    },
+    apiTokenService({ db: deps.db, config, audit, clock }),
+  );
 
   await registerSecurityHeaders(app, { hsts: Boolean(deps.tls) });
   await registerOpenApi(app);

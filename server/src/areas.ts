@@ -1,6 +1,7 @@
 import type { Area } from './area.ts';
 import { registerAccessRoutes } from './modules/access/index.ts';
 import { registerAlarms } from './modules/alarms/index.ts';
+import { apiTokensArea } from './modules/api-tokens/index.ts';
 import { registerAuth } from './modules/auth/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
 import { registerDeviceView } from './modules/device-view/index.ts';
@@ -102,4 +103,5 @@ export const areas: Area[] = [
         clock: k.clock,
       }),
   },
+  apiTokensArea,
 ];

@@ -19,6 +19,10 @@ const selfService: Record<string, string> = {
   'POST /api/v1/menus/language': 'the caller’s own interface language',
   'DELETE /api/v1/user/device_tokens/:id':
     'the caller’s own auto-login browsers (another user’s only for the administrator, checked inside)',
+  'POST /api/v1/user/api_tokens':
+    'the caller’s own API token, from a session only; it acts with the caller’s grants, never more (docs/api.md)',
+  'DELETE /api/v1/user/api_tokens/:id':
+    'revokes the caller’s own API token (another user’s only for the administrator, checked inside)',
   'POST /api/v1/setting/devices/data_history': 'a read sent as POST: history of the caller’s own sites only',
   'POST /api/v1/setting/items/data_history': 'a read sent as POST: history of the caller’s own sites only',
 };

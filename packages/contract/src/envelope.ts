@@ -17,9 +17,9 @@ export const tParam = z.union([z.coerce.number(), z.string()]).optional();
 
 /** Paging of every list: `page` from 1, `limit` rows a page. */
 export const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(1000).default(10),
-  t: tParam,
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1).describe('Page number, from 1.'),
+  limit: z.coerce.number().int().min(1).max(1000).default(10).describe('Rows a page (1–1000).'),
+  t: tParam.describe("Cache buster of the spec's client: accepted and ignored."),
 });
 
 /** A page of a list: `{total, data}`. */

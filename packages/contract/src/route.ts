@@ -16,6 +16,8 @@ export interface RouteSpec {
   body?: z.ZodType;
   /** Schema of the `data` field of a successful answer. */
   response: z.ZodType;
+  /** A read sent as POST (a query too large for a URL): a read-only API token may call it. */
+  reads?: true;
 }
 
 export const defineRoute = <const R extends RouteSpec>(route: R): R => route;

@@ -203,6 +203,7 @@ export const seriesRoutes = {
   history: defineRoute({
     method: 'POST',
     path: 'data_historys',
+    reads: true,
     summary: 'History report rows of items over a range',
     tags,
     body: historyQuery,
@@ -211,6 +212,7 @@ export const seriesRoutes = {
   historyTable: defineRoute({
     method: 'POST',
     path: 'data_historys/table',
+    reads: true,
     summary: 'History report as a table of times × items, paged by time (/history_report)',
     tags,
     body: historyTableQuery,
@@ -219,6 +221,7 @@ export const seriesRoutes = {
   historyExport: defineRoute({
     method: 'POST',
     path: 'data_historys/export',
+    reads: true,
     summary: 'History report as an xlsx file',
     tags,
     body: historyQuery,
@@ -227,6 +230,7 @@ export const seriesRoutes = {
   deviceHistory: defineRoute({
     method: 'POST',
     path: 'setting/devices/data_history',
+    reads: true,
     summary: 'History report rows of every item of one device',
     tags,
     body: deviceHistoryQuery,
@@ -235,6 +239,7 @@ export const seriesRoutes = {
   itemHistory: defineRoute({
     method: 'POST',
     path: 'setting/items/data_history',
+    reads: true,
     summary: 'History report rows of one item',
     tags,
     body: itemHistoryQuery,

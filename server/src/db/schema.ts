@@ -2,12 +2,13 @@ import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
+import type { ApiTokenTables } from './schema-tokens.ts';
 
 /**
  * The tables, as Kysely sees them. Each area adds its tables here and in a migration of its own.
  * Column names follow the spec's field names (snake_case); times are epoch seconds.
  */
-export interface Database extends MonitoringTables, AlarmTables, DeviceLogTables {
+export interface Database extends MonitoringTables, AlarmTables, DeviceLogTables, ApiTokenTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -1,11 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { notLoggedIn } from './errors.ts';
+import { forbidden, notLoggedIn } from './errors.ts';
 
 /** Who is calling: resolved from the bearer token by the sessions area. */
 export interface Principal {
   user_id: number;
   user_name: string;
+  /**
+   * The session; for a personal API token, minus the token's id, so that revocation checks by
+   * session id (the push channel's sweep) cover tokens too.
+   */
   session_id: number;
+  /** Set when the caller came with a personal API token rather than a session (docs/api.md). */
+  api_token?: { id: number; read_only: boolean };
 }
 
 /** Why a token was not accepted: unknown, or revoked for a reason the user is told. */
@@ -25,6 +31,8 @@ declare module 'fastify' {
     principal: Principal | null;
   }
 }
+
+const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const bearerToken = (request: FastifyRequest): string | null => {
   const header = request.headers.authorization;
@@ -54,5 +62,8 @@ export const registerAuthHook = (app: FastifyInstance, authenticator: Authentica
     const needsAuth = request.routeOptions.config.auth ?? url.startsWith('/api/v1/');
     // A revoked session says why (logout, idle, another terminal…), so the login page can tell.
     if (needsAuth && !request.principal) throw notLoggedIn(reason === 'unknown' ? undefined : `auth.revoked.${reason}`);
+    // A read-only API token reads (GET, or a read sent as POST): anything else is refused first.
+    const reads = readMethods.has(request.method) || request.routeOptions.config.reads === true;
+    if (needsAuth && request.principal?.api_token?.read_only && !reads) throw forbidden('tokens.readOnly');
   });
 };

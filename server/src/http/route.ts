@@ -30,6 +30,8 @@ export interface RouteOptions {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: boolean;
+    /** A read sent as POST: a read-only API token may call it (http/auth.ts). */
+    reads?: boolean;
   }
 }
 
@@ -58,7 +60,11 @@ export const addRoute = <R extends RouteSpec>(
   app.route({
     method: spec.method,
     url: routeUrl(spec),
-    config: { auth: options.auth ?? true, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
+    config: {
+      auth: options.auth ?? true,
+      ...(spec.reads ? { reads: true } : {}),
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    },
     ...(options.permission
       ? {
           preValidation: async (request: FastifyRequest) => {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../envelope.ts';
 import { driverName, msg, requiredText, valueType, weightSchema } from './fields.ts';
-import { ifMibSource } from './if-mib.ts';
 
 // ---------- categories and templates ----------
 
@@ -112,7 +111,6 @@ export const itemSource = z.discriminatedUnion('kind', [
       .default('')
       .describe('Topic writes to this item are published on (empty: not writable).'),
   }),
-  ifMibSource,
 ]);
 export type ItemSource = z.infer<typeof itemSource>;
 
