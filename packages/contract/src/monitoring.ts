@@ -17,7 +17,9 @@ export {
   virtualDeviceGroupId,
   weightSchema,
 } from './monitoring/fields.ts';
+export * from './monitoring/if-mib.ts';
 export * from './monitoring/items.ts';
+export * from './monitoring/point-tables.ts';
 export * from './monitoring/routes.ts';
 export * from './monitoring/sites.ts';
 export * from './monitoring/sources.ts';

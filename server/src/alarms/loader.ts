@@ -32,6 +32,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState) => {
         'items.check_period_id',
         'items.alarm_period_id',
         'items.notification_period_id',
+        'items.telemetry_only',
         'devices.id as device_id',
         'devices.name as device_name',
         'device_groups.id as device_group_id',
@@ -84,14 +85,25 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState) => {
       name: r.name,
       unit: r.unit,
       device: dev,
-      rule: {
-        value_type: r.value_type,
-        threshold_min: r.threshold_min,
-        threshold_max: r.threshold_max,
-        status_threshold: r.status_threshold,
-        overrun_point: r.overrun_point,
-        recovery_point: r.recovery_point,
-      },
+      // A telemetry-only item is judged by no threshold: a value is normal, no value unknown.
+      rule:
+        r.telemetry_only === 1
+          ? {
+              value_type: r.value_type,
+              threshold_min: null,
+              threshold_max: null,
+              status_threshold: '',
+              overrun_point: null,
+              recovery_point: null,
+            }
+          : {
+              value_type: r.value_type,
+              threshold_min: r.threshold_min,
+              threshold_max: r.threshold_max,
+              status_threshold: r.status_threshold,
+              overrun_point: r.overrun_point,
+              recovery_point: r.recovery_point,
+            },
       level,
       color: r.alarm_color || state.levelColors.get(level) || '',
       repetitions: r.repetitions,

@@ -10,6 +10,7 @@ import * as m0008 from './migrations/0008-dashboard.ts';
 import * as m0009 from './migrations/0009-device-log.ts';
 import * as m0010auth from './migrations/0010-auth-throttle.ts';
 import * as m0013tokens from './migrations/0013-api-tokens.ts';
+import * as m0014points from './migrations/0014-point-tables.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009-device-log': m0009,
   '0010-auth-throttle': m0010auth,
   '0013-api-tokens': m0013tokens,
+  '0014-point-tables': m0014points,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

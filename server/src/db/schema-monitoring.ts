@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Tables of sites, devices, monitored items and the series store (migration 0003-monitoring),
@@ -45,8 +45,12 @@ export interface CategorysTable {
 }
 
 export interface DeviceTemplatesTable {
-  id: number;
+  /** Numbered by the database for templates users make (migration 0014). */
+  id: Generated<number>;
+  /** Built-in templates: a locale key; '' for templates made by users. */
   name_key: string;
+  /** A name given by a user; the translated `name_key` when empty. */
+  name: ColumnType<string, string | undefined, string>;
   category_code: string;
   driver: string;
   /** JSON list of template items (contract `templateItem`). */
@@ -109,6 +113,10 @@ export interface ItemsTable {
   alarm_period_id: number;
   /** JSON (contract `itemSource`). */
   source: string;
+  /** 1: a value only recorded, with no thresholds and no threshold alarm (migration 0014). */
+  telemetry_only: ColumnType<number, number | undefined, number>;
+  /** Seconds a value may go unrefreshed before the item is unknown; 0: no limit (migration 0012). */
+  max_age: ColumnType<number, number | undefined, number>;
   enable: number;
   state: number;
   value: number | null;

@@ -1,4 +1,6 @@
 import type { FormInstance, FormRule } from 'antd';
+import type { z } from 'zod';
+import { i18n } from '../i18n/index.ts';
 
 /** A form rule: the field must equal `other` (a password confirmation); empty is left to `required`. */
 export const matches =
@@ -19,4 +21,64 @@ export const validValues = async <T>(form: FormInstance<T>): Promise<T | null> =
     if (err && typeof err === 'object' && 'errorFields' in err) return null;
     throw err;
   }
+};
+
+/**
+ * The one validation path of forms: a field is valid when the contract schema the server checks the
+ * request with finds no issue at that field's path. The whole form is parsed (through `toBody` when
+ * the request is built from the values), so defaults and cross-field refinements count as they do
+ * on the server. The message is the schema's own where it is a locale key (the server answers the
+ * same text), else `message`. `path` names the request field when the form field has another name;
+ * `required` only draws antd's mark, the schema decides.
+ */
+export const contractRule =
+  (
+    schema: z.ZodType,
+    options: {
+      message?: string;
+      required?: boolean;
+      path?: string;
+      toBody?: (values: Record<string, unknown>) => unknown;
+    } = {},
+  ): FormRule =>
+  ({ getFieldsValue }) => ({
+    required: options.required ?? false,
+    validator: async (rule, value) => {
+      // async-validator names the field on the rule it passes ('config.url' for a nested name).
+      const field = (rule as { field?: string }).field ?? '';
+      const issueOf = (values: Record<string, unknown>) => {
+        const result = schema.safeParse(options.toBody ? options.toBody(values) : values);
+        const path = options.path ?? field;
+        return result.success ? undefined : result.error.issues.find((i) => i.path.join('.') === path);
+      };
+      const values = getFieldsValue(true) as Record<string, unknown>;
+      const issue = issueOf(values);
+      if (!issue) return;
+      // An empty field fails the type check before the schema's own message; as an empty text it
+      // meets the check that says what is missing.
+      const named = (message: string) => i18n.exists(message);
+      const own =
+        named(issue.message) || (value !== undefined && value !== null)
+          ? issue
+          : (issueOf(withValue(values, field.split('.'), '')) ?? issue);
+      throw new Error(
+        named(own.message)
+          ? i18n.t(own.message as 'validation.invalid', { field: '' })
+          : (options.message ?? i18n.t('validation.invalid', { field: '' })),
+      );
+    },
+  });
+
+/** A copy of form values with one (nested) field set. */
+const withValue = (values: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> => {
+  const [head, ...rest] = path;
+  if (head === undefined) return values;
+  const inner = values[head];
+  return {
+    ...values,
+    [head]:
+      rest.length === 0
+        ? value
+        : withValue(inner && typeof inner === 'object' ? (inner as Record<string, unknown>) : {}, rest, value),
+  };
 };

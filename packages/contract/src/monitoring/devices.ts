@@ -101,7 +101,9 @@ export const deviceInput = z
       .min(1, { message: msg('site') })
       .max(2_147_483_647)
       .describe('Id of the site the device belongs to.'),
-    driver: driverName.describe('How the device is read: simulator, modbus-tcp, modbus-rtu, snmp or mqtt.'),
+    driver: driverName.describe(
+      'How the device is read: simulator, modbus-tcp, modbus-rtu, snmp, mqtt, or snmp-ifmib (ports of a switch or router).',
+    ),
     /** Category code (002 §3: "code for category"). */
     code: z.string().trim().min(1).max(32).describe('Category code of the device (see GET setting/device_categories).'),
     template_id: z
@@ -161,17 +163,18 @@ export const deviceInput = z
     enable: z.boolean().default(true).describe('Whether the device is polled.'),
   })
   .superRefine((d, ctx) => {
-    const needsAddress = d.driver === 'modbus-tcp' || d.driver === 'snmp' || d.driver === 'mqtt';
+    const snmpLike = d.driver === 'snmp' || d.driver === 'snmp-ifmib';
+    const needsAddress = d.driver === 'modbus-tcp' || snmpLike || d.driver === 'mqtt';
     if (needsAddress && !d.ip) ctx.addIssue({ code: 'custom', path: ['ip'], message: msg('ip') });
     if (d.ip && !/^[A-Za-z0-9.\-:]+$/.test(d.ip)) ctx.addIssue({ code: 'custom', path: ['ip'], message: msg('ip') });
     if (needsAddress && d.port === null) ctx.addIssue({ code: 'custom', path: ['port'], message: msg('port') });
     if (d.driver === 'modbus-rtu' && !d.serial.name) {
       ctx.addIssue({ code: 'custom', path: ['serial', 'name'], message: msg('serialName') });
     }
-    if (d.driver === 'snmp' && !['v1', 'v2c', 'v3'].includes(d.protocol_version)) {
+    if (snmpLike && !['v1', 'v2c', 'v3'].includes(d.protocol_version)) {
       ctx.addIssue({ code: 'custom', path: ['protocol_version'], message: msg('snmpVersion') });
     }
-    if (d.driver === 'snmp' && d.protocol_version === 'v3' && !d.options.v3_user) {
+    if (snmpLike && d.protocol_version === 'v3' && !d.options.v3_user) {
       ctx.addIssue({ code: 'custom', path: ['options', 'v3_user'], message: msg('v3User') });
     }
     if (d.zigbee_enable && !d.zigbee_address) {

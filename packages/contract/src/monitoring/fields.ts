@@ -25,7 +25,7 @@ export const stateCode = z.number().int().min(0).max(6);
 /** Value types (001 §9): 0 status, 1 numeric. */
 export const valueType = z.union([z.literal(0), z.literal(1)]);
 
-export const driverNames = ['simulator', 'modbus-tcp', 'modbus-rtu', 'snmp', 'mqtt'] as const;
+export const driverNames = ['simulator', 'modbus-tcp', 'modbus-rtu', 'snmp', 'mqtt', 'snmp-ifmib'] as const;
 export const driverName = z.enum(driverNames);
 export type DriverName = z.infer<typeof driverName>;
 

@@ -119,6 +119,14 @@ export const itemInput = z
       .default(0)
       .describe('Time period in which alarms are raised (0: always).'),
     source: itemSource.describe('Where the value is read, by driver (kind: simulator, modbus, snmp or mqtt).'),
+    /**
+     * A value only recorded (an energy counter): it carries no thresholds and never raises a
+     * threshold alarm; a missing value is still unknown.
+     */
+    telemetry_only: z
+      .boolean()
+      .default(false)
+      .describe('Only recorded (e.g. an energy counter): no thresholds, never a threshold alarm.'),
     enable: z.boolean().default(true).describe('Whether the item is checked.'),
   })
   .superRefine((item, ctx) => checkItemRules(item, ctx));
@@ -135,15 +143,23 @@ type ItemRuleFields = Pick<
   | 'overrun_point'
   | 'overrun_action_id'
   | 'recovery_action_id'
->;
+> & { telemetry_only?: boolean | undefined };
 
 /**
  * The item rules of 002 §5.1: numeric items need min and max with max not below min, and
  * recovery and overrun values; status items need a status threshold; the overrun action cannot
- * equal the recovery action.
+ * equal the recovery action. A telemetry-only item has none of these thresholds.
  */
 export const checkItemRules = (item: ItemRuleFields, ctx: z.RefinementCtx) => {
-  if (item.value_type === 1) {
+  if (item.telemetry_only) {
+    // Only recorded: a threshold would never be judged, so none is kept (no silent half-alarm).
+    for (const f of ['threshold_min', 'threshold_max', 'recovery_point', 'overrun_point'] as const) {
+      if (item[f] !== null) ctx.addIssue({ code: 'custom', path: [f], message: msg('telemetryThreshold') });
+    }
+    if (item.status_threshold) {
+      ctx.addIssue({ code: 'custom', path: ['status_threshold'], message: msg('telemetryThreshold') });
+    }
+  } else if (item.value_type === 1) {
     if (item.threshold_min === null) ctx.addIssue({ code: 'custom', path: ['threshold_min'], message: msg('min') });
     if (item.threshold_max === null) ctx.addIssue({ code: 'custom', path: ['threshold_max'], message: msg('max') });
     if (item.threshold_min !== null && item.threshold_max !== null && item.threshold_max < item.threshold_min) {
@@ -191,6 +207,7 @@ export const itemRow = z.object({
   notification_period_id: z.number().int().describe('Notification time period (0: always).'),
   alarm_period_id: z.number().int().describe('Alarm time period (0: always).'),
   source: itemSource.describe('Where the value is read.'),
+  telemetry_only: z.boolean().describe('Only recorded, no thresholds.'),
   enable: z.boolean().describe('Whether the item is checked.'),
   state: stateCode.describe(
     'Item state: 0 not ready, 1 normal, 2 abnormal, 3 warning, 4 unknown, 5 serious, 6 jitter.',

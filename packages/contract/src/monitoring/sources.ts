@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../envelope.ts';
 import { driverName, msg, requiredText, valueType, weightSchema } from './fields.ts';
+import { ifMibSource } from './if-mib.ts';
 
 // ---------- categories and templates ----------
 
@@ -111,6 +112,7 @@ export const itemSource = z.discriminatedUnion('kind', [
       .default('')
       .describe('Topic writes to this item are published on (empty: not writable).'),
   }),
+  ifMibSource,
 ]);
 export type ItemSource = z.infer<typeof itemSource>;
 
@@ -123,6 +125,11 @@ export const templateItem = z.object({
   threshold_max: z.number().nullable().describe('Highest normal value, or null.'),
   status_threshold: z.string().describe('Status items: the value that means abnormal.'),
   source: itemSource.describe('Where the value is read.'),
+  /** Only recorded, no thresholds (items made from the template are telemetry only too). */
+  telemetry_only: z
+    .boolean()
+    .default(false)
+    .describe('Only recorded, no thresholds (items made from the template are telemetry only too).'),
 });
 export type TemplateItem = z.infer<typeof templateItem>;
 
@@ -132,6 +139,10 @@ export const deviceTemplateRow = z.object({
   category_code: z.string().describe('Category code of devices made from it.'),
   driver: driverName.describe('Driver of devices made from it.'),
   items: z.array(templateItem).describe('The point table: the items a device made from the template gets.'),
+  /** Shipped with the product (its texts follow the reader's language until it is renamed or edited). */
+  builtin: z.boolean().describe('Shipped with the product.'),
+  /** Devices made from it: a template in use cannot be deleted. */
+  device_count: z.number().int().describe('Devices made from it (a template in use cannot be deleted).'),
 });
 export type DeviceTemplateRow = z.infer<typeof deviceTemplateRow>;
 

@@ -4,6 +4,7 @@ import { modbusTcpDriver } from './modbus-tcp.ts';
 import { mqttDriver } from './mqtt.ts';
 import { createSimulatorDriver } from './simulator.ts';
 import { snmpDriver } from './snmp.ts';
+import { snmpIfMibDriver } from './snmp-ifmib.ts';
 
 /**
  * Chance that one poll of a simulated device goes unanswered: the demo shows an unknown device now
@@ -18,4 +19,5 @@ export const createDrivers = (): DriverRegistry => ({
   'modbus-rtu': modbusRtuDriver,
   snmp: snmpDriver,
   mqtt: mqttDriver,
+  'snmp-ifmib': snmpIfMibDriver,
 });

@@ -161,6 +161,7 @@ export const createDeviceViewRepository = (db: Db) => {
           'devices.state_reason',
           'devices.state_time',
           'device_templates.name_key as template_key',
+          'device_templates.name as template_name',
           'categorys.name as category_name',
           'categorys.name_key as category_key',
         ])

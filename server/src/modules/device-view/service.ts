@@ -136,7 +136,7 @@ export const createDeviceViewService = (deps: DeviceViewDeps) => {
         code: d.code,
         category_name: d.category_name || (d.category_key ? sharedText(lang, d.category_key) : d.code),
         template_id: d.template_id,
-        template_name: d.template_key ? sharedText(lang, d.template_key) : '',
+        template_name: d.template_name || (d.template_key ? sharedText(lang, d.template_key) : ''),
         address: addressOf(d),
         protocol_id: d.protocol_id,
         protocol_version: d.protocol_version,

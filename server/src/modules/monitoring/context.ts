@@ -16,6 +16,7 @@ import {
   type SerialSettings,
   serialSettings,
 } from '@sitewatch/contract/monitoring';
+import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { EventBus } from '../../bus/bus.ts';
 import type { ItemsTable } from '../../db/schema-monitoring.ts';
@@ -175,6 +176,7 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
       notification_period_id: row.notification_period_id,
       alarm_period_id: row.alarm_period_id,
       source: parse(row.source, itemSource, { kind: 'mqtt', topic: '-', json_path: '', scale: 1, command_topic: '' }),
+      telemetry_only: row.telemetry_only === 1,
       enable: row.enable === 1,
       state: live?.state ?? row.state,
       value: live ? live.value : row.value,
@@ -203,7 +205,7 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
     alarm: alarmStates.has(item.state),
   });
 
-  const itemValues = (input: ItemValues, deviceId: number): Omit<ItemsTable, 'id'> => ({
+  const itemValues = (input: ItemValues, deviceId: number): Omit<Selectable<ItemsTable>, 'id'> => ({
     device_id: deviceId,
     name: input.name,
     item_cell_name: input.item_cell_name,
@@ -228,6 +230,7 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
     notification_period_id: input.notification_period_id,
     alarm_period_id: input.alarm_period_id,
     source: JSON.stringify(input.source),
+    telemetry_only: input.telemetry_only ? 1 : 0,
     enable: input.enable ? 1 : 0,
     state: monitorState.notReady,
     value: null,

@@ -63,8 +63,8 @@ export const createDeviceService = (ctx: MonitoringContext) => {
           threshold_min: t.threshold_min,
           threshold_max: t.threshold_max,
           status_threshold: t.status_threshold,
-          recovery_point: t.value_type === 1 ? 0 : null,
-          overrun_point: t.value_type === 1 ? 0 : null,
+          recovery_point: t.value_type === 1 && !t.telemetry_only ? 0 : null,
+          overrun_point: t.value_type === 1 && !t.telemetry_only ? 0 : null,
           alarm_level: 1,
           alarm_color: '',
           contact_group_id: 0,
@@ -78,6 +78,7 @@ export const createDeviceService = (ctx: MonitoringContext) => {
           notification_period_id: 0,
           alarm_period_id: 0,
           source,
+          telemetry_only: t.telemetry_only,
           enable: true,
         },
         deviceId,
@@ -112,23 +113,6 @@ export const createDeviceService = (ctx: MonitoringContext) => {
         weight: input.weight,
       };
     },
-    async listTemplates(
-      query: { page: number; limit: number; driver?: string | undefined; category_code?: string | undefined },
-      lang: Language,
-    ) {
-      const rows = await repo.listTemplates(query);
-      const data: DeviceTemplateRow[] = rows.map((t) =>
-        deviceTemplateRow.parse({
-          id: t.id,
-          name: sharedText(lang, t.name_key),
-          category_code: t.category_code,
-          driver: t.driver,
-          items: parse(t.items, z.array(templateItem), []).map((i) => ({ ...i, name: sharedText(lang, i.name) })),
-        }),
-      );
-      return { total: data.length, data: data.slice((query.page - 1) * query.limit, query.page * query.limit) };
-    },
-
     // ---------- devices ----------
     async listDevices(
       query: Page & {

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { monitoringRoutes as r } from '@sitewatch/contract/monitoring';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
@@ -12,6 +12,15 @@ import type { AuditLog } from '../audit/index.ts';
 import { pointTablesWorkbook } from './point-tables.ts';
 import { createMonitoringRepository } from './repository.ts';
 import { createMonitoringService, type LiveSource } from './service.ts';
+
+/** A point table download: xlsx, or CSV as UTF-8 text. */
+const sendPointFile = (reply: FastifyReply, format: 'xlsx' | 'csv', file: { name: string; buffer: Buffer }) =>
+  format === 'xlsx'
+    ? sendXlsx(reply, `${file.name}.xlsx`, file.buffer)
+    : reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${file.name}.csv"`)
+        .send(file.buffer);
 
 /** Serial ports of this host as device names. */
 export const hostSerialPorts = async (): Promise<string[]> => {
@@ -109,6 +118,53 @@ export const registerMonitoring = (
     { permission: { menu: 212, func: 'edit' } },
   );
   addRoute(app, r.listTemplates, ({ query, request }) => service.listTemplates(query, requestLanguage(request)));
+  addRoute(app, r.getTemplate, ({ params, request }) => service.getTemplate(params.id, requestLanguage(request)));
+  addRoute(app, r.createTemplate, ({ body, request }) => service.createTemplate(body, requestLanguage(request)), {
+    permission: { menu: 212, func: 'add' },
+  });
+  addRoute(
+    app,
+    r.createTemplateFromDevice,
+    async ({ body, request }) => service.createTemplateFromDevice(body, requestLanguage(request), await scope(request)),
+    { permission: { menu: 212, func: 'add' } },
+  );
+  addRoute(
+    app,
+    r.updateTemplate,
+    ({ params, body, request }) => service.updateTemplate(params.id, body, requestLanguage(request)),
+    { permission: { menu: 212, func: 'edit' } },
+  );
+  addRoute(app, r.deleteTemplate, ({ params }) => service.deleteTemplate(params.id), {
+    permission: { menu: 212, func: 'delete' },
+  });
+  addRoute(
+    app,
+    r.exportTemplatePoints,
+    async ({ params, query, request, reply }) => {
+      const file = await service.templatePointFile(params.id, query.format, requestLanguage(request));
+      await sendPointFile(reply, query.format, file);
+      return null;
+    },
+    { permission: { menu: 212, func: 'export' } },
+  );
+  addRoute(
+    app,
+    r.exportDevicePoints,
+    async ({ params, query, request, reply }) => {
+      const file = await service.devicePointFile(params.id, query.format, await scope(request));
+      await sendPointFile(reply, query.format, file);
+      return null;
+    },
+    { permission: { menu: 212, func: 'export' } },
+  );
+  addRoute(
+    app,
+    r.importDevicePoints,
+    async ({ params, body, request }) =>
+      service.importDevicePoints(params.id, body, requestLanguage(request), await scope(request)),
+    { permission: { menu: 213, func: 'import' } },
+  );
+  addRoute(app, r.snmpJson, ({ request }) => service.snmpJson(requestLanguage(request)));
 
   addRoute(app, r.listDevices, async ({ query, request }) => service.listDevices(query, await allowed(request)));
   addRoute(app, r.getDevice, async ({ params, request }) => service.getDevice(params.id, await allowed(request)));

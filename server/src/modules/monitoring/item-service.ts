@@ -74,7 +74,12 @@ export const createItemService = (ctx: MonitoringContext) => {
             failed.push({ id, message: sharedText(lang, 'errors.notFound') });
             continue;
           }
-          const merged = { ...row, ...input.set, value_type: row.value_type === 0 ? (0 as const) : (1 as const) };
+          const merged = {
+            ...row,
+            ...input.set,
+            value_type: row.value_type === 0 ? (0 as const) : (1 as const),
+            telemetry_only: row.telemetry_only === 1,
+          };
           const problems: string[] = [];
           const ctx = {
             addIssue: (issue: { message?: string }) =>

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
 import type { Database } from '../../db/schema.ts';
-import type { DeviceGroupsTable, DevicesTable, ItemsTable } from '../../db/schema-monitoring.ts';
+import type { DeviceGroupsTable, DevicesTable, DeviceTemplatesTable, ItemsTable } from '../../db/schema-monitoring.ts';
 
 export interface DeviceFilter {
   device_group_id?: number | undefined;
@@ -100,6 +100,24 @@ const createQueries = (db: Db) => {
       return q.orderBy('id').execute();
     },
     getTemplate: (id: number) => k.selectFrom('device_templates').selectAll().where('id', '=', id).executeTakeFirst(),
+    insertTemplate: async (row: Insertable<DeviceTemplatesTable>) =>
+      (await k.insertInto('device_templates').values(row).returning('id').executeTakeFirstOrThrow()).id,
+    updateTemplate: (id: number, row: Updateable<DeviceTemplatesTable>) =>
+      k.updateTable('device_templates').set(row).where('id', '=', id).execute(),
+    deleteTemplate: async (id: number) =>
+      Number((await k.deleteFrom('device_templates').where('id', '=', id).executeTakeFirst()).numDeletedRows),
+    /** Devices made from each template (every site: a template is shared). */
+    templateUsage: async () =>
+      new Map(
+        (
+          await k
+            .selectFrom('devices')
+            .select(['template_id', (eb) => eb.fn.countAll<number>().as('n')])
+            .where('template_id', 'is not', null)
+            .groupBy('template_id')
+            .execute()
+        ).map((r) => [Number(r.template_id), Number(r.n)]),
+      ),
 
     // devices
     countDevices: async (filter: DeviceFilter, allowed: AllowedSites) =>

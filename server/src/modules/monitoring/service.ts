@@ -2,6 +2,7 @@ import { createMonitoringContext, type MonitoringDeps } from './context.ts';
 import { createDeviceService } from './device-service.ts';
 import { createItemService } from './item-service.ts';
 import { createSiteService } from './site-service.ts';
+import { createTemplateService } from './template-service.ts';
 import { createViewService } from './view-service.ts';
 
 export type { LiveSource, MonitoringDeps } from './context.ts';
@@ -13,6 +14,7 @@ export const createMonitoringService = (deps: MonitoringDeps) => {
   return {
     ...createSiteService(ctx),
     ...createDeviceService(ctx),
+    ...createTemplateService(ctx),
     ...createItemService(ctx),
     ...createViewService(ctx),
   };

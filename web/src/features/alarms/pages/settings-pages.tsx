@@ -1,5 +1,13 @@
-import { type AlarmLevelRow, alarmRoutes } from '@sitewatch/contract/alarms';
-import { type ContactGroupRow, type ContactRow, channelKinds, notifyRoutes } from '@sitewatch/contract/notify';
+import { type AlarmLevelRow, alarmLevelInput, alarmRoutes } from '@sitewatch/contract/alarms';
+import {
+  type ContactGroupRow,
+  type ContactRow,
+  channelInput,
+  channelKinds,
+  contactGroupInput,
+  contactInput,
+  notifyRoutes,
+} from '@sitewatch/contract/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -20,6 +28,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { contractRule } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { useCan } from '../../../session/permissions.ts';
@@ -118,6 +127,7 @@ export const WarningLevelPage = () => {
     <ResourcePage<AlarmLevelRow>
       page="/warning_level"
       title={t('alarmSettings.levelsTitle')}
+      queryKey={['alarms', 'settings', alarmRoutes.levels.path]}
       routes={{
         list: alarmRoutes.levels,
         create: alarmRoutes.levelCreate,
@@ -140,10 +150,18 @@ export const WarningLevelPage = () => {
       })}
       fields={() => (
         <>
-          <Form.Item name="name" label={t('alarmSettings.name')} rules={[{ required: true, whitespace: true }]}>
+          <Form.Item
+            name="name"
+            label={t('alarmSettings.name')}
+            rules={[contractRule(alarmLevelInput, { required: true })]}
+          >
             <Input maxLength={32} />
           </Form.Item>
-          <Form.Item name="level" label={t('alarmPages.level')} rules={[{ required: true }]}>
+          <Form.Item
+            name="level"
+            label={t('alarmPages.level')}
+            rules={[contractRule(alarmLevelInput, { required: true })]}
+          >
             <InputNumber min={1} max={5} />
           </Form.Item>
           <Form.Item name="color" label={t('alarmSettings.color')}>
@@ -286,6 +304,7 @@ export const ContactsPage = () => {
       page="/setting_contacts"
       title={t('alarmSettings.contactsTitle')}
       routes={notifyRoutes.contacts}
+      queryKey={['alarms', 'settings', notifyRoutes.contacts.list.path]}
       initial={{ alarm_level: 5, time_period_id: 0, duty: false, enable: true }}
       columns={[
         { title: t('alarmSettings.name'), dataIndex: 'name' },
@@ -307,7 +326,11 @@ export const ContactsPage = () => {
       fields={() => (
         <Row gutter={16}>
           <Col span={12}>
-            <Form.Item name="name" label={t('alarmSettings.name')} rules={[{ required: true, whitespace: true }]}>
+            <Form.Item
+              name="name"
+              label={t('alarmSettings.name')}
+              rules={[contractRule(contactInput, { required: true })]}
+            >
               <Input maxLength={64} />
             </Form.Item>
           </Col>
@@ -317,22 +340,22 @@ export const ContactsPage = () => {
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="email" label={t('alarmSettings.email')} rules={[{ type: 'email' }]}>
+            <Form.Item name="email" label={t('alarmSettings.email')} rules={[contractRule(contactInput)]}>
               <Input />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="phone" label={t('alarmSettings.phone')}>
+            <Form.Item name="phone" rules={[contractRule(contactInput)]} label={t('alarmSettings.phone')}>
               <Input />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="sms_number" label={t('alarmSettings.smsNumber')}>
+            <Form.Item name="sms_number" rules={[contractRule(contactInput)]} label={t('alarmSettings.smsNumber')}>
               <Input />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="voice_number" label={t('alarmSettings.voiceNumber')}>
+            <Form.Item name="voice_number" rules={[contractRule(contactInput)]} label={t('alarmSettings.voiceNumber')}>
               <Input />
             </Form.Item>
           </Col>
@@ -383,6 +406,7 @@ export const ContactGroupsPage = () => {
       page="/setting_contact_groups"
       title={t('alarmSettings.groupsTitle')}
       routes={notifyRoutes.contactGroups}
+      queryKey={['alarms', 'settings', notifyRoutes.contactGroups.list.path]}
       initial={{
         contact_ids: [],
         channel_ids: [],
@@ -406,7 +430,11 @@ export const ContactGroupsPage = () => {
       fromForm={(v) => ({ ...v })}
       fields={() => (
         <>
-          <Form.Item name="name" label={t('alarmSettings.name')} rules={[{ required: true, whitespace: true }]}>
+          <Form.Item
+            name="name"
+            label={t('alarmSettings.name')}
+            rules={[contractRule(contactGroupInput, { required: true })]}
+          >
             <Input maxLength={64} />
           </Form.Item>
           <Form.Item name="remark" label={t('alarmPages.remarks')}>
@@ -487,6 +515,7 @@ export const AlarmPushPage = () => {
       page="/alarm_push"
       title={t('alarmSettings.pushTitle')}
       routes={notifyRoutes.channels}
+      queryKey={['alarms', 'settings', notifyRoutes.channels.list.path]}
       initial={{ kind: 'webhook', enable: true, config: { retries: 2, timeout_ms: 5000, sign_scheme: 'aliyun' } }}
       columns={[
         { title: t('alarmSettings.name'), dataIndex: 'name' },
@@ -509,7 +538,11 @@ export const AlarmPushPage = () => {
       fields={() => (
         <Row gutter={16}>
           <Col span={12}>
-            <Form.Item name="name" label={t('alarmSettings.name')} rules={[{ required: true, whitespace: true }]}>
+            <Form.Item
+              name="name"
+              label={t('alarmSettings.name')}
+              rules={[contractRule(channelInput, { required: true })]}
+            >
               <Input maxLength={64} />
             </Form.Item>
           </Col>
@@ -524,7 +557,7 @@ export const AlarmPushPage = () => {
             </Form.Item>
           </Col>
           <Col span={24}>
-            <Form.Item name={['config', 'url']} label="URL" rules={[{ required: true }]}>
+            <Form.Item name={['config', 'url']} label="URL" rules={[contractRule(channelInput, { required: true })]}>
               <Input />
             </Form.Item>
           </Col>

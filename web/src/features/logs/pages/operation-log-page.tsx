@@ -1,27 +1,16 @@
-import { authRoutes } from '@sitewatch/contract/auth';
-import { operationLogExportPath, usersRoutes } from '@sitewatch/contract/users';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Flex, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
+import { operationLogExportPath, type operationLogRow, usersRoutes } from '@sitewatch/contract/users';
+import { App, Button, DatePicker, Form, Input, Select, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../api/client.ts';
-import { encryptForServer } from '../../../api/crypto.ts';
+import type { z } from 'zod';
+import { ClearLogButton } from '../../../components/clear-log-button.tsx';
 import { downloadFile } from '../../../components/download.ts';
+import { ResourcePage } from '../../../components/resource-page.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 
-interface Filters {
-  user_name?: string | undefined;
-  module?: string | undefined;
-  result?: '0' | '1' | undefined;
-  t1?: number | undefined;
-  t2?: number | undefined;
-}
+type LogRow = z.infer<typeof operationLogRow>;
 
-const clean = (f: Filters) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined && v !== ''));
-
-/** /system_log_user: who, what, when, from where, result; filters, paging, xlsx export, guarded clearing. */
 /** What people read for the logged module and action codes; a code without a name shows as it is. */
 const moduleKeys = {
   auth: 'opLog.modules.auth',
@@ -63,48 +52,21 @@ const actionKeys = {
 } as const;
 const known = <M extends object>(keys: M, code: string): code is Extract<keyof M, string> => code in keys;
 
+/** /system_log_user: who, what, when, from where, result; filters, paging, xlsx export, guarded clearing. */
 export const OperationLogPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const client = useQueryClient();
-  const [filters, setFilters] = useState<Filters>({});
-  const [paging, setPaging] = useState({ page: 1, limit: 20 });
-  const [clearing, setClearing] = useState(false);
-  const [password, setPassword] = useState('');
   const canExport = useCan('/system_log_user', 'export');
   const canClear = useCan('/system_log_user', 'clear');
-  const query = { ...paging, ...clean(filters) };
-  const list = useQuery({
-    queryKey: ['logs', 'operation', query],
-    queryFn: () => api.call(usersRoutes.operationLog, { query }),
-  });
-  const clear = useMutation({
-    mutationFn: async () => {
-      const { public_key } = await api.call(authRoutes.loginParams);
-      return api.call(usersRoutes.operationLogClear, {
-        body: { verify_password: await encryptForServer(public_key, password) },
-      });
-    },
-    onSuccess: () => {
-      void message.success(t('common.operationSuccess'));
-      setClearing(false);
-      void client.invalidateQueries({ queryKey: ['logs'] });
-    },
-  });
-  const onSearch = (v: { user_name?: string; module?: string; result?: '0' | '1'; range?: [Dayjs, Dayjs] | null }) => {
-    setFilters({
-      user_name: v.user_name?.trim() || undefined,
-      module: v.module?.trim() || undefined,
-      result: v.result,
-      t1: v.range?.[0] ? v.range[0].startOf('day').unix() : undefined,
-      t2: v.range?.[1] ? v.range[1].endOf('day').unix() : undefined,
-    });
-    setPaging((p) => ({ ...p, page: 1 }));
-  };
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
   return (
-    <Card title={t('menu.operationLog')}>
-      <Flex justify="space-between" wrap gap={8} style={{ marginBottom: 16 }}>
-        <Form layout="inline" name="operation_log_filter" onFinish={onSearch}>
+    <ResourcePage<LogRow>
+      page="/system_log_user"
+      title={t('menu.operationLog')}
+      routes={{ list: usersRoutes.operationLog }}
+      queryKey={['logs', 'operation']}
+      filters={() => (
+        <>
           <Form.Item name="user_name" label={t('opLog.user')}>
             <Input allowClear style={{ width: 140 }} />
           </Form.Item>
@@ -124,17 +86,26 @@ export const OperationLogPage = () => {
           <Form.Item name="range" label={t('opLog.time')}>
             <DatePicker.RangePicker />
           </Form.Item>
-          <Button type="primary" htmlType="submit">
-            {t('common.search')}
-          </Button>
-        </Form>
-        <Space>
+        </>
+      )}
+      toQuery={(v) => {
+        const range = v.range as [Dayjs, Dayjs] | null | undefined;
+        return {
+          user_name: text(v.user_name),
+          module: text(v.module),
+          result: v.result,
+          t1: range?.[0] ? range[0].startOf('day').unix() : undefined,
+          t2: range?.[1] ? range[1].endOf('day').unix() : undefined,
+        };
+      }}
+      toolbar={({ page: _, limit: __, ...filters }) => (
+        <>
           {canExport && (
             <Button
               onClick={() =>
                 void downloadFile(
                   operationLogExportPath,
-                  clean(filters),
+                  filters,
                   `operation_record_${dayjs().format('YYYYMMDDHHmmss')}.xlsx`,
                 ).catch((err: Error) => message.error(err.message))
               }
@@ -143,79 +114,42 @@ export const OperationLogPage = () => {
             </Button>
           )}
           {canClear && (
-            <Button
-              danger
-              onClick={() => {
-                setPassword('');
-                setClearing(true);
-              }}
-            >
-              {t('opLog.clear')}
-            </Button>
+            <ClearLogButton
+              route={usersRoutes.operationLogClear}
+              queryKey={['logs']}
+              label={t('opLog.clear')}
+              title={t('opLog.clearTitle')}
+              explain={<p>{t('opLog.clearExplain')}</p>}
+              passwordLabel={t('opLog.verifyPassword')}
+            />
           )}
-        </Space>
-      </Flex>
-      <Table
-        rowKey="id"
-        size="small"
-        loading={list.isLoading}
-        dataSource={list.data?.data ?? []}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.limit,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, limit) => setPaging({ page, limit }),
-        }}
-        columns={[
-          {
-            title: t('opLog.time'),
-            dataIndex: 'time',
-            width: 170,
-            render: (s: number) => formatTime(s),
-          },
-          { title: t('opLog.user'), dataIndex: 'user_name', width: 120 },
-          { title: t('opLog.ip'), dataIndex: 'ip', width: 140 },
-          {
-            title: t('opLog.module'),
-            dataIndex: 'module',
-            width: 110,
-            render: (m: string) => (known(moduleKeys, m) ? t(moduleKeys[m]) : m),
-          },
-          {
-            title: t('opLog.action'),
-            dataIndex: 'action',
-            width: 140,
-            render: (a: string) => (known(actionKeys, a) ? t(actionKeys[a]) : a),
-          },
-          { title: t('opLog.target'), dataIndex: 'target', ellipsis: true },
-          {
-            title: t('opLog.result'),
-            dataIndex: 'result',
-            width: 90,
-            render: (r: number) => <Tag color={r ? 'green' : 'red'}>{r ? t('opLog.success') : t('opLog.failure')}</Tag>,
-          },
-          { title: t('opLog.detail'), dataIndex: 'detail', ellipsis: true },
-        ]}
-      />
-      <Modal
-        open={clearing}
-        title={t('opLog.clearTitle')}
-        onCancel={() => setClearing(false)}
-        onOk={() => {
-          if (!password) return void message.warning(t('opLog.passwordEmpty'));
-          clear.mutate();
-        }}
-        confirmLoading={clear.isPending}
-      >
-        <p>{t('opLog.clearExplain')}</p>
-        <Input.Password
-          aria-label={t('opLog.verifyPassword')}
-          placeholder={t('opLog.verifyPassword')}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </Modal>
-    </Card>
+        </>
+      )}
+      columns={[
+        { title: t('opLog.time'), dataIndex: 'time', width: 170, render: (s: number) => formatTime(s) },
+        { title: t('opLog.user'), dataIndex: 'user_name', width: 120 },
+        { title: t('opLog.ip'), dataIndex: 'ip', width: 140 },
+        {
+          title: t('opLog.module'),
+          dataIndex: 'module',
+          width: 110,
+          render: (m: string) => (known(moduleKeys, m) ? t(moduleKeys[m]) : m),
+        },
+        {
+          title: t('opLog.action'),
+          dataIndex: 'action',
+          width: 140,
+          render: (a: string) => (known(actionKeys, a) ? t(actionKeys[a]) : a),
+        },
+        { title: t('opLog.target'), dataIndex: 'target', ellipsis: true },
+        {
+          title: t('opLog.result'),
+          dataIndex: 'result',
+          width: 90,
+          render: (r: number) => <Tag color={r ? 'green' : 'red'}>{r ? t('opLog.success') : t('opLog.failure')}</Tag>,
+        },
+        { title: t('opLog.detail'), dataIndex: 'detail', ellipsis: true },
+      ]}
+    />
   );
 };
