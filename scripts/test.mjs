@@ -158,7 +158,6 @@ try {
       ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
       {
         PLAYWRIGHT_JSON_OUTPUT_NAME: browserJson,
-        E2E_PORT: String(await freePort()),
       },
     );
   } finally {

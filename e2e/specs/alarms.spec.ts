@@ -1,6 +1,6 @@
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
-import { type APIRequestContext, expect, test } from '@playwright/test';
 import { adminHeaders, adminPassword, loginToConsole } from '../fixtures/product.ts';
+import { type APIRequestContext, expect, test } from '../fixtures/test.ts';
 
 /** API set-up as a script would make it. */
 let headers: Record<string, string> | null = null;

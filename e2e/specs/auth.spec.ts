@@ -1,4 +1,3 @@
-import { expect, test } from '@playwright/test';
 import {
   adminPassword,
   latestCaptchaCode,
@@ -9,6 +8,7 @@ import {
   setGlobalConfig,
   withDb,
 } from '../fixtures/product.ts';
+import { expect, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 

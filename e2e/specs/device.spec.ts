@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
 import { adminHeaders } from '../fixtures/product.ts';
+import { expect, type Page, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 

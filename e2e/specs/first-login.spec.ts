@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { adminPassword, initialAdminPassword, loginInBrowser, loginToConsole } from '../fixtures/product.ts';
+import { expect, test } from '../fixtures/test.ts';
 
 /**
  * Runs first on the fresh product (its own project, which the others depend on): the administrator's

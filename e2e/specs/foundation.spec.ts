@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures/test.ts';
 
 const notFoundTexts = {
   zh_cn: '抱歉，您访问的页面不存在。',

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { adminHeaders, adminPassword, loginInBrowser, withDb } from '../fixtures/product.ts';
+import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
 
 /** Screenshots of the dashboard for people to look at (not committed). */
 const shots = path.resolve(import.meta.dirname, '../screenshots');

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { type Slapd, startSlapd } from '../../server/test/helpers/slapd.ts';
 import { adminHeaders, adminPassword, enterConsole, latestCaptchaCode, withDb } from '../fixtures/product.ts';
+import { expect, type Page, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 

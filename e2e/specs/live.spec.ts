@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { adminPassword, loginToConsole } from '../fixtures/product.ts';
 import { addTemperature, adminApi, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
+import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 

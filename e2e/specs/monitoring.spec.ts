@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { adminHeaders, adminPassword, loginToConsole } from '../fixtures/product.ts';
+import { expect, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 

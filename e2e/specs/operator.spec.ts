@@ -1,4 +1,3 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import {
   adminHeaders,
   adminPassword,
@@ -8,6 +7,7 @@ import {
   withDb,
 } from '../fixtures/product.ts';
 import { addTemperature, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
+import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { adminHeaders, adminPassword } from '../fixtures/product.ts';
+import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,4 +1,3 @@
-import { expect, test } from '@playwright/test';
 import {
   adminHeaders,
   adminPassword,
@@ -7,6 +6,7 @@ import {
   loginToConsole,
   setGlobalConfig,
 } from '../fixtures/product.ts';
+import { expect, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 
 // What production runs: the server built by build.mjs, not TypeScript through a transpiler.
 const serverDir = path.resolve(import.meta.dirname, '..');
@@ -10,12 +10,19 @@ beforeAll(() => {
   execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir });
 }, 60_000);
 
+// A failed assertion must not leave a server running.
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
 const start = (env: Record<string, string>) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-main-'));
   const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: serverDir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SITEWATCH_DATA_DIR: dataDir, SITEWATCH_DEMO: '0', ...env },
   });
+  children.push(child);
   const out = { stdout: '', stderr: '' };
   child.stdout?.on('data', (chunk) => {
     out.stdout += chunk;
