@@ -34,8 +34,8 @@ const device = (over: Partial<DriverDevice>): DriverDevice => ({
   ...over,
 });
 const item = (id: number, source: ItemSource, value_type: 0 | 1 = 1): DriverItem => ({ id, value_type, source });
-const modbus = (fn: 1 | 2 | 3 | 4, register: number, data_type: string, scale = 1) =>
-  ({ kind: 'modbus', function: fn, register, data_type, scale }) as ItemSource;
+const modbus = (fn: 1 | 2 | 3 | 4, register: number, data_type: string, scale = 1, byte_order = 'ABCD') =>
+  ({ kind: 'modbus', function: fn, register, data_type, byte_order, bit: null, scale }) as ItemSource;
 
 // ---------- simulator ----------
 describeDriverConformance('simulator', {
@@ -85,13 +85,13 @@ const setRegs = (regs: number[], at: number, values: number[]) => {
   for (const [i, v] of values.entries()) regs[at + i] = v;
 };
 const fillModbus = () => {
-  setRegs(mb.holding, 0, encodeRegisters(-123, 'int16')); // × 0.1 → -12.3
-  setRegs(mb.holding, 1, encodeRegisters(655, 'uint16')); // × 0.1 → 65.5
-  setRegs(mb.holding, 2, encodeRegisters(-70000, 'int32'));
-  setRegs(mb.holding, 4, encodeRegisters(3_000_000_000, 'uint32')); // × 0.01
-  setRegs(mb.input, 0, encodeRegisters(229.5, 'float32'));
-  setRegs(mb.input, 2, encodeRegisters(12.25, 'float32_le'));
-  setRegs(mb.input, 10, encodeRegisters(-5, 'int32_le'));
+  setRegs(mb.holding, 0, encodeRegisters(-123, { data_type: 'int16' })); // × 0.1 → -12.3
+  setRegs(mb.holding, 1, encodeRegisters(655, { data_type: 'uint16' })); // × 0.1 → 65.5
+  setRegs(mb.holding, 2, encodeRegisters(-70000, { data_type: 'int32' }));
+  setRegs(mb.holding, 4, encodeRegisters(3_000_000_000, { data_type: 'uint32' })); // × 0.01
+  setRegs(mb.input, 0, encodeRegisters(229.5, { data_type: 'float32' }));
+  setRegs(mb.input, 2, encodeRegisters(12.25, { data_type: 'float32', byte_order: 'CDAB' }));
+  setRegs(mb.input, 10, encodeRegisters(-5, { data_type: 'int32', byte_order: 'CDAB' }));
   mb.coils[3] = true;
 };
 describe('modbus peer', () => {
@@ -109,9 +109,9 @@ describe('modbus peer', () => {
       { item: item(3, modbus(3, 2, 'int32')), expected: -70000 },
       { item: item(4, modbus(3, 4, 'uint32', 0.01)), expected: 30_000_000 },
       { item: item(5, modbus(4, 0, 'float32')), expected: 229.5 },
-      { item: item(6, modbus(4, 2, 'float32_le')), expected: 12.25 },
-      { item: item(7, modbus(4, 10, 'int32_le')), expected: -5 },
-      { item: item(8, modbus(1, 3, 'bool'), 0), expected: 1 },
+      { item: item(6, modbus(4, 2, 'float32', 1, 'CDAB')), expected: 12.25 },
+      { item: item(7, modbus(4, 10, 'int32', 1, 'CDAB')), expected: -5 },
+      { item: item(8, modbus(1, 3, 'bit'), 0), expected: 1 },
     ],
     missing: () => item(9, modbus(3, 150, 'int16')),
     writable: () => ({ item: item(10, modbus(3, 20, 'int16', 0.1)), value: 24.5 }),
@@ -124,9 +124,9 @@ describe('modbus peer', () => {
 describe.runIf(socatAvailable)('modbus rtu peer', async () => {
   const rtu = await modbusRtuPeer();
   beforeAll(async () => {
-    setRegs(rtu.holding, 0, encodeRegisters(235, 'int16'));
-    setRegs(rtu.holding, 1, encodeRegisters(480, 'uint16'));
-    setRegs(rtu.holding, 2, encodeRegisters(1.5, 'float32'));
+    setRegs(rtu.holding, 0, encodeRegisters(235, { data_type: 'int16' }));
+    setRegs(rtu.holding, 1, encodeRegisters(480, { data_type: 'uint16' }));
+    setRegs(rtu.holding, 2, encodeRegisters(1.5, { data_type: 'float32' }));
     await rtu.start();
   });
   afterAll(() => rtu.stop());

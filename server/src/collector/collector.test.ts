@@ -1,40 +1,90 @@
+import { type ModbusDataType, modbusByteOrders } from '@sitewatch/contract/monitoring';
 import { describe, expect, it } from 'vitest';
 import { decodeRegisters, encodeRegisters, planReads } from './drivers/modbus-common.ts';
 
+const bytesOf = (regs: number[]) => {
+  const bytes = Buffer.alloc(regs.length * 2);
+  regs.forEach((r, i) => {
+    bytes.writeUInt16BE(r, i * 2);
+  });
+  return bytes;
+};
+
 describe('modbus registers', () => {
-  it.each([
+  const values: Array<[ModbusDataType, number]> = [
     ['int16', -123],
     ['uint16', 65535],
     ['int32', -70000],
     ['uint32', 3_000_000_000],
+    ['int64', -5_000_000_000_123],
+    ['uint64', 2 ** 53 - 1],
     ['float32', 229.5],
-    ['int32_le', -5],
-    ['uint32_le', 123_456_789],
-    ['float32_le', 12.25],
-  ] as const)('%s round-trips %d', (type, value) => {
-    const regs = encodeRegisters(value, type);
-    const bytes = Buffer.alloc(regs.length * 2);
-    regs.forEach((r, i) => {
-      bytes.writeUInt16BE(r, i * 2);
+    ['float64', 230.100006],
+  ];
+  for (const byte_order of modbusByteOrders) {
+    it.each(values)(`%s in ${byte_order} round-trips %d`, (data_type, value) => {
+      const regs = encodeRegisters(value, { data_type, byte_order });
+      expect(decodeRegisters(bytesOf(regs), 0, { data_type, byte_order })).toBe(value);
     });
-    expect(decodeRegisters(bytes, 0, type)).toBe(value);
+  }
+
+  it('names the four byte orders of 0x11223344 as a device sends them', () => {
+    const wire = (byte_order: (typeof modbusByteOrders)[number]) =>
+      encodeRegisters(0x11223344, { data_type: 'uint32', byte_order }).map((r) => r.toString(16).padStart(4, '0'));
+    expect(wire('ABCD')).toEqual(['1122', '3344']);
+    expect(wire('CDAB')).toEqual(['3344', '1122']);
+    expect(wire('BADC')).toEqual(['2211', '4433']);
+    expect(wire('DCBA')).toEqual(['4433', '2211']);
   });
-  it('reads neighbouring registers of one function together', () => {
-    const item = (id: number, fn: 1 | 3 | 4, register: number, data_type: 'int16' | 'float32' | 'bool') => ({
-      id,
-      value_type: 1 as const,
-      source: { kind: 'modbus' as const, function: fn, register, data_type, scale: 1 },
-    });
-    const spans = planReads([
-      item(1, 3, 0, 'int16'),
-      item(2, 3, 4, 'float32'),
-      item(3, 3, 200, 'int16'),
-      item(4, 4, 0, 'int16'),
-    ]);
-    expect(spans.map((s) => [s.fn, s.start, s.end])).toEqual([
+
+  it('reads a bit of a register, or the register as a flag', () => {
+    const bytes = bytesOf([0b1010]);
+    expect(decodeRegisters(bytes, 0, { data_type: 'bit', bit: 1 })).toBe(1);
+    expect(decodeRegisters(bytes, 0, { data_type: 'bit', bit: 2 })).toBe(0);
+    expect(decodeRegisters(bytes, 0, { data_type: 'bit', bit: null })).toBe(1);
+  });
+
+  const item = (id: number, fn: 1 | 3 | 4, register: number, data_type: ModbusDataType) => ({
+    id,
+    value_type: 1 as const,
+    source: {
+      kind: 'modbus' as const,
+      function: fn,
+      register,
+      data_type,
+      byte_order: 'ABCD' as const,
+      bit: null,
+      scale: 1,
+    },
+  });
+  const points = [item(1, 3, 0, 'int16'), item(2, 3, 4, 'float32'), item(3, 3, 200, 'int16'), item(4, 4, 0, 'int16')];
+  const plan = { modbus_merge: true, modbus_merge_gap: 8, modbus_max_block: 100, modbus_address_base: 0 as const };
+
+  it('reads neighbouring registers of one function together within the gap', () => {
+    expect(planReads(points, plan).spans.map((s) => [s.fn, s.start, s.end])).toEqual([
       [3, 0, 6],
       [3, 200, 201],
       [4, 0, 1],
     ]);
+    // The default gap 0 merges adjacent points only.
+    expect(planReads(points, { ...plan, modbus_merge_gap: 0 }).spans).toHaveLength(4);
+  });
+
+  it('reads every point alone with merging off, and limits the block length', () => {
+    const adjacent = [item(1, 3, 0, 'int16'), item(2, 3, 1, 'int16'), item(3, 3, 2, 'float64')];
+    expect(planReads(adjacent, { ...plan, modbus_merge: false }).spans).toHaveLength(3);
+    expect(planReads(adjacent, { ...plan, modbus_max_block: 2 }).spans.map((s) => [s.start, s.end])).toEqual([
+      [0, 2],
+      [2, 6],
+    ]);
+  });
+
+  it('subtracts a 1-based address base and refuses register 0 there', () => {
+    const { spans, invalid } = planReads([item(1, 3, 1, 'int16'), item(2, 3, 0, 'int16')], {
+      ...plan,
+      modbus_address_base: 1,
+    });
+    expect(spans.map((s) => [s.start, s.end])).toEqual([[0, 1]]);
+    expect(invalid.get(2)).toBe('register 0 does not exist with 1-based addressing');
   });
 });

@@ -54,8 +54,11 @@ export interface Driver {
 
 export type DriverRegistry = Partial<Record<DriverName, Driver>>;
 
-/** Rounds away binary noise of scaled values (23.5 × 0.1 → 2.35, not 2.3500000000000001). */
-export const roundValue = (value: number): number => Math.round(value * 1e6) / 1e6;
+/**
+ * Rounds away binary noise of scaled values (23.5 × 0.1 → 2.35, not 2.3500000000000001). Values of
+ * a billion and more are kept: × 1e6 would pass 2^53 and change their last digits (64-bit counters).
+ */
+export const roundValue = (value: number): number => (Math.abs(value) >= 1e9 ? value : Math.round(value * 1e6) / 1e6);
 
 /** Rejects with `message` when `promise` takes longer than `ms`. */
 export const withTimeout = <T>(promise: Promise<T>, ms: number, message: string): Promise<T> =>

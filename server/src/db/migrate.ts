@@ -9,6 +9,7 @@ import * as m0007 from './migrations/0007-reports.ts';
 import * as m0008 from './migrations/0008-dashboard.ts';
 import * as m0009 from './migrations/0009-device-log.ts';
 import * as m0010auth from './migrations/0010-auth-throttle.ts';
+import * as m0011modbus from './migrations/0011-modbus.ts';
 import * as m0013tokens from './migrations/0013-api-tokens.ts';
 import * as m0014points from './migrations/0014-point-tables.ts';
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0008-dashboard': m0008,
   '0009-device-log': m0009,
   '0010-auth-throttle': m0010auth,
+  '0011-modbus': m0011modbus,
   '0013-api-tokens': m0013tokens,
   '0014-point-tables': m0014points,
 };

@@ -92,6 +92,8 @@ export interface ItemsTable {
   name: string;
   item_cell_name: string;
   unit: string;
+  /** Decimals the value is shown with; null: as read (migration 0011). */
+  decimals: ColumnType<number | null, number | null | undefined, number | null>;
   location_id: number;
   value_type: number;
   threshold_min: number | null;

@@ -72,6 +72,29 @@ export const deviceOptions = z.strictObject({
     .max(60_000)
     .default(3000)
     .describe('Reply timeout of one read, in milliseconds (100–60000).'),
+  /** Modbus block reads (docs/monitoring.md "Modbus"): a refused block falls back to smaller reads. */
+  modbus_merge: z
+    .boolean()
+    .default(true)
+    .describe('Modbus: read neighbouring points of one table in one request (false: every point alone).'),
+  modbus_merge_gap: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(0)
+    .describe('Modbus: unconfigured registers a merged read may span between two points (0–100; 0: adjacent only).'),
+  modbus_max_block: z
+    .number()
+    .int()
+    .min(1)
+    .max(125)
+    .default(64)
+    .describe('Modbus: most registers or coils one request reads (1–125).'),
+  modbus_address_base: z
+    .union([z.literal(0), z.literal(1)])
+    .default(0)
+    .describe("Modbus: whether the items' register numbers count from 0 (as on the wire) or from 1 (as many manuals)."),
 });
 export type DeviceOptions = z.infer<typeof deviceOptions>;
 

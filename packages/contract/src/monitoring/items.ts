@@ -22,6 +22,15 @@ export const itemInput = z
       .default('')
       .describe("The device's own name of the point (e.g. a register or variable name); '' when none."),
     unit: optionalText(16).default('').describe('Unit shown after the value, e.g. °C, V, kWh.'),
+    /** Display only: values are stored and judged as read (docs/monitoring.md "Modbus"). */
+    decimals: z
+      .number()
+      .int()
+      .min(0)
+      .max(6)
+      .nullable()
+      .default(null)
+      .describe('Decimals the value is shown with (0–6), or null: as read. Stored values are not rounded.'),
     location_id: z
       .number()
       .int()
@@ -187,6 +196,7 @@ export const itemRow = z.object({
   name: z.string().describe('Item name.'),
   item_cell_name: z.string().describe("The device's own name of the point."),
   unit: z.string().describe('Unit of the value.'),
+  decimals: z.number().int().nullable().describe('Decimals the value is shown with, or null: as read.'),
   location_id: z.number().int().describe('Location id (0: none).'),
   value_type: valueType.describe('1 numeric, 0 status.'),
   threshold_min: z.number().nullable().describe('Lowest normal value, or null.'),
@@ -260,6 +270,7 @@ export const itemBulkUpdate = z.strictObject({
       check_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
       notification_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
       alarm_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
+      decimals: z.number().int().min(0).max(6).nullable().optional(),
       enable: z.boolean().optional(),
     })
     .refine((s) => Object.keys(s).length > 0, { message: msg('nothingToUpdate') })

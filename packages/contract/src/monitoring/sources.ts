@@ -18,18 +18,39 @@ export const categoryUpdate = z.strictObject({
   weight: weightSchema.describe('Sort number: a positive integer not starting with 0.'),
 });
 
-/** Modbus data types; 32-bit types read two registers, big-endian words unless `_le` (word-swapped). */
+/**
+ * Modbus data types (docs/monitoring.md "Modbus"): `bit` is a coil or discrete input, or a bit of
+ * a register; the others span 1, 2 or 4 registers. Migration 0011 renamed the old `bool` to `bit`
+ * and `*_le` (word-swapped) to the plain type with byte order CDAB.
+ */
 export const modbusDataTypes = [
-  'bool',
+  'bit',
   'int16',
   'uint16',
   'int32',
   'uint32',
+  'int64',
+  'uint64',
   'float32',
-  'int32_le',
-  'uint32_le',
-  'float32_le',
+  'float64',
 ] as const;
+export type ModbusDataType = (typeof modbusDataTypes)[number];
+
+/**
+ * Byte order of a multi-byte value, A being its most significant byte: ABCD big-endian, CDAB
+ * word-swapped, BADC byte-swapped within each register, DCBA little-endian. 64-bit values extend
+ * the same swaps to four registers; 16-bit values are AB (ABCD, CDAB) or BA (BADC, DCBA).
+ */
+export const modbusByteOrders = ['ABCD', 'CDAB', 'BADC', 'DCBA'] as const;
+export type ModbusByteOrder = (typeof modbusByteOrders)[number];
+
+/** Registers a value of `dataType` spans (coils and bits: 1). */
+export const modbusRegisterCount = (dataType: ModbusDataType): number =>
+  dataType === 'bit' || dataType === 'int16' || dataType === 'uint16'
+    ? 1
+    : dataType === 'int64' || dataType === 'uint64' || dataType === 'float64'
+      ? 4
+      : 2;
 
 /** How an item is read, by driver (the point table of a template). */
 export const itemSource = z.discriminatedUnion('kind', [
@@ -72,9 +93,28 @@ export const itemSource = z.discriminatedUnion('kind', [
       .number()
       .int()
       .min(0)
-      .max(65535)
-      .describe('Register (or bit) address, 0-based as on the wire (0–65535).'),
-    data_type: z.enum(modbusDataTypes).describe('How the registers are decoded; 32-bit types read two registers.'),
+      .max(65536)
+      .describe(
+        "Register (or coil) address as the device's manual writes it: 0-based (0–65535) or 1-based (1–65536) by the device's options.modbus_address_base.",
+      ),
+    data_type: z
+      .enum(modbusDataTypes)
+      .describe('How the registers are decoded: bit, int16, uint16 (1 register), int32, uint32, float32 (2), int64, uint64, float64 (4).'),
+    byte_order: z
+      .enum(modbusByteOrders)
+      .default('ABCD')
+      .describe(
+        'Byte order, A the most significant byte: ABCD big-endian, CDAB word-swapped, BADC byte-swapped, DCBA little-endian.',
+      ),
+    /** `bit` of a register: which bit (0 least significant); null: the register is 1 when not 0. */
+    bit: z
+      .number()
+      .int()
+      .min(0)
+      .max(15)
+      .nullable()
+      .default(null)
+      .describe('For data_type bit of a register: the bit, 0 (least significant) to 15; null: 1 when the register is not 0.'),
     scale: z
       .number()
       .finite()

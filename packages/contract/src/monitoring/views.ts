@@ -9,6 +9,8 @@ export const liveItem = z.object({
   name: z.string().describe('Item name.'),
   item_cell_name: z.string().describe("The device's own name of the point."),
   unit: z.string().describe('Unit of the value.'),
+  /** Display decimals of the item (null: as read); the value itself is never rounded. */
+  decimals: z.number().int().nullable().describe('Decimals the value is shown with, or null: as read.'),
   value_type: valueType.describe('1 numeric, 0 status.'),
   value: z.number().nullable().describe('Current value, or null when unknown.'),
   state: stateCode.describe(

@@ -23,6 +23,6 @@ export const modbusRtuDriver: Driver = {
       });
     }
     client.setID(device.protocol_id);
-    return modbusSession(client);
+    return modbusSession(client, device.options);
   },
 };

@@ -11,6 +11,6 @@ export const modbusTcpDriver: Driver = {
     client.setTimeout(device.options.timeout_ms);
     await client.connectTCP(device.ip, { port: device.port ?? 502 });
     client.setID(device.protocol_id);
-    return modbusSession(client);
+    return modbusSession(client, device.options);
   },
 };

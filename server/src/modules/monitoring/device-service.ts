@@ -58,6 +58,7 @@ export const createDeviceService = (ctx: MonitoringContext) => {
           name: nameOf(t),
           item_cell_name: t.item_cell_name,
           unit: t.unit,
+          decimals: null,
           location_id: 0,
           value_type: t.value_type,
           threshold_min: t.threshold_min,
