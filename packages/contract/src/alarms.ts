@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageOf, pageQuery } from './envelope.ts';
 import { defineRoute } from './route.ts';
+import { storedNumber } from './stored-number.ts';
 
 /**
  * Alarms: levels, common parameters (jitter, flood limit), alarm params of the shell, the current
@@ -151,7 +152,7 @@ export const alarmRow = z.object({
   level: z.number().int(),
   color: z.string(),
   info: z.string(),
-  value: z.number().nullable(),
+  value: storedNumber,
   start_time: z.number().int(),
   end_time: z.number().int().nullable(),
   last_check: z.number().int(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageOf, tParam } from './envelope.ts';
 import { defineRoute } from './route.ts';
+import { storedNumber } from './stored-number.ts';
 
 /**
  * The home dashboard and the overview page (000 §2.6, §3, §7; 002 §7.3): host figures and service
@@ -89,7 +90,7 @@ export const environmentItem = z.object({
   /** 'TEMP' or 'HUM'. */
   item_cell_name: z.string(),
   unit: z.string(),
-  value: z.number().nullable(),
+  value: storedNumber,
   state: z.number().int(),
   last_check: z.number().int(),
 });

@@ -3,6 +3,7 @@ import { pageOf, tParam, tzOffset } from './envelope.ts';
 import { driverName, stateCode } from './monitoring.ts';
 import { defineRoute } from './route.ts';
 import { resolution, seriesPoint } from './series.ts';
+import { storedNumber } from './stored-number.ts';
 
 /**
  * The device pages of /station (002 §2.3 "device overview, details, log and curve"): one device's
@@ -28,7 +29,7 @@ export const deviceAlarm = z.object({
   level: z.number().int(),
   color: z.string(),
   info: z.string(),
-  value: z.number().nullable(),
+  value: storedNumber,
   start_time: z.number().int(),
   /** 0 unprocessed, 1 confirmed, 2 disabled, 3 processed. */
   handling: z.number().int(),

@@ -20,6 +20,7 @@ export {
 export * from './monitoring/if-mib.ts';
 export * from './monitoring/items.ts';
 export * from './monitoring/point-tables.ts';
+export * from './monitoring/ranges.ts';
 export * from './monitoring/routes.ts';
 export * from './monitoring/sites.ts';
 export * from './monitoring/sources.ts';

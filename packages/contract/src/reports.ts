@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, pageQuery } from './envelope.ts';
+import { storedNumber } from './stored-number.ts';
 
 /** The reader's clock in a query (minutes east of UTC), for times written into exports. */
 const tzOffset = z.coerce.number().int().min(-720).max(840).default(0);
@@ -53,7 +54,7 @@ export const dataListRow = z.object({
   name: z.string(),
   unit: z.string(),
   value_type: valueType,
-  value: z.number().nullable(),
+  value: storedNumber,
   state: stateCode,
   info: z.string(),
   last_check: z.number().int(),

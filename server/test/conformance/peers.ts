@@ -84,8 +84,13 @@ export const modbusPeer = async (): Promise<Peer & { holding: number[]; input: n
   };
 };
 
-/** Debian's snmpd on a loopback UDP port with its own config: community `public` and v3 user `swuser`. */
-export const snmpdPeer = async (): Promise<Peer & { v3: { user: string; auth: string; priv: string } }> => {
+/**
+ * Debian's snmpd on a loopback UDP port with its own config: community `public` and v3 user `swuser`,
+ * plus `extraConfig` lines (e.g. `override <oid> octet_str "12,5"` to serve a value of the test's).
+ */
+export const snmpdPeer = async (
+  extraConfig: string[] = [],
+): Promise<Peer & { v3: { user: string; auth: string; priv: string } }> => {
   const port = await freePort(true);
   const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-snmpd-'));
   const v3 = { user: 'swuser', auth: 'sitewatch-auth-1', priv: 'sitewatch-priv-1' };
@@ -96,6 +101,7 @@ export const snmpdPeer = async (): Promise<Peer & { v3: { user: string; auth: st
       'rocommunity public 127.0.0.1',
       `createUser ${v3.user} SHA "${v3.auth}" AES "${v3.priv}"`,
       `rouser ${v3.user} priv`,
+      ...extraConfig,
       '',
     ].join('\n'),
   );

@@ -1,4 +1,4 @@
-import { type LiveDevice, monitorState } from '@sitewatch/contract/monitoring';
+import { checkWrite, type LiveDevice, monitorState } from '@sitewatch/contract/monitoring';
 import { badRequest, conflict } from '../../http/errors.ts';
 import { abnormalStates, type MonitoringContext, offsetOf, type Page, SETPOINT_MAX } from './context.ts';
 import type { AllowedSites } from './repository.ts';
@@ -40,6 +40,13 @@ export const createViewService = (ctx: MonitoringContext) => {
       if (!Number.isFinite(value) || Math.abs(value) > SETPOINT_MAX)
         throw badRequest('monitoring.errors.setpointRange');
       const item = await getItem(itemId, allowed);
+      // The register type and scale bound what the device can hold: refused, never wrapped or rounded away.
+      const fits = checkWrite(item.source, value);
+      if (!fits.ok) {
+        throw fits.binary
+          ? badRequest('monitoring.errors.writeBinary')
+          : badRequest('monitoring.errors.writeRange', { type: fits.type, min: fits.min, max: fits.max });
+      }
       if (!deps.live) throw conflict('monitoring.errors.collectorOff');
       try {
         await deps.live.write(item.id, value);
