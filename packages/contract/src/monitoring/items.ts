@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../envelope.ts';
+import { storedNumber } from '../stored-number.ts';
 import { serialSettings } from './devices.ts';
 import { msg, nonNegativeInt, optionalText, requiredText, stateCode, valueType } from './fields.ts';
 import { itemSource } from './sources.ts';
@@ -199,11 +200,11 @@ export const itemRow = z.object({
   decimals: z.number().int().nullable().describe('Decimals the value is shown with, or null: as read.'),
   location_id: z.number().int().describe('Location id (0: none).'),
   value_type: valueType.describe('1 numeric, 0 status.'),
-  threshold_min: z.number().nullable().describe('Lowest normal value, or null.'),
-  threshold_max: z.number().nullable().describe('Highest normal value, or null.'),
+  threshold_min: storedNumber.describe('Lowest normal value, or null.'),
+  threshold_max: storedNumber.describe('Highest normal value, or null.'),
   status_threshold: z.string().describe('Status items: the value that means abnormal.'),
-  recovery_point: z.number().nullable().describe('Hysteresis margin for clearing, or null.'),
-  overrun_point: z.number().nullable().describe('Margin beyond min/max for raising, or null.'),
+  recovery_point: storedNumber.describe('Hysteresis margin for clearing, or null.'),
+  overrun_point: storedNumber.describe('Margin beyond min/max for raising, or null.'),
   alarm_level: z.number().int().describe('Alarm level (0: none).'),
   alarm_color: z.string().describe("Colour in alarm, or ''."),
   contact_group_id: z.number().int().describe('Contact group told (0: none).'),
@@ -222,7 +223,7 @@ export const itemRow = z.object({
   state: stateCode.describe(
     'Item state: 0 not ready, 1 normal, 2 abnormal, 3 warning, 4 unknown, 5 serious, 6 jitter.',
   ),
-  value: z.number().nullable().describe('Last value (scaled), or null when there is none or it is unknown.'),
+  value: storedNumber.describe('Last value (scaled), or null when there is none or it is unknown.'),
   last_check: z.number().int().describe('Time of the last check (epoch seconds).'),
   info: z.string().describe("Why the item is in its state (e.g. why it is unknown), or ''."),
 });

@@ -52,6 +52,12 @@ export const modbusRegisterCount = (dataType: ModbusDataType): number =>
       ? 4
       : 2;
 
+/** A scale of 0 is refused: every value would read 0, and a write would divide by it. */
+const nonZeroScale = z
+  .number()
+  .finite()
+  .refine((s) => s !== 0, { message: msg('scale') });
+
 /** How an item is read, by driver (the point table of a template). */
 export const itemSource = z.discriminatedUnion('kind', [
   z.strictObject({
@@ -115,11 +121,7 @@ export const itemSource = z.discriminatedUnion('kind', [
       .nullable()
       .default(null)
       .describe('For data_type bit of a register: the bit, 0 (least significant) to 15; null: 1 when the register is not 0.'),
-    scale: z
-      .number()
-      .finite()
-      .default(1)
-      .describe('Factor the raw value is multiplied by (stored value = raw × scale).'),
+    scale: nonZeroScale.default(1).describe('Factor the raw value is multiplied by (stored value = raw × scale).'),
   }),
   z.strictObject({
     kind: z.literal('snmp').describe('snmp: one OID read with GET.'),
@@ -128,7 +130,7 @@ export const itemSource = z.discriminatedUnion('kind', [
       .regex(/^\.?\d+(\.\d+){1,127}$/, { message: msg('oid') })
       .max(400)
       .describe('Numeric OID, e.g. 1.3.6.1.2.1.1.3.0 (a leading dot is allowed).'),
-    scale: z.number().finite().default(1).describe('Factor the raw value is multiplied by.'),
+    scale: nonZeroScale.default(1).describe('Factor the raw value is multiplied by.'),
   }),
   z.strictObject({
     kind: z.literal('mqtt').describe('mqtt: a value from messages on a topic.'),
@@ -144,7 +146,7 @@ export const itemSource = z.discriminatedUnion('kind', [
       .max(200)
       .default('')
       .describe('Dotted path into the JSON payload, e.g. data.temp; empty when the payload is the number itself.'),
-    scale: z.number().finite().default(1).describe('Factor the parsed value is multiplied by.'),
+    scale: nonZeroScale.default(1).describe('Factor the parsed value is multiplied by.'),
     /** Where writes to this item are published (empty: not writable). */
     command_topic: z
       .string()

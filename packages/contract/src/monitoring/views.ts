@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../envelope.ts';
+import { storedNumber } from '../stored-number.ts';
 import { driverName, stateCode, valueType } from './fields.ts';
 
 // ---------- monitoring views (002 §7.3) ----------
@@ -12,7 +13,7 @@ export const liveItem = z.object({
   /** Display decimals of the item (null: as read); the value itself is never rounded. */
   decimals: z.number().int().nullable().describe('Decimals the value is shown with, or null: as read.'),
   value_type: valueType.describe('1 numeric, 0 status.'),
-  value: z.number().nullable().describe('Current value, or null when unknown.'),
+  value: storedNumber.describe('Current value, or null when unknown.'),
   state: stateCode.describe(
     'Item state: 0 not ready, 1 normal, 2 abnormal, 3 warning, 4 unknown, 5 serious, 6 jitter.',
   ),
