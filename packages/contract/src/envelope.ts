@@ -23,7 +23,11 @@ export const pageQuery = z.object({
 });
 
 /** A page of a list: `{total, data}`. */
-export const pageOf = <T extends z.ZodType>(row: T) => z.object({ total: z.number().int().min(0), data: z.array(row) });
+export const pageOf = <T extends z.ZodType>(row: T) =>
+  z.object({
+    total: z.number().int().min(0).describe('Rows matching the query, over all pages.'),
+    data: z.array(row).describe('The rows of this page.'),
+  });
 
 /** Epoch seconds, the unit of every time in the API. */
 export const epochSeconds = z.number().int().min(0);
