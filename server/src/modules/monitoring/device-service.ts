@@ -1,9 +1,7 @@
 import { type Language, sharedText } from '@sitewatch/contract';
 import {
-  type DeviceTemplateRow,
   type DeviceValues,
   type deviceBulkUpdate,
-  deviceTemplateRow,
   itemSource,
   monitorState,
   templateItem,
