@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../api/client.ts';
 import { encryptForServer } from '../../api/crypto.ts';
-import { matches, validValues } from '../../components/form-rules.ts';
+import { ConfirmPasswordItem } from '../../components/confirm-password-item.tsx';
+import { validValues } from '../../components/form-rules.ts';
 import { useSession } from '../../session/session.ts';
 
 interface Values {
@@ -74,17 +75,12 @@ export const PasswordDialog = ({ open, onClose }: { open: boolean; onClose: () =
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item
+        <ConfirmPasswordItem
           name="confirm_password"
+          of="new_password"
           label={t('shell.password.repeat')}
-          dependencies={['new_password']}
-          rules={[
-            { required: true, message: t('login.dialog.confirmRequired') },
-            matches('new_password', t('shell.password.mismatch')),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+          mismatch={t('shell.password.mismatch')}
+        />
       </Form>
     </Modal>
   );

@@ -27,6 +27,7 @@ import {
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { api } from '../../../api/client.ts';
 import { contractRule } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
@@ -34,6 +35,16 @@ import { ResourcePage } from '../../../components/resource-page.tsx';
 import { useCan } from '../../../session/permissions.ts';
 
 const yesNo = (v: boolean) => (v ? <Tag color="green">✓</Tag> : <Tag>—</Tag>);
+
+/** The name field of a contact, group or channel, checked by its contract schema. */
+const NameItem = ({ schema }: { schema: z.ZodType }) => {
+  const { t } = useTranslation();
+  return (
+    <Form.Item name="name" label={t('alarmSettings.name')} rules={[contractRule(schema, { required: true })]}>
+      <Input maxLength={64} />
+    </Form.Item>
+  );
+};
 
 /** /setting_alarm_param: voice, pop-up, video, notification, jitter, flood limit, escalation, buzzer and lamp (002 §3, §9). */
 export const AlarmParamPage = () => {
@@ -141,7 +152,6 @@ export const WarningLevelPage = () => {
         { title: t('alarmSettings.color'), dataIndex: 'color', render: (c: string) => <Badge color={c} text={c} /> },
         { title: t('alarmSettings.sound'), dataIndex: 'sound', render: yesNo },
       ]}
-      toForm={(r) => ({ ...r })}
       fromForm={(v) => ({
         name: v.name,
         level: v.level,
@@ -321,18 +331,10 @@ export const ContactsPage = () => {
         { title: t('alarmSettings.duty'), dataIndex: 'duty', render: yesNo },
         { title: t('alarmSettings.enable'), dataIndex: 'enable', render: yesNo },
       ]}
-      toForm={(r) => ({ ...r })}
-      fromForm={(v) => ({ ...v })}
       fields={() => (
         <Row gutter={16}>
           <Col span={12}>
-            <Form.Item
-              name="name"
-              label={t('alarmSettings.name')}
-              rules={[contractRule(contactInput, { required: true })]}
-            >
-              <Input maxLength={64} />
-            </Form.Item>
+            <NameItem schema={contactInput} />
           </Col>
           <Col span={12}>
             <Form.Item name="alias" label={t('alarmSettings.alias')}>
@@ -426,17 +428,9 @@ export const ContactGroupsPage = () => {
         { title: t('alarmSettings.voice'), dataIndex: 'voice', render: yesNo },
         { title: t('alarmSettings.escalateMinutes'), dataIndex: 'escalate_minutes' },
       ]}
-      toForm={(r) => ({ ...r })}
-      fromForm={(v) => ({ ...v })}
       fields={() => (
         <>
-          <Form.Item
-            name="name"
-            label={t('alarmSettings.name')}
-            rules={[contractRule(contactGroupInput, { required: true })]}
-          >
-            <Input maxLength={64} />
-          </Form.Item>
+          <NameItem schema={contactGroupInput} />
           <Form.Item name="remark" label={t('alarmPages.remarks')}>
             <Input maxLength={200} />
           </Form.Item>
@@ -529,7 +523,6 @@ export const AlarmPushPage = () => {
           {t('alarmSettings.test')}
         </Button>
       )}
-      toForm={(r) => ({ ...r })}
       fromForm={(v) => {
         const config = { ...(v.config as Record<string, unknown>) };
         for (const k of Object.keys(config)) if (config[k] === undefined || config[k] === null) delete config[k];
@@ -538,13 +531,7 @@ export const AlarmPushPage = () => {
       fields={() => (
         <Row gutter={16}>
           <Col span={12}>
-            <Form.Item
-              name="name"
-              label={t('alarmSettings.name')}
-              rules={[contractRule(channelInput, { required: true })]}
-            >
-              <Input maxLength={64} />
-            </Form.Item>
+            <NameItem schema={channelInput} />
           </Col>
           <Col span={6}>
             <Form.Item name="kind" label={t('alarmSettings.kind')}>

@@ -6,7 +6,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../api/client.ts';
 import { clearTokens } from '../../../api/tokens.ts';
-import { matches, validValues } from '../../../components/form-rules.ts';
+import { ConfirmPasswordItem } from '../../../components/confirm-password-item.tsx';
+import { validValues } from '../../../components/form-rules.ts';
 import { encryptAll, loginParamsQuery, newCaptchaId, pwdComplexityQuery } from '../api.ts';
 import { CaptchaImage } from './captcha.tsx';
 
@@ -150,17 +151,12 @@ export const ForcedPasswordDialog = ({
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        <Form.Item
+        <ConfirmPasswordItem
           name="confirm"
+          of="new_password"
           label={t('login.dialog.confirm')}
-          dependencies={['new_password']}
-          rules={[
-            { required: true, message: t('login.dialog.confirmRequired') },
-            matches('new_password', t('login.dialog.mismatch')),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+          mismatch={t('login.dialog.mismatch')}
+        />
         {captchaOn && (
           <Form.Item label={t('login.captcha')} htmlFor="change_password_captcha_code" required>
             <Flex gap={8}>

@@ -5,7 +5,8 @@ import { Form, Input, Select, Space, Switch, Tag, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
-import { contractRule, matches } from '../../../components/form-rules.ts';
+import { ConfirmPasswordItem } from '../../../components/confirm-password-item.tsx';
+import { contractRule } from '../../../components/form-rules.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { useCan, useIsAdministrator } from '../../../session/permissions.ts';
 import { useSession } from '../../../session/session.ts';
@@ -152,20 +153,13 @@ export const UsersPage = () => {
             >
               <Input.Password autoComplete="new-password" />
             </Form.Item>
-            <Form.Item
+            <ConfirmPasswordItem
               name="confirm"
+              of="password"
               label={t('userPages.confirm')}
-              dependencies={['password']}
-              rules={[
-                ({ getFieldValue }) => ({
-                  required: Boolean(getFieldValue('password')),
-                  message: t('login.dialog.confirmRequired'),
-                }),
-                matches('password', t('login.dialog.mismatch')),
-              ]}
-            >
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
+              mismatch={t('login.dialog.mismatch')}
+              whenTyped
+            />
             <Form.Item
               name="role_ids"
               label={t('userPages.roles')}
