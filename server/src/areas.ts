@@ -9,6 +9,7 @@ import { registerGlobalConfigRoutes } from './modules/global-config/index.ts';
 import { registerHealth } from './modules/health/index.ts';
 import { registerLdap } from './modules/ldap/index.ts';
 import { registerMonitoring } from './modules/monitoring/index.ts';
+import { networkArea } from './modules/network/index.ts';
 import { registerNotify } from './modules/notify/index.ts';
 import { registerReports } from './modules/reports/index.ts';
 import { loginSafeLockout } from './modules/security/index.ts';
@@ -30,6 +31,7 @@ export const areas: Area[] = [
   { name: 'series', register: (k) => registerSeries(k.app, { db: k.db, series: k.series, config: k.config }) },
   { name: 'reports', register: (k) => registerReports(k.app, { db: k.db, live: k.live }) },
   { name: 'device-view', register: (k) => registerDeviceView(k.app, { db: k.db, series: k.series, live: k.live }) },
+  networkArea,
   {
     name: 'auth',
     register: (k) =>

@@ -12,6 +12,7 @@ import * as m0010auth from './migrations/0010-auth-throttle.ts';
 import * as m0011modbus from './migrations/0011-modbus.ts';
 import * as m0013tokens from './migrations/0013-api-tokens.ts';
 import * as m0014points from './migrations/0014-point-tables.ts';
+import * as m0015network from './migrations/0015-network-devices.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-modbus': m0011modbus,
   '0013-api-tokens': m0013tokens,
   '0014-point-tables': m0014points,
+  '0015-network-devices': m0015network,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

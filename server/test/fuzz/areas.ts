@@ -9,7 +9,7 @@ export const fuzzAreas = {
     tables: ['device_groups', 'categorys', 'device_templates', 'devices', 'items', 'time_periods', 'serial_ports'],
   },
   series: {
-    tags: ['series', 'reports', 'device-view'],
+    tags: ['series', 'reports', 'device-view', 'network'],
     tables: ['sample_chunks', 'samples_1m', 'samples_1h', 'data_history_templates', 'device_state_logs', 'items'],
   },
   auth: {
