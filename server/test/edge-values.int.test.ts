@@ -97,11 +97,11 @@ describeEachDatabase('values checked at the edge', (dialect) => {
     // Setpoints: one holding register (or coil) per data type, far apart so nothing overlaps.
     ids.holding = (await device('SP-E', modbusDevice)).id;
     for (const [k, type] of modbusDataTypes.entries()) {
-      if (type === 'bit' || type === 'bool') continue;
+      if (type === 'bit') continue;
       await addItem(`w_${type}`, ids.holding, modbus(3, 10 + k * 4, type));
     }
     await addItem('w_uint16_scaled', ids.holding, modbus(3, 60, 'uint16', 0.1));
-    await addItem('w_coil', ids.holding, modbus(1, 5, modbusDataTypes[0]), { value_type: 0, ...statusOnly });
+    await addItem('w_coil', ids.holding, modbus(1, 5, 'bit'), { value_type: 0, ...statusOnly });
 
     if (snmpd) {
       ids.snmp = (
