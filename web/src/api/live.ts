@@ -38,6 +38,15 @@ export const patchItemRows = <R extends { id: number }>(rows: R[], changes: Live
       })
     : rows;
 
+/**
+ * Queries read again at once when an alarm is raised, recovered or operated (push `alarm`): the
+ * second half of the one map from push messages to the query cache.
+ */
+const alarmQueries: QueryKey[] = [];
+export const refreshOnAlarm = (...queryKeys: QueryKey[]) => {
+  alarmQueries.push(...queryKeys);
+};
+
 /** The polling interval of a live query: none while push delivers its values, `fallbackMs` otherwise. */
 export const liveRefetch = (fallbackMs: number) => () => (pushClient.ready() ? false : fallbackMs);
 
@@ -67,9 +76,13 @@ export const useLiveWatch = (siteIds: number[] | null | undefined) => {
   }, [key]);
 };
 
-/** Applies live messages to the cache; the app calls it once. */
+/** Applies live and alarm messages to the cache; the app calls it once. */
 export const connectLive = (queryClient: QueryClient) => {
   const offMessage = pushClient.subscribe((message) => {
+    if (message.type === 'alarm') {
+      for (const queryKey of alarmQueries) void queryClient.invalidateQueries({ queryKey });
+      return;
+    }
     if (message.type !== 'live') return;
     const changes: LiveChanges = {
       items: new Map(message.items.map((i) => [i.id, i])),

@@ -208,11 +208,8 @@ const createQueries = (db: Db) => {
             .executeTakeFirstOrThrow()
         ).n,
       ),
-    itemStateCounts: (allowed: AllowedSites = null) =>
-      itemQuery({}, allowed)
-        .select(['items.state', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('items.state')
-        .execute(),
+    /** Every item's stored state (the live state, when the collector runs, is newer). */
+    itemStates: (allowed: AllowedSites = null) => itemQuery({}, allowed).select(['items.id', 'items.state']).execute(),
     countSites: async (allowed: AllowedSites = null) => {
       let q = k.selectFrom('device_groups');
       if (allowed) q = q.where('id', 'in', allowed.length ? allowed : [0]);

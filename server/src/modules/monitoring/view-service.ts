@@ -80,23 +80,24 @@ export const createViewService = (ctx: MonitoringContext) => {
         })),
       };
     },
-    /** 000 §3 dashboard statistics over the caller's sites (null: all). */
+    /**
+     * 000 §3 dashboard statistics over the caller's sites (null: all). Item states are the live ones:
+     * the stored rows lag up to the collector's write interval behind an alarm.
+     */
     async statistics(allowed: AllowedSites = null) {
-      const [sites, devices, counts] = await Promise.all([
+      const [sites, devices, states] = await Promise.all([
         repo.countSites(allowed),
         repo.countDevices({}, allowed),
-        repo.itemStateCounts(allowed),
+        repo.itemStates(allowed),
       ]);
-      let items = 0;
       let normal = 0;
       let abnormal = 0;
-      for (const c of counts) {
-        const n = Number(c.n);
-        items += n;
-        if (c.state === monitorState.normal) normal += n;
-        else if (abnormalStates.has(c.state)) abnormal += n;
+      for (const row of states) {
+        const state = deps.live?.liveItem(row.id)?.state ?? row.state;
+        if (state === monitorState.normal) normal += 1;
+        else if (abnormalStates.has(state)) abnormal += 1;
       }
-      return { device_groups: sites, devices, items, item_normal: normal, item_abnormal: abnormal };
+      return { device_groups: sites, devices, items: states.length, item_normal: normal, item_abnormal: abnormal };
     },
   };
 };

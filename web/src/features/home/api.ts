@@ -4,12 +4,11 @@ import { monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { seriesRoutes } from '@sitewatch/contract/series';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
+import { refreshOnAlarm } from '../../api/live.ts';
 
 /** 000 §9: statistics, alarms and system status every 60 s; the curve every 15 s. */
 export const dashboardRefreshMs = 60_000;
 export const curveRefreshMs = 15_000;
-/** Alarms change item states, which the collector writes to the database every 5 s: counters are read again after this. */
-export const persistDelayMs = 6_000;
 
 const slow = { refetchInterval: dashboardRefreshMs, retry: 0, staleTime: 0 } as const;
 
@@ -22,6 +21,10 @@ export const homeKeys = {
   environment: ['home', 'environment'],
   sites: ['home', 'sites'],
 } as const;
+
+// Every alarm push refreshes the counters, level counts, ranking and list at once (the statistics
+// count live item states on the server, so they are current then).
+refreshOnAlarm(homeKeys.statistics, homeKeys.levels, homeKeys.ranking, homeKeys.recent);
 
 export const statisticsQuery = queryOptions({
   queryKey: homeKeys.statistics,

@@ -1,12 +1,11 @@
 import { LogoutOutlined, MonitorOutlined } from '@ant-design/icons';
 import { type CurveRange, curveRanges, riskOf, signalLevel } from '@sitewatch/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, DatePicker, Empty, Flex, Progress, Radio, Select, Space, Tooltip, theme } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { type CSSProperties, lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { type CSSProperties, lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { pushClient } from '../../../api/push-client.ts';
 import { defaultEdition } from '../../../session/edition.ts';
 import { useLogoutConfirm } from '../../../session/logout.ts';
 import { useSession } from '../../../session/session.ts';
@@ -14,9 +13,7 @@ import { useTabs } from '../../../session/tabs.ts';
 import {
   curveRefreshMs,
   environmentQuery,
-  homeKeys,
   levelCountQuery,
-  persistDelayMs,
   rankingQuery,
   recentAlarmsQuery,
   statisticsQuery,
@@ -58,33 +55,6 @@ const rangeKeys = {
   8: 'homeUi.range.last7d',
 } as const satisfies Record<CurveRange, string>;
 
-/** Keeps the dashboard current: every alarm push refreshes counters, level counts, ranking and the list at once. */
-const useAlarmPushRefresh = () => {
-  const client = useQueryClient();
-  useEffect(() => {
-    const timers = new Set<ReturnType<typeof setTimeout>>();
-    const refresh = () => {
-      for (const key of [homeKeys.statistics, homeKeys.levels, homeKeys.ranking, homeKeys.recent]) {
-        void client.invalidateQueries({ queryKey: key });
-      }
-    };
-    const off = pushClient.subscribe((message) => {
-      if (message.type !== 'alarm') return;
-      refresh();
-      // Item states reach the database with the collector's next write (every 5 s): count again then.
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        void client.invalidateQueries({ queryKey: homeKeys.statistics });
-      }, persistDelayMs);
-      timers.add(timer);
-    });
-    return () => {
-      off();
-      for (const timer of timers) clearTimeout(timer);
-    };
-  }, [client]);
-};
-
 /**
  * The home dashboard (000 §2.6), shown alone (fullShow=yes): risk index, five counters, the
  * temperature and humidity curve, the top-5 alarm ranking, the system running status, the
@@ -101,7 +71,6 @@ export const HomePage = () => {
   const standalone = params.get('fullShow') === 'yes';
   const confirmLogout = useLogoutConfirm();
   const session = useSession();
-  useAlarmPushRefresh();
 
   const statistics = useQuery(statisticsQuery);
   const levels = useQuery(levelCountQuery);
