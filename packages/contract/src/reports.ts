@@ -53,6 +53,8 @@ export const dataListRow = z.object({
   id: z.number().int(),
   name: z.string(),
   unit: z.string(),
+  /** Decimals the value is shown with, or null: as read (the item's display setting). */
+  decimals: z.number().int().nullable(),
   value_type: valueType,
   value: storedNumber,
   state: stateCode,

@@ -89,6 +89,7 @@ export const createReportsRepository = (db: Db) => {
         'items.id',
         'items.name',
         'items.unit',
+        'items.decimals',
         'items.value_type',
         'items.value',
         'items.state',

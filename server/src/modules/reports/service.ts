@@ -81,6 +81,7 @@ export const createReportsService = (deps: { repo: ReportsRepository; live?: Liv
         id: r.id,
         name: r.name,
         unit: r.unit,
+        decimals: r.decimals,
         value_type: r.value_type === 0 ? (0 as const) : (1 as const),
         value: live ? live.value : r.value,
         state: live?.state ?? r.state,

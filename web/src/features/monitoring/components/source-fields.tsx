@@ -1,4 +1,4 @@
-import { modbusDataTypes } from '@sitewatch/contract/monitoring';
+import { modbusByteOrders, modbusDataTypes } from '@sitewatch/contract/monitoring';
 import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -6,10 +6,14 @@ import { useTranslation } from 'react-i18next';
  * How an item is read, by kind: Modbus function, register, data type and scale; SNMP OID and
  * scale; MQTT topic, JSON path and command topic; simulator model and its parameters.
  */
-export const SourceFields = () => {
+export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
   const kind = Form.useWatch(['source', 'kind'], form);
+  const modbusFunction = Form.useWatch(['source', 'function'], form);
+  const dataType = Form.useWatch(['source', 'data_type'], form);
+  // Coils and discrete inputs are bits whatever the type; a register may be read as one bit of it.
+  const bitTable = modbusFunction === 1 || modbusFunction === 2;
   const num = (name: string, label: string, min?: number) => (
     <Col span={6} key={name}>
       <Form.Item name={['source', name]} label={label}>
@@ -45,12 +49,38 @@ export const SourceFields = () => {
               />
             </Form.Item>
           </Col>
-          {num('register', t('monitoringUi.items.register'), 0)}
+          {num(
+            'register',
+            t(addressBase === 1 ? 'monitoringUi.items.registerBase1' : 'monitoringUi.items.registerBase0'),
+            addressBase,
+          )}
           <Col span={6}>
             <Form.Item name={['source', 'data_type']} label={t('monitoringUi.items.dataType')}>
               <Select options={modbusDataTypes.map((d) => ({ value: d, label: d }))} />
             </Form.Item>
           </Col>
+          {!bitTable && dataType !== 'bit' ? (
+            <Col span={6}>
+              <Form.Item name={['source', 'byte_order']} label={t('monitoringUi.items.byteOrder')} initialValue="ABCD">
+                <Select
+                  options={modbusByteOrders.map((o) => ({ value: o, label: t(`monitoringUi.items.byteOrder${o}`) }))}
+                />
+              </Form.Item>
+            </Col>
+          ) : null}
+          {!bitTable && dataType === 'bit' ? (
+            <Col span={6}>
+              <Form.Item name={['source', 'bit']} label={t('monitoringUi.items.bit')}>
+                <InputNumber
+                  min={0}
+                  max={15}
+                  precision={0}
+                  placeholder={t('monitoringUi.items.bitWhole')}
+                  style={{ width: '100%' }}
+                />
+              </Form.Item>
+            </Col>
+          ) : null}
           {num('scale', t('monitoringUi.items.scale'))}
         </>
       ) : null}

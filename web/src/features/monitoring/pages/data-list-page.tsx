@@ -9,6 +9,7 @@ import { useLiveWatch } from '../../../api/live.ts';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { stateOf, valueColor } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
+import { formatValue } from '../../../components/value-format.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { devicesQuery } from '../api.ts';
 import { dataListQuery, reportsApi, tzOffset } from '../reports-api.ts';
@@ -24,11 +25,8 @@ const stateLabels = {
   unknown: 'reportsUi.dataList.stateUnknown',
 } as const satisfies Record<DataListState, string>;
 
-const formatValue = (row: DataListRow) => {
-  if (row.value === null) return '—';
-  const value = Number.isInteger(row.value) ? String(row.value) : String(Math.round(row.value * 100) / 100);
-  return row.unit ? `${value} ${row.unit}` : value;
-};
+// Items without display decimals keep this page's rounding to 2 decimals.
+const formatRowValue = (row: DataListRow) => formatValue(row.value, { ...row, maxDecimals: 2 });
 
 /**
  * /data_list (002 §2.1): the live value of every item of the user's sites in one table, with
@@ -100,7 +98,7 @@ export const DataListPage = () => {
       width: 130,
       render: (_, row) => (
         <Typography.Text strong style={{ color: valueColor(row.state, row.alarm_color) }} data-testid="data-value">
-          {formatValue(row)}
+          {formatRowValue(row)}
         </Typography.Text>
       ),
     },

@@ -51,6 +51,10 @@ const defaults = {
     mqtt_username: '',
     mqtt_password: '',
     timeout_ms: 3000,
+    modbus_merge: true,
+    modbus_merge_gap: 0,
+    modbus_max_block: 64,
+    modbus_address_base: 0,
   },
   check_interval: 10,
   enable: true,
@@ -257,6 +261,46 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
                   </Form.Item>
                 </Col>
               )}
+            </Row>
+          </>
+        ) : null}
+        {driver === 'modbus-tcp' || driver === 'modbus-rtu' ? (
+          <>
+            <Divider titlePlacement="start">{t('monitoringUi.devices.modbus')}</Divider>
+            <Row gutter={12}>
+              <Col span={6}>
+                <Form.Item
+                  name={['options', 'modbus_merge']}
+                  label={t('monitoringUi.devices.modbusMerge')}
+                  tooltip={t('monitoringUi.devices.modbusMergeHelp')}
+                  valuePropName="checked"
+                >
+                  <Switch />
+                </Form.Item>
+              </Col>
+              <Col span={6}>
+                <Form.Item name={['options', 'modbus_merge_gap']} label={t('monitoringUi.devices.modbusMergeGap')}>
+                  <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col span={6}>
+                <Form.Item name={['options', 'modbus_max_block']} label={t('monitoringUi.devices.modbusMaxBlock')}>
+                  <InputNumber min={1} max={125} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col span={6}>
+                <Form.Item
+                  name={['options', 'modbus_address_base']}
+                  label={t('monitoringUi.devices.modbusAddressBase')}
+                >
+                  <Select
+                    options={[
+                      { value: 0, label: t('monitoringUi.devices.addressBase0') },
+                      { value: 1, label: t('monitoringUi.devices.addressBase1') },
+                    ]}
+                  />
+                </Form.Item>
+              </Col>
             </Row>
           </>
         ) : null}

@@ -26,13 +26,14 @@ import { useTranslation } from 'react-i18next';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
+import { formatValue } from '../../../components/value-format.ts';
 import { contactGroupsQuery, devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { SourceFields } from '../components/source-fields.tsx';
 import { validateWith } from '../form-errors.ts';
 
 const sourceKeys: Record<string, string[]> = {
   simulator: ['kind', 'model', 'base', 'spread', 'noise', 'period_s', 'fault_rate', 'decimals'],
-  modbus: ['kind', 'function', 'register', 'data_type', 'scale'],
+  modbus: ['kind', 'function', 'register', 'data_type', 'byte_order', 'bit', 'scale'],
   snmp: ['kind', 'oid', 'scale'],
   mqtt: ['kind', 'topic', 'json_path', 'scale', 'command_topic'],
 };
@@ -64,10 +65,13 @@ const numberField = (name: string, label: string, min?: number) => (
 const ItemForm = ({
   item,
   deviceId,
+  addressBase,
   onClose,
 }: {
   item: ItemRow | 'new' | null;
   deviceId?: number;
+  /** How the device numbers its registers (its Modbus option), said in the register's label. */
+  addressBase: 0 | 1;
   onClose: () => void;
 }) => {
   const { t } = useTranslation();
@@ -180,6 +184,15 @@ const ItemForm = ({
             </Form.Item>
           </Col>
           <Col span={6}>
+            <Form.Item
+              name="decimals"
+              label={t('monitoringUi.items.displayDecimals')}
+              tooltip={t('monitoringUi.items.displayDecimalsHelp')}
+            >
+              <InputNumber min={0} max={6} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
             <Form.Item name="value_type" label={t('monitoringUi.items.valueType')}>
               <Select
                 options={[
@@ -254,7 +267,7 @@ const ItemForm = ({
             </Form.Item>
           </Col>
         </Row>
-        <SourceFields />
+        <SourceFields addressBase={addressBase} />
         <Form.Item name="device_id" hidden>
           <Input />
         </Form.Item>
@@ -427,7 +440,7 @@ export const ItemsPage = () => {
           { title: t('monitoringUi.items.checkInterval'), dataIndex: 'check_interval', width: 100 },
           {
             title: t('monitoringUi.station.value'),
-            render: (_, i) => (i.value === null ? '—' : `${i.value} ${i.unit}`),
+            render: (_, i) => formatValue(i.value, i),
           },
           {
             title: t('monitoringUi.station.state'),
@@ -452,7 +465,15 @@ export const ItemsPage = () => {
           },
         ]}
       />
-      <ItemForm item={editing} deviceId={query.device_id} onClose={() => setEditing(null)} />
+      <ItemForm
+        item={editing}
+        deviceId={query.device_id}
+        addressBase={
+          devices.data?.data.find((d) => d.id === (editing && editing !== 'new' ? editing.device_id : query.device_id))
+            ?.options.modbus_address_base ?? 0
+        }
+        onClose={() => setEditing(null)}
+      />
       <BulkDialog ids={bulk} onClose={() => setBulk(null)} />
     </Card>
   );

@@ -27,6 +27,7 @@ import { useSearchParams } from 'react-router';
 import { useLiveWatch } from '../../../api/live.ts';
 import { stateOf, valueColor } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
+import { formatValue } from '../../../components/value-format.ts';
 import { itemSeriesQuery, liveDataQuery, siteMenuQuery } from '../api.ts';
 import { DeviceView, isDeviceTab } from '../components/device-view/device-view.tsx';
 import { Sparkline } from '../components/sparkline.tsx';
@@ -40,10 +41,7 @@ const toTreeData = (nodes: SiteTreeNode[]): TreeNode[] =>
     children: toTreeData(n.children),
   }));
 
-const formatValue = (item: LiveItem) => {
-  if (item.value === null) return '—';
-  return `${item.value}${item.unit ? ` ${item.unit}` : ''}`;
-};
+const formatItemValue = (item: LiveItem) => formatValue(item.value, item);
 
 const ItemRow = ({ item, onOpen }: { item: LiveItem; onOpen: (item: LiveItem) => void }) => {
   const { t } = useTranslation();
@@ -65,7 +63,7 @@ const ItemRow = ({ item, onOpen }: { item: LiveItem; onOpen: (item: LiveItem) =>
         {item.name}
       </Typography.Text>
       <Typography.Text strong style={{ color: valueColor(item.state, item.alarm_color) }}>
-        {formatValue(item)}
+        {formatItemValue(item)}
       </Typography.Text>
       <Tag color={state.color} style={{ marginInlineEnd: 0 }}>
         {t(state.key)}
@@ -134,7 +132,7 @@ const ItemDrawer = ({ item, onClose }: { item: LiveItem | null; onClose: () => v
       {item ? (
         <Flex vertical gap={16}>
           <Descriptions column={1} size="small" bordered>
-            <Descriptions.Item label={t('monitoringUi.station.value')}>{formatValue(item)}</Descriptions.Item>
+            <Descriptions.Item label={t('monitoringUi.station.value')}>{formatItemValue(item)}</Descriptions.Item>
             <Descriptions.Item label={t('monitoringUi.station.state')}>{t(stateOf(item.state).key)}</Descriptions.Item>
             <Descriptions.Item label={t('monitoringUi.station.lastCheck')}>
               {formatTime(item.last_check)}

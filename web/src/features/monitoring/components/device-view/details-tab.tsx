@@ -5,12 +5,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateOf, valueColor } from '../../../../components/states.ts';
 import { formatTime } from '../../../../components/time.ts';
+import { formatValue } from '../../../../components/value-format.ts';
 import { useCan } from '../../../../session/permissions.ts';
 import { monitoringApi } from '../../api.ts';
 import { deviceItemsQuery } from '../../device-api.ts';
-
-const formatValue = (item: LiveItem) =>
-  item.value === null ? '—' : `${item.value}${item.unit ? ` ${item.unit}` : ''}`;
 
 /** Writes a setpoint through the device's driver (PUT device_groups/device/item; /station control). */
 const SetpointDialog = ({ item, onClose }: { item: LiveItem | null; onClose: () => void }) => {
@@ -81,7 +79,7 @@ export const DetailsTab = ({ deviceId, writable }: { deviceId: number; writable:
             width: 160,
             render: (_, item) => (
               <Typography.Text strong style={{ color: valueColor(item.state, item.alarm_color) }}>
-                {formatValue(item)}
+                {formatValue(item.value, item)}
               </Typography.Text>
             ),
           },
