@@ -24,6 +24,8 @@ import { useTranslation } from 'react-i18next';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
 import { categoriesQuery, devicesQuery, monitoringApi, serialPortsQuery, templatesQuery } from '../api.ts';
+import { PointTableDialog } from '../components/point-table-dialog.tsx';
+import { TemplatesDrawer } from '../components/templates-drawer.tsx';
 import { validateWith } from '../form-errors.ts';
 
 const defaults = {
@@ -459,6 +461,8 @@ export const DeviceManagePage = () => {
   const [editing, setEditing] = useState<DeviceRow | 'new' | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [bulk, setBulk] = useState<number[] | null>(null);
+  const [templatesOpen, setTemplatesOpen] = useState(false);
+  const [points, setPoints] = useState<DeviceRow | null>(null);
   const [copyCount, setCopyCount] = useState(1);
   const remove = useMutation({ mutationFn: monitoringApi.deleteDevice, ...feedback });
   const copy = useMutation({
@@ -470,6 +474,7 @@ export const DeviceManagePage = () => {
       title={t('monitoringUi.devices.title')}
       extra={
         <Space>
+          <Button onClick={() => setTemplatesOpen(true)}>{t('monitoringUi.templates.open')}</Button>
           <Button disabled={selected.length === 0} onClick={() => setBulk(selected)}>
             {t('monitoringUi.common.bulkEdit')}
           </Button>
@@ -534,7 +539,7 @@ export const DeviceManagePage = () => {
           },
           {
             title: t('monitoringUi.common.actions'),
-            width: 220,
+            width: 300,
             render: (_, d) => (
               <Space>
                 <Button size="small" onClick={() => setEditing(d)}>
@@ -542,6 +547,9 @@ export const DeviceManagePage = () => {
                 </Button>
                 <Button size="small" onClick={() => copy.mutate(d.id)}>
                   {t('monitoringUi.common.copy')}
+                </Button>
+                <Button size="small" onClick={() => setPoints(d)}>
+                  {t('monitoringUi.pointTable.open')}
                 </Button>
                 <Popconfirm title={t('monitoringUi.common.confirmDelete')} onConfirm={() => remove.mutate(d.id)}>
                   <Button size="small" danger>
@@ -555,6 +563,8 @@ export const DeviceManagePage = () => {
       />
       <DeviceForm device={editing} onClose={() => setEditing(null)} />
       <BulkDialog ids={bulk} onClose={() => setBulk(null)} />
+      <TemplatesDrawer open={templatesOpen} onClose={() => setTemplatesOpen(false)} />
+      <PointTableDialog device={points} onClose={() => setPoints(null)} />
     </Card>
   );
 };

@@ -80,6 +80,7 @@ const ItemForm = ({
   const periods = useQuery(periodsQuery);
   const groups = useQuery(contactGroupsQuery);
   const valueType = Form.useWatch('value_type', form);
+  const telemetry = Form.useWatch('telemetry_only', form);
   const periodOptions = [
     { value: 0, label: t('monitoringUi.items.always') },
     ...(periods.data?.data ?? []).map((p) => ({ value: p.id, label: p.name })),
@@ -149,10 +150,21 @@ const ItemForm = ({
             ...rest
           } = { ...(item && item !== 'new' ? item : {}), ...values } as Record<string, unknown>;
           const color = values.alarm_color;
+          // Telemetry only: recorded, never judged, so it carries no thresholds (the contract refuses them).
+          const noThresholds = values.telemetry_only
+            ? {
+                threshold_min: null,
+                threshold_max: null,
+                recovery_point: null,
+                overrun_point: null,
+                status_threshold: '',
+              }
+            : {};
           const body = validateWith(
             itemInput,
             {
               ...rest,
+              ...noThresholds,
               source,
               alarm_color: typeof color === 'string' ? color : color ? color.toHexString() : '',
             },
@@ -202,7 +214,17 @@ const ItemForm = ({
               />
             </Form.Item>
           </Col>
-          {valueType === 0 ? (
+          <Col span={6}>
+            <Form.Item
+              name="telemetry_only"
+              label={t('monitoringUi.items.telemetryOnly')}
+              tooltip={t('monitoringUi.items.telemetryOnlyHelp')}
+              valuePropName="checked"
+            >
+              <Switch />
+            </Form.Item>
+          </Col>
+          {telemetry ? null : valueType === 0 ? (
             <Col span={6}>
               <Form.Item name="status_threshold" label={t('monitoringUi.items.statusThreshold')} required>
                 <Input maxLength={32} />
@@ -429,7 +451,11 @@ export const ItemsPage = () => {
           {
             title: t('monitoringUi.items.threshold'),
             render: (_, i) =>
-              i.value_type === 1 ? `${i.threshold_min ?? '—'} ~ ${i.threshold_max ?? '—'}` : `= ${i.status_threshold}`,
+              i.telemetry_only
+                ? t('monitoringUi.items.telemetryOnly')
+                : i.value_type === 1
+                  ? `${i.threshold_min ?? '—'} ~ ${i.threshold_max ?? '—'}`
+                  : `= ${i.status_threshold}`,
           },
           {
             title: t('monitoringUi.items.alarmLevel'),
