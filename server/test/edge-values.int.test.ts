@@ -3,9 +3,10 @@ import { deviceOptions, modbusDataTypes, monitorState, serialSettings } from '@s
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DriverItem } from '../src/collector/driver.ts';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
+import { mqttDriver } from '../src/collector/drivers/mqtt.ts';
 import { snmpDriver } from '../src/collector/drivers/snmp.ts';
 import { routeRequirements } from '../src/http/route.ts';
-import { modbusPeer, sleep, snmpdAvailable, snmpdPeer } from './conformance/peers.ts';
+import { modbusPeer, mqttPeer, sleep, snmpdAvailable, snmpdPeer } from './conformance/peers.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
@@ -19,7 +20,7 @@ import { snapshotDigest } from './helpers/db-snapshot.ts';
  * and never reach the device.
  */
 
-const ids = { site: 0, modbus: 0, holding: 0, snmp: 0, stale: 0 };
+const ids = { site: 0, modbus: 0, holding: 0, snmp: 0, mqtt: 0, stale: 0 };
 const items: Record<string, number> = {};
 // SNMP OIDs served by snmpd `override` (octet strings) and `extend` (command output: the text "0x1A",
 // which an override would read as hex bytes).
@@ -40,7 +41,8 @@ const snmpd = snmpdAvailable
 
 describeEachDatabase('values checked at the edge', (dialect) => {
   const mb = { peer: null as Awaited<ReturnType<typeof modbusPeer>> | null };
-  const t = useTestApp(dialect, { drivers: { 'modbus-tcp': modbusTcpDriver, snmp: snmpDriver } });
+  const broker = { peer: null as Awaited<ReturnType<typeof mqttPeer>> | null };
+  const t = useTestApp(dialect, { drivers: { 'modbus-tcp': modbusTcpDriver, snmp: snmpDriver, mqtt: mqttDriver } });
   const samples: Array<BusEvent<'sample'>> = [];
 
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
@@ -111,6 +113,28 @@ describeEachDatabase('values checked at the edge', (dialect) => {
         await addItem(`snmp_${key}`, ids.snmp, { source: { kind: 'snmp', oid, scale: 1 } }, { threshold_max: 2000 });
     }
 
+    // MQTT payloads: the same text, as a whole payload or a string at a JSON path (retained, so the
+    // subscription gets them at once).
+    const mq = await mqttPeer();
+    broker.peer = mq;
+    await mq.start();
+    ids.mqtt = (await device('TH-E', { driver: 'mqtt', ip: '127.0.0.1', port: mq.port })).id;
+    const payloads: Record<string, [string, string]> = {
+      mqtt_comma: ['12,5', ''],
+      mqtt_hex: ['0x1A', ''],
+      mqtt_spaced: ['{"t": " 7.5 "}', 't'],
+      mqtt_exponent: ['1e3', ''],
+    };
+    for (const [key, [payload, json_path]] of Object.entries(payloads)) {
+      await mq.publish(`edge/${key}`, payload);
+      await addItem(
+        key,
+        ids.mqtt,
+        { source: { kind: 'mqtt', topic: `edge/${key}`, json_path } },
+        { threshold_max: 2000 },
+      );
+    }
+
     // Rows written before readings were checked: a device the collector does not poll (disabled),
     // its items holding Infinity and NaN, and an open alarm whose value is Infinity.
     ids.stale = (await device('OLD-E', { driver: 'modbus-tcp', ip: '127.0.0.1', port: 1, enable: false })).id;
@@ -161,6 +185,7 @@ describeEachDatabase('values checked at the edge', (dialect) => {
   });
   afterAll(async () => {
     await mb.peer?.stop();
+    await broker.peer?.stop();
     await snmpd?.stop();
   });
   const isStale = (id: number) => id === items.stale_inf || id === items.stale_nan;
@@ -246,6 +271,27 @@ describeEachDatabase('values checked at the edge', (dialect) => {
       expect(alarms).toEqual([]);
     },
   );
+
+  it('MQTT text is read in the same format: "12,5" and "0x1A" are unknown with the reason, no alarm; " 7.5 " at a path and "1e3" are numbers', async () => {
+    const live = (key: string) => t.sitewatch.collector!.liveItem(items[key]!)!;
+    expect(live('mqtt_comma')).toMatchObject({ state: monitorState.unknown, info: 'text is not a number: "12,5"' });
+    expect(live('mqtt_hex')).toMatchObject({ state: monitorState.unknown, info: 'text is not a number: "0x1A"' });
+    expect(live('mqtt_spaced')).toMatchObject({ state: monitorState.normal, value: 7.5 });
+    expect(live('mqtt_exponent')).toMatchObject({ state: monitorState.normal, value: 1000 });
+    const ofItem = (key: string) => samples.filter((s) => s.item_id === items[key]);
+    expect(ofItem('mqtt_comma').length).toBeGreaterThan(0);
+    expect([...ofItem('mqtt_comma'), ...ofItem('mqtt_hex')].every((s) => s.value === null)).toBe(true);
+    expect(t.sitewatch.collector!.liveDevice(ids.mqtt)).toMatchObject({
+      state: monitorState.abnormal,
+      reason: 'mqtt_comma: text is not a number: "12,5"; mqtt_hex: text is not a number: "0x1A"',
+    });
+    const alarms = await t.database.db.kysely
+      .selectFrom('alarms')
+      .select('id')
+      .where('device_id', '=', ids.mqtt)
+      .execute();
+    expect(alarms).toEqual([]);
+  });
 
   it('the read routes answer 200 over bad readings and stored Infinity and NaN, with null in their place', async () => {
     const views = [
