@@ -55,6 +55,7 @@ const forbidden: Array<[string, string]> = [
   ['server/src/modules/alarms/sub/probe.ts', '../../users/service.ts'],
   ['packages/contract/src/probe.ts', 'node:fs'],
   ['web/src/editor/model/probe.ts', 'react'],
+  ['e2e/specs/probe.ts', '@playwright/test'],
 ];
 const allowed: Array<[string, string]> = [
   ['web/src/features/alarms/pages/probe.tsx', '../components/crud-page.tsx'],
@@ -62,6 +63,7 @@ const allowed: Array<[string, string]> = [
   ['web/src/features/alarms/pages/probe.tsx', '../../../session/permissions.ts'],
   ['server/src/modules/alarms/probe.ts', '../users/index.ts'],
   ['server/src/modules/alarms/probe.ts', '../../http/route.ts'],
+  ['e2e/specs/probe.ts', '../fixtures/test.ts'],
 ];
 
 describe('import boundaries', () => {
