@@ -28,6 +28,8 @@ export interface CollectorItem extends DriverItem {
   device_id: number;
   /** Named in its device's state reason when it gives no usable value. */
   name?: string;
+  /** Seconds a value may go unrefreshed before the item is unknown; 0: no limit. */
+  max_age: number;
 }
 
 export interface CollectorDevice extends DriverDevice {
@@ -61,8 +63,10 @@ export interface CollectorOptions {
   now?: () => number;
   /** How often changed item values and states are written to `items` (ms). */
   persistEveryMs?: number;
-  /** Longest wait between retries of a device that does not answer (ms). */
+  /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
   maxBackoffMs?: number;
+  /** How often items are checked against their maximum age (ms). */
+  maxAgeSweepMs?: number;
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
@@ -77,8 +81,11 @@ export interface Collector {
   running(): boolean;
   /** Re-reads one device (or all) after its settings changed. */
   reload(deviceId?: number): Promise<void>;
-  /** Takes the answer of one read of a device: live values, states and samples. */
-  accept(deviceId: number, result: ReadResult, tsMs: number): void;
+  /**
+   * Takes the answer of one read of a device: live values, states and samples. `pushed`: a
+   * message a push session was told (MQTT), naming only some items; the others are left as they are.
+   */
+  accept(deviceId: number, result: ReadResult, tsMs: number, pushed?: boolean): void;
   /** Writes a setpoint or command through the device's driver. */
   write(itemId: number, value: number): Promise<void>;
   liveItem(itemId: number): LiveItemState | undefined;
@@ -107,7 +114,7 @@ export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox
   if (devices.length === 0) return [];
   let iq = db.kysely
     .selectFrom('items')
-    .select(['id', 'device_id', 'name', 'value_type', 'source'])
+    .select(['id', 'device_id', 'name', 'value_type', 'source', 'max_age'])
     .where('enable', '=', 1);
   if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
   const items = await iq.orderBy('id').execute();
@@ -149,6 +156,8 @@ interface Loop {
   failures: number;
   stopped: boolean;
   running: Promise<void> | null;
+  /** When the device's current connection was opened (ms): maximum ages count from no earlier. */
+  since: number;
 }
 
 /**
@@ -163,10 +172,16 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const liveItems = new Map<number, LiveItemState>();
   const liveDevices = new Map<number, LiveDeviceState>();
   const dirtyItems = new Set<number>();
+  /** When each item's value was last refreshed (ms), and the items past their maximum age. */
+  const refreshedAt = new Map<number, number>();
+  const stale = new Set<number>();
   let persistTimer: NodeJS.Timeout | null = null;
+  let sweepTimer: NodeJS.Timeout | null = null;
   let polling = false;
   let persisting: Promise<void> | null = null;
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
+  /** What a retry may wait beyond one interval (issue 13: back within 2 intervals + 10 s). */
+  const recoverySlackMs = 10_000;
   const { bus } = options;
   // Every check of every item is a sample: its value, or null when it gave none.
   const sample = (item_id: number, value: number | null, ts_ms: number) =>
@@ -196,13 +211,13 @@ export const createCollector = (options: CollectorOptions): Collector => {
       .catch((err) => options.log?.warn({ err, deviceId }, 'could not save device state'));
   };
 
-  const accept = (deviceId: number, result: ReadResult, tsMs: number) => {
+  const accept = (deviceId: number, result: ReadResult, tsMs: number, pushed = false) => {
     const loop = loops.get(deviceId);
-    const items = loop?.device.items ?? [];
+    // A pushed answer (a message) names only the items it carries; the others are left as they are.
+    const all = loop?.device.items ?? [];
+    const items = pushed ? all.filter((i) => result.values.has(i.id) || result.errors.has(i.id)) : all;
     const t = Math.floor(tsMs / 1000);
-    let abnormal = false;
     let answered = 0;
-    const unreadable: string[] = [];
     for (const item of items) {
       // The edge: every value a driver returns is checked here once, so no NaN, Infinity or
       // non-number is ever kept, stored, judged or sent (reading.ts).
@@ -215,19 +230,26 @@ export const createCollector = (options: CollectorOptions): Collector => {
         live = { value: null, state: monitorState.notReady, last_check: 0, info: '' };
         liveItems.set(item.id, live);
       }
-      if (reading?.ok) {
+      // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
+      // the first after none), so a polled value frozen past its maximum age stays unknown.
+      const frozen = !pushed && reading?.ok === true && stale.has(item.id) && live.value === reading.value;
+      if (reading?.ok && !frozen) {
+        if (pushed || live.value !== reading.value || live.state === monitorState.unknown || !refreshedAt.has(item.id))
+          refreshedAt.set(item.id, tsMs);
+        stale.delete(item.id);
         live.value = reading.value;
         live.info = '';
         // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
         // answers with `item.state` before `sample` returns (a collector without one shows not ready).
         if (live.state === monitorState.unknown) live.state = monitorState.notReady;
         sample(item.id, reading.value, tsMs);
-        if (live.state !== monitorState.normal && live.state !== monitorState.notReady) abnormal = true;
       } else {
         // The last good value stays for reference; the state and the reason say it is not current.
         live.state = monitorState.unknown;
-        live.info = (result.errors.get(item.id) ?? reading?.reason ?? 'no value').slice(0, 280);
-        unreadable.push(`${item.name || `#${item.id}`}: ${live.info}`);
+        if (!frozen) {
+          const why = reading && !reading.ok ? reading.reason : undefined;
+          live.info = (result.errors.get(item.id) ?? why ?? 'no value').slice(0, 280);
+        }
         sample(item.id, null, tsMs);
       }
       live.last_check = t;
@@ -235,16 +257,79 @@ export const createCollector = (options: CollectorOptions): Collector => {
     }
     // The device is down only when none of its items answered; an answer that is not a usable
     // number is the item's problem (unknown, with its reason), and the device names those items.
-    if (items.length > 0 && answered === 0) {
+    if (!pushed && items.length > 0 && answered === 0) {
       setDeviceState(deviceId, monitorState.unknown, [...result.errors.values()][0] ?? 'no value');
+    } else if (loop) judgeDevice(loop);
+  };
+
+  /**
+   * A device's state from the live states of all its items (after a poll, a message or a maximum
+   * age passing): unknown when every item has gone silent past its maximum age (its communication
+   * alarm follows), abnormal naming the items that are unknown, abnormal when an item is, else
+   * normal (not ready while nothing has come yet).
+   */
+  const judgeDevice = (loop: Loop) => {
+    const { items, id } = loop.device;
+    if (items.length === 0) return;
+    const unreadable: string[] = [];
+    let abnormal = false;
+    let silent = 0;
+    let waiting = 0;
+    for (const item of items) {
+      const live = liveItems.get(item.id);
+      if (!live || (live.state === monitorState.notReady && live.value === null)) {
+        waiting += 1;
+        continue;
+      }
+      if (stale.has(item.id)) silent += 1;
+      if (live.state === monitorState.unknown) unreadable.push(`${item.name || `#${item.id}`}: ${live.info}`);
+      else if (live.state !== monitorState.normal && live.state !== monitorState.notReady) abnormal = true;
+    }
+    if (silent > 0 && silent + waiting === items.length) {
+      const first = items.find((i) => stale.has(i.id));
+      setDeviceState(id, monitorState.unknown, (first && liveItems.get(first.id)?.info) || 'no value');
     } else if (unreadable.length > 0) {
       const named = unreadable.slice(0, 3).join('; ');
       setDeviceState(
-        deviceId,
+        id,
         monitorState.abnormal,
         unreadable.length > 3 ? `${named}; +${unreadable.length - 3} more` : named,
       );
-    } else setDeviceState(deviceId, abnormal ? monitorState.abnormal : monitorState.normal, '');
+    } else if (waiting === items.length) setDeviceState(id, monitorState.notReady, '');
+    else setDeviceState(id, abnormal ? monitorState.abnormal : monitorState.normal, '');
+  };
+
+  /**
+   * Maximum age (docs/monitoring.md): an item with no refreshed value for `max_age` seconds becomes
+   * unknown with the reason, once, with a null sample; counted from the opening of the connection
+   * at the earliest. A device that does not answer is unknown already and keeps its own reason.
+   */
+  const sweepMaxAge = () => {
+    const tsMs = now();
+    for (const loop of loops.values()) {
+      // Not connected yet (or not answering): nothing has been listened for.
+      if (loop.stopped || loop.failures > 0 || !loop.session) continue;
+      let changed = false;
+      for (const item of loop.device.items) {
+        if (item.max_age <= 0 || stale.has(item.id)) continue;
+        const live = liveItems.get(item.id);
+        if (live?.state === monitorState.unknown) continue;
+        // Counted from the last refresh, but never from before the current connection was opened.
+        if (tsMs - Math.max(refreshedAt.get(item.id) ?? 0, loop.since) < item.max_age * 1000) continue;
+        stale.add(item.id);
+        const info = loop.session?.pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
+        liveItems.set(item.id, {
+          value: live?.value ?? null,
+          state: monitorState.unknown,
+          last_check: Math.floor(tsMs / 1000),
+          info,
+        });
+        sample(item.id, null, tsMs);
+        dirtyItems.add(item.id);
+        changed = true;
+      }
+      if (changed) judgeDevice(loop);
+    }
   };
 
   const markUnknown = (loop: Loop, reason: string) => {
@@ -270,7 +355,13 @@ export const createCollector = (options: CollectorOptions): Collector => {
     const driver = options.drivers[loop.device.driver];
     if (!driver) throw new Error(`driver ${loop.device.driver} is not available`);
     const timeout = loop.device.options.timeout_ms;
-    const connecting = driver.connect(loop.device);
+    // A session that is told values (MQTT) hands each message to accept() as it comes, while this
+    // loop is the device's current one.
+    const connecting = driver.connect(loop.device, {
+      onValues: (result, tsMs) => {
+        if (!loop.stopped && loops.get(loop.device.id) === loop) accept(loop.device.id, result, tsMs, true);
+      },
+    });
     const session = await withTimeout(connecting, timeout, `no answer within ${timeout} ms`).catch((err) => {
       // A connection that completes after the timeout is closed rather than leaked.
       void connecting.then((s) => s.close()).catch(() => undefined);
@@ -281,6 +372,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       throw new Error('stopped');
     }
     loop.session = session;
+    loop.since = now();
     return session;
   };
 
@@ -297,8 +389,25 @@ export const createCollector = (options: CollectorOptions): Collector => {
       const timeout = device.options.timeout_ms;
       const result = await withTimeout(session.read(device.items), timeout, `no answer within ${timeout} ms`);
       if (loop.stopped) return;
+      const recovered = loop.failures > 0;
       loop.failures = 0;
-      accept(device.id, result, now());
+      if (!session.pushes) accept(device.id, result, now());
+      else {
+        // The connection answered; values come as messages. Items made unknown by the outage wait
+        // for their next message (or their maximum age) rather than keep the outage's reason.
+        if (recovered) {
+          for (const item of device.items) {
+            const live = liveItems.get(item.id);
+            if (live?.state === monitorState.unknown && !stale.has(item.id)) {
+              live.state = monitorState.notReady;
+              live.info = '';
+              live.value = null;
+              dirtyItems.add(item.id);
+            }
+          }
+        }
+        judgeDevice(loop);
+      }
     } catch (err) {
       if (loop.stopped) return;
       loop.failures += 1;
@@ -316,10 +425,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
       loop.running = pollOnce(loop).finally(() => {
         loop.running = null;
         const base = intervalMs(loop.device);
-        // Retries of a dead device back off: 1, 2, 4 … intervals, at most maxBackoffMs, and never
-        // less than one interval, so a device that comes back is seen within a few intervals.
+        // Retries of a dead device back off: 1, 2, 4 … intervals, but never more than one interval
+        // + 10 s (nor maxBackoffMs), whatever the outage length: a device whose peer returns is
+        // polled again within that and seen within 2 intervals + 10 s (docs/monitoring.md).
         const factor = loop.failures > 1 ? 2 ** Math.min(loop.failures - 1, 6) : 1;
-        const wait = Math.max(base, Math.min(base * factor, maxBackoffMs));
+        const cap = Math.min(maxBackoffMs, base + recoverySlackMs);
+        const wait = Math.max(base, Math.min(base * factor, cap));
         schedule(loop, Math.max(0, wait - (now() - started)));
       });
     }, delayMs);
@@ -334,7 +445,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
   };
 
   const install = (device: CollectorDevice, poll: boolean) => {
-    const loop: Loop = { device, session: null, timer: null, failures: 0, stopped: false, running: null };
+    const loop: Loop = { device, session: null, timer: null, failures: 0, stopped: false, running: null, since: now() };
     loops.set(device.id, loop);
     for (const item of device.items) itemIndex.set(item.id, { ...item, device_id: device.id });
     if (!liveDevices.has(device.id)) liveDevices.set(device.id, { state: monitorState.notReady, reason: '', time: 0 });
@@ -389,6 +500,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
       await loadAll(true);
       persistTimer = setInterval(() => void persist(), options.persistEveryMs ?? 5000);
       persistTimer.unref();
+      sweepTimer = setInterval(sweepMaxAge, options.maxAgeSweepMs ?? 500);
+      sweepTimer.unref();
       options.log?.info({ devices: loops.size, items: itemIndex.size }, 'collector started');
     },
     load: () => loadAll(false),
@@ -398,7 +511,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
       for (const unsubscribe of subscriptions) unsubscribe();
       subscriptions = [];
       if (persistTimer) clearInterval(persistTimer);
-      persistTimer = null;
+      if (sweepTimer) clearInterval(sweepTimer);
+      persistTimer = sweepTimer = null;
       await Promise.all([...loops.values()].map(stopLoop));
       loops.clear();
       await persist();
@@ -409,7 +523,10 @@ export const createCollector = (options: CollectorOptions): Collector => {
         const loop = loops.get(id);
         if (!loop) continue;
         loops.delete(id);
-        for (const item of loop.device.items) itemIndex.delete(item.id);
+        for (const item of loop.device.items) {
+          itemIndex.delete(item.id);
+          stale.delete(item.id);
+        }
         await stopLoop(loop);
       }
       // Without an id this is a full resync: devices added elsewhere (site copies) start too.

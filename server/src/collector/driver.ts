@@ -22,6 +22,15 @@ export interface DriverItem {
 }
 
 /**
+ * Where a session that is told values (MQTT) delivers them as they arrive: the collector routes
+ * each call through the same path as a poll's answer (checked, stored, judged), for the items
+ * named in it only.
+ */
+export interface PushSink {
+  onValues(result: ReadResult, tsMs: number): void;
+}
+
+/**
  * The answer of one read: a value per item that answered, a reason per item that did not.
  * A read that rejects means the device did not answer at all. An item the device answered with
  * something that is not a usable number (text that is not a number, a float NaN) has NaN in
@@ -35,7 +44,13 @@ export interface ReadResult {
 
 /** An open connection to one device; the collector keeps it between polls. */
 export interface DriverSession {
+  /**
+   * A poll. A session that pushes (`pushes`) answers it with no values: the poll only checks the
+   * connection and (re)subscribes the items, and their values come through the sink.
+   */
   read(items: DriverItem[]): Promise<ReadResult>;
+  /** Values arrive through the `PushSink` given to `connect`, each as it comes, not at polls. */
+  readonly pushes?: boolean;
   /** Writes a setpoint or command; rejects when the device refuses it or cannot be written. */
   write(item: DriverItem, value: number): Promise<void>;
   close(): Promise<void>;
@@ -49,7 +64,8 @@ export interface Driver {
   readonly name: DriverName;
   /** The `source.kind` of the items this driver reads. */
   readonly sourceKind: ItemSource['kind'];
-  connect(device: DriverDevice): Promise<DriverSession>;
+  /** `sink`: where a driver that is told values delivers them; without one it answers polls with the last values. */
+  connect(device: DriverDevice, sink?: PushSink): Promise<DriverSession>;
 }
 
 export type DriverRegistry = Partial<Record<DriverName, Driver>>;

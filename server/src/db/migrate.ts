@@ -10,6 +10,7 @@ import * as m0008 from './migrations/0008-dashboard.ts';
 import * as m0009 from './migrations/0009-device-log.ts';
 import * as m0010auth from './migrations/0010-auth-throttle.ts';
 import * as m0011modbus from './migrations/0011-modbus.ts';
+import * as m0012maxAge from './migrations/0012-max-age.ts';
 import * as m0013tokens from './migrations/0013-api-tokens.ts';
 import * as m0014points from './migrations/0014-point-tables.ts';
 import * as m0015network from './migrations/0015-network-devices.ts';
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0009-device-log': m0009,
   '0010-auth-throttle': m0010auth,
   '0011-modbus': m0011modbus,
+  '0012-max-age': m0012maxAge,
   '0013-api-tokens': m0013tokens,
   '0014-point-tables': m0014points,
   '0015-network-devices': m0015network,

@@ -3,11 +3,24 @@ import { pageQuery } from '../envelope.ts';
 import { storedNumber } from '../stored-number.ts';
 import { serialSettings } from './devices.ts';
 import { msg, nonNegativeInt, optionalText, requiredText, stateCode, valueType } from './fields.ts';
-import { itemSource } from './sources.ts';
+import { type ItemSource, itemSource } from './sources.ts';
 
 // ---------- items ----------
 
 const nullableNumber = z.number().finite().nullable();
+
+/** Maximum age of a value in seconds (0: none), at most a week (docs/monitoring.md "Maximum age"). */
+const maxAge = z
+  .number()
+  .int({ message: msg('maxAge') })
+  .min(0, { message: msg('maxAge') })
+  .max(604_800, { message: msg('maxAge') });
+
+/** An MQTT publisher that stays silent this long (s) has stopped: sensors publish every few seconds to a minute. */
+export const defaultMqttMaxAge = 300;
+
+/** The maximum age an item gets when none is given: MQTT values arrive only when sent, polled ones at each poll. */
+export const defaultMaxAge = (kind: ItemSource['kind']): number => (kind === 'mqtt' ? defaultMqttMaxAge : 0);
 
 export const itemInput = z
   .strictObject({
@@ -137,6 +150,12 @@ export const itemInput = z
       .boolean()
       .default(false)
       .describe('Only recorded (e.g. an energy counter): no thresholds, never a threshold alarm.'),
+    /** Omitted: the driver's default (`defaultMaxAge`), stored as a number. */
+    max_age: maxAge
+      .optional()
+      .describe(
+        `Seconds a value may go without being refreshed before the item is unknown ("no value for N s") and its device's communication alarm may follow; 0: no limit. Omitted: ${defaultMqttMaxAge} for MQTT items, 0 for the others. Polled items count from the last change of the value.`,
+      ),
     enable: z.boolean().default(true).describe('Whether the item is checked.'),
   })
   .superRefine((item, ctx) => checkItemRules(item, ctx));
@@ -219,6 +238,10 @@ export const itemRow = z.object({
   alarm_period_id: z.number().int().describe('Alarm time period (0: always).'),
   source: itemSource.describe('Where the value is read.'),
   telemetry_only: z.boolean().describe('Only recorded, no thresholds.'),
+  max_age: z
+    .number()
+    .int()
+    .describe('Seconds a value may go without being refreshed before the item is unknown (0: no limit).'),
   enable: z.boolean().describe('Whether the item is checked.'),
   state: stateCode.describe(
     'Item state: 0 not ready, 1 normal, 2 abnormal, 3 warning, 4 unknown, 5 serious, 6 jitter.',
@@ -272,6 +295,7 @@ export const itemBulkUpdate = z.strictObject({
       notification_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
       alarm_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
       decimals: z.number().int().min(0).max(6).nullable().optional(),
+      max_age: maxAge.optional(),
       enable: z.boolean().optional(),
     })
     .refine((s) => Object.keys(s).length > 0, { message: msg('nothingToUpdate') })

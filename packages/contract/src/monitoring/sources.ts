@@ -58,6 +58,19 @@ const nonZeroScale = z
   .finite()
   .refine((s) => s !== 0, { message: msg('scale') });
 
+/** The payload an MQTT write publishes unless the item says otherwise (docs/monitoring.md "MQTT"). */
+export const defaultCommandPayload = '{"value":{value}}';
+
+/**
+ * Whether `filter` is a valid MQTT subscription: `+` only as a whole level, `#` only as the whole
+ * last level (MQTT 3.1.1 §4.7). `{device_id}` is replaced before subscribing.
+ */
+export const isTopicFilter = (filter: string): boolean =>
+  !filter.includes('\u0000') &&
+  filter
+    .split('/')
+    .every((level, i, all) => (level === '#' ? i === all.length - 1 : level === '+' || !/[+#]/.test(level)));
+
 /** How an item is read, by driver (the point table of a template). */
 export const itemSource = z.discriminatedUnion('kind', [
   z.strictObject({
@@ -105,7 +118,9 @@ export const itemSource = z.discriminatedUnion('kind', [
       ),
     data_type: z
       .enum(modbusDataTypes)
-      .describe('How the registers are decoded: bit, int16, uint16 (1 register), int32, uint32, float32 (2), int64, uint64, float64 (4).'),
+      .describe(
+        'How the registers are decoded: bit, int16, uint16 (1 register), int32, uint32, float32 (2), int64, uint64, float64 (4).',
+      ),
     byte_order: z
       .enum(modbusByteOrders)
       .default('ABCD')
@@ -120,7 +135,9 @@ export const itemSource = z.discriminatedUnion('kind', [
       .max(15)
       .nullable()
       .default(null)
-      .describe('For data_type bit of a register: the bit, 0 (least significant) to 15; null: 1 when the register is not 0.'),
+      .describe(
+        'For data_type bit of a register: the bit, 0 (least significant) to 15; null: 1 when the register is not 0.',
+      ),
     scale: nonZeroScale.default(1).describe('Factor the raw value is multiplied by (stored value = raw × scale).'),
   }),
   z.strictObject({
@@ -138,8 +155,10 @@ export const itemSource = z.discriminatedUnion('kind', [
       .string()
       .min(1)
       .max(300)
-      .refine((t) => !/[+#]/.test(t), { message: msg('topic') })
-      .describe('Topic the value is published on.'),
+      .refine(isTopicFilter, { message: msg('topicFilter') })
+      .describe(
+        'Topic (filter) the value is published on: {device_id} stands for the device id; + matches one whole level and # the rest (last level only), e.g. sensors/+/state.',
+      ),
     /** Dotted path into the JSON payload, e.g. `data.temp`; empty when the payload is the number. */
     json_path: z
       .string()
@@ -151,8 +170,19 @@ export const itemSource = z.discriminatedUnion('kind', [
     command_topic: z
       .string()
       .max(300)
+      .refine((t) => !/[+#]/.test(t), { message: msg('topic') })
       .default('')
-      .describe('Topic writes to this item are published on (empty: not writable).'),
+      .describe('Topic writes to this item are published on, without wildcards (empty: not writable).'),
+    /** What a write publishes: `{value}` becomes the number, `{device_id}` and `{item_id}` the ids. */
+    command_payload: z
+      .string()
+      .min(1)
+      .max(1000)
+      .refine((t) => t.includes('{value}'), { message: msg('commandPayload') })
+      .optional()
+      .describe(
+        'Payload a write publishes: {value} becomes the number written, {device_id} and {item_id} the ids (omitted: {"value":{value}}).',
+      ),
   }),
   ifMibSource,
 ]);

@@ -1,9 +1,52 @@
+import { defaultCommandPayload } from '@sitewatch/contract/monitoring';
 import mqtt from 'mqtt';
 import { type Driver, type DriverItem, errorText, type ReadResult, roundValue, withTimeout } from '../driver.ts';
 import { checkReading, parseNumberText, type Reading } from '../reading.ts';
 
 /** The topic of an item on a device: `{device_id}` stands for the device's id. */
 export const itemTopic = (topic: string, deviceId: number) => topic.replaceAll('{device_id}', String(deviceId));
+
+/**
+ * Whether a topic matches a subscription filter (MQTT 3.1.1 §4.7): `+` one whole level, `#` the
+ * rest (and the parent itself); topics starting with `$` are not matched by a leading wildcard.
+ * @example topicMatches('sensors/+/state', 'sensors/7/state') // true
+ */
+export const topicMatches = (filter: string, topic: string): boolean => {
+  const f = filter.split('/');
+  const t = topic.split('/');
+  if (topic.startsWith('$') && (f[0] === '+' || f[0] === '#')) return false;
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '#') return true;
+    if (i >= t.length) return false;
+    if (f[i] !== '+' && f[i] !== t[i]) return false;
+  }
+  return f.length === t.length;
+};
+
+/** Whether filter `a` matches every topic filter `b` matches (then subscribing to `b` too would deliver twice). */
+const covers = (a: string, b: string): boolean => {
+  const fa = a.split('/');
+  const fb = b.split('/');
+  for (let i = 0; i < fa.length; i++) {
+    if (fa[i] === '#') return true;
+    if (i >= fb.length || fb[i] === '#') return false;
+    if (fa[i] !== '+' && fa[i] !== fb[i]) return false;
+  }
+  return fa.length === fb.length;
+};
+
+/** The filters to subscribe to: each once, and none another one already covers. */
+export const subscriptionFilters = (filters: string[]): string[] => {
+  const unique = [...new Set(filters)];
+  return unique.filter((f) => !unique.some((g) => g !== f && covers(g, f)));
+};
+
+/** What an MQTT write publishes: the item's payload template with `{value}`, `{device_id}` and `{item_id}` filled in. */
+export const commandPayload = (template: string | undefined, value: number, deviceId: number, itemId: number) =>
+  (template ?? defaultCommandPayload)
+    .replaceAll('{value}', String(value))
+    .replaceAll('{device_id}', String(deviceId))
+    .replaceAll('{item_id}', String(itemId));
 
 /**
  * The reading at a dotted path of a JSON payload (empty path: the payload itself); null when the
@@ -22,35 +65,77 @@ export const valueAtPath = (payload: unknown, path: string): Reading | null => {
   return checkReading(node);
 };
 
+const parsePayload = (message: Buffer): unknown => {
+  const text = message.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** Puts the reading of `item` in `payload` into `result`; false when the payload has nothing at its path. */
+const readItem = (result: ReadResult, item: DriverItem, payload: unknown): boolean => {
+  if (item.source.kind !== 'mqtt') return false;
+  const n = valueAtPath(payload, item.source.json_path);
+  if (n === null) return false;
+  if (n.ok) result.values.set(item.id, roundValue(n.value * item.source.scale));
+  else {
+    // A message came, without a usable number: the item is unknown with the reason, the device is not.
+    result.values.set(item.id, Number.NaN);
+    result.errors.set(item.id, n.reason);
+  }
+  return true;
+};
+
 /**
- * MQTT: subscribes to the topics of the device's items on its broker (ip:port) and answers each
- * poll with the last value received. A lost broker connection makes the device unknown; the
- * client reconnects and subscribes again by itself.
+ * MQTT (docs/monitoring.md "MQTT"): subscribes to the topic filters of the device's items on its
+ * broker (ip:port). Given a sink, every message is a sample: the items whose filter matches its
+ * topic and whose path it carries are handed to the collector as it arrives, and a poll only checks
+ * the connection and the subscriptions. Without one (the conformance suite), a poll answers with
+ * the last message of each item. A lost broker connection makes the device unknown.
  */
 export const mqttDriver: Driver = {
   name: 'mqtt',
   sourceKind: 'mqtt',
-  async connect(device) {
+  async connect(device, sink) {
     const o = device.options;
     const client = mqtt.connect(`mqtt://${device.ip}:${device.port ?? 1883}`, {
       username: o.mqtt_username || undefined,
       password: o.mqtt_password || undefined,
       connectTimeout: o.timeout_ms,
-      reconnectPeriod: 1000,
+      // The collector closes a session that lost its broker and opens a new one on its back-off.
+      reconnectPeriod: 0,
       clientId: `sitewatch-${device.id}-${Math.random().toString(16).slice(2, 10)}`,
     });
     client.on('error', () => undefined);
-    const last = new Map<string, { payload: unknown; at: number }>();
-    const subscribed = new Set<string>();
-    client.on('message', (topic, message) => {
-      let payload: unknown;
-      const text = message.toString('utf8');
-      try {
-        payload = JSON.parse(text);
-      } catch {
-        payload = text;
+    const filterOf = (item: DriverItem) => (item.source.kind === 'mqtt' ? itemTopic(item.source.topic, device.id) : '');
+    let items: DriverItem[] = [];
+    // Topic → the items it feeds, worked out once per topic seen (cleared when the items change).
+    const routes = new Map<string, DriverItem[]>();
+    const itemsOf = (topic: string) => {
+      let list = routes.get(topic);
+      if (!list) {
+        list = items.filter((i) => i.source.kind === 'mqtt' && topicMatches(filterOf(i), topic));
+        if (routes.size > 10_000) routes.clear();
+        routes.set(topic, list);
       }
-      last.set(topic, { payload, at: Date.now() });
+      return list;
+    };
+    // Without a sink: the last message of each topic, for polls.
+    const last = new Map<string, { payload: unknown; at: number }>();
+    client.on('message', (topic, message) => {
+      const at = Date.now();
+      if (!sink) {
+        last.set(topic, { payload: parsePayload(message), at });
+        return;
+      }
+      const targets = itemsOf(topic);
+      if (targets.length === 0) return;
+      const payload = parsePayload(message);
+      const result: ReadResult = { values: new Map(), errors: new Map() };
+      for (const item of targets) readItem(result, item, payload);
+      if (result.values.size > 0) sink.onValues(result, at);
     });
     await withTimeout(
       new Promise<void>((resolve, reject) => {
@@ -64,56 +149,53 @@ export const mqttDriver: Driver = {
       throw err;
     });
 
-    const subscribe = async (items: DriverItem[]) => {
-      const topics = [
-        ...new Set(
-          items
-            .filter((i) => i.source.kind === 'mqtt')
-            .map((i) => itemTopic(i.source.kind === 'mqtt' ? i.source.topic : '', device.id)),
-        ),
-      ].filter((t) => !subscribed.has(t));
-      if (topics.length === 0) return;
-      await client.subscribeAsync(topics, { qos: 0 });
-      for (const t of topics) subscribed.add(t);
-      // Retained values arrive just after the subscription: give them a moment on the first poll.
+    const subscribed = new Set<string>();
+    const subscribe = async (wanted: DriverItem[]) => {
+      if (wanted !== items) {
+        items = wanted;
+        routes.clear();
+      }
+      const filters = subscriptionFilters(wanted.filter((i) => i.source.kind === 'mqtt').map(filterOf));
+      const fresh = filters.filter((f) => !subscribed.has(f));
+      if (fresh.length === 0) return;
+      await client.subscribeAsync(fresh, { qos: 0 });
+      for (const f of fresh) subscribed.add(f);
+      if (sink) return;
+      // Polled: retained values arrive just after the subscription; give them a moment.
       const until = Date.now() + Math.min(500, o.timeout_ms / 2);
-      while (Date.now() < until && topics.some((t) => !last.has(t))) await new Promise((r) => setTimeout(r, 20));
+      const seen = () => fresh.every((f) => [...last.keys()].some((t) => topicMatches(f, t)));
+      while (Date.now() < until && !seen()) await new Promise((r) => setTimeout(r, 20));
     };
 
     return {
-      async read(items) {
+      pushes: sink !== undefined,
+      async read(wanted) {
         if (!client.connected) throw new Error('broker connection lost');
-        await withTimeout(subscribe(items), o.timeout_ms, 'broker did not answer');
+        await withTimeout(subscribe(wanted), o.timeout_ms, 'broker did not answer');
         const result: ReadResult = { values: new Map(), errors: new Map() };
-        for (const item of items) {
+        if (sink) return result;
+        for (const item of wanted) {
           if (item.source.kind !== 'mqtt') {
             result.errors.set(item.id, 'not an mqtt item');
             continue;
           }
-          const got = last.get(itemTopic(item.source.topic, device.id));
-          if (!got) {
-            result.errors.set(item.id, 'no message yet');
-            continue;
-          }
-          const n = valueAtPath(got.payload, item.source.json_path);
-          if (n === null) result.errors.set(item.id, `no number at ${item.source.json_path || 'payload'}`);
-          else if (n.ok) result.values.set(item.id, roundValue(n.value * item.source.scale));
-          else {
-            // A message came, without a usable number: the item is unknown with the reason, the device is not.
-            result.values.set(item.id, Number.NaN);
-            result.errors.set(item.id, n.reason);
-          }
+          // The newest message on a topic the item's filter matches.
+          const filter = filterOf(item);
+          let got: { payload: unknown; at: number } | undefined;
+          for (const [topic, m] of last) if (topicMatches(filter, topic) && (!got || m.at >= got.at)) got = m;
+          if (!got) result.errors.set(item.id, 'no message yet');
+          else if (!readItem(result, item, got.payload))
+            result.errors.set(item.id, `no number at ${item.source.json_path || 'payload'}`);
         }
         return result;
       },
       async write(item, value) {
         if (item.source.kind !== 'mqtt' || !item.source.command_topic) throw new Error('item has no command topic');
         if (!client.connected) throw new Error('broker connection lost');
-        await client
-          .publishAsync(itemTopic(item.source.command_topic, device.id), JSON.stringify({ value }), { qos: 1 })
-          .catch((err) => {
-            throw new Error(errorText(err));
-          });
+        const payload = commandPayload(item.source.command_payload, value, device.id, item.id);
+        await client.publishAsync(itemTopic(item.source.command_topic, device.id), payload, { qos: 1 }).catch((err) => {
+          throw new Error(errorText(err));
+        });
       },
       async close() {
         await client.endAsync(true).catch(() => undefined);
