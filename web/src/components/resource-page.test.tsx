@@ -136,6 +136,16 @@ describe('ResourcePage', { timeout: 20_000 }, () => {
     fireEvent.click(within(dialog).getByText(ok));
     await waitFor(() => expect(requestsTo(routes.update)).toHaveLength(1));
     expect(requestsTo(routes.update)[0]).toMatchObject({ params: { id: 3 }, body: { name: '联系人三' } });
+    // After the dialog closed, another row and a new one start from their own values.
+    await waitFor(() => expect(document.querySelector('[role="dialog"]')).toBeNull());
+    fireEvent.click(within(screen.getByText('联系人4').closest('tr') as HTMLElement).getByText(/编\s*辑/));
+    const again = await openDialog();
+    await waitFor(() => expect((within(again).getByLabelText('联系人名称') as HTMLInputElement).value).toBe('联系人4'));
+    fireEvent.click(within(again).getByText(/^(Cancel|取\s*消)$/));
+    await waitFor(() => expect(document.querySelector('[role="dialog"]')).toBeNull());
+    fireEvent.click(screen.getByText(/添\s*加/));
+    const added = await openDialog();
+    expect((within(added).getByLabelText('联系人名称') as HTMLInputElement).value).toBe('');
   });
 
   it('deletes only after the confirmation', async () => {

@@ -83,7 +83,6 @@ export const ResourcePage = <Row extends { id: number }>(props: ResourcePageProp
   const [paging, setPaging] = useState({ page: 1, limit: pageSize || 20 });
   const [filter, setFilter] = useState<Values>({});
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
-  const [formValues, setFormValues] = useState<Values>({});
   const canAdd = useCan(page, 'add') && Boolean(routes.create && fields);
   const canEdit = useCan(page, 'edit') && Boolean(routes.update && fields);
   const canDelete = useCan(page, 'delete') && Boolean(routes.remove);
@@ -112,7 +111,11 @@ export const ResourcePage = <Row extends { id: number }>(props: ResourcePageProp
     onSuccess: done,
   });
   const open = async (row: Row | 'new') => {
-    setFormValues(row === 'new' ? (props.initial ?? {}) : await (props.toForm ?? ((r) => ({ ...r })))(row));
+    const values = row === 'new' ? (props.initial ?? {}) : await (props.toForm ?? ((r) => ({ ...r })))(row);
+    // Into the store before the dialog's fields mount (they read it); no initialValues on the form:
+    // a field leaving a form without `preserve` falls back to them, and they would outlive the row.
+    form.resetFields();
+    form.setFieldsValue(values);
     setEditing(row);
   };
   const applyFilters = (values: Values) => {
@@ -198,7 +201,7 @@ export const ResourcePage = <Row extends { id: number }>(props: ResourcePageProp
           destroyOnHidden
           width={dialog.width ?? 640}
         >
-          <Form layout="vertical" {...dialog.form} form={form} initialValues={formValues} preserve={false}>
+          <Form layout="vertical" {...dialog.form} form={form} preserve={false}>
             {editing !== null && fields(form, editing === 'new' ? null : editing)}
           </Form>
         </Modal>

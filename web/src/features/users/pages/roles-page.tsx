@@ -2,7 +2,7 @@ import { type CatalogueMenu, roleInput, usersRoutes } from '@sitewatch/contract/
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Col, Form, Input, Row, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import type { Key } from 'react';
+import type { Key, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { contractRule } from '../../../components/form-rules.ts';
@@ -33,6 +33,26 @@ const menuIdsOf = (menus: CatalogueMenu[], checked: Set<string>): number[] =>
     const own = checked.has(`m${menu.id}`) || menu.functions.some((f) => checked.has(`f${f.id}`)) || below.length > 0;
     return own ? [menu.id, ...below] : below;
   });
+
+/** One column of grants: a heading over a scrolling list (the journeys find it by its test id). */
+const GrantColumn = ({
+  span,
+  title,
+  testId,
+  children,
+}: {
+  span: number;
+  title: string;
+  testId: string;
+  children: ReactNode;
+}) => (
+  <Col span={span}>
+    <Typography.Title level={5}>{title}</Typography.Title>
+    <div style={{ maxHeight: 360, overflow: 'auto' }} data-testid={testId}>
+      {children}
+    </div>
+  </Col>
+);
 
 /** A checkable tree as a form field: its value is the checked keys. */
 const CheckTree = ({
@@ -138,48 +158,39 @@ export const RolesPage = () => {
           </Row>
           {/* A grant needs site, menu and function permissions (002 §6): the contract's refinements. */}
           <Row gutter={16}>
-            <Col span={7}>
-              <Typography.Title level={5}>{t('userPages.siteGrants')}</Typography.Title>
-              <div style={{ maxHeight: 360, overflow: 'auto' }} data-testid="site-grants">
-                <Form.Item
-                  name="site_ids"
-                  rules={[contractRule(roleInput, { message: t('userPages.needSites'), toBody })]}
-                >
-                  <CheckTree treeData={siteTree((sites.data ?? []) as SiteNode[])} />
+            <GrantColumn span={7} title={t('userPages.siteGrants')} testId="site-grants">
+              <Form.Item
+                name="site_ids"
+                rules={[contractRule(roleInput, { message: t('userPages.needSites'), toBody })]}
+              >
+                <CheckTree treeData={siteTree((sites.data ?? []) as SiteNode[])} />
+              </Form.Item>
+            </GrantColumn>
+            <GrantColumn span={10} title={t('userPages.menuGrants')} testId="menu-grants">
+              <Form.Item
+                name="grants"
+                rules={[
+                  contractRule(roleInput, { message: t('userPages.needFunctions'), toBody, path: 'function_ids' }),
+                ]}
+              >
+                <CheckTree treeData={grantTree(catalogue.data?.list ?? [])} />
+              </Form.Item>
+            </GrantColumn>
+            <GrantColumn span={7} title={t('userPages.contactGrants')} testId="contact-grants">
+              {contacts.data?.list.length ? (
+                <Form.Item name="contact_ids">
+                  <Checkbox.Group
+                    style={{ display: 'flex', flexDirection: 'column', gap: 4 }}
+                    options={contacts.data.list.map((c) => ({
+                      value: c.id,
+                      label: c.phone ? `${c.name} (${c.phone})` : c.name,
+                    }))}
+                  />
                 </Form.Item>
-              </div>
-            </Col>
-            <Col span={10}>
-              <Typography.Title level={5}>{t('userPages.menuGrants')}</Typography.Title>
-              <div style={{ maxHeight: 360, overflow: 'auto' }} data-testid="menu-grants">
-                <Form.Item
-                  name="grants"
-                  rules={[
-                    contractRule(roleInput, { message: t('userPages.needFunctions'), toBody, path: 'function_ids' }),
-                  ]}
-                >
-                  <CheckTree treeData={grantTree(catalogue.data?.list ?? [])} />
-                </Form.Item>
-              </div>
-            </Col>
-            <Col span={7}>
-              <Typography.Title level={5}>{t('userPages.contactGrants')}</Typography.Title>
-              <div style={{ maxHeight: 360, overflow: 'auto' }} data-testid="contact-grants">
-                {contacts.data?.list.length ? (
-                  <Form.Item name="contact_ids">
-                    <Checkbox.Group
-                      style={{ display: 'flex', flexDirection: 'column', gap: 4 }}
-                      options={contacts.data.list.map((c) => ({
-                        value: c.id,
-                        label: c.phone ? `${c.name} (${c.phone})` : c.name,
-                      }))}
-                    />
-                  </Form.Item>
-                ) : (
-                  <Typography.Text type="secondary">{t('userPages.noContacts')}</Typography.Text>
-                )}
-              </div>
-            </Col>
+              ) : (
+                <Typography.Text type="secondary">{t('userPages.noContacts')}</Typography.Text>
+              )}
+            </GrantColumn>
           </Row>
         </>
       )}
