@@ -1,10 +1,10 @@
-import { modbusByteOrders, modbusDataTypes } from '@sitewatch/contract/monitoring';
+import { defaultCommandPayload, modbusByteOrders, modbusDataTypes } from '@sitewatch/contract/monitoring';
 import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 /**
  * How an item is read, by kind: Modbus function, register, data type and scale; SNMP OID and
- * scale; MQTT topic, JSON path and command topic; simulator model and its parameters.
+ * scale; MQTT topic (with wildcards), JSON path, command topic and payload; simulator model and its parameters.
  */
 export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
   const { t } = useTranslation();
@@ -97,7 +97,11 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
       {kind === 'mqtt' ? (
         <>
           <Col span={9}>
-            <Form.Item name={['source', 'topic']} label={t('monitoringUi.items.topic')}>
+            <Form.Item
+              name={['source', 'topic']}
+              label={t('monitoringUi.items.topic')}
+              tooltip={t('monitoringUi.items.topicHelp')}
+            >
               <Input maxLength={300} />
             </Form.Item>
           </Col>
@@ -110,6 +114,15 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
           <Col span={12}>
             <Form.Item name={['source', 'command_topic']} label={t('monitoringUi.items.commandTopic')}>
               <Input maxLength={300} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name={['source', 'command_payload']}
+              label={t('monitoringUi.items.commandPayload')}
+              tooltip={t('monitoringUi.items.commandPayloadHelp')}
+            >
+              <Input maxLength={1000} placeholder={defaultCommandPayload} />
             </Form.Item>
           </Col>
         </>

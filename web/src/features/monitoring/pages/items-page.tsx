@@ -35,7 +35,7 @@ const sourceKeys: Record<string, string[]> = {
   simulator: ['kind', 'model', 'base', 'spread', 'noise', 'period_s', 'fault_rate', 'decimals'],
   modbus: ['kind', 'function', 'register', 'data_type', 'byte_order', 'bit', 'scale'],
   snmp: ['kind', 'oid', 'scale'],
-  mqtt: ['kind', 'topic', 'json_path', 'scale', 'command_topic'],
+  mqtt: ['kind', 'topic', 'json_path', 'scale', 'command_topic', 'command_payload'],
 };
 const pickSource = (source: Record<string, unknown>) =>
   Object.fromEntries(
@@ -166,6 +166,8 @@ const ItemForm = ({
               ...rest,
               ...noThresholds,
               source,
+              // Empty: the driver's default maximum age (the server stores it).
+              max_age: typeof values.max_age === 'number' ? values.max_age : undefined,
               alarm_color: typeof color === 'string' ? color : color ? color.toHexString() : '',
             },
             form,
@@ -266,6 +268,15 @@ const ItemForm = ({
           <Col span={6}>{numberField('overrun_action_id', t('monitoringUi.items.overrunAction'), 0)}</Col>
           <Col span={6}>{numberField('recovery_action_id', t('monitoringUi.items.recoveryAction'), 0)}</Col>
           <Col span={6}>{numberField('check_interval', t('monitoringUi.items.checkInterval'), 0)}</Col>
+          <Col span={6}>
+            <Form.Item
+              name="max_age"
+              label={t('monitoringUi.items.maxAge')}
+              tooltip={t('monitoringUi.items.maxAgeHelp')}
+            >
+              <InputNumber min={0} max={604_800} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Col>
           <Col span={6}>{numberField('repetitions', t('monitoringUi.items.repetitions'), 0)}</Col>
           <Col span={6}>{numberField('notification_interval', t('monitoringUi.items.notificationInterval'), 0)}</Col>
           <Col span={6}>
