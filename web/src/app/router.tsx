@@ -8,6 +8,7 @@ import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
+import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { normalizePage } from '../session/guard.ts';
 import { useSession } from '../session/session.ts';
@@ -61,7 +62,12 @@ export const routes: RouteObject[] = [
       ...authRoutes,
       {
         element: <ShellLayout />,
-        children: [{ path: '/', element: <RootRedirect /> }, ...authShellRoutes(isAdmin), ...shellRoutes],
+        children: [
+          { path: '/', element: <RootRedirect /> },
+          ...authShellRoutes(isAdmin),
+          ...tokensShellRoutes(isAdmin),
+          ...shellRoutes,
+        ],
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -8,6 +8,8 @@ export const alwaysAllowed = [
   'secret_list',
   'setting_sys_edition',
   'setting_auto_login',
+  // The user's own API tokens (docs/api.md): every signed-in user, like the auto-login browsers.
+  'setting_api_tokens',
   'polling_main_detail',
   'polling_record',
   'home',

@@ -1,6 +1,7 @@
 /** Pages reached without a menu entry that still get a tab (always-allowed pages): page name → title key. */
-export const extraTabPages: Record<string, 'autoLogin.title' | 'shell.home'> = {
+export const extraTabPages: Record<string, 'autoLogin.title' | 'apiTokens.title' | 'shell.home'> = {
   setting_auto_login: 'autoLogin.title',
+  setting_api_tokens: 'apiTokens.title',
   // The dashboard opened inside the shell (not with fullShow=yes) is a tab like the others.
   home: 'shell.home',
 };

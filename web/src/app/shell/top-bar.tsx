@@ -69,11 +69,13 @@ export const TopBar = () => {
             items: [
               ...(lt2 ? [] : [{ key: 'password', label: t('shell.password.title') }]),
               { key: 'devices', label: t('autoLogin.title') },
+              { key: 'tokens', label: t('apiTokens.menu') },
               { key: 'logout', label: t('shell.logout.label') },
             ],
             onClick: ({ key }) => {
               if (key === 'password') setPasswordOpen(true);
               if (key === 'devices') navigate('/setting_auto_login');
+              if (key === 'tokens') navigate('/setting_api_tokens');
               if (key === 'logout') confirmLogout();
             },
           }}
