@@ -7,6 +7,7 @@ import { homeRoutes } from '../features/home/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
+import { networkRoutes } from '../features/network/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
@@ -23,6 +24,7 @@ export const shellRoutes: RouteObject[] = [
   ...securityRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
+  ...networkRoutes,
   ...ldapRoutes,
   ...alarmsRoutes,
   ...homeRoutes,

@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { adminHeaders } from '../fixtures/product.ts';
+import { expect, test } from '../fixtures/test.ts';
+
+const shots = path.resolve(import.meta.dirname, '../screenshots');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A free loopback UDP port for Debian's snmpd. */
+const freeUdpPort = () =>
+  new Promise<number>((resolve) => {
+    const s = createSocket('udp4');
+    s.bind(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+let snmpd: ChildProcess | null = null;
+let dir = '';
+let port = 0;
+
+test.beforeAll(async () => {
+  port = await freeUdpPort();
+  dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-e2e-snmpd-'));
+  writeFileSync(path.join(dir, 'snmpd.conf'), `agentAddress udp:127.0.0.1:${port}\nrocommunity public 127.0.0.1\n`);
+  snmpd = spawn(
+    '/usr/sbin/snmpd',
+    ['-f', '-Lf', path.join(dir, 'log'), '-C', '-c', path.join(dir, 'snmpd.conf'), '-p', path.join(dir, 'pid')],
+    { env: { ...process.env, MIBS: '', SNMP_PERSISTENT_DIR: path.join(dir, 'persist') }, stdio: 'ignore' },
+  );
+  for (let i = 0; i < 100 && !existsSync(path.join(dir, 'pid')); i++) await sleep(50);
+  await sleep(150);
+});
+
+test.afterAll(async () => {
+  snmpd?.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a switch read over IF-MIB from Debian snmpd shows its ports on /network_device, live', async ({
+  page,
+  request,
+}) => {
+  const headers = await adminHeaders(request);
+  const post = async (url: string, data: object) => {
+    const res = await request.post(`/api/v1/${url}`, { headers, data });
+    expect(res.status(), await res.text()).toBe(200);
+    return (await res.json()).data;
+  };
+  const site = await post('setting/device_groups', { name: '网络机房', weight: 1 });
+  const device = await post('setting/devices', {
+    name: 'core-sw-01',
+    device_group_id: site.id,
+    driver: 'snmp-ifmib',
+    code: 'other',
+    ip: '127.0.0.1',
+    port,
+    protocol_version: 'v2c',
+    check_interval: 5,
+  });
+  // lo (ifIndex 1) is always there; the other interfaces of this machine may differ.
+  const item = (metric: string, extra: object = { telemetry_only: true }) =>
+    post('setting/items', {
+      device_id: device.id,
+      name: `lo ${metric}`,
+      item_cell_name: 'lo',
+      value_type: ['admin_status', 'oper_status', 'port_down'].includes(metric) ? 0 : 1,
+      source: { kind: 'snmp-ifmib', if_index: 1, metric },
+      ...extra,
+    });
+  for (const m of ['admin_status', 'oper_status', 'speed_mbps', 'in_bps', 'out_bps', 'in_errors']) await item(m);
+  await item('port_down', { status_threshold: '1' });
+  await item('in_util', { threshold_min: 0, threshold_max: 80, recovery_point: 0, overrun_point: 0 });
+
+  await page.addInitScript(
+    (value) => sessionStorage.setItem('token', value),
+    headers.authorization.replace('Bearer ', ''),
+  );
+  await page.goto('/network_device');
+  const card = page.getByTestId(`network-device-${device.id}`);
+  await expect(card.getByText('core-sw-01')).toBeVisible();
+  const lo = card.getByTestId('port-1');
+  // The port turns up once read, and its traffic appears after the second read (a rate needs two).
+  await expect(lo).toHaveAccessibleName(/lo: (在线|Up)/, { timeout: 20_000 });
+  await expect(lo).toContainText(/↓ \d+(\.\d)? (bit|kbit|Mbit)\/s/, { timeout: 20_000 });
+  await page.screenshot({ path: path.join(shots, 'network-device-default-zh_cn.png'), fullPage: true });
+
+  await lo.click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.getByText(/1 · (在线|up)/).first()).toBeVisible();
+  await expect(drawer.getByText(/^10(\.0)? Mbit\/s$/)).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'network-device-port-zh_cn.png') });
+});
