@@ -46,6 +46,14 @@ const pickSource = (source: Record<string, unknown>) => {
   );
 };
 
+/** How a new point of each kind is read until the user says otherwise. */
+const newSource: Partial<Record<Point['source']['kind'], Record<string, unknown>>> = {
+  modbus: { kind: 'modbus', function: 3, register: 0, data_type: 'uint16', scale: 1 },
+  snmp: { kind: 'snmp', oid: '', scale: 1 },
+  mqtt: { kind: 'mqtt', topic: 'sitewatch/{device_id}/data', json_path: '', scale: 1 },
+  simulator: { kind: 'simulator', model: 'analog', base: 50, spread: 10, noise: 1, period_s: 86_400, decimals: 1 },
+};
+
 /** Where a point is read, in one line (register, OID or topic). */
 const sourceText = (s: Point['source']) => {
   switch (s.kind) {
@@ -81,7 +89,14 @@ const PointForm = ({
   const initial =
     point && point !== 'new'
       ? point
-      : { name: '', value_type: 1, telemetry_only: false, threshold_min: 0, threshold_max: 100, source: { kind } };
+      : {
+          name: '',
+          value_type: 1,
+          telemetry_only: false,
+          threshold_min: 0,
+          threshold_max: 100,
+          source: newSource[kind] ?? { kind },
+        };
   const numberField = (name: string, label: string) => (
     <Form.Item name={name} label={label}>
       <InputNumber style={{ width: '100%' }} />
