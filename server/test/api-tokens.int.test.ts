@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import { defaultLoginSafe } from '@sitewatch/contract/auth';
 import { apiTokenPattern } from '@sitewatch/contract/tokens';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { Db } from '../src/db/kysely.ts';
+import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
-import { createUser } from './helpers/login.ts';
+import { createUser, loginHeader } from './helpers/login.ts';
 
 /** Every row of every table as text: a secret stored anywhere in clear would be in it. */
 const everyRow = async (db: Db): Promise<string> => {
@@ -274,5 +277,69 @@ describeEachDatabase('personal API tokens', (dialect) => {
       for (const s of secrets) expect(log).not.toContain(s.slice(-43));
       expect(log.toLowerCase()).not.toContain('bearer');
     });
+  });
+});
+
+describeEachDatabase('API tokens on the push channel', (dialect) => {
+  // Real sign-in (the channel re-checks live sessions and tokens once a second).
+  const t = useTestApp(dialect, {
+    authenticator: undefined,
+    globalConfigDefaults: { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } },
+    loginRateLimit: { max: 100_000, timeWindow: 60_000 },
+  });
+  const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** A socket signed in with `token`; resolves once ready, with a promise of its close code. */
+  const connect = async (port: number, token: string) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`);
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    const ready = new Promise<string>((resolve) =>
+      ws.on('message', (raw) => {
+        const message = JSON.parse(String(raw));
+        if (message.type === 'ready' || message.type === 'error') resolve(message.type);
+      }),
+    );
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ type: 'auth', token }));
+    return { answer: await ready, closed };
+  };
+
+  it('a token signs in the push channel; revoking it or disabling its user closes the socket within a second', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as { port: number }).port;
+    const userId = await createUser(t.database.db, 'watcher', 'Watch-Pass-123');
+    const session = await loginHeader(t.app, 'watcher', 'Watch-Pass-123');
+    const make = async () =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/user/api_tokens',
+          headers: session,
+          payload: { name: 'push', expires_in_days: 1 },
+        })
+      ).json().data as { id: number; token: string };
+    const closesWithin = async (closed: Promise<number>, act: () => Promise<unknown>) => {
+      await act();
+      const start = Date.now();
+      expect(await Promise.race([closed, settle(3000).then(() => 0)])).toBe(4401);
+      expect(Date.now() - start).toBeLessThan(1500);
+    };
+
+    const first = await make();
+    const socket = await connect(port, first.token);
+    expect(socket.answer).toBe('ready');
+    await settle(1200);
+    await closesWithin(socket.closed, () =>
+      t.app.inject({ method: 'DELETE', url: `/api/v1/user/api_tokens/${first.id}`, headers: session }),
+    );
+    // A revoked token does not sign in again.
+    expect((await connect(port, first.token)).answer).toBe('error');
+
+    const second = await make();
+    const other = await connect(port, second.token);
+    expect(other.answer).toBe('ready');
+    await closesWithin(other.closed, () =>
+      t.database.db.kysely.updateTable('users').set({ enable: 0 }).where('id', '=', userId).execute(),
+    );
   });
 });

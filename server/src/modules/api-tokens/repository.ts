@@ -79,7 +79,7 @@ export const createApiTokenRepository = (db: Db) => {
             .executeTakeFirst()
         ).numUpdatedRows,
       ) > 0,
-    /** Of these token ids, the ones still in force with their user enabled and unlocked. */
+    /** Of these token ids, the ones still in force with their user enabled, unlocked and not blocked. */
     liveIds: async (ids: number[], now: number) =>
       (
         await k
@@ -91,6 +91,18 @@ export const createApiTokenRepository = (db: Db) => {
           .where('api_tokens.expires_at', '>', now)
           .where('users.enable', '=', 1)
           .where('users.locked_at', 'is', null)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('account_blocks')
+                  .select('account_blocks.user_id')
+                  .whereRef('account_blocks.user_id', '=', 'api_tokens.user_id')
+                  .where((b) =>
+                    b.or([b('account_blocks.expires_at', 'is', null), b('account_blocks.expires_at', '>', now)]),
+                  ),
+              ),
+            ),
+          )
           .execute()
       ).map((r) => r.id),
   };
