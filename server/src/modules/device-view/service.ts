@@ -55,6 +55,8 @@ const writable = (source: string) => {
   const s = parsed.data;
   if (s.kind === 'modbus') return s.function === 1 || s.function === 3;
   if (s.kind === 'mqtt') return s.command_topic !== '';
+  // Port metrics of network devices are read only.
+  if (s.kind === 'snmp-ifmib') return false;
   return true;
 };
 

@@ -1,4 +1,4 @@
-import { defaultCommandPayload, modbusByteOrders, modbusDataTypes } from '@sitewatch/contract/monitoring';
+import { defaultCommandPayload, ifMetrics, modbusByteOrders, modbusDataTypes } from '@sitewatch/contract/monitoring';
 import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -31,6 +31,7 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
               { value: 'modbus', label: 'Modbus' },
               { value: 'snmp', label: 'SNMP' },
               { value: 'mqtt', label: 'MQTT' },
+              { value: 'snmp-ifmib', label: 'SNMP IF-MIB' },
             ]}
           />
         </Form.Item>
@@ -92,6 +93,16 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
             </Form.Item>
           </Col>
           {num('scale', t('monitoringUi.items.scale'))}
+        </>
+      ) : null}
+      {kind === 'snmp-ifmib' ? (
+        <>
+          {num('if_index', 'ifIndex', 1)}
+          <Col span={6}>
+            <Form.Item name={['source', 'metric']} label={t('monitoringUi.items.portMetric')}>
+              <Select options={ifMetrics.map((m) => ({ value: m, label: m }))} />
+            </Form.Item>
+          </Col>
         </>
       ) : null}
       {kind === 'mqtt' ? (

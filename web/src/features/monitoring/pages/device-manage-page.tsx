@@ -186,7 +186,7 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
           </Col>
           <Col span={8}>
             <Form.Item name="protocol_version" label={t('monitoringUi.devices.protocolVersion')}>
-              {driver === 'snmp' ? (
+              {driver === 'snmp' || driver === 'snmp-ifmib' ? (
                 <Select options={['v1', 'v2c', 'v3'].map((v) => ({ value: v, label: v }))} />
               ) : (
                 <Input maxLength={16} />
@@ -209,7 +209,7 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
             </Form.Item>
           </Col>
         </Row>
-        {driver === 'snmp' ? (
+        {driver === 'snmp' || driver === 'snmp-ifmib' ? (
           <>
             <Divider titlePlacement="start">SNMP</Divider>
             <Row gutter={12}>
