@@ -31,7 +31,7 @@ export type DriverName = z.infer<typeof driverName>;
 
 export const msg = (key: string) => `monitoring.validation.${key}`;
 export const id = z.coerce.number().int().min(1).max(2_147_483_647);
-export const idParams = z.object({ id });
+export const idParams = z.object({ id: id.describe('Id of the record.') });
 
 /** Required non-blank text (002 §5.1 "cannot be empty"). */
 export const requiredText = (max: number, key: string) =>

@@ -274,29 +274,59 @@ export const itemBulkUpdate = z.strictObject({
     .describe('Ids of the items to change (1–5000).'),
   set: z
     .strictObject({
-      threshold_min: nullableNumber.optional(),
-      threshold_max: nullableNumber.optional(),
-      status_threshold: optionalText(32).optional(),
-      recovery_point: nullableNumber.optional(),
-      overrun_point: nullableNumber.optional(),
-      alarm_level: z.number().int().min(0).max(100).optional(),
+      threshold_min: nullableNumber.optional().describe('Lowest normal value.'),
+      threshold_max: nullableNumber.optional().describe('Highest normal value.'),
+      status_threshold: optionalText(32).optional().describe('Status items: the value that means abnormal.'),
+      recovery_point: nullableNumber.optional().describe('Hysteresis margin for clearing.'),
+      overrun_point: nullableNumber.optional().describe('Margin beyond min/max for raising.'),
+      alarm_level: z.number().int().min(0).max(100).optional().describe('Alarm level (0: none).'),
       alarm_color: z
         .string()
         .regex(/^(#[0-9a-fA-F]{6})?$/, { message: msg('color') })
-        .optional(),
-      contact_group_id: z.number().int().min(0).max(2_147_483_647).optional(),
-      working_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
-      overrun_action_id: z.number().int().min(0).max(2_147_483_647).optional(),
-      recovery_action_id: z.number().int().min(0).max(2_147_483_647).optional(),
-      check_interval: nonNegativeInt('checkInterval').optional(),
-      repetitions: nonNegativeInt('repetitions').optional(),
-      notification_interval: nonNegativeInt('notificationInterval').optional(),
-      check_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
-      notification_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
-      alarm_period_id: z.number().int().min(0).max(2_147_483_647).optional(),
-      decimals: z.number().int().min(0).max(6).nullable().optional(),
-      max_age: maxAge.optional(),
-      enable: z.boolean().optional(),
+        .optional()
+        .describe("Colour in alarm, #rrggbb or ''."),
+      contact_group_id: z.number().int().min(0).max(2_147_483_647).optional().describe('Contact group told (0: none).'),
+      working_period_id: z
+        .number()
+        .int()
+        .min(0)
+        .max(2_147_483_647)
+        .optional()
+        .describe('Working time period (0: always).'),
+      overrun_action_id: z.number().int().min(0).max(2_147_483_647).optional().describe('Action on alarm (0: none).'),
+      recovery_action_id: z
+        .number()
+        .int()
+        .min(0)
+        .max(2_147_483_647)
+        .optional()
+        .describe('Action on recovery (0: none).'),
+      check_interval: nonNegativeInt('checkInterval').optional().describe('Seconds between two checks.'),
+      repetitions: nonNegativeInt('repetitions').optional().describe('Consecutive checks before a new state counts.'),
+      notification_interval: nonNegativeInt('notificationInterval')
+        .optional()
+        .describe('Seconds between repeated notices.'),
+      check_period_id: z.number().int().min(0).max(2_147_483_647).optional().describe('Check time period (0: always).'),
+      notification_period_id: z
+        .number()
+        .int()
+        .min(0)
+        .max(2_147_483_647)
+        .optional()
+        .describe('Notification time period (0: always).'),
+      alarm_period_id: z.number().int().min(0).max(2_147_483_647).optional().describe('Alarm time period (0: always).'),
+      decimals: z
+        .number()
+        .int()
+        .min(0)
+        .max(6)
+        .nullable()
+        .optional()
+        .describe('Decimals the value is shown with (0–6), or null: as read.'),
+      max_age: maxAge
+        .optional()
+        .describe('Seconds a value may go without being refreshed before the item is unknown; 0: no limit.'),
+      enable: z.boolean().optional().describe('Whether the items are checked.'),
     })
     .refine((s) => Object.keys(s).length > 0, { message: msg('nothingToUpdate') })
     .describe('The fields to set on every one of them (at least one); same meaning as in an item.'),
@@ -305,7 +335,12 @@ export const bulkResult = z.object({
   updated: z.number().int().describe('Number of items changed.'),
   /** Items the change was refused for, with the reason (002 §8 "batch update partial failure"). */
   failed: z
-    .array(z.object({ id: z.number().int(), message: z.string() }))
+    .array(
+      z.object({
+        id: z.number().int().describe('Id of the item refused.'),
+        message: z.string().describe('Why it was refused.'),
+      }),
+    )
     .describe('Items the change was refused for, with the reason.'),
 });
 
@@ -332,9 +367,19 @@ export const timePeriodRow = z.object({
   id: z.number().int().describe('Time period id.'),
   name: z.string().describe('Name.'),
   ranges: z
-    .array(z.object({ weekdays: z.array(z.number().int()), start: z.string(), end: z.string() }))
+    .array(
+      z.object({
+        weekdays: z.array(z.number().int()).describe('Days of the week, 1 Monday … 7 Sunday.'),
+        start: z.string().describe('Start time, HH:MM.'),
+        end: z.string().describe('End time, HH:MM.'),
+      }),
+    )
     .describe('Days of the week (1 Monday … 7 Sunday) with start and end times (HH:MM).'),
 });
 
-export const serialPortRow = serialSettings.extend({ present: z.boolean() });
-export const serialPortInput = serialSettings.extend({ name: requiredText(100, 'serialName') });
+export const serialPortRow = serialSettings.extend({
+  present: z.boolean().describe('Whether the port exists on this server now.'),
+});
+export const serialPortInput = serialSettings.extend({
+  name: requiredText(100, 'serialName').describe('Serial port name, e.g. /dev/ttyS0 or /dev/ttyUSB0.'),
+});

@@ -86,7 +86,7 @@ export const monitoringRoutes = {
     summary: 'Delete several sites (ids=1,2,3); all or none',
     tags,
     query: idsQuery,
-    response: z.object({ deleted: z.number().int() }),
+    response: z.object({ deleted: z.number().int().describe('Number of records deleted.') }),
   }),
   copySite: defineRoute({
     method: 'POST',
@@ -116,7 +116,12 @@ export const monitoringRoutes = {
     path: 'setting/categorys/:code',
     summary: 'Rename, order or disable a category',
     tags,
-    params: z.object({ code: z.string().regex(/^[a-z_]{1,32}$/) }),
+    params: z.object({
+      code: z
+        .string()
+        .regex(/^[a-z_]{1,32}$/)
+        .describe('Category code.'),
+    }),
     body: categoryUpdate,
     response: categoryRow,
   }),
@@ -394,7 +399,10 @@ export const monitoringRoutes = {
     summary: 'Write a setpoint or command to a device item through its driver',
     tags,
     body: itemCommand,
-    response: z.object({ item_id: z.number().int(), value: z.number() }),
+    response: z.object({
+      item_id: z.number().int().describe('Item written.'),
+      value: z.number().describe('Value written to the device (after scale).'),
+    }),
   }),
   dataview: defineRoute({
     method: 'GET',

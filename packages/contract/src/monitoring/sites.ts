@@ -33,7 +33,12 @@ export const siteRow = z.object({
   scene: z.string().describe("Scene, or ''."),
   extend: z.string().describe("JSON text with map styles, or ''."),
   devices: z
-    .array(z.object({ id: z.number().int(), category_id: z.number().int() }))
+    .array(
+      z.object({
+        id: z.number().int().describe('Device id.'),
+        category_id: z.number().int().describe('Category id of the device.'),
+      }),
+    )
     .describe("The site's devices: id and category id."),
   created_at: z.number().int().describe('Creation time (epoch seconds).'),
   updated_at: z.number().int().describe('Last change (epoch seconds).'),
