@@ -1,4 +1,4 @@
-import { type AlarmLevelRow, alarmLevelInput, alarmRoutes } from '@sitewatch/contract/alarms';
+import { type AlarmCommons, type AlarmLevelRow, alarmLevelInput, alarmRoutes } from '@sitewatch/contract/alarms';
 import {
   type ContactGroupRow,
   type ContactRow,
@@ -6,6 +6,8 @@ import {
   channelKinds,
   contactGroupInput,
   contactInput,
+  type EmailService,
+  noticeTemplate,
   notifyRoutes,
 } from '@sitewatch/contract/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -29,7 +31,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../../api/client.ts';
-import { contractRule } from '../../../components/form-rules.ts';
+import { contractRule, validValues } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { useCan } from '../../../session/permissions.ts';
@@ -50,14 +52,14 @@ const NameItem = ({ schema }: { schema: z.ZodType }) => {
 export const AlarmParamPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm();
+  const [form] = Form.useForm<AlarmCommons>();
   const canEdit = useCan('/setting_alarm_param', 'edit');
   const data = useQuery({ queryKey: ['alarms', 'commons'], queryFn: () => api.call(alarmRoutes.commons) });
   useEffect(() => {
     if (data.data) form.setFieldsValue(data.data);
   }, [data.data, form]);
   const save = useMutation({
-    mutationFn: async () => api.call(alarmRoutes.commonsUpdate, { body: await form.validateFields() }),
+    mutationFn: async (body: AlarmCommons) => api.call(alarmRoutes.commonsUpdate, { body }),
     onSuccess: () => void message.success(t('common.operationSuccess')),
   });
   const sw = (name: string | string[], label: string) => (
@@ -122,7 +124,11 @@ export const AlarmParamPage = () => {
           {num(['lamp', 'time'], t('alarmSettings.time'), 0, 65_535)}
         </Row>
         {canEdit && (
-          <Button type="primary" loading={save.isPending} onClick={() => save.mutate()}>
+          <Button
+            type="primary"
+            loading={save.isPending}
+            onClick={() => void validValues(form).then((body) => body && save.mutate(body))}
+          >
             {t('common.save')}
           </Button>
         )}
@@ -190,7 +196,7 @@ export const WarningLevelPage = () => {
 export const MailboxPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm();
+  const [form] = Form.useForm<EmailService>();
   const [to, setTo] = useState('');
   const canEdit = useCan('/setting_mailbox', 'edit');
   const client = useQueryClient();
@@ -202,7 +208,7 @@ export const MailboxPage = () => {
     }
   }, [data.data, form]);
   const save = useMutation({
-    mutationFn: async () => api.call(notifyRoutes.emailServiceUpdate, { body: await form.validateFields() }),
+    mutationFn: async (body: EmailService) => api.call(notifyRoutes.emailServiceUpdate, { body }),
     onSuccess: () => {
       void message.success(t('common.operationSuccess'));
       void client.invalidateQueries({ queryKey: ['alarms', 'mail'] });
@@ -242,7 +248,11 @@ export const MailboxPage = () => {
         </Form.Item>
         {canEdit && (
           <Space>
-            <Button type="primary" loading={save.isPending} onClick={() => save.mutate()}>
+            <Button
+              type="primary"
+              loading={save.isPending}
+              onClick={() => void validValues(form).then((body) => body && save.mutate(body))}
+            >
               {t('common.save')}
             </Button>
             <Input
@@ -274,17 +284,26 @@ export const AlarmTemplatePage = () => {
   useEffect(() => void (r.data && recover.setFieldsValue(r.data)), [r.data, recover]);
   const save = async (kind: 'notice' | 'recover') => {
     const form = kind === 'notice' ? notice : recover;
-    const body = await form.validateFields();
+    const body = await validValues(form);
+    if (!body) return;
     await api.call(kind === 'notice' ? notifyRoutes.noticeTplUpdate : notifyRoutes.recoverTplUpdate, { body });
     void message.success(t('common.operationSuccess'));
   };
   const block = (kind: 'notice' | 'recover', form: typeof notice, title: string) => (
     <Card type="inner" title={title} style={{ marginBottom: 16 }}>
       <Form form={form} layout="vertical" disabled={!canEdit}>
-        <Form.Item name="subject" label={t('alarmSettings.subject')} rules={[{ required: true, whitespace: true }]}>
+        <Form.Item
+          name="subject"
+          label={t('alarmSettings.subject')}
+          rules={[contractRule(noticeTemplate, { required: true })]}
+        >
           <Input maxLength={200} />
         </Form.Item>
-        <Form.Item name="body" label={t('alarmSettings.body')} rules={[{ required: true, whitespace: true }]}>
+        <Form.Item
+          name="body"
+          label={t('alarmSettings.body')}
+          rules={[contractRule(noticeTemplate, { required: true })]}
+        >
           <Input.TextArea rows={4} maxLength={4000} />
         </Form.Item>
         {canEdit && (
