@@ -270,7 +270,7 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
           <>
             <Divider titlePlacement="start">{t('monitoringUi.devices.modbus')}</Divider>
             <Row gutter={12}>
-              <Col span={6}>
+              <Col span={5}>
                 <Form.Item
                   name={['options', 'modbus_merge']}
                   label={t('monitoringUi.devices.modbusMerge')}
@@ -290,7 +290,7 @@ const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onC
                   <InputNumber min={1} max={125} precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
-              <Col span={6}>
+              <Col span={7}>
                 <Form.Item
                   name={['options', 'modbus_address_base']}
                   label={t('monitoringUi.devices.modbusAddressBase')}
