@@ -1,0 +1,234 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import en_us from '../../i18n/locales/en_us.json';
+import zh_cn from '../../i18n/locales/zh_cn.json';
+import zh_tw from '../../i18n/locales/zh_tw.json';
+import zh_xg from '../../i18n/locales/zh_xg.json';
+import { type CommandId, commandForKey, commands, contextMenuCommands, toolbarCommands } from './commands.ts';
+import { messageKeys } from './messages.ts';
+import { TestEditor } from './test-editor.ts';
+
+/** Background, two devices side by side, a text lower right. */
+const scene = () => {
+  const te = new TestEditor();
+  te.load(
+    ['Picture', { id: 'bg', left: 0, top: 0, width: 1366, height: 768, zIndex: 0 }],
+    ['Cdefault', { id: 'a', left: 100, top: 100 }],
+    ['component2', { id: 'b', left: 300, top: 100 }],
+    ['VText', { id: 't', left: 500, top: 400 }],
+  );
+  return te;
+};
+
+describe('the shortcut table is 001 §4 exactly', () => {
+  it.each([
+    ['ctrl+c', 'copy'],
+    ['ctrl+v', 'paste'],
+    ['ctrl+x', 'cut'],
+    ['ctrl+z', 'undo'],
+    ['ctrl+y', 'redo'],
+    ['ctrl+g', 'group'],
+    ['ctrl+b', 'ungroup'],
+    ['ctrl+s', 'save'],
+    ['ctrl+p', 'preview'],
+    ['ctrl+d', 'delete'],
+    ['ctrl+Delete', 'delete'],
+    ['Delete', 'delete'],
+    ['ctrl+e', 'clear'],
+    ['ctrl+l', 'lock'],
+    ['ctrl+u', 'unlock'],
+    ['meta+z', 'undo'],
+    ['ArrowLeft', 'nudgeLeft'],
+    ['shift+ArrowDown', 'nudgeDown'],
+  ] as const)('%s → %s', (combo, id) => {
+    const parts = combo.split('+');
+    const key = parts.pop()!;
+    const command = commandForKey({
+      key,
+      ctrl: parts.includes('ctrl'),
+      meta: parts.includes('meta'),
+      shift: parts.includes('shift'),
+    });
+    expect(command?.id).toBe(id);
+  });
+
+  it('plain letters and unknown combos name no command', () => {
+    expect(commandForKey({ key: 'c' })).toBeUndefined();
+    expect(commandForKey({ key: 'q', ctrl: true })).toBeUndefined();
+    expect(scene().press('ctrl+q')).toBe(false);
+  });
+
+  it('every label and message key has a text in all four languages, zh_cn as the spec words it', () => {
+    const texts = { zh_cn, zh_xg, zh_tw, en_us } as Record<string, unknown>;
+    const lookup = (tree: unknown, key: string) =>
+      key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], tree);
+    for (const lang of Object.keys(texts))
+      for (const key of [...commands.map((c) => c.labelKey), ...messageKeys])
+        expect(typeof lookup(texts[lang], key), `${lang} ${key}`).toBe('string');
+    expect(lookup(zh_cn, 'editor.messages.selectComponent')).toBe('请选择组件');
+    expect(lookup(zh_cn, 'editor.messages.atTop')).toBe('已经到顶了');
+    expect(lookup(zh_cn, 'editor.messages.atBottom')).toBe('已经到底了');
+    expect(lookup(zh_cn, 'editor.messages.backgroundRequired')).toBe('机房背景图不可缺少！');
+  });
+
+  it('the toolbar and the context menu use rows of the same table', () => {
+    const ids = new Set<CommandId>(commands.map((c) => c.id));
+    for (const id of [...toolbarCommands, ...contextMenuCommands]) expect(ids.has(id)).toBe(true);
+  });
+});
+
+/** Each case: how to get ready, then the one command under test. */
+const cases: Array<[string, (te: TestEditor) => void, (te: TestEditor) => void]> = [
+  ['add', () => {}, (te) => te.editor.addComponent('Dot', { left: 9, top: 9 })],
+  ['update', () => {}, (te) => te.editor.updateComponent('a', { label: 'UPS 1', style: { name: 'UPS' } })],
+  ['ctrl+d delete', (te) => te.editor.select(['a', 'b']), (te) => te.press('ctrl+d')],
+  ['Delete key', (te) => te.editor.select(['t']), (te) => te.press('Delete')],
+  ['ctrl+x cut', (te) => te.editor.select(['a']), (te) => te.press('ctrl+x')],
+  [
+    'ctrl+v paste',
+    (te) => {
+      te.editor.select(['a', 'b']);
+      te.press('ctrl+c');
+    },
+    (te) => te.press('ctrl+v'),
+  ],
+  ['ctrl+g group', (te) => te.editor.select(['a', 'b']), (te) => te.press('ctrl+g')],
+  [
+    'ctrl+b ungroup',
+    (te) => {
+      te.editor.select(['a', 'b']);
+      te.press('ctrl+g');
+    },
+    (te) => te.press('ctrl+b'),
+  ],
+  ['ctrl+l lock', (te) => te.editor.select(['a']), (te) => te.press('ctrl+l')],
+  [
+    'ctrl+u unlock',
+    (te) => {
+      te.editor.select(['a']);
+      te.press('ctrl+l');
+    },
+    (te) => te.press('ctrl+u'),
+  ],
+  ['raise', (te) => te.editor.select(['a']), (te) => te.command('raise')],
+  ['lower', (te) => te.editor.select(['t']), (te) => te.command('lower')],
+  ['bring to top', (te) => te.editor.select(['a']), (te) => te.command('bringToTop')],
+  ['send to bottom', (te) => te.editor.select(['t']), (te) => te.command('sendToBottom')],
+  ['arrow nudge', (te) => te.editor.select(['a', 'b']), (te) => te.press('shift+ArrowRight')],
+  ['drag', () => {}, (te) => te.drag([120, 120], [160, 190])],
+  ['resize', (te) => te.editor.select(['a']), (te) => te.dragHandle('a', 'se', 30, 20)],
+  ['rotate', (te) => te.editor.select(['a']), (te) => te.dragRotate('a', 250, 144)],
+  ['scale', () => {}, (te) => te.editor.setScale(75)],
+  ['canvas size', () => {}, (te) => te.editor.setCanvasSize(1920, 1080)],
+];
+
+describe('every command is one undo step, and redo after undo restores exactly', () => {
+  it.each(cases)('%s', (_name, prepare, act) => {
+    const te = scene();
+    prepare(te);
+    const before = te.snapshot();
+    const steps = te.editor.history.undoNames.length;
+    act(te);
+    const after = te.snapshot();
+    expect(after).not.toEqual(before);
+    expect(te.editor.history.undoNames).toHaveLength(steps + 1);
+    te.press('ctrl+z');
+    expect(te.snapshot()).toEqual(before);
+    te.press('ctrl+y');
+    expect(te.snapshot()).toEqual(after);
+    te.command('undo');
+    te.command('redo');
+    expect(te.snapshot()).toEqual(after);
+  });
+
+  it('a new command after undo drops the redo branch', () => {
+    const te = scene();
+    te.editor.select(['a']);
+    te.press('ArrowRight');
+    te.press('ctrl+z');
+    expect(te.editor.history.canRedo).toBe(true);
+    te.press('ArrowDown');
+    expect(te.editor.history.canRedo).toBe(false);
+    expect(te.press('ctrl+y')).toBe(true);
+    expect(te.get('a')).toMatchObject({ left: 100, top: 101 });
+  });
+
+  it('selecting and copying do not drop the redo branch', () => {
+    const te = scene();
+    te.editor.select(['a']);
+    te.press('ArrowRight');
+    te.press('ctrl+z');
+    te.click(320, 120);
+    te.press('ctrl+c');
+    expect(te.editor.history.canRedo).toBe(true);
+  });
+
+  it('random command sequences: undo all returns to the start, redo all to the end', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const keys = [
+      'ctrl+c',
+      'ctrl+v',
+      'ctrl+x',
+      'ctrl+g',
+      'ctrl+b',
+      'ctrl+l',
+      'ctrl+u',
+      'Delete',
+      'ArrowUp',
+      'shift+ArrowLeft',
+    ];
+    for (let run = 0; run < 20; run++) {
+      const te = scene();
+      const start = te.snapshot();
+      for (let i = 0; i < 25; i++) {
+        const ids = te.editor.topLevel().map((r) => r.id);
+        te.editor.select(ids.filter(() => random() < 0.4));
+        const roll = random();
+        if (roll < 0.7) te.press(keys[Math.floor(random() * keys.length)]!);
+        else if (roll < 0.8) te.command('bringToTop');
+        else if (roll < 0.9) te.drag([random() * 600, random() * 500], [random() * 600, random() * 500]);
+        else te.editor.setScale([50, 100, 150][Math.floor(random() * 3)]!);
+      }
+      const end = te.snapshot();
+      while (te.editor.history.canUndo) te.editor.undo();
+      expect(te.snapshot()).toEqual(start);
+      while (te.editor.history.canRedo) te.editor.redo();
+      expect(te.snapshot()).toEqual(end);
+    }
+  });
+});
+
+describe('save, preview and clear go to the host', () => {
+  it('save asks the host, or says 机房背景图不可缺少！ without a background', () => {
+    const te = scene();
+    expect(te.press('ctrl+s')).toBe(true);
+    expect(te.events).toEqual([{ type: 'save' }]);
+    te.editor.select(['bg']);
+    te.editor.deleteSelected();
+    te.press('ctrl+s');
+    expect(te.events.at(-1)).toEqual({ type: 'message', key: 'editor.messages.backgroundRequired' });
+  });
+
+  it('preview ignores the pointer and the keys until Escape returns to editing', () => {
+    const te = scene();
+    te.press('ctrl+p');
+    expect(te.editor.mode).toBe('preview');
+    te.drag([120, 120], [200, 200]);
+    te.press('ctrl+a');
+    expect(te.press('ctrl+z')).toBe(false);
+    expect(te.get('a').left).toBe(100);
+    te.press('Escape');
+    expect(te.editor.mode).toBe('edit');
+  });
+
+  it('ctrl+e asks the host to clear; the model does not empty the canvas by itself', () => {
+    const te = scene();
+    te.press('ctrl+e');
+    expect(te.events).toEqual([{ type: 'clear' }]);
+    expect(te.editor.store.size).toBe(4);
+  });
+});

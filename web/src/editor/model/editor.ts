@@ -1,0 +1,774 @@
+import {
+  centreOf,
+  containsPoint,
+  containsRect,
+  normaliseDegrees,
+  type Point,
+  type Rect,
+  rectFromCorners,
+  rotatedBounds,
+  rotatePoint,
+  unionOf,
+} from './geometry.ts';
+import { History } from './history.ts';
+import type { MessageKey } from './messages.ts';
+import {
+  type CanvasSettings,
+  type ComponentKind,
+  type ComponentRecord,
+  createComponent,
+  defaultCanvas,
+} from './records.ts';
+import { type Guide, snapRect } from './snapping.ts';
+import { Store } from './store.ts';
+
+/** Paste offset of 001 §4. */
+export const pasteOffset = 10;
+
+/** Something the host (the page) must act on: a message to show, or an action it owns. */
+export type EditorEvent =
+  | { type: 'message'; key: MessageKey }
+  | { type: 'save' }
+  | { type: 'preview' }
+  | { type: 'clear' };
+
+export interface Modifiers {
+  shift?: boolean;
+  ctrl?: boolean;
+  alt?: boolean;
+  meta?: boolean;
+}
+
+/** Resize handles: the four sides and four corners. */
+export type Handle = 'n' | 's' | 'e' | 'w' | 'ne' | 'nw' | 'se' | 'sw';
+export const handles: readonly Handle[] = ['n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'];
+
+/**
+ * What a pointer went down on. The view knows (it owns the handle elements) and passes it; without
+ * it the model hit-tests the components.
+ */
+export type PointerTarget =
+  | { type: 'canvas' }
+  | { type: 'component'; id: string }
+  | { type: 'resize'; id: string; handle: Handle }
+  | { type: 'rotate'; id: string };
+
+/** The gesture in progress; `result` is what release will write, so preview and commit never differ. */
+export type Gesture =
+  | { type: 'translate'; start: Point; ids: string[]; dx: number; dy: number; guides: Guide[] }
+  | { type: 'resize'; start: Point; id: string; handle: Handle; rect: Rect }
+  | { type: 'rotate'; id: string; centre: Point; startAngle: number; delta: number }
+  | { type: 'brush'; start: Point; rect: Rect; base: string[]; ids: string[] };
+
+export interface EditorOptions {
+  /** Makes the local id of a new component (the spec's localId); a counter by default. */
+  createId?: () => string;
+}
+
+/** Distance of the rotation handle above a component's top edge, in canvas pixels. */
+export const rotateHandleOffset = 20;
+
+const byZ = (a: ComponentRecord, b: ComponentRecord) => a.zIndex - b.zIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+const rectOf = (r: ComponentRecord): Rect => ({ left: r.left, top: r.top, width: r.width, height: r.height });
+
+/** Pointer angle around `centre` in degrees, 0 straight up, clockwise. */
+const angleAround = (centre: Point, p: Point) => (Math.atan2(p.y - centre.y, p.x - centre.x) * 180) / Math.PI + 90;
+
+/** Rescales the geometry, font size and border width of `r` by `factor` (001 §4 "Scale"). */
+export const rescaleRecord = (r: ComponentRecord, factor: number): ComponentRecord => ({
+  ...r,
+  top: r.top * factor,
+  left: r.left * factor,
+  width: r.width * factor,
+  height: r.height * factor,
+  style: {
+    ...r.style,
+    ...(r.style.fontSize === undefined ? {} : { fontSize: r.style.fontSize * factor }),
+    ...(r.style.borderWidth === undefined ? {} : { borderWidth: r.style.borderWidth * factor }),
+  },
+});
+
+/**
+ * The scale typed in the toolbar, in percent; empty becomes 1 (001 §4), anything that is not a
+ * positive number answers null and changes nothing.
+ */
+export const parseScale = (text: string): number | null => {
+  const trimmed = text.trim();
+  if (trimmed === '') return 1;
+  const value = Number(trimmed);
+  return Number.isFinite(value) && value > 0 ? value : null;
+};
+
+/**
+ * The site-map editor's model: the records (store), their history, the selection, the clipboard,
+ * the gesture in progress and the mode. Pure TypeScript: the view feeds it pointer and key events
+ * and renders what it answers. Every public method that changes records is one undo step.
+ */
+export class Editor {
+  readonly store = new Store();
+  readonly history = new History(this.store);
+  #selection: string[] = [];
+  #clipboard: { records: ComponentRecord[]; cut: boolean } | null = null;
+  #gesture: Gesture | null = null;
+  #mode: 'edit' | 'preview' = 'edit';
+  #events = new Set<(event: EditorEvent) => void>();
+  #subscribers = new Set<() => void>();
+  #version = 0;
+  #seq = 0;
+  readonly #createId: () => string;
+
+  constructor(options: EditorOptions = {}) {
+    this.#createId = options.createId ?? (() => `n${++this.#seq}`);
+    this.store.listen(() => {
+      // Undo may remove what was selected; the selection never points at a missing record.
+      const kept = this.#selection.filter((id) => this.store.has(id));
+      if (kept.length !== this.#selection.length) this.#selection = kept;
+      this.#changed();
+    });
+  }
+
+  // ── state ──────────────────────────────────────────────────────────────────────────────────────
+
+  get selection(): readonly string[] {
+    return this.#selection;
+  }
+
+  get mode(): 'edit' | 'preview' {
+    return this.#mode;
+  }
+
+  get gesture(): Gesture | null {
+    return this.#gesture;
+  }
+
+  get canvas(): CanvasSettings {
+    return this.store.canvas;
+  }
+
+  get hasClipboard(): boolean {
+    return this.#clipboard !== null;
+  }
+
+  /** Grows on every change of records or state (for useSyncExternalStore). */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Listens to messages and host actions. */
+  on(listener: (event: EditorEvent) => void): () => void {
+    this.#events.add(listener);
+    return () => this.#events.delete(listener);
+  }
+
+  /** Listens to any change of records or state. */
+  subscribe(listener: () => void): () => void {
+    this.#subscribers.add(listener);
+    return () => this.#subscribers.delete(listener);
+  }
+
+  #emit(event: EditorEvent): void {
+    for (const listener of this.#events) listener(event);
+  }
+
+  #message(key: MessageKey): void {
+    this.#emit({ type: 'message', key });
+  }
+
+  #changed(): void {
+    this.#version++;
+    for (const listener of this.#subscribers) listener();
+  }
+
+  get(id: string): ComponentRecord | undefined {
+    return this.store.get(id);
+  }
+
+  /** Top-level components (not inside a group), bottom first. */
+  topLevel(): ComponentRecord[] {
+    return this.store
+      .all()
+      .filter((r) => r.groupId === null)
+      .sort(byZ);
+  }
+
+  /** Members of a group, bottom first. */
+  members(groupId: string): ComponentRecord[] {
+    return this.store
+      .all()
+      .filter((r) => r.groupId === groupId)
+      .sort(byZ);
+  }
+
+  selectedRecords(): ComponentRecord[] {
+    return this.#selection.map((id) => this.store.get(id)).filter((r): r is ComponentRecord => r !== undefined);
+  }
+
+  /** Whether any selected component is locked: then only the commands that allow it work. */
+  get selectionLocked(): boolean {
+    return this.selectedRecords().some((r) => r.locked);
+  }
+
+  /** The record as the gesture in progress would leave it (what the view draws during a drag). */
+  previewOf(id: string): ComponentRecord | undefined {
+    const result = this.#gestureResult();
+    return result?.find((r) => r.id === id) ?? this.store.get(id);
+  }
+
+  /** Guide lines to draw for the drag in progress. */
+  get guides(): Guide[] {
+    return this.#gesture?.type === 'translate' ? this.#gesture.guides : [];
+  }
+
+  /** The canvas as drawn: its size at the current scale. */
+  get canvasRect(): Rect {
+    const { width, height, scale } = this.store.canvas;
+    return { left: 0, top: 0, width: (width * scale) / 100, height: (height * scale) / 100 };
+  }
+
+  // ── loading ────────────────────────────────────────────────────────────────────────────────────
+
+  /** Replaces the whole scene (a load or a reload after save): not undoable, history starts afresh. */
+  load(records: readonly ComponentRecord[], canvas: CanvasSettings = defaultCanvas): void {
+    this.history.ignore(() => {
+      this.store.remove(
+        this.store.all().map((r) => r.id),
+        'load',
+      );
+      this.store.put(records, 'load');
+      this.store.setCanvas(canvas, 'load');
+    });
+    this.history.clear();
+    this.#selection = [];
+    this.#gesture = null;
+    this.#changed();
+  }
+
+  #newId(): string {
+    let id = this.#createId();
+    while (this.store.has(id)) id = this.#createId();
+    return id;
+  }
+
+  // ── selection ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Selects components; a group member stands for its group. */
+  select(ids: readonly string[]): void {
+    const resolved: string[] = [];
+    for (const id of ids) {
+      const record = this.store.get(id);
+      if (!record) continue;
+      const top = record.groupId ?? record.id;
+      if (!resolved.includes(top)) resolved.push(top);
+    }
+    this.#selection = resolved;
+    this.#changed();
+  }
+
+  selectNone(): void {
+    this.select([]);
+  }
+
+  // ── commands: each public method below that changes records is one undo step ──────────────────
+
+  undo(): void {
+    this.history.undo();
+  }
+
+  redo(): void {
+    this.history.redo();
+  }
+
+  /** Drops a new component on the canvas (the spec's isNew: no server id yet), above the others. */
+  addComponent(kind: ComponentKind, fields: Partial<Omit<ComponentRecord, 'id' | 'kind'>> = {}): string {
+    const id = this.#newId();
+    const zIndex = kind === 'Picture' ? 0 : this.#topZ() + 1;
+    this.history.mark('add');
+    this.store.put([createComponent(id, kind, { zIndex, ...fields })]);
+    this.select([id]);
+    return id;
+  }
+
+  /** Changes fields of one component (the attribute panel). */
+  updateComponent(id: string, patch: Partial<Omit<ComponentRecord, 'id'>>): void {
+    const record = this.store.get(id);
+    if (!record) return;
+    this.history.mark('update');
+    this.store.put([{ ...record, ...patch }]);
+  }
+
+  /** Deletes the selected components and the members of selected groups; locked ones stay. */
+  deleteSelected(): void {
+    const doomed = this.selectedRecords().filter((r) => !r.locked);
+    if (doomed.length === 0) return;
+    this.history.mark('delete');
+    this.store.remove(this.#withMembers(doomed).map((r) => r.id));
+  }
+
+  #withMembers(records: readonly ComponentRecord[]): ComponentRecord[] {
+    return records.flatMap((r) => (r.kind === 'Group' ? [r, ...this.members(r.id)] : [r]));
+  }
+
+  /** Copies the selection; nothing selected answers 请选择组件. */
+  copy(): void {
+    const chosen = this.selectedRecords();
+    if (chosen.length === 0) {
+      this.#message('editor.messages.selectComponent');
+      return;
+    }
+    this.#clipboard = { records: structuredClone(this.#withMembers(chosen)), cut: false };
+    this.#changed();
+  }
+
+  /** Copies the selection and removes it in one step; the paste after a cut empties the clipboard. */
+  cut(): void {
+    const chosen = this.selectedRecords().filter((r) => !r.locked);
+    if (chosen.length === 0) {
+      this.#message('editor.messages.selectComponent');
+      return;
+    }
+    const all = this.#withMembers(chosen);
+    this.#clipboard = { records: structuredClone(all), cut: true };
+    this.history.mark('cut');
+    this.store.remove(all.map((r) => r.id));
+  }
+
+  /**
+   * Pastes the clipboard 10 px right of and below the last paste (or with its top-left corner at
+   * `at`, for the context menu's paste here), under new ids, above everything, selected.
+   */
+  paste(at?: Point): void {
+    const clip = this.#clipboard;
+    if (!clip) {
+      this.#message('editor.messages.selectComponent');
+      return;
+    }
+    const box = unionOf(clip.records.filter((r) => r.groupId === null).map(rectOf))!;
+    const dx = at ? at.x - box.left : pasteOffset;
+    const dy = at ? at.y - box.top : pasteOffset;
+    const shifted = clip.records.map((r) => ({ ...r, left: r.left + dx, top: r.top + dy }));
+    // Repeated pastes step on by 10 px each, as the spec's source does.
+    this.#clipboard = clip.cut ? null : { records: shifted, cut: false };
+    const ids = new Map(shifted.map((r) => [r.id, this.#newId()]));
+    let z = this.#topZ();
+    const pasted = shifted.map((r) => ({
+      ...structuredClone(r),
+      id: ids.get(r.id)!,
+      serverId: null,
+      groupId: r.groupId === null ? null : (ids.get(r.groupId) ?? null),
+      zIndex: r.groupId === null ? ++z : r.zIndex,
+    }));
+    this.history.mark('paste');
+    this.store.put(pasted);
+    this.select(pasted.filter((r) => r.groupId === null).map((r) => r.id));
+  }
+
+  // z-order: the background Picture always lies beneath and takes no part.
+
+  #stackOf(record: ComponentRecord): ComponentRecord[] {
+    const siblings = record.groupId === null ? this.topLevel() : this.members(record.groupId);
+    return siblings.filter((r) => r.kind !== 'Picture');
+  }
+
+  #topZ(): number {
+    return Math.max(0, ...this.topLevel().map((r) => r.zIndex));
+  }
+
+  /** Writes zIndex 1…n in the given order, touching only the records whose number changes. */
+  #restack(ordered: readonly ComponentRecord[]): void {
+    this.store.put(ordered.map((r, i) => (r.zIndex === i + 1 ? r : { ...r, zIndex: i + 1 })));
+  }
+
+  #reorder(name: string, move: (stack: ComponentRecord[], index: number) => number | null): void {
+    const record = this.selectedRecords()[0];
+    if (!record || record.kind === 'Picture') return;
+    const stack = this.#stackOf(record);
+    const index = stack.findIndex((r) => r.id === record.id);
+    const target = move(stack, index);
+    if (target === null) {
+      this.#message(name === 'raise' || name === 'top' ? 'editor.messages.atTop' : 'editor.messages.atBottom');
+      return;
+    }
+    stack.splice(index, 1);
+    stack.splice(target, 0, record);
+    this.history.mark(name);
+    this.#restack(stack);
+  }
+
+  /** One place up; at the top answers 已经到顶了. */
+  raise(): void {
+    this.#reorder('raise', (stack, i) => (i < stack.length - 1 ? i + 1 : null));
+  }
+
+  /** One place down; at the bottom answers 已经到底了. */
+  lower(): void {
+    this.#reorder('lower', (_stack, i) => (i > 0 ? i - 1 : null));
+  }
+
+  bringToTop(): void {
+    this.#reorder('top', (stack, i) => (i < stack.length - 1 ? stack.length - 1 : null));
+  }
+
+  sendToBottom(): void {
+    this.#reorder('bottom', (_stack, i) => (i > 0 ? 0 : null));
+  }
+
+  /** Whether the selection may be grouped: two or more components, none locked. */
+  get canGroup(): boolean {
+    const chosen = this.selectedRecords();
+    return chosen.length >= 2 && !chosen.some((r) => r.locked || r.kind === 'Picture');
+  }
+
+  /** Whether the selection is one unlocked Group (001 §4: ungroup only then). */
+  get canUngroup(): boolean {
+    const chosen = this.selectedRecords();
+    return chosen.length === 1 && chosen[0]!.kind === 'Group' && !chosen[0]!.locked;
+  }
+
+  /**
+   * Groups the selection into one Group around their bounds; groups in the selection dissolve into
+   * the new one (one level of grouping, as the spec's source). Members keep their order.
+   */
+  group(): void {
+    if (!this.canGroup) return;
+    const chosen = this.selectedRecords().sort(byZ);
+    const members = chosen.flatMap((r) => (r.kind === 'Group' ? this.members(r.id) : [r]));
+    const box = unionOf(members.map((r) => rotatedBounds(rectOf(r), r.rotate)))!;
+    const id = this.#newId();
+    const group = createComponent(id, 'Group', {
+      ...box,
+      type: 1,
+      zIndex: Math.max(...chosen.map((r) => r.zIndex)),
+    });
+    this.history.mark('group');
+    this.store.remove(chosen.filter((r) => r.kind === 'Group').map((r) => r.id));
+    this.store.put([group, ...members.map((r, i) => ({ ...r, groupId: id, zIndex: i + 1 }))]);
+    this.select([id]);
+  }
+
+  /** Dissolves the selected Group; its members take its place in the stack and become the selection. */
+  ungroup(): void {
+    if (!this.canUngroup) return;
+    const group = this.selectedRecords()[0]!;
+    const members = this.members(group.id).map((r) => ({ ...r, groupId: null }));
+    const stack = this.#stackOf(group);
+    const index = stack.findIndex((r) => r.id === group.id);
+    stack.splice(index, 1, ...members);
+    this.history.mark('ungroup');
+    this.store.remove([group.id]);
+    this.store.put(members);
+    this.#restack(stack);
+    this.select(members.map((r) => r.id));
+  }
+
+  lock(): void {
+    const open = this.selectedRecords().filter((r) => !r.locked);
+    if (open.length === 0) return;
+    this.history.mark('lock');
+    this.store.put(open.map((r) => ({ ...r, locked: true })));
+  }
+
+  unlock(): void {
+    const shut = this.selectedRecords().filter((r) => r.locked);
+    if (shut.length === 0) return;
+    this.history.mark('unlock');
+    this.store.put(shut.map((r) => ({ ...r, locked: false })));
+  }
+
+  /** Moves the unlocked selected components (and their members) by dx, dy. */
+  moveSelection(dx: number, dy: number, name = 'move'): void {
+    const result = this.#translated(this.#movable(), dx, dy);
+    if (result.length === 0 || (dx === 0 && dy === 0)) return;
+    this.history.mark(name);
+    this.store.put(result);
+  }
+
+  /** Arrow keys: 1 px, 10 px with Shift. */
+  nudge(dx: number, dy: number): void {
+    this.moveSelection(dx, dy, 'nudge');
+  }
+
+  /** Gives a component a new rectangle; a group's members scale with it. Locked: nothing. */
+  resize(id: string, rect: Rect): void {
+    const result = this.#resized(id, rect);
+    if (result.length === 0) return;
+    this.history.mark('resize');
+    this.store.put(result);
+  }
+
+  /** Turns a component to `degrees`; a group turns its members around its centre. Locked: nothing. */
+  rotate(id: string, degrees: number): void {
+    const record = this.store.get(id);
+    if (!record) return;
+    const result = this.#rotated(id, degrees - record.rotate);
+    if (result.length === 0) return;
+    this.history.mark('rotate');
+    this.store.put(result);
+  }
+
+  /**
+   * Changes the canvas scale (percent) and rescales top, left, width, height, fontSize and
+   * borderWidth of every component by new/old, in one step. The 1 s debounce belongs to the view.
+   */
+  setScale(scale: number): void {
+    const before = this.store.canvas.scale;
+    if (!(scale > 0) || scale === before) return;
+    const factor = scale / before;
+    this.history.mark('scale');
+    this.store.put(this.store.all().map((r) => rescaleRecord(r, factor)));
+    this.store.setCanvas({ ...this.store.canvas, scale });
+  }
+
+  setCanvasSize(width: number, height: number): void {
+    if (!(width > 0 && height > 0)) return;
+    this.history.mark('canvas');
+    this.store.setCanvas({ ...this.store.canvas, width, height });
+  }
+
+  /** Asks the host to save; a canvas without a background picture answers 机房背景图不可缺少！ instead. */
+  save(): void {
+    if (!this.store.all().some((r) => r.kind === 'Picture')) {
+      this.#message('editor.messages.backgroundRequired');
+      return;
+    }
+    this.#emit({ type: 'save' });
+  }
+
+  preview(): void {
+    this.#gesture = null;
+    this.#mode = 'preview';
+    this.#emit({ type: 'preview' });
+    this.#changed();
+  }
+
+  closePreview(): void {
+    this.#mode = 'edit';
+    this.#changed();
+  }
+
+  /** Asks the host to clear the site (it confirms, deletes on the server, then loads the empty scene). */
+  clear(): void {
+    this.#emit({ type: 'clear' });
+  }
+
+  // ── geometry of changes (pure: answer the records to write) ────────────────────────────────────
+
+  #movable(): ComponentRecord[] {
+    return this.selectedRecords().filter((r) => !r.locked);
+  }
+
+  #translated(records: readonly ComponentRecord[], dx: number, dy: number): ComponentRecord[] {
+    return this.#withMembers(records.filter((r) => !r.locked)).map((r) => ({
+      ...r,
+      left: r.left + dx,
+      top: r.top + dy,
+    }));
+  }
+
+  #resized(id: string, rect: Rect): ComponentRecord[] {
+    const record = this.store.get(id);
+    if (!record || record.locked) return [];
+    const out: ComponentRecord[] = [{ ...record, ...rect }];
+    if (record.kind === 'Group') {
+      const sx = record.width === 0 ? 1 : rect.width / record.width;
+      const sy = record.height === 0 ? 1 : rect.height / record.height;
+      for (const m of this.members(id))
+        out.push({
+          ...m,
+          left: rect.left + (m.left - record.left) * sx,
+          top: rect.top + (m.top - record.top) * sy,
+          width: m.width * sx,
+          height: m.height * sy,
+        });
+    }
+    return out;
+  }
+
+  #rotated(id: string, delta: number): ComponentRecord[] {
+    const record = this.store.get(id);
+    if (!record || record.locked) return [];
+    if (record.kind !== 'Group') return [{ ...record, rotate: normaliseDegrees(record.rotate + delta) }];
+    // A group stays upright: its members turn around its centre and it is re-fitted around them.
+    const centre = centreOf(rectOf(record));
+    const members = this.members(id).map((m) => {
+      const c = rotatePoint(centreOf(rectOf(m)), centre, delta);
+      return { ...m, left: c.x - m.width / 2, top: c.y - m.height / 2, rotate: normaliseDegrees(m.rotate + delta) };
+    });
+    const box = unionOf(members.map((m) => rotatedBounds(rectOf(m), m.rotate))) ?? rectOf(record);
+    return [{ ...record, ...box }, ...members];
+  }
+
+  #gestureResult(): ComponentRecord[] | null {
+    const g = this.#gesture;
+    if (!g) return null;
+    switch (g.type) {
+      case 'translate':
+        return this.#translated(
+          g.ids.map((id) => this.store.get(id)).filter((r): r is ComponentRecord => r !== undefined),
+          g.dx,
+          g.dy,
+        );
+      case 'resize':
+        return this.#resized(g.id, g.rect);
+      case 'rotate':
+        return this.#rotated(g.id, g.delta);
+      case 'brush':
+        return null;
+    }
+  }
+
+  // ── pointer ────────────────────────────────────────────────────────────────────────────────────
+
+  /** The top-most component under `p`; the background picture is not hit (a drag on it selects by area). */
+  hitTest(p: Point): ComponentRecord | undefined {
+    const stack = this.topLevel()
+      .filter((r) => r.kind !== 'Picture')
+      .reverse();
+    return stack.find((r) =>
+      r.kind === 'Group'
+        ? this.members(r.id).some((m) => containsPoint(rectOf(m), m.rotate, p))
+        : containsPoint(rectOf(r), r.rotate, p),
+    );
+  }
+
+  /** Where a handle of a component lies on the canvas (its rotation applied). */
+  handlePoint(id: string, handle: Handle | 'rotate'): Point {
+    const r = this.store.get(id)!;
+    const c = centreOf(rectOf(r));
+    const x = handle === 'rotate' ? 0 : handle.includes('w') ? -0.5 : handle.includes('e') ? 0.5 : 0;
+    const y = handle === 'rotate' ? -0.5 : handle.includes('n') ? -0.5 : handle.includes('s') ? 0.5 : 0;
+    const local = { x: c.x + x * r.width, y: c.y + y * r.height - (handle === 'rotate' ? rotateHandleOffset : 0) };
+    return rotatePoint(local, c, r.rotate);
+  }
+
+  pointerDown(p: Point, mods: Modifiers = {}, target?: PointerTarget): void {
+    if (this.#mode !== 'edit') return;
+    const hit = target ?? this.#targetAt(p);
+    if (hit.type === 'resize' || hit.type === 'rotate') {
+      const record = this.store.get(hit.id);
+      if (!record || record.locked) return;
+      this.#gesture =
+        hit.type === 'resize'
+          ? { type: 'resize', start: p, id: hit.id, handle: hit.handle, rect: rectOf(record) }
+          : (() => {
+              const centre = centreOf(rectOf(record));
+              return { type: 'rotate', id: hit.id, centre, startAngle: angleAround(centre, p), delta: 0 };
+            })();
+      this.#changed();
+      return;
+    }
+    if (hit.type === 'canvas') {
+      const base = mods.shift ? [...this.#selection] : [];
+      this.#gesture = { type: 'brush', start: p, rect: rectFromCorners(p, p), base, ids: [] };
+      this.#changed();
+      return;
+    }
+    const record = this.store.get(hit.id);
+    if (!record) return;
+    const id = record.groupId ?? record.id;
+    if (mods.shift) {
+      this.select(this.#selection.includes(id) ? this.#selection.filter((s) => s !== id) : [...this.#selection, id]);
+    } else if (!this.#selection.includes(id)) this.select([id]);
+    const ids = this.#movable().map((r) => r.id);
+    if (ids.length > 0 && this.#selection.includes(id))
+      this.#gesture = { type: 'translate', start: p, ids, dx: 0, dy: 0, guides: [] };
+  }
+
+  #targetAt(p: Point): PointerTarget {
+    const hit = this.hitTest(p);
+    return hit ? { type: 'component', id: hit.id } : { type: 'canvas' };
+  }
+
+  /** Alt held while dragging turns snapping off. */
+  pointerMove(p: Point, mods: Modifiers = {}): void {
+    const g = this.#gesture;
+    if (!g) return;
+    switch (g.type) {
+      case 'translate': {
+        const dx = p.x - g.start.x;
+        const dy = p.y - g.start.y;
+        const moving = g.ids.map((id) => this.store.get(id)).filter((r): r is ComponentRecord => r !== undefined);
+        const box = unionOf(moving.map((r) => rotatedBounds(rectOf(r), r.rotate)));
+        if (!box || mods.alt) {
+          this.#gesture = { ...g, dx, dy, guides: [] };
+          break;
+        }
+        const others = this.topLevel()
+          .filter((r) => !g.ids.includes(r.id) && r.kind !== 'Picture')
+          .map((r) => rotatedBounds(rectOf(r), r.rotate));
+        const snap = snapRect({ ...box, left: box.left + dx, top: box.top + dy }, [...others, this.canvasRect]);
+        this.#gesture = { ...g, dx: dx + snap.dx, dy: dy + snap.dy, guides: snap.guides };
+        break;
+      }
+      case 'resize':
+        this.#gesture = { ...g, rect: this.#resizeRect(g.id, g.handle, p.x - g.start.x, p.y - g.start.y) };
+        break;
+      case 'rotate': {
+        let delta = angleAround(g.centre, p) - g.startAngle;
+        // Shift turns in steps of 15°.
+        if (mods.shift) delta = Math.round(delta / 15) * 15;
+        this.#gesture = { ...g, delta };
+        break;
+      }
+      case 'brush': {
+        const rect = rectFromCorners(g.start, p);
+        const ids = this.topLevel()
+          .filter((r) => !r.locked && r.kind !== 'Picture' && containsRect(rect, rotatedBounds(rectOf(r), r.rotate)))
+          .map((r) => r.id);
+        this.#gesture = { ...g, rect, ids };
+        break;
+      }
+    }
+    this.#changed();
+  }
+
+  /** Ends the gesture: a drag, resize or rotation becomes one undo step; a drag-selection selects. */
+  pointerUp(p: Point, mods: Modifiers = {}): void {
+    if (!this.#gesture) return;
+    this.pointerMove(p, mods);
+    const g = this.#gesture;
+    const result = this.#gestureResult();
+    this.#gesture = null;
+    if (g.type === 'brush') {
+      this.select([...g.base, ...g.ids.filter((id) => !g.base.includes(id))]);
+      return;
+    }
+    const unchanged =
+      (g.type === 'translate' && g.dx === 0 && g.dy === 0) ||
+      (g.type === 'rotate' && g.delta === 0) ||
+      (g.type === 'resize' && result?.[0] !== undefined && sameRect(result[0], this.store.get(g.id)!));
+    if (!unchanged && result && result.length > 0) {
+      this.history.mark(g.type === 'translate' ? 'move' : g.type);
+      this.store.put(result);
+    }
+    this.#changed();
+  }
+
+  /** Drops the gesture in progress (Escape), changing nothing. */
+  cancelGesture(): void {
+    this.#gesture = null;
+    this.#changed();
+  }
+
+  /**
+   * The rectangle a handle drag by (dx, dy) gives: the pointer's motion taken in the component's own
+   * turned frame, the opposite side or corner held where it was on the canvas. At least 1 px.
+   */
+  #resizeRect(id: string, handle: Handle, dx: number, dy: number): Rect {
+    const r = this.store.get(id)!;
+    const local = rotatePoint({ x: dx, y: dy }, { x: 0, y: 0 }, -r.rotate);
+    const sx = handle.includes('e') ? 1 : handle.includes('w') ? -1 : 0;
+    const sy = handle.includes('s') ? 1 : handle.includes('n') ? -1 : 0;
+    const width = Math.max(1, r.width + sx * local.x);
+    const height = Math.max(1, r.height + sy * local.y);
+    // Anchor: the opposite side's point, as an offset from the centre in the component's frame.
+    const c = centreOf(rectOf(r));
+    const anchor = rotatePoint({ x: c.x - (sx * r.width) / 2, y: c.y - (sy * r.height) / 2 }, c, r.rotate);
+    const offset = rotatePoint({ x: (-sx * width) / 2, y: (-sy * height) / 2 }, { x: 0, y: 0 }, r.rotate);
+    const centre = { x: anchor.x - offset.x, y: anchor.y - offset.y };
+    return { left: centre.x - width / 2, top: centre.y - height / 2, width, height };
+  }
+}
+
+const sameRect = (a: Rect, b: Rect) =>
+  a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height;
