@@ -126,6 +126,11 @@ export const mqttDriver: Driver = {
     const last = new Map<string, { payload: unknown; at: number }>();
     client.on('message', (topic, message) => {
       const at = Date.now();
+      // A zero-length message clears a topic's retained value (MQTT 3.1.1 §3.3.1.3): not a reading.
+      if (message.length === 0) {
+        last.delete(topic);
+        return;
+      }
       if (!sink) {
         last.set(topic, { payload: parsePayload(message), at });
         return;
