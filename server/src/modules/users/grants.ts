@@ -21,6 +21,16 @@ export interface GrantLists {
   contact_ids: number[];
 }
 
+/** The rules bound to one caller: what the users service asks, without knowing of requests. */
+export interface CallerRules {
+  isAdmin(): Promise<boolean>;
+  requireGrantable(body: GrantLists): Promise<void>;
+  requireAssignable(roleIds: number[]): Promise<void>;
+  requireManageableUser(userId: number): Promise<void>;
+  requireManageableRole(roleId: number): Promise<void>;
+  offered(): Promise<Grants | null>;
+}
+
 const within = (grants: Grants, held: Grants) =>
   (['sites', 'menus', 'functions', 'videos', 'contacts'] as const).every((kind) =>
     [...grants[kind]].every((id) => held[kind].has(id)),
@@ -61,7 +71,7 @@ export const createGrantRules = (repo: UsersRepository) => {
   const ofRoles = async (roleIds: number[]) =>
     roleIds.includes(adminRoleId) ? null : await repo.grantsOfRoles(roleIds);
 
-  return {
+  const rules = {
     held,
     isAdmin: async (request: FastifyRequest) => (await held(request)).grants === null,
 
@@ -118,5 +128,17 @@ export const createGrantRules = (repo: UsersRepository) => {
 
     /** What the grant forms may offer: the editor's own grants (null: everything). */
     offered: async (request: FastifyRequest) => (await held(request)).grants,
+  };
+  return {
+    ...rules,
+    /** The rules of this request's caller. */
+    of: (request: FastifyRequest): CallerRules => ({
+      isAdmin: () => rules.isAdmin(request),
+      requireGrantable: (body) => rules.requireGrantable(request, body),
+      requireAssignable: (roleIds) => rules.requireAssignable(request, roleIds),
+      requireManageableUser: (userId) => rules.requireManageableUser(request, userId),
+      requireManageableRole: (roleId) => rules.requireManageableRole(request, roleId),
+      offered: () => rules.offered(request),
+    }),
   };
 };
