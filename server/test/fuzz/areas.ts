@@ -13,8 +13,8 @@ export const fuzzAreas = {
     tables: ['sample_chunks', 'samples_1m', 'samples_1h', 'data_history_templates', 'device_state_logs', 'items'],
   },
   auth: {
-    tags: ['auth', 'health', 'settings', 'ldap'],
-    tables: ['users', 'user_roles', 'sessions', 'device_tokens', 'captchas', 'login_attempts'],
+    tags: ['auth', 'health', 'settings', 'ldap', 'tokens'],
+    tables: ['users', 'user_roles', 'sessions', 'device_tokens', 'api_tokens', 'captchas', 'login_attempts'],
   },
   users: {
     tags: ['users', 'security', 'logs'],
