@@ -343,7 +343,7 @@ export const TemplatesDrawer = ({ open, onClose }: { open: boolean; onClose: () 
     <Drawer
       open={open}
       onClose={onClose}
-      width={980}
+      size={980}
       title={t('monitoringUi.templates.title')}
       extra={
         can.add ? (
