@@ -213,6 +213,23 @@ describeEachDatabase('point tables and device templates', (dialect) => {
       'rows.3.name',
     ]);
 
+    // A semicolon-separated file (a spreadsheet with a decimal comma) is read by its header.
+    const semi = await call('POST', `setting/devices/${ids.copy}/points`, {
+      format: 'csv',
+      content: 'name;threshold_max\r\nVoltage L1;12,5\r\n',
+    });
+    expect(semi.body.data.fields).toEqual([
+      { path: 'rows.2.threshold_max', message: expect.stringContaining('must be a number') },
+    ]);
+
+    // A file over the body limit (1 MB here) is refused before it is read.
+    const huge = await call('POST', `setting/devices/${ids.copy}/points`, {
+      format: 'csv',
+      content: `name,unit\r\n${'x,V\r\n'.repeat(300_000)}`,
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body.message).toBeTruthy();
+
     // Files that are not what they claim: an edge 400 with one message.
     const refusals: Array<[unknown, string]> = [
       [

@@ -149,8 +149,14 @@ export const pointTableFile = async (
 const fileError = (key: string, values: Record<string, string | number> = {}) =>
   badRequest(`monitoring.pointTable.errors.${key}`, values);
 
-/** RFC 4180: quoted fields may hold commas, quotes ("") and line breaks; a stray quote is an error. */
+/**
+ * RFC 4180: quoted fields may hold the separator, quotes ("") and line breaks; a stray quote is an
+ * error. The separator is a comma, or a semicolon when the header has semicolons and no comma (what
+ * a spreadsheet with a decimal comma saves as CSV).
+ */
 export const parseCsv = (text: string): string[][] => {
+  const headerLine = text.slice(0, text.search(/\r|\n|$/));
+  const sep = headerLine.includes(';') && !headerLine.includes(',') ? ';' : ',';
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -173,7 +179,7 @@ export const parseCsv = (text: string): string[][] => {
       if (field !== '' || wasQuoted) throw fileError('csvQuote', { row: line });
       quoted = true;
       wasQuoted = true;
-    } else if (c === ',') {
+    } else if (c === sep) {
       row.push(field);
       field = '';
       wasQuoted = false;
