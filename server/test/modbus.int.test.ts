@@ -227,6 +227,13 @@ describeEachDatabase('modbus against pymodbus', (dialect) => {
       payload: { ...input, decimals: 7 },
     });
     expect(bad.statusCode).toBe(400);
+    // Many items at once (PUT setting/items/bulk).
+    const others = [itemIds.get(`${ids.table}:float32 ABCD`)!, itemIds.get(`${ids.table}:float32 CDAB`)!];
+    expect(await call('PUT', 'setting/items/bulk', { ids: others, set: { decimals: 1 } })).toEqual({
+      updated: 2,
+      failed: [],
+    });
+    expect((await call('GET', `setting/items/${others[1]}`)).decimals).toBe(1);
     // Register 0 on a 1-based device: unknown with the reason, the other points still read.
     const zero = await addItem(ids.alone, 'r0', { function: 3, register: 0, data_type: 'uint16' });
     const until = Date.now() + 5000;

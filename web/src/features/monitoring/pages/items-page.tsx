@@ -329,6 +329,7 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
     'check_interval',
     'repetitions',
     'notification_interval',
+    'decimals',
   ] as const;
   const labels = {
     threshold_min: t('monitoringUi.items.min'),
@@ -337,6 +338,7 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
     check_interval: t('monitoringUi.items.checkInterval'),
     repetitions: t('monitoringUi.items.repetitions'),
     notification_interval: t('monitoringUi.items.notificationInterval'),
+    decimals: t('monitoringUi.items.displayDecimals'),
   };
   return (
     <Modal
