@@ -2,8 +2,9 @@ import type { BusEvent } from '@sitewatch/contract/events';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import { mqttDriver } from '../src/collector/drivers/mqtt.ts';
-import { sleep } from './conformance/peers.ts';
+import { modbusPeer, sleep } from './conformance/peers.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { type Mosquitto, startMosquitto } from './helpers/mosquitto.ts';
@@ -28,7 +29,7 @@ const waitFor = async (what: () => boolean | Promise<boolean>, ms: number, step 
 };
 
 describeEachDatabase('MQTT ingest against mosquitto', (dialect) => {
-  const t = useTestApp(dialect, { drivers: { mqtt: mqttDriver } });
+  const t = useTestApp(dialect, { drivers: { mqtt: mqttDriver, 'modbus-tcp': modbusTcpDriver } });
   const broker = { main: null as Mosquitto | null, publisher: null as mqtt.MqttClient | null };
   const prefix = `t13/${dialect}`;
   const ids = { site: 0, sensor: 0, temp: 0, silent: 0, hum: 0, gateway: 0, room: 0, deep: 0, setpoint: 0 };
@@ -202,6 +203,64 @@ describeEachDatabase('MQTT ingest against mosquitto', (dialect) => {
     expect(after.end_time).not.toBeNull();
     // MQTT items get the default maximum age (300 s) when none is given.
     expect((await ok('GET', `setting/items/${ids.temp}`)).max_age).toBe(300);
+  });
+
+  it('a polled value that stops changing past its maximum age is unknown too (every driver), until it moves', async () => {
+    const peer = await modbusPeer();
+    peer.holding[0] = 215;
+    await peer.start();
+    const collector = t.sitewatch.collector!;
+    try {
+      const device = (
+        await ok('POST', 'setting/devices', {
+          name: 'GATEWAY-MB',
+          device_group_id: ids.site,
+          code: 'temp_hum',
+          driver: 'modbus-tcp',
+          ip: '127.0.0.1',
+          port: peer.port,
+          protocol_id: 1,
+          check_interval: 1,
+        })
+      ).id;
+      const item = (
+        await ok('POST', 'setting/items', {
+          device_id: device,
+          name: 'frozen',
+          ...numeric,
+          max_age: 2,
+          source: { kind: 'modbus', function: 3, register: 0, data_type: 'int16', scale: 0.1 },
+        })
+      ).id;
+      expect(await waitFor(() => collector.liveItem(item)?.value === 21.5, 5000)).toBe(true);
+      // The device keeps answering 21.5: after 2 s without a change the item is unknown.
+      expect(await waitFor(() => collector.liveItem(item)?.state === monitorState.unknown, 4000)).toBe(true);
+      expect(collector.liveItem(item)).toMatchObject({ info: 'value unchanged for 2 s', value: 21.5 });
+      expect(collector.liveDevice(device)).toMatchObject({
+        state: monitorState.unknown,
+        reason: 'value unchanged for 2 s',
+      });
+      // Still the same value at the next polls: still unknown.
+      await sleep(1500);
+      expect(collector.liveItem(item)?.state).toBe(monitorState.unknown);
+      peer.holding[0] = 216;
+      expect(await waitFor(() => collector.liveItem(item)?.state === monitorState.normal, 3000)).toBe(true);
+      expect(collector.liveItem(item)?.value).toBe(21.6);
+      expect(collector.liveDevice(device)?.state).toBe(monitorState.normal);
+      await ok('PUT', `setting/devices/${device}`, {
+        name: 'GATEWAY-MB',
+        device_group_id: ids.site,
+        code: 'temp_hum',
+        driver: 'modbus-tcp',
+        ip: '127.0.0.1',
+        port: peer.port,
+        protocol_id: 1,
+        check_interval: 1,
+        enable: false,
+      });
+    } finally {
+      await peer.stop();
+    }
   });
 
   it('wildcard filters and {device_id} map each topic to its device and items, once per message', async () => {
