@@ -43,7 +43,7 @@ describeEachDatabase('point tables and device templates', (dialect) => {
     });
     return {
       status: res.statusCode,
-      body: res.headers['content-type']?.includes('json') ? res.json() : null,
+      body: String(res.headers['content-type'] ?? '').includes('json') ? res.json() : null,
       raw: res,
     };
   };
