@@ -61,21 +61,8 @@ test('a switch read over IF-MIB from Debian snmpd shows its ports on /network_de
     port,
     protocol_version: 'v2c',
     check_interval: 5,
+    options: { community: 'public' },
   });
-  // lo (ifIndex 1) is always there; the other interfaces of this machine may differ.
-  const item = (metric: string, extra: object = { telemetry_only: true }) =>
-    post('setting/items', {
-      device_id: device.id,
-      name: `lo ${metric}`,
-      item_cell_name: 'lo',
-      value_type: ['admin_status', 'oper_status', 'port_down'].includes(metric) ? 0 : 1,
-      source: { kind: 'snmp-ifmib', if_index: 1, metric },
-      ...extra,
-    });
-  for (const m of ['admin_status', 'oper_status', 'speed_mbps', 'in_bps', 'out_bps', 'in_errors']) await item(m);
-  await item('port_down', { status_threshold: '1' });
-  await item('in_util', { threshold_min: 0, threshold_max: 80, recovery_point: 0, overrun_point: 0 });
-
   await page.addInitScript(
     (value) => sessionStorage.setItem('token', value),
     headers.authorization.replace('Bearer ', ''),
@@ -83,6 +70,18 @@ test('a switch read over IF-MIB from Debian snmpd shows its ports on /network_de
   await page.goto('/network_device');
   const card = page.getByTestId(`network-device-${device.id}`);
   await expect(card.getByText('core-sw-01')).toBeVisible();
+  await expect(card.getByText('尚无端口监控项')).toBeVisible();
+
+  // Ports are added from a walk of the agent: lo (ifIndex 1) is always there.
+  await card.getByRole('button', { name: '添加端口' }).click();
+  const modal = page.getByRole('dialog', { name: '添加端口' });
+  const loRow = modal.locator('tr', { has: page.getByRole('cell', { name: 'lo', exact: true }) });
+  await expect(loRow).toBeVisible();
+  await page.waitForTimeout(500); // the dialog's opening animation
+  await page.screenshot({ path: path.join(shots, 'network-device-add-ports-zh_cn.png') });
+  await loRow.getByRole('checkbox').check();
+  await modal.getByRole('button', { name: '添加监控项' }).click();
+  await expect(page.getByText('已添加 12 个监控项')).toBeVisible();
   const lo = card.getByTestId('port-1');
   // The port turns up once read, and its traffic appears after the second read (a rate needs two).
   await expect(lo).toHaveAccessibleName(/lo: (在线|Up)/, { timeout: 20_000 });

@@ -154,7 +154,7 @@ describeEachDatabase('network devices over IF-MIB against Debian snmpd', (dialec
   const ids = { north: 0, south: 0, realDevice: 0, synthDevice: 0, portDownItem: 0 };
   const realPorts: number[] = [];
 
-  const call = async (method: 'GET' | 'POST', url: string, payload?: object, token = 'admin-token') => {
+  const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, token = 'admin-token') => {
     const res = await t.app.inject({
       method,
       url: `/api/v1/${url}`,
@@ -269,6 +269,59 @@ describeEachDatabase('network devices over IF-MIB against Debian snmpd', (dialec
         .length,
     );
   }, 20_000);
+
+  it("a walk lists the agent's ports as snmpwalk does, with the metrics that already have items", async () => {
+    const walk = await ok('GET', `net_resource_Manage/ports_walk?device_id=${ids.realDevice}`);
+    expect(walk.ports.map((p: { if_index: number }) => p.if_index)).toEqual(realPorts);
+    const lo = walk.ports.find((p: { if_index: number }) => p.if_index === 1);
+    expect(lo.name).toBe('lo');
+    expect(lo.metrics.sort()).toEqual([
+      'admin_status',
+      'in_bps',
+      'in_errors',
+      'oper_status',
+      'out_bps',
+      'port_down',
+      'speed_mbps',
+    ]);
+    const [oper] = snmpget(real.peer!.port, [`${ifOid.ifOperStatus}.1`]);
+    expect(lo.oper_status).toBe(Number(oper));
+    // An agent that does not answer: a 400 naming the reason, never a 500.
+    const deadPort = await freePort(true);
+    const dead = await ok('POST', 'setting/devices', {
+      name: 'dead-sw',
+      device_group_id: ids.north,
+      driver: 'snmp-ifmib',
+      code: 'other',
+      ip: '127.0.0.1',
+      port: deadPort,
+      protocol_version: 'v2c',
+      options: { timeout_ms: 300 },
+      enable: false,
+    });
+    const disabled = await call('GET', `net_resource_Manage/ports_walk?device_id=${dead.id}`);
+    expect(disabled.status).toBe(400);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/setting/devices/${dead.id}`,
+      headers: { authorization: 'Bearer admin-token' },
+      payload: {
+        name: 'dead-sw',
+        device_group_id: ids.north,
+        driver: 'snmp-ifmib',
+        code: 'other',
+        ip: '127.0.0.1',
+        port: deadPort,
+        protocol_version: 'v2c',
+        options: { timeout_ms: 300 },
+        enable: true,
+      },
+    });
+    const silent = await call('GET', `net_resource_Manage/ports_walk?device_id=${dead.id}`);
+    expect(silent.status, JSON.stringify(silent.body)).toBe(400);
+    expect(silent.body.message).toMatch(/端口读取失败/);
+    await call('DELETE', `setting/devices/${dead.id}`);
+  });
 
   it("lo's rates from two reads lie within what snmpget readings taken around each read allow", async () => {
     const driver = createIfMibDriver();
@@ -415,6 +468,10 @@ describeEachDatabase('network devices over IF-MIB against Debian snmpd', (dialec
       404,
     );
     expect((await call('GET', `port_net?device_id=${ids.realDevice}`, undefined, `north-${dialect}`)).status).toBe(200);
+    expect(
+      (await call('GET', `net_resource_Manage/ports_walk?device_id=${ids.synthDevice}`, undefined, `north-${dialect}`))
+        .status,
+    ).toBe(404);
     expect((await call('GET', 'net_resource_Manage/overview', undefined, `nopage-${dialect}`)).status).toBe(403);
     expect((await call('GET', `port_net?device_id=${ids.realDevice}`, undefined, `nopage-${dialect}`)).status).toBe(
       403,

@@ -80,6 +80,19 @@ export const portNet = z.object({
 });
 export type PortNet = z.infer<typeof portNet>;
 
+/** One port as a walk of the agent's ifTable finds it, with the metrics that already have an item. */
+export const walkedPort = z.object({
+  if_index: z.number().int().describe('ifIndex on the agent.'),
+  name: z.string().describe('ifName, or ifDescr where the agent has no ifName.'),
+  descr: z.string().describe('ifDescr.'),
+  alias: z.string().describe('ifAlias (the description an administrator gave the port).'),
+  admin_status: z.number().int().nullable().describe('ifAdminStatus (1 up, 2 down, 3 testing).'),
+  oper_status: z.number().int().nullable().describe('ifOperStatus (1 up, 2 down, … 7 lowerLayerDown).'),
+  speed_mbps: z.number().nullable().describe('Speed in Mbit/s (ifHighSpeed, else ifSpeed).'),
+  metrics: z.array(ifMetric).describe('Metrics of this port that already have an item on the device.'),
+});
+export type WalkedPort = z.infer<typeof walkedPort>;
+
 const tags = ['network'];
 
 export const networkRoutes = {
@@ -98,5 +111,13 @@ export const networkRoutes = {
     tags,
     query: portNetQuery,
     response: portNet,
+  }),
+  walk: defineRoute({
+    method: 'GET',
+    path: 'net_resource_Manage/ports_walk',
+    summary: "Walks a network device's ifTable now: its ports with names, states and speed, to add their items",
+    tags,
+    query: portNetQuery,
+    response: z.object({ ports: z.array(walkedPort).describe('The ports the agent lists, by ifIndex.') }),
   }),
 };

@@ -1,8 +1,11 @@
 import { networkRoutes as r } from '@sitewatch/contract/network';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Area } from '../../area.ts';
+import { loadDevices } from '../../collector/collector.ts';
+import { walkPorts } from '../../collector/drivers/snmp-ifmib.ts';
 import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
+import type { SecretBox } from '../../secrets/index.ts';
 import { createNetworkRepository } from './repository.ts';
 import { createNetworkService, type NetworkLiveSource } from './service.ts';
 
@@ -16,12 +19,22 @@ const networkPage = { menu: 106 } as const;
  */
 export const registerNetwork = (
   app: FastifyInstance,
-  deps: { db: Db; live?: NetworkLiveSource | undefined; flushAlarms?: (() => Promise<void>) | undefined },
+  deps: {
+    db: Db;
+    secrets?: SecretBox | undefined;
+    live?: NetworkLiveSource | undefined;
+    flushAlarms?: (() => Promise<void>) | undefined;
+  },
 ) => {
   const service = createNetworkService({
     repo: createNetworkRepository(deps.db),
     live: deps.live,
     flushAlarms: deps.flushAlarms,
+    // The walk reads the device as the collector does (its secrets decrypted), with the driver's session code.
+    walkPorts: async (deviceId) => {
+      const [device] = await loadDevices(deps.db, deviceId, deps.secrets);
+      return device ? walkPorts(device) : undefined;
+    },
   });
   const sites = (request: FastifyRequest) => request.server.access.sites(request);
   addRoute(app, r.overview, async ({ query, request }) => service.overview(query, await sites(request)), {
@@ -30,9 +43,13 @@ export const registerNetwork = (
   addRoute(app, r.ports, async ({ query, request }) => service.ports(query.device_id, await sites(request)), {
     permission: networkPage,
   });
+  addRoute(app, r.walk, async ({ query, request }) => service.walk(query.device_id, await sites(request)), {
+    permission: networkPage,
+  });
 };
 
 export const networkArea: Area = {
   name: 'network',
-  register: (k) => registerNetwork(k.app, { db: k.db, live: k.live, flushAlarms: () => k.alarms.flush() }),
+  register: (k) =>
+    registerNetwork(k.app, { db: k.db, secrets: k.secrets, live: k.live, flushAlarms: () => k.alarms.flush() }),
 };

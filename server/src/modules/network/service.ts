@@ -1,7 +1,7 @@
 import { type IfMetric, ifMibSource, monitorState } from '@sitewatch/contract/monitoring';
-import type { NetworkDeviceSummary, NetworkOverview, PortNet, PortRow } from '@sitewatch/contract/network';
+import type { NetworkDeviceSummary, NetworkOverview, PortNet, PortRow, WalkedPort } from '@sitewatch/contract/network';
 import { readJsonObject } from '../../db/json.ts';
-import { notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import type { NetworkRepository } from './repository.ts';
 
 /** What the pages need of the collector: live item and device states (absent: the stored ones). */
@@ -15,6 +15,11 @@ export interface NetworkDeps {
   live?: NetworkLiveSource | undefined;
   /** Writes the alarm engine's pending rows, so open alarms are current. */
   flushAlarms?: (() => Promise<void>) | undefined;
+  /**
+   * Walks the ports of an enabled device (its SNMP settings with secrets decrypted): undefined when
+   * the device is not enabled; rejects when the agent does not answer.
+   */
+  walkPorts?: ((deviceId: number) => Promise<Omit<WalkedPort, 'metrics'>[] | undefined>) | undefined;
 }
 
 type Allowed = number[] | null;
@@ -146,6 +151,22 @@ export const createNetworkService = (deps: NetworkDeps) => {
       const [row] = await load(allowed, deviceId);
       if (!row) throw notFound();
       return { device: row.summary, ports: row.ports };
+    },
+
+    /** The agent's ports now, with the metrics each already has an item for. */
+    async walk(deviceId: number, allowed: Allowed): Promise<{ ports: WalkedPort[] }> {
+      const [row] = await load(allowed, deviceId);
+      if (!row) throw notFound();
+      if (!deps.walkPorts) throw badRequest('monitoring.errors.collectorOff');
+      let walked: Omit<WalkedPort, 'metrics'>[] | undefined;
+      try {
+        walked = await deps.walkPorts(deviceId);
+      } catch (err) {
+        throw badRequest('network.walkFailed', { reason: err instanceof Error ? err.message : String(err) });
+      }
+      if (!walked) throw badRequest('network.deviceDisabled');
+      const have = new Map(row.ports.map((p) => [p.if_index, Object.keys(p.metrics) as IfMetric[]]));
+      return { ports: walked.map((p) => ({ ...p, metrics: have.get(p.if_index) ?? [] })) };
     },
   };
 };

@@ -1,24 +1,35 @@
-import { type IfMetric, monitorState } from '@sitewatch/contract/monitoring';
-import type { NetworkDeviceSummary, PortMetric, PortRow } from '@sitewatch/contract/network';
-import { useQuery } from '@tanstack/react-query';
+import { type IfMetric, monitoringRoutes, monitorState } from '@sitewatch/contract/monitoring';
 import {
+  type NetworkDeviceSummary,
+  networkRoutes,
+  type PortMetric,
+  type PortRow,
+  type WalkedPort,
+} from '@sitewatch/contract/network';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
   Badge,
+  Button,
   Card,
   Col,
   Descriptions,
   Drawer,
   Empty,
   Flex,
+  Modal,
   Row,
   Space,
   Spin,
   Statistic,
+  Table,
   Tag,
   Tooltip,
   Typography,
 } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/client.ts';
 import { useLiveWatch } from '../../../api/live.ts';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
@@ -167,10 +178,113 @@ const PortDrawer = ({ port, onClose }: { port: PortRow | null; onClose: () => vo
   );
 };
 
+/** The items a port gets: a port-down alarm, utilisation alarms above 80 %, the rest recorded. */
+const portPlan: Array<{ metric: IfMetric; unit: string; alarm?: 'down' | 'util' }> = [
+  { metric: 'port_down', unit: '', alarm: 'down' },
+  { metric: 'admin_status', unit: '' },
+  { metric: 'oper_status', unit: '' },
+  { metric: 'speed_mbps', unit: 'Mbit/s' },
+  { metric: 'in_bps', unit: 'bit/s' },
+  { metric: 'out_bps', unit: 'bit/s' },
+  { metric: 'in_util', unit: '%', alarm: 'util' },
+  { metric: 'out_util', unit: '%', alarm: 'util' },
+  { metric: 'in_errors', unit: '/s' },
+  { metric: 'out_errors', unit: '/s' },
+  { metric: 'in_discards', unit: '/s' },
+  { metric: 'out_discards', unit: '/s' },
+];
+
+const itemFor = (deviceId: number, port: WalkedPort, step: (typeof portPlan)[number]) => {
+  const status = step.metric === 'port_down' || step.metric === 'admin_status' || step.metric === 'oper_status';
+  const thresholds =
+    step.alarm === 'down'
+      ? { status_threshold: '1' }
+      : step.alarm === 'util'
+        ? { threshold_min: 0, threshold_max: 80, recovery_point: 5, overrun_point: 0 }
+        : { telemetry_only: true };
+  return {
+    device_id: deviceId,
+    name: `${port.name || `if${port.if_index}`} ${step.metric}`.slice(0, 64),
+    item_cell_name: (port.name || `if${port.if_index}`).slice(0, 64),
+    unit: step.unit,
+    value_type: status ? (0 as const) : (1 as const),
+    source: { kind: 'snmp-ifmib' as const, if_index: port.if_index, metric: step.metric },
+    ...thresholds,
+  };
+};
+
+/** Walks the agent now and adds the items of the chosen ports (those they do not have yet). */
+const AddPortsModal = ({ deviceId, open, onClose }: { deviceId: number; open: boolean; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const [selected, setSelected] = useState<number[]>([]);
+  const walk = useQuery({
+    queryKey: ['network', 'walk', deviceId],
+    queryFn: () => api.call(networkRoutes.walk, { query: { device_id: deviceId } }),
+    enabled: open,
+    staleTime: 0,
+    retry: false,
+  });
+  const add = useMutation({
+    mutationFn: async () => {
+      let added = 0;
+      for (const port of walk.data?.ports ?? []) {
+        if (!selected.includes(port.if_index)) continue;
+        for (const step of portPlan) {
+          if (port.metrics.includes(step.metric)) continue;
+          await api.call(monitoringRoutes.createItem, { body: itemFor(deviceId, port, step) });
+          added += 1;
+        }
+      }
+      return added;
+    },
+    onSuccess: (added) => {
+      void message.success(t('networkUi.itemsAdded', { count: added }));
+      void client.invalidateQueries({ queryKey: ['network'] });
+      setSelected([]);
+      onClose();
+    },
+  });
+  return (
+    <Modal
+      open={open}
+      title={t('networkUi.addPorts')}
+      width={760}
+      onCancel={onClose}
+      okText={t('networkUi.addItems')}
+      okButtonProps={{ disabled: selected.length === 0, loading: add.isPending }}
+      onOk={() => add.mutate()}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">{t('networkUi.addPortsHint')}</Typography.Paragraph>
+      <Table<WalkedPort>
+        size="small"
+        rowKey="if_index"
+        loading={walk.isLoading}
+        dataSource={walk.data?.ports ?? []}
+        pagination={false}
+        scroll={{ y: 360 }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+        columns={[
+          { title: 'ifIndex', dataIndex: 'if_index', width: 80 },
+          { title: t('networkUi.port'), dataIndex: 'name' },
+          { title: t('networkUi.description'), render: (_, p) => p.alias || p.descr },
+          { title: t('networkUi.adminStatus'), dataIndex: 'admin_status', width: 90 },
+          { title: t('networkUi.operStatus'), dataIndex: 'oper_status', width: 90 },
+          { title: t('networkUi.speed'), render: (_, p) => formatSpeed(p.speed_mbps), width: 110 },
+          { title: t('networkUi.items'), render: (_, p) => `${p.metrics.length}/${portPlan.length}`, width: 70 },
+        ]}
+      />
+    </Modal>
+  );
+};
+
 const DeviceCard = ({ device }: { device: NetworkDeviceSummary }) => {
   const { t } = useTranslation();
   const ports = useQuery(portNetQuery(device.id));
   const [open, setOpen] = useState<number | null>(null);
+  const [adding, setAdding] = useState(false);
   const live = ports.data?.device ?? device;
   const rows = ports.data?.ports ?? [];
   const state = stateOf(live.state);
@@ -220,6 +334,9 @@ const DeviceCard = ({ device }: { device: NetworkDeviceSummary }) => {
             ↓ {formatBps(counts.in_bps)} · ↑ {formatBps(counts.out_bps)}
           </span>
           <Badge count={device.alarms} showZero={false} title={t('networkUi.alarms')} />
+          <Button size="small" onClick={() => setAdding(true)}>
+            {t('networkUi.addPorts')}
+          </Button>
         </Space>
       }
     >
@@ -243,6 +360,7 @@ const DeviceCard = ({ device }: { device: NetworkDeviceSummary }) => {
         {t('networkUi.lastUpdate')}: {device.last_update ? formatTime(device.last_update) : '–'}
       </Typography.Text>
       <PortDrawer port={openPort} onClose={() => setOpen(null)} />
+      <AddPortsModal deviceId={device.id} open={adding} onClose={() => setAdding(false)} />
     </Card>
   );
 };
