@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type ModbusByteOrder, type ModbusDataType, monitorState } from '@sitewatch/contract/monitoring';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import * as m0011 from '../src/db/migrations/0011-modbus.ts';
@@ -290,6 +291,21 @@ describeEachDatabase('migration 0011-modbus', (dialect) => {
       { data_type: 'uint32', byte_order: 'ABCD' },
       { function: 1, data_type: 'bit', bit: null },
     ]);
+    // The template point tables (setting/modbus_excel) name each point's byte order.
+    const excel = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/setting/modbus_excel',
+      headers: { authorization: 'Bearer admin-token', 'accept-language': 'en_us' },
+    });
+    expect(excel.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(excel.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets.find((s) => s.name.startsWith('21 '))!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(expect.arrayContaining(['Data type', 'Byte order', 'Bit']));
+    const cell = (row: number, name: string) => sheet.getRow(row).getCell(header.indexOf(name) + 1).value;
+    expect([cell(2, 'Data type'), cell(2, 'Byte order')]).toEqual(['float32', 'CDAB']);
+    expect([cell(3, 'Data type'), cell(3, 'Byte order')]).toEqual(['float32', 'ABCD']);
     // decimals is back as a column.
     await k.updateTable('items').set({ decimals: 1 }).execute();
   });

@@ -28,13 +28,33 @@ export const pointTablesWorkbook = async (
     const sheet = book.addWorksheet(`${t.id} ${t.name}`.replace(/[*?:\\/[\]]/g, ' ').slice(0, 31));
     sheet.addRow(
       kind === 'modbus'
-        ? [h('name'), h('cell'), h('unit'), h('function'), h('register'), h('dataType'), h('scale')]
+        ? [
+            h('name'),
+            h('cell'),
+            h('unit'),
+            h('function'),
+            h('register'),
+            h('dataType'),
+            h('byteOrder'),
+            h('bit'),
+            h('scale'),
+          ]
         : [h('name'), h('cell'), h('unit'), h('oid'), h('scale')],
     );
     for (const p of points) {
       const s = p.source;
       if (s.kind === 'modbus')
-        sheet.addRow([p.name, p.item_cell_name, p.unit, s.function, s.register, s.data_type, s.scale]);
+        sheet.addRow([
+          p.name,
+          p.item_cell_name,
+          p.unit,
+          s.function,
+          s.register,
+          s.data_type,
+          s.byte_order,
+          s.bit,
+          s.scale,
+        ]);
       else if (s.kind === 'snmp') sheet.addRow([p.name, p.item_cell_name, p.unit, s.oid, s.scale]);
     }
     sheet.getRow(1).font = { bold: true };
