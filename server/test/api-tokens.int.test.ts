@@ -192,6 +192,26 @@ describeEachDatabase('personal API tokens', (dialect) => {
       expect((await call('GET', 'user/current', token)).statusCode).toBe(200);
     });
 
+    it('the login address rule of the security settings holds for tokens', async () => {
+      const { token } = await makeToken('north-session');
+      // Set from 10.1.2.3 (a setting that would lock out its own caller is refused).
+      const setIps = (allowed_ips: string[]) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/setting/gc',
+          remoteAddress: '10.1.2.3',
+          headers: { authorization: 'Bearer admin-token' },
+          payload: { k: 'LOGIN_SAFE', v: { ...defaultLoginSafe, captcha_enabled: false, allowed_ips } },
+        });
+      const set = await setIps(['10.0.0.0/8']);
+      expect(set.statusCode, set.body).toBe(200);
+      // Requests come from 127.0.0.1: outside the allowed addresses now.
+      expect((await call('GET', 'user/current', token)).statusCode).toBe(401);
+      expect((await setIps(['127.0.0.0/8', '10.0.0.0/8'])).statusCode).toBe(200);
+      expect((await call('GET', 'user/current', token)).statusCode).toBe(200);
+      expect((await setIps(defaultLoginSafe.allowed_ips)).statusCode).toBe(200);
+    });
+
     it("another user's token cannot be revoked by a non-administrator; the administrator can", async () => {
       const admins = await makeToken('admin-token', { name: 'admin script', expires_in_days: 30 });
       const before = await snapshotDigest(t.database.db);
