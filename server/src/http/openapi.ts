@@ -16,7 +16,14 @@ export const registerOpenApi = async (app: FastifyInstance) => {
         version: '1.0.0',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal API token (swt_…, made on the API tokens page of the user menu or with POST user/api_tokens; docs/api.md "API tokens"), or the access_token of a login session.',
+          },
+        },
       },
       security: [{ bearer: [] }],
     },
