@@ -92,6 +92,9 @@ const fillModbus = () => {
   setRegs(mb.input, 0, encodeRegisters(229.5, { data_type: 'float32' }));
   setRegs(mb.input, 2, encodeRegisters(12.25, { data_type: 'float32', byte_order: 'CDAB' }));
   setRegs(mb.input, 10, encodeRegisters(-5, { data_type: 'int32', byte_order: 'CDAB' }));
+  setRegs(mb.input, 12, encodeRegisters(-1_234_567_890_123, { data_type: 'int64', byte_order: 'BADC' }));
+  setRegs(mb.input, 16, encodeRegisters(230.100006, { data_type: 'float64', byte_order: 'DCBA' }));
+  mb.holding[30] = 0b0100; // a status word: bit 2 set
   mb.coils[3] = true;
 };
 describe('modbus peer', () => {
@@ -112,6 +115,10 @@ describe('modbus peer', () => {
       { item: item(6, modbus(4, 2, 'float32', 1, 'CDAB')), expected: 12.25 },
       { item: item(7, modbus(4, 10, 'int32', 1, 'CDAB')), expected: -5 },
       { item: item(8, modbus(1, 3, 'bit'), 0), expected: 1 },
+      { item: item(11, modbus(4, 12, 'int64', 1, 'BADC')), expected: -1_234_567_890_123 },
+      { item: item(12, modbus(4, 16, 'float64', 1, 'DCBA')), expected: 230.100006 },
+      { item: item(13, { ...modbus(3, 30, 'bit'), bit: 2 } as ItemSource, 0), expected: 1 },
+      { item: item(14, { ...modbus(3, 30, 'bit'), bit: 1 } as ItemSource, 0), expected: 0 },
     ],
     missing: () => item(9, modbus(3, 150, 'int16')),
     writable: () => ({ item: item(10, modbus(3, 20, 'int16', 0.1)), value: 24.5 }),
