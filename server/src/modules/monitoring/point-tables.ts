@@ -318,7 +318,7 @@ const cellValue = (v: Cell, col: PointColumn): { value?: unknown; problem?: stri
     if (['false', '0', 'no'].includes(s)) return { value: false };
     return { problem: 'notBoolean' };
   }
-  const s = typeof v === 'number' ? String(v) : String(v);
+  const s = String(v);
   // The apostrophe a CSV export put before formula-like text.
   return { value: /^'[=+\-@\t\r']/.test(s) ? s.slice(1) : s };
 };
