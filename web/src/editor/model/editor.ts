@@ -115,6 +115,7 @@ export class Editor {
   #events = new Set<(event: EditorEvent) => void>();
   #subscribers = new Set<() => void>();
   #version = 0;
+  #preview: { version: number; records: Map<string, ComponentRecord> } | null = null;
   #seq = 0;
   readonly #createId: () => string;
 
@@ -209,10 +210,22 @@ export class Editor {
     return this.selectedRecords().some((r) => r.locked);
   }
 
-  /** The record as the gesture in progress would leave it (what the view draws during a drag). */
+  /**
+   * The records the gesture in progress would write, by id (what the view draws during a drag);
+   * worked out once per change, however many components ask.
+   */
+  previewRecords(): ReadonlyMap<string, ComponentRecord> {
+    if (this.#preview?.version !== this.#version)
+      this.#preview = {
+        version: this.#version,
+        records: new Map((this.#gestureResult() ?? []).map((r) => [r.id, r])),
+      };
+    return this.#preview.records;
+  }
+
+  /** The record as the gesture in progress would leave it. */
   previewOf(id: string): ComponentRecord | undefined {
-    const result = this.#gestureResult();
-    return result?.find((r) => r.id === id) ?? this.store.get(id);
+    return this.previewRecords().get(id) ?? this.store.get(id);
   }
 
   /** Guide lines to draw for the drag in progress. */
@@ -693,8 +706,10 @@ export class Editor {
           this.#gesture = { ...g, dx, dy, guides: [] };
           break;
         }
-        const others = this.topLevel()
-          .filter((r) => !g.ids.includes(r.id) && r.kind !== 'Picture')
+        const moved = new Set(g.ids);
+        const others = this.store
+          .all()
+          .filter((r) => r.groupId === null && r.kind !== 'Picture' && !moved.has(r.id))
           .map((r) => rotatedBounds(rectOf(r), r.rotate));
         const snap = snapRect({ ...box, left: box.left + dx, top: box.top + dy }, [...others, this.canvasRect]);
         this.#gesture = { ...g, dx: dx + snap.dx, dy: dy + snap.dy, guides: snap.guides };
