@@ -219,6 +219,10 @@ const AddPortsModal = ({ deviceId, open, onClose }: { deviceId: number; open: bo
   const { message } = App.useApp();
   const client = useQueryClient();
   const [selected, setSelected] = useState<number[]>([]);
+  const statusText = (v: number | null) => {
+    const key = v === null ? undefined : ifStatusKeys[v as keyof typeof ifStatusKeys];
+    return key ? t(key) : (v ?? '–');
+  };
   const walk = useQuery({
     queryKey: ['network', 'walk', deviceId],
     queryFn: () => api.call(networkRoutes.walk, { query: { device_id: deviceId } }),
@@ -270,8 +274,8 @@ const AddPortsModal = ({ deviceId, open, onClose }: { deviceId: number; open: bo
           { title: 'ifIndex', dataIndex: 'if_index', width: 80 },
           { title: t('networkUi.port'), dataIndex: 'name' },
           { title: t('networkUi.description'), render: (_, p) => p.alias || p.descr },
-          { title: t('networkUi.adminStatus'), dataIndex: 'admin_status', width: 90 },
-          { title: t('networkUi.operStatus'), dataIndex: 'oper_status', width: 90 },
+          { title: t('networkUi.adminStatus'), render: (_, p) => statusText(p.admin_status), width: 90 },
+          { title: t('networkUi.operStatus'), render: (_, p) => statusText(p.oper_status), width: 90 },
           { title: t('networkUi.speed'), render: (_, p) => formatSpeed(p.speed_mbps), width: 110 },
           { title: t('networkUi.items'), render: (_, p) => `${p.metrics.length}/${portPlan.length}`, width: 70 },
         ]}
