@@ -450,6 +450,7 @@ export class Editor {
     const id = this.#newId();
     const group = createComponent(id, 'Group', {
       ...box,
+      // Not a device-type component (type 0 is); 1 as other non-device components.
       type: 1,
       zIndex: Math.max(...chosen.map((r) => r.zIndex)),
     });
