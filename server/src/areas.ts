@@ -14,6 +14,7 @@ import { registerNotify } from './modules/notify/index.ts';
 import { registerReports } from './modules/reports/index.ts';
 import { loginSafeLockout } from './modules/security/index.ts';
 import { registerSeries } from './modules/series/index.ts';
+import { topViewArea } from './modules/top-view/index.ts';
 import { grantRulesOf, registerUsers } from './modules/users/index.ts';
 
 /**
@@ -106,4 +107,5 @@ export const areas: Area[] = [
       }),
   },
   apiTokensArea,
+  topViewArea,
 ];

@@ -14,6 +14,7 @@ import * as m0012maxAge from './migrations/0012-max-age.ts';
 import * as m0013tokens from './migrations/0013-api-tokens.ts';
 import * as m0014points from './migrations/0014-point-tables.ts';
 import * as m0015network from './migrations/0015-network-devices.ts';
+import * as m0016topView from './migrations/0016-top-view.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013-api-tokens': m0013tokens,
   '0014-point-tables': m0014points,
   '0015-network-devices': m0015network,
+  '0016-top-view': m0016topView,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

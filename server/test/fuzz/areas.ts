@@ -5,8 +5,20 @@
  */
 export const fuzzAreas = {
   monitoring: {
-    tags: ['monitoring'],
-    tables: ['device_groups', 'categorys', 'device_templates', 'devices', 'items', 'time_periods', 'serial_ports'],
+    tags: ['monitoring', 'top-view'],
+    tables: [
+      'device_groups',
+      'categorys',
+      'device_templates',
+      'devices',
+      'items',
+      'time_periods',
+      'serial_ports',
+      'top_view_backgrounds',
+      'top_view_components',
+      'top_view_images',
+      'top_view_settings',
+    ],
   },
   series: {
     tags: ['series', 'reports', 'device-view', 'network'],

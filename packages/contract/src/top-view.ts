@@ -1,0 +1,535 @@
+import { z } from 'zod';
+import { tParam } from './envelope.ts';
+import { defineRoute } from './route.ts';
+
+/**
+ * The site map ("top view", 001 whole; 002 §7.1 `setting/top_view/*`, §7.3 `gis`, `gis/params`):
+ * a background picture per site, site type and sub-site, the components placed on it, the image
+ * library (backgrounds and icons), the rotation (carousel) setting and the GIS map settings.
+ * Server design: docs/site-map.md "Server".
+ */
+
+const tags = ['top-view'];
+const id = z.coerce.number().int().min(1).max(2_147_483_647);
+/** Site type (001 §9: 0 aerial view, 1 device overview, 2 line diagram, 3 topology; default 0). */
+const siteType = z.coerce.number().int().min(0).max(99);
+/** Sub-site id; 0 is the home view (001 §3). */
+const subSite = z.coerce.number().int().min(0).max(2_147_483_647);
+/** Geometry is sent as strings by the spec's client (001 §3): accepted as numbers or numeric strings. */
+const px = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d{1,6}(\.\d{1,4})?$/),
+  ])
+  .transform(Number)
+  .pipe(z.number().min(-100_000).max(100_000));
+const text = (max: number) => z.string().max(max);
+/** A stored image of the library: its path as answered by the image routes, or empty. */
+export const imagePath = z
+  .string()
+  .max(200)
+  .regex(/^(\/api\/v1\/setting\/top_view\/file\/[0-9a-f]{32}\.(png|jpg|gif|svg))?$/, 'not an image of the library');
+/**
+ * A link a component may navigate to: a page of the console (`/station?deviceId=3`) or an http(s)
+ * address. `javascript:`, `data:` and protocol-relative addresses are refused.
+ */
+const safeLink = z
+  .string()
+  .max(500)
+  .regex(/^$|^\/(?!\/)[^\s]*$|^https?:\/\/[^\s]+$/i, 'only a console path or an http(s) address');
+const colour = z
+  .string()
+  .max(40)
+  .regex(/^[#a-zA-Z0-9(),.%\s-]*$/, 'not a colour');
+const cssWord = z
+  .string()
+  .max(40)
+  .regex(/^[a-zA-Z0-9 .%-]*$/);
+
+/** Canvas settings in a background's `extend` (001 §3 Background record; defaults 1366 × 768, 100 %). */
+export const pictureStyle = z.strictObject({
+  name: text(100).optional(),
+  canvasWidth: z.number().int().min(100).max(20_000).default(1366).describe('Canvas width, px.'),
+  canvasHeight: z.number().int().min(100).max(20_000).default(768).describe('Canvas height, px.'),
+  canvasScale: z.number().min(1).max(1000).default(100).describe('Canvas scale, percent.'),
+  width: z.number().min(0).max(100_000).optional(),
+  height: z.number().min(0).max(100_000).optional(),
+  left: z.number().min(-100_000).max(100_000).optional(),
+  top: z.number().min(-100_000).max(100_000).optional(),
+  rotate: z.number().min(-360).max(360).optional(),
+  opacity: z.number().min(0).max(1).optional(),
+  zIndex: z.number().int().min(-10_000).max(10_000).optional(),
+});
+export type PictureStyle = z.infer<typeof pictureStyle>;
+
+/** Component kinds of 001 §3 (Group holds grouped components). */
+export const componentKinds = [
+  'Picture',
+  'Cdefault',
+  'component2',
+  'component3',
+  'component4',
+  'component5',
+  'ElectricSafe',
+  'VText',
+  'VButton',
+  'Duanluqi',
+  'IconElec1',
+  'IconElec2',
+  'IconElec3',
+  'IconElec4',
+  'IconElec5',
+  'IconElec6',
+  'Items',
+  'SiteButton',
+  'Line_x',
+  'Line_y',
+  'LineBroken',
+  'Dot',
+  'Donghuan',
+  'KaiGuan1',
+  'KaiGuan2',
+  'SiteName',
+  'Line_link',
+  'Dev_link',
+  'Leak_cord',
+  'Group',
+] as const;
+export const componentKind = z.enum(componentKinds);
+
+/** Style of a component (001 §3 "style"): only known keys, numbers bounded, texts that cannot hold markup. */
+export const componentStyle = z.strictObject({
+  name: text(200).optional(),
+  link_group_id: z.number().int().min(0).optional(),
+  onOff: z.boolean().optional(),
+  info: text(500).optional(),
+  sortId: z.number().int().min(0).max(1_000_000).optional(),
+  width: z.number().min(0).max(100_000).optional(),
+  height: z.number().min(0).max(100_000).optional(),
+  top: z.number().min(-100_000).max(100_000).optional(),
+  left: z.number().min(-100_000).max(100_000).optional(),
+  rotate: z.number().min(-360).max(360).optional(),
+  opacity: z.number().min(0).max(1).optional(),
+  zIndex: z.number().int().min(-10_000).max(10_000).optional(),
+  fontSize: z.number().min(0).max(1000).optional(),
+  borderWidth: z.number().min(0).max(1000).optional(),
+  borderColor: colour.optional(),
+  borderStyle: cssWord.optional(),
+  borderRadius: z.number().min(0).max(10_000).optional(),
+  color: colour.optional(),
+  backgroundColor: colour.optional(),
+  fontWeight: z.union([z.number().int().min(100).max(900), cssWord]).optional(),
+  textAlign: cssWord.optional(),
+  lineHeight: z.union([z.number().min(0).max(1000), cssWord]).optional(),
+  letterSpacing: z.number().min(-100).max(1000).optional(),
+});
+
+const componentItem = z.strictObject({
+  itemId: z.number().int().min(1),
+  name: text(200),
+  alarm: z.boolean(),
+  info: text(500).optional(),
+});
+
+/** Device binding (001 §3 `info`): the editor's copy; the server answers the live items itself. */
+const deviceInfo = z.strictObject({
+  driver: text(50).optional(),
+  device: z.number().int().min(0).optional(),
+  deviceName: text(200).optional(),
+  items: z.array(componentItem).max(500),
+  normal_img: imagePath.optional(),
+  abnormal_img: imagePath.optional(),
+});
+
+/** Event of a component (001 §3 "Other"): a redirect goes to a safe link; a callback is a name, never code. */
+const componentEvent = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('redirect'), value: safeLink }),
+  z.strictObject({ kind: z.literal('alert'), value: text(500) }),
+  z.strictObject({
+    kind: z.literal('callback'),
+    value: z
+      .string()
+      .max(60)
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+  }),
+]);
+
+const componentAnimation = z.strictObject({
+  category: z.enum(['enter', 'emphasis', 'exit']),
+  name: z
+    .string()
+    .max(60)
+    .regex(/^[A-Za-z0-9_-]+$/),
+  duration: z.number().min(0).max(600).optional(),
+  loop: z.boolean().optional(),
+});
+
+const componentDialog = z.strictObject({
+  placement: cssWord,
+  width: z.number().min(0).max(10_000),
+  trigger: cssWord,
+  content: text(2000),
+});
+
+/** A kind-specific value: text, number, flag, line points or a small record of those. */
+const propScalar = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
+const propValue = z.union([
+  propScalar,
+  z.array(z.union([propScalar, z.strictObject({ x: z.number(), y: z.number() })])).max(500),
+  z.record(z.string().max(60), propScalar).refine((r) => Object.keys(r).length <= 50, 'too many keys'),
+]);
+
+/**
+ * The component JSON stored in a placed record's `extend` (001 §3 "Canvas component"): strict, so
+ * an unknown key, a script-bearing link or an out-of-range number is refused, never stored.
+ */
+export const componentJson = z.strictObject({
+  component: componentKind.describe('Component kind (001 §3).'),
+  selfId: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]*$/)
+    .optional()
+    .describe('The editor’s own id.'),
+  groupId: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]*$/)
+    .nullable()
+    .optional()
+    .describe('Group the component belongs to.'),
+  label: text(200).optional(),
+  propValue: propValue.optional(),
+  style: componentStyle.optional(),
+  events: z.array(componentEvent).max(20).optional(),
+  animations: z.array(componentAnimation).max(20).optional(),
+  groupStyle: componentStyle.optional(),
+  dialog: componentDialog.nullable().optional(),
+  device: deviceInfo.nullable().optional(),
+  iconUrl: imagePath.optional(),
+  rotate: z.number().min(-360).max(360).optional(),
+  zIndex: z.number().int().min(-10_000).max(10_000).optional(),
+  isLock: z.boolean().optional(),
+});
+export type ComponentJson = z.infer<typeof componentJson>;
+
+/** One placed component as the editor saves it (001 §3 placed record; id absent: a new one). */
+export const componentInput = z.strictObject({
+  id: id.optional().describe('Id of the placed record; absent for a component new on the canvas.'),
+  type: z.number().int().min(0).max(99).default(0).describe('Component type: 0 a device component.'),
+  device_id: z.number().int().min(0).nullable().default(null).describe('Bound device (null or 0: none).'),
+  link: safeLink.default('').describe('Where a click goes (the station page of the device, or another page).'),
+  normal_img: imagePath.default('').describe('Icon when no item alarms.'),
+  abnormal_img: imagePath.default('').describe('Icon when an item alarms.'),
+  width: px.describe('Width, px (a number or numeric string).'),
+  height: px.describe('Height, px.'),
+  top: px.describe('Top, px.'),
+  left: px.describe('Left, px.'),
+  item_ids: z.array(z.number().int().min(1)).max(500).default([]).describe('Items shown by the component.'),
+  video_id: z.number().int().min(0).nullable().default(null).describe('Bound video (null: none).'),
+  extend: componentJson.describe('The component JSON (strict).'),
+});
+export type ComponentInput = z.input<typeof componentInput>;
+
+/** An item of a placed device, with its alarm flag (a device shows its abnormal image if any is set). */
+export const placedItem = z.object({
+  item_id: z.number().int(),
+  name: z.string().describe('Item name.'),
+  item_cell_name: z.string().describe('Point name.'),
+  value: z.number().nullable().describe('Last value.'),
+  info: z.string().describe('State text.'),
+  alarm: z.boolean().describe('Whether the item has an open alarm.'),
+});
+
+/** A placed component record (001 §3): geometry as strings as the spec's client reads them. */
+export const placedComponent = z.object({
+  id: z.number().int().describe('Record id.'),
+  device_group_id: z.number().int().describe('Site.'),
+  parent_id: z.number().int().describe('Sub-site (0: the home view).'),
+  site_type: z.number().int().describe('Site type of the picture.'),
+  type: z.number().int().describe('Component type: 0 a device component.'),
+  device_id: z.number().int().nullable().describe('Bound device.'),
+  device: z.string().describe('Name of the bound device, or empty.'),
+  link: z.string(),
+  normal_img: z.string(),
+  abnormal_img: z.string(),
+  width: z.string(),
+  height: z.string(),
+  top: z.string(),
+  left: z.string(),
+  item_ids: z.array(z.number().int()),
+  video_id: z.number().int().nullable(),
+  extend: componentJson,
+  items: z.array(placedItem).describe('Items of the bound device with their alarm flag.'),
+  alarm: z.boolean().describe('Whether an item of the device alarms (show the abnormal image).'),
+});
+export type PlacedComponent = z.infer<typeof placedComponent>;
+
+/** A background record (001 §3). */
+export const backgroundRecord = z.object({
+  id: z.number().int(),
+  device_group_id: z.number().int().describe('Site.'),
+  type: z.number().int().describe('Site type.'),
+  parent_id: z.number().int().describe('Sub-site (0: the home view).'),
+  background: z.string().describe('The background image.'),
+  extend: pictureStyle.describe('Picture style with canvas width, height and scale.'),
+});
+export type BackgroundRecord = z.infer<typeof backgroundRecord>;
+
+export const pictureQuery = z.object({
+  device_group_id: id.describe('The site.'),
+  type: siteType.default(0).describe('Site type (default 0).'),
+  parent_id: subSite.default(0).describe('Sub-site (0: the home view).'),
+  t: tParam,
+});
+
+export const backgroundsQuery = z.object({
+  device_group_id: id.describe('The site.'),
+  t: tParam,
+});
+
+export const backgroundInput = z.strictObject({
+  device_group_id: id.describe('The site.'),
+  type: siteType.default(0),
+  parent_id: subSite.default(0),
+  background: imagePath.refine((p) => p !== '', 'a background image is required').describe('The image.'),
+  extend: pictureStyle.default({ canvasWidth: 1366, canvasHeight: 768, canvasScale: 100 }),
+  t: tParam,
+});
+
+/** One save of the editor: everything on the canvas of one site, site type and sub-site (001 §4). */
+export const pictureSave = z.strictObject({
+  device_group_id: id.describe('The site.'),
+  type: siteType.default(0).describe('Site type.'),
+  parent_id: subSite.default(0).describe('Sub-site (0: the home view).'),
+  background: backgroundInput
+    .omit({ device_group_id: true, type: true, parent_id: true, t: true })
+    .nullable()
+    .describe('The background picture of this site type; required (机房背景图不可缺少！).'),
+  components: z.array(componentInput).max(5000).describe('Every component on the canvas.'),
+  t: tParam,
+});
+export type PictureSave = z.input<typeof pictureSave>;
+
+export const pictureSaved = z.object({
+  created: z.number().int().describe('Components created.'),
+  updated: z.number().int().describe('Components updated.'),
+  deleted: z.number().int().describe('Components no longer on the canvas, deleted.'),
+  ids: z.array(z.number().int()).describe('Record id of each component, in the order sent.'),
+});
+
+export const picture = z.object({
+  background: backgroundRecord.nullable(),
+  components: z.array(placedComponent),
+});
+
+/** A stored image of the library. */
+export const libraryImage = z.object({
+  id: z.number().int(),
+  url: imagePath.describe('Where the image is served.'),
+  name: z.string().describe('File name given at upload (shown only).'),
+  content_type: z.string(),
+  size: z.number().int().describe('Bytes.'),
+});
+export const iconRow = libraryImage.extend({ normal_img: imagePath.describe('The icon (001 §3 Icon).') });
+
+/** The rotation (carousel) setting (001 §3, §4, §5). */
+export const rotationSetting = z.object({
+  enable: z.boolean().describe('Whether /fullScreen cycles the sites.'),
+  interval: z.number().int().describe('Seconds per site (≥ 10).'),
+  device_group_ids: z.array(z.number().int()).describe('Sites to cycle (≥ 2, each with devices).'),
+});
+export type RotationSetting = z.infer<typeof rotationSetting>;
+
+/**
+ * The saved form: checked by the service only when enabled (001 §4, a disabled setting is stored
+ * with interval 10 when it is not a number), so the messages of 001 §5 come back word for word.
+ */
+export const rotationInput = z.strictObject({
+  enable: z.boolean(),
+  interval: z.union([z.number(), z.string().max(20), z.null()]).optional(),
+  device_group_ids: z.array(z.number().int().min(1)).max(1000).default([]),
+  t: tParam,
+});
+
+/** GIS: sites placed on the map by longitude and latitude (002 §5.1: integer part 0–180 / 0–90, ≤ 6 decimals). */
+const longitude = z.number().min(-180).max(180);
+const latitude = z.number().min(-90).max(90);
+export const gisSite = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  parent_id: z.number().int(),
+  longitude: z.number().nullable(),
+  latitude: z.number().nullable(),
+  devices: z.number().int().describe('Devices of the site.'),
+  alarms: z.number().int().describe('Open alarms of the site’s devices.'),
+});
+export const gisUpdate = z.strictObject({
+  sites: z
+    .array(z.strictObject({ id: id, longitude: longitude.nullable(), latitude: latitude.nullable() }))
+    .min(1)
+    .max(1000),
+  t: tParam,
+});
+export const gisParams = z.strictObject({
+  center_longitude: longitude.default(116.397),
+  center_latitude: latitude.default(39.908),
+  zoom: z.number().int().min(1).max(20).default(5),
+  tile_url: z
+    .string()
+    .max(500)
+    .regex(/^$|^https?:\/\/[^\s]+$/i)
+    .default('')
+    .describe('Tile server address with {z}/{x}/{y}; empty: no tiles (offline).'),
+});
+export type GisParams = z.infer<typeof gisParams>;
+
+export const stationItemsQuery = z.object({
+  device_id: id.describe('The device.'),
+  cell_names: z.string().max(2000).optional().describe('Comma-separated point names; empty: every item.'),
+  t: tParam,
+});
+
+const fileParams = z.object({
+  name: z
+    .string()
+    .regex(/^[0-9a-f]{32}\.(png|jpg|gif|svg)$/)
+    .describe('Stored file name.'),
+});
+
+export const topViewRoutes = {
+  backgrounds: defineRoute({
+    method: 'GET',
+    path: 'setting/top_view/background',
+    summary: 'Background records of a site (every site type and sub-site)',
+    tags,
+    query: backgroundsQuery,
+    response: z.array(backgroundRecord),
+  }),
+  addBackground: defineRoute({
+    method: 'POST',
+    path: 'setting/top_view/background',
+    summary: 'Add a background for a site, site type and sub-site',
+    tags,
+    body: backgroundInput,
+    response: backgroundRecord,
+  }),
+  updateBackground: defineRoute({
+    method: 'PUT',
+    path: 'setting/top_view/background/:id',
+    summary: 'Change a background record',
+    tags,
+    params: z.object({ id }),
+    body: backgroundInput,
+    response: backgroundRecord,
+  }),
+  picture: defineRoute({
+    method: 'GET',
+    path: 'setting/top_view/device',
+    summary: 'The picture of a site: its background and placed components with their items',
+    tags,
+    query: pictureQuery,
+    response: picture,
+  }),
+  save: defineRoute({
+    method: 'PUT',
+    path: 'setting/top_view/device',
+    summary: 'Save the canvas: create, update and delete components in one transaction',
+    tags,
+    body: pictureSave,
+    response: pictureSaved,
+  }),
+  clear: defineRoute({
+    method: 'DELETE',
+    path: 'setting/top_view/device/:id',
+    summary: 'Clear a site: delete every component and background of it',
+    tags,
+    params: z.object({ id: id.describe('The site.') }),
+    response: z.object({ deleted: z.number().int() }),
+  }),
+  backgroundImages: defineRoute({
+    method: 'GET',
+    path: 'setting/top_view/image_backgroup',
+    summary: 'Background images of the library',
+    tags,
+    query: z.object({ t: tParam }),
+    response: z.array(libraryImage),
+  }),
+  icons: defineRoute({
+    method: 'GET',
+    path: 'setting/top_view/normal_icon',
+    summary: 'Icons of the library',
+    tags,
+    query: z.object({ t: tParam }),
+    response: z.array(iconRow),
+  }),
+  getRotation: defineRoute({
+    method: 'GET',
+    path: 'setting/top_view/vertical_view_polling_set',
+    summary: 'The rotation (carousel) setting',
+    tags,
+    query: z.object({ t: tParam }),
+    response: rotationSetting,
+  }),
+  setRotation: defineRoute({
+    method: 'PUT',
+    path: 'setting/top_view/vertical_view_polling_set',
+    summary: 'Save the rotation (carousel) setting',
+    tags,
+    body: rotationInput,
+    response: rotationSetting,
+  }),
+  stationItems: defineRoute({
+    method: 'GET',
+    path: 'setting/top_view/station_items',
+    summary: 'Items of a device, optionally only those with the given point names',
+    tags,
+    query: stationItemsQuery,
+    response: z.array(placedItem),
+  }),
+  gis: defineRoute({
+    method: 'GET',
+    path: 'gis',
+    summary: 'Granted sites with their map position, devices and open alarms',
+    tags,
+    query: z.object({ t: tParam }),
+    response: z.array(gisSite),
+  }),
+  setGis: defineRoute({
+    method: 'PUT',
+    path: 'gis',
+    summary: 'Place sites on the map',
+    tags,
+    body: gisUpdate,
+    response: z.array(gisSite),
+  }),
+  gisParams: defineRoute({
+    method: 'GET',
+    path: 'gis/params',
+    summary: 'Map settings: centre, zoom and tile server',
+    tags,
+    query: z.object({ t: tParam }),
+    response: gisParams,
+  }),
+  setGisParams: defineRoute({
+    method: 'PUT',
+    path: 'gis/params',
+    summary: 'Change the map settings',
+    tags,
+    body: gisParams.extend({ t: tParam }),
+    response: gisParams,
+  }),
+} as const;
+
+/** Uploads are multipart (field `image`), outside the JSON contract: their paths and limits. */
+export const topViewUploads = {
+  backgroundPath: '/api/v1/setting/top_view/image_backgroup',
+  iconPath: '/api/v1/setting/top_view/normal_icon',
+  filePath: '/api/v1/setting/top_view/file/:name',
+  /** 001 §5: site-map uploads png, jpg, jpeg, gif, svg; at most 1 MB. */
+  maxBytes: 1024 * 1024,
+  fileParams,
+} as const;

@@ -1,0 +1,72 @@
+import { topViewRoutes as r } from '@sitewatch/contract/top-view';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Area } from '../../area.ts';
+import type { Db } from '../../db/kysely.ts';
+import { addRoute } from '../../http/route.ts';
+import { createTopViewRepository } from './repository.ts';
+import { createTopViewService } from './service.ts';
+
+/** The editor /groupmap_edit (migration 0016): its writes need the edit function. */
+const editPicture = { menu: 214, func: 'edit' } as const;
+/** /setting_GIS: placing sites and the map settings. */
+const editGis = { menu: 215, func: 'edit' } as const;
+
+/**
+ * The site map (issue 15; docs/site-map.md "Server"). Reads are open to every signed-in user and
+ * limited to the granted sites, like the monitoring reads the live views stand on; writes need the
+ * editor's (or the GIS page's) edit function and go through the same site scope.
+ */
+export const registerTopView = (app: FastifyInstance, deps: { db: Db; dataDir: string; clock?: () => number }) => {
+  const service = createTopViewService({ repo: createTopViewRepository(deps.db), clock: deps.clock });
+  const scope = (request: FastifyRequest) => request.server.access.scope(request);
+
+  addRoute(app, r.backgrounds, async ({ query, request }) =>
+    service.backgrounds(query.device_group_id, await scope(request)),
+  );
+  addRoute(app, r.addBackground, async ({ body, request }) => service.addBackground(body, await scope(request)), {
+    permission: editPicture,
+    messageKey: 'topView.backgroundAdded',
+  });
+  addRoute(
+    app,
+    r.updateBackground,
+    async ({ params, body, request }) => service.updateBackground(params.id, body, await scope(request)),
+    { permission: editPicture, messageKey: 'topView.backgroundUpdated' },
+  );
+  addRoute(app, r.picture, async ({ query, request }) => service.picture(query, await scope(request)));
+  addRoute(app, r.save, async ({ body, request }) => service.save(body, await scope(request)), {
+    permission: editPicture,
+    messageKey: 'topView.saved',
+  });
+  addRoute(app, r.clear, async ({ params, request }) => service.clear(params.id, await scope(request)), {
+    permission: editPicture,
+    messageKey: 'topView.cleared',
+  });
+  addRoute(app, r.getRotation, async ({ request }) => service.rotation(await scope(request)));
+  addRoute(app, r.setRotation, async ({ body, request }) => service.setRotation(body, await scope(request)), {
+    permission: editPicture,
+    messageKey: 'topView.rotationSaved',
+  });
+  addRoute(app, r.stationItems, async ({ query, request }) =>
+    service.stationItems(query.device_id, query.cell_names, await scope(request)),
+  );
+  addRoute(app, r.gis, async ({ request }) => service.gis(await scope(request)));
+  addRoute(app, r.setGis, async ({ body, request }) => service.setGis(body.sites, await scope(request)), {
+    permission: editGis,
+  });
+  addRoute(app, r.gisParams, () => service.gisParams());
+  addRoute(
+    app,
+    r.setGisParams,
+    ({ body }) => {
+      const { t: _, ...params } = body;
+      return service.setGisParams(params);
+    },
+    { permission: editGis },
+  );
+};
+
+export const topViewArea: Area = {
+  name: 'top-view',
+  register: (k) => registerTopView(k.app, { db: k.db, dataDir: k.dataDir, clock: k.clock }),
+};

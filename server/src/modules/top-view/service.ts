@@ -1,0 +1,345 @@
+import { nowSeconds } from '@sitewatch/contract';
+import {
+  type BackgroundRecord,
+  type backgroundInput,
+  componentJson,
+  type GisParams,
+  gisParams,
+  type PictureSave,
+  type PlacedComponent,
+  type pictureSave,
+  pictureStyle,
+  type RotationSetting,
+  type rotationInput,
+} from '@sitewatch/contract/top-view';
+import type { z } from 'zod';
+import { readIdList, readJson, readJsonObject } from '../../db/json.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import type { SiteScope } from '../access/index.ts';
+import type { BackgroundRow, ComponentRow, NewComponent, PictureKey, TopViewRepository } from './repository.ts';
+
+export interface TopViewDeps {
+  repo: TopViewRepository;
+  clock?: () => number;
+}
+
+const rotationKey = 'ROTATION';
+const gisKey = 'GIS_PARAMS';
+/** 001 §9: rotation interval default and minimum 10 s, at least 2 sites. */
+export const minInterval = 10;
+
+const defaultStyle = { canvasWidth: 1366, canvasHeight: 768, canvasScale: 100 };
+
+/** The numbers of a stored geometry column as the spec's client reads them: strings. */
+const str = (n: number) => String(n);
+
+/**
+ * The site map's rules (docs/site-map.md "Server"): every picture belongs to a site, and a caller
+ * reaches only the pictures of granted sites (others are not found, writes to them refused); one
+ * save replaces a picture in one transaction; the rotation checks of 001 §5.
+ */
+export const createTopViewService = (deps: TopViewDeps) => {
+  const { repo } = deps;
+  const now = () => nowSeconds((deps.clock ?? Date.now)());
+
+  /** The site, when it exists and the caller may reach it; otherwise 404 (another site's picture does not exist). */
+  const grantedSite = async (siteId: number, scope: SiteScope) => {
+    const site = await repo.site(siteId);
+    if (!site || !scope.has(siteId)) throw notFound('topView.siteNotFound', { id: siteId });
+    return site;
+  };
+
+  const background = (row: BackgroundRow): BackgroundRecord => ({
+    id: row.id,
+    device_group_id: row.device_group_id,
+    type: row.type,
+    parent_id: row.parent_id,
+    background: row.background,
+    extend: readJson(row.extend, pictureStyle, pictureStyle.parse(defaultStyle)),
+  });
+
+  /** Components with their device's name, items and alarm flags. */
+  const placed = async (rows: ComponentRow[]): Promise<PlacedComponent[]> => {
+    const deviceIds = [...new Set(rows.map((r) => r.device_id).filter((d): d is number => d !== null))];
+    const [devices, items, alarming] = await Promise.all([
+      repo.devices(deviceIds),
+      repo.items(deviceIds),
+      repo.alarmingItems(deviceIds),
+    ]);
+    const names = new Map(devices.map((d) => [d.id, d.name]));
+    return rows.map((r) => {
+      const own = items
+        .filter((i) => i.device_id === r.device_id)
+        .map((i) => ({
+          item_id: i.id,
+          name: i.name,
+          item_cell_name: i.item_cell_name,
+          value: i.value,
+          info: i.info,
+          alarm: alarming.has(i.id),
+        }));
+      return {
+        id: r.id,
+        device_group_id: r.device_group_id,
+        parent_id: r.parent_id,
+        site_type: r.site_type,
+        type: r.type,
+        device_id: r.device_id,
+        device: r.device_id === null ? '' : (names.get(r.device_id) ?? ''),
+        link: r.link,
+        normal_img: r.normal_img,
+        abnormal_img: r.abnormal_img,
+        width: str(r.width),
+        height: str(r.height),
+        top: str(r.top),
+        left: str(r.left),
+        item_ids: readIdList(r.item_ids),
+        video_id: r.video_id,
+        // Stored only after the strict schema passed; a row that no longer parses shows as a bare picture.
+        extend: readJson(r.extend, componentJson, { component: 'Picture' as const }),
+        items: own,
+        alarm: own.some((i) => i.alarm),
+      };
+    });
+  };
+
+  const readRotation = async (): Promise<RotationSetting> => {
+    const v = readJsonObject((await repo.setting(rotationKey)) ?? '{}');
+    return {
+      enable: v.enable === true,
+      interval:
+        typeof v.interval === 'number' && Number.isInteger(v.interval) && v.interval >= minInterval
+          ? v.interval
+          : minInterval,
+      device_group_ids: readIdList(JSON.stringify(v.device_group_ids ?? [])),
+    };
+  };
+
+  const gisSites = async (scope: SiteScope) => {
+    const [sites, counts] = await Promise.all([repo.sites(scope.sites), repo.siteCounts()]);
+    return sites.map((s) => ({
+      id: s.id,
+      name: s.name,
+      parent_id: s.parent_id,
+      longitude: s.longitude,
+      latitude: s.latitude,
+      devices: counts.devices.get(s.id) ?? 0,
+      alarms: counts.alarms.get(s.id) ?? 0,
+    }));
+  };
+
+  return {
+    async backgrounds(siteId: number, scope: SiteScope) {
+      await grantedSite(siteId, scope);
+      return (await repo.backgrounds(siteId)).map(background);
+    },
+
+    /** Adds the background of a picture, replacing the one it had (one per site, site type and sub-site). */
+    async addBackground(input: z.infer<typeof backgroundInput>, scope: SiteScope) {
+      await grantedSite(input.device_group_id, scope);
+      const t = now();
+      const { t: _, ...fields } = input;
+      return background(
+        await repo.putBackground({ ...fields, extend: JSON.stringify(input.extend), created_at: t, updated_at: t }),
+      );
+    },
+
+    async updateBackground(id: number, input: z.infer<typeof backgroundInput>, scope: SiteScope) {
+      const row = await repo.background(id);
+      if (!row || !scope.has(row.device_group_id)) throw notFound('topView.backgroundNotFound');
+      await grantedSite(input.device_group_id, scope);
+      const other = await repo.backgroundOf(input);
+      if (other && other.id !== id) throw badRequest('topView.backgroundExists');
+      const { t: _, ...fields } = input;
+      const updated = await repo.updateBackground(id, {
+        ...fields,
+        extend: JSON.stringify(input.extend),
+        created_at: row.created_at,
+        updated_at: now(),
+      });
+      if (!updated) throw notFound('topView.backgroundNotFound');
+      return background(updated);
+    },
+
+    async picture(key: PictureKey, scope: SiteScope) {
+      await grantedSite(key.device_group_id, scope);
+      const [bg, rows] = await Promise.all([repo.backgroundOf(key), repo.components(key)]);
+      return { background: bg ? background(bg) : null, components: await placed(rows) };
+    },
+
+    /**
+     * One save of the editor (001 §4): the components sent with an id are updated, those without are
+     * created, and the picture's records not sent are deleted, all in one transaction. Everything is
+     * checked before the first write, so a refused save changes nothing.
+     */
+    async save(input: z.infer<typeof pictureSave>, scope: SiteScope) {
+      const key = { device_group_id: input.device_group_id, type: input.type, parent_id: input.parent_id };
+      // A target site outside the grant is refused (403) rather than hidden: the caller named it to write.
+      scope.requireSites([key.device_group_id]);
+      await grantedSite(key.device_group_id, scope);
+      if (!input.background) throw badRequest('topView.backgroundRequired');
+
+      const ids = input.components.map((c) => c.id).filter((v): v is number => v !== undefined);
+      if (new Set(ids).size !== ids.length) throw badRequest('topView.componentTwice');
+      const existing = new Map((await repo.componentIdsOf(ids)).map((r) => [r.id, r]));
+      for (const cid of ids) {
+        const r = existing.get(cid);
+        if (
+          !r ||
+          r.device_group_id !== key.device_group_id ||
+          r.site_type !== key.type ||
+          r.parent_id !== key.parent_id
+        )
+          throw badRequest('topView.componentNotInPicture', { id: cid });
+      }
+
+      // A bound device must exist in a granted site, and the items shown must be that device's.
+      const deviceIds = [
+        ...new Set(input.components.map((c) => c.device_id).filter((d): d is number => d !== null && d > 0)),
+      ];
+      const devices = new Map((await repo.devices(deviceIds)).map((d) => [d.id, d]));
+      for (const d of deviceIds) {
+        const device = devices.get(d);
+        if (!device || !scope.has(device.device_group_id)) throw badRequest('topView.deviceNotFound', { id: d });
+      }
+      const itemOwner = new Map((await repo.items(deviceIds)).map((i) => [i.id, i.device_id]));
+      for (const c of input.components)
+        for (const itemId of c.item_ids)
+          if (c.device_id === null || itemOwner.get(itemId) !== c.device_id)
+            throw badRequest('topView.itemNotOfDevice', { id: itemId });
+
+      const t = now();
+      const row = (c: (typeof input.components)[number]): NewComponent => ({
+        device_group_id: key.device_group_id,
+        site_type: key.type,
+        parent_id: key.parent_id,
+        type: c.type,
+        device_id: c.device_id === null || c.device_id === 0 ? null : c.device_id,
+        link: c.link,
+        normal_img: c.normal_img,
+        abnormal_img: c.abnormal_img,
+        width: c.width,
+        height: c.height,
+        top: c.top,
+        left: c.left,
+        item_ids: JSON.stringify(c.item_ids),
+        video_id: c.video_id === 0 ? null : c.video_id,
+        extend: JSON.stringify(c.extend),
+        created_at: t,
+        updated_at: t,
+      });
+      const create = input.components.filter((c) => c.id === undefined).map(row);
+      const update = input.components.filter((c) => c.id !== undefined).map((c) => ({ id: c.id!, row: row(c) }));
+      const result = await repo.savePicture(
+        key,
+        {
+          ...key,
+          background: input.background.background,
+          extend: JSON.stringify(input.background.extend),
+          created_at: t,
+          updated_at: t,
+        },
+        create,
+        update,
+      );
+      let next = 0;
+      return {
+        created: create.length,
+        updated: update.length,
+        deleted: result.deleted,
+        ids: input.components.map((c) => c.id ?? result.createdIds[next++]!),
+      };
+    },
+
+    /** Deletes every component and background of a site (001 §5: asked for confirmation by the client). */
+    async clear(siteId: number, scope: SiteScope) {
+      scope.requireSites([siteId]);
+      await grantedSite(siteId, scope);
+      return { deleted: await repo.clearSite(siteId) };
+    },
+
+    /** The rotation setting, its sites limited to those the caller may see. */
+    async rotation(scope: SiteScope): Promise<RotationSetting> {
+      const r = await readRotation();
+      return { ...r, device_group_ids: r.device_group_ids.filter((s) => scope.has(s)) };
+    },
+
+    /**
+     * 001 §4–§5: checked only when enabled (interval present, an integer ≥ 10, at least 2 sites, each
+     * with devices); a disabled setting keeps a valid interval and otherwise stores 10. Sites outside
+     * the caller's grant stay as they were (the caller neither sees nor removes them).
+     */
+    async setRotation(input: z.infer<typeof rotationInput>, scope: SiteScope): Promise<RotationSetting> {
+      scope.requireSites(input.device_group_ids);
+      const raw = input.interval;
+      const text = raw === null || raw === undefined ? '' : String(raw).trim();
+      const valid = /^\d+$/.test(text) && Number(text) >= minInterval && Number(text) <= 86_400;
+      const chosen = [...new Set(input.device_group_ids)];
+      if (input.enable) {
+        if (text === '') throw badRequest('topView.intervalEmpty');
+        if (!valid) throw badRequest('topView.intervalInvalid');
+        const hidden = (await readRotation()).device_group_ids.filter((s) => !scope.has(s));
+        if (chosen.length + hidden.length < 2) throw badRequest('topView.twoSites');
+      }
+      const [sites, counts] = await Promise.all([repo.sites(chosen), repo.siteCounts()]);
+      for (const s of chosen) {
+        const site = sites.find((x) => x.id === s);
+        if (!site) throw badRequest('topView.siteNotFound', { id: s });
+        if (!counts.devices.get(s)) throw badRequest('topView.siteWithoutDevices', { name: site.name });
+      }
+      const hidden = (await readRotation()).device_group_ids.filter((s) => !scope.has(s));
+      const setting: RotationSetting = {
+        enable: input.enable,
+        interval: valid ? Number(text) : minInterval,
+        device_group_ids: [...chosen, ...hidden],
+      };
+      await repo.putSetting(rotationKey, JSON.stringify(setting), now());
+      return { ...setting, device_group_ids: chosen };
+    },
+
+    /** Items of a device (of a granted site), only those with the given point names when named. */
+    async stationItems(deviceId: number, cellNames: string | undefined, scope: SiteScope) {
+      const [device] = await repo.devices([deviceId]);
+      if (!device || !scope.has(device.device_group_id)) throw notFound('topView.deviceNotFound', { id: deviceId });
+      const wanted = (cellNames ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const [items, alarming] = await Promise.all([repo.items([deviceId]), repo.alarmingItems([deviceId])]);
+      return items
+        .filter((i) => wanted.length === 0 || wanted.includes(i.item_cell_name))
+        .map((i) => ({
+          item_id: i.id,
+          name: i.name,
+          item_cell_name: i.item_cell_name,
+          value: i.value,
+          info: i.info,
+          alarm: alarming.has(i.id),
+        }));
+    },
+
+    gis: gisSites,
+
+    async setGis(sites: { id: number; longitude: number | null; latitude: number | null }[], scope: SiteScope) {
+      scope.requireSites(sites.map((s) => s.id));
+      const known = new Set((await repo.sites(sites.map((s) => s.id))).map((s) => s.id));
+      for (const s of sites) if (!known.has(s.id)) throw notFound('topView.siteNotFound', { id: s.id });
+      const round = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
+      const t = now();
+      for (const s of sites) await repo.setSitePosition(s.id, round(s.longitude), round(s.latitude), t);
+      return gisSites(scope);
+    },
+
+    async gisParams(): Promise<GisParams> {
+      return readJson((await repo.setting(gisKey)) ?? '{}', gisParams, gisParams.parse({}));
+    },
+
+    async setGisParams(input: GisParams): Promise<GisParams> {
+      const value = gisParams.parse(input);
+      await repo.putSetting(gisKey, JSON.stringify(value), now());
+      return value;
+    },
+  };
+};
+export type TopViewService = ReturnType<typeof createTopViewService>;
+export type { PictureSave };
