@@ -92,5 +92,6 @@ test('a switch read over IF-MIB from Debian snmpd shows its ports on /network_de
   const drawer = page.getByRole('dialog');
   await expect(drawer.getByText(/1 · (在线|up)/).first()).toBeVisible();
   await expect(drawer.getByText(/^10(\.0)? Mbit\/s$/)).toBeVisible();
+  await page.waitForTimeout(500); // the drawer's opening animation
   await page.screenshot({ path: path.join(shots, 'network-device-port-zh_cn.png') });
 });
