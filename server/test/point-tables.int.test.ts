@@ -372,6 +372,28 @@ describeEachDatabase('point tables and device templates', (dialect) => {
     expect((await call('GET', `setting/device_templates/${id}`)).status).toBe(404);
   });
 
+  it('the built-in energy counters are telemetry only, and so are the items of devices made from them', async () => {
+    const list = (await call('GET', 'setting/device_templates?limit=1000')).body.data.data as Array<{
+      id: number;
+      items: Array<{ item_cell_name: string; unit: string; telemetry_only: boolean; threshold_max: number | null }>;
+    }>;
+    const energy = list.flatMap((tpl) => tpl.items.filter((i) => i.unit === 'kWh').map((i) => ({ tpl: tpl.id, ...i })));
+    expect(energy.length).toBeGreaterThanOrEqual(2);
+    for (const e of energy) expect(e).toMatchObject({ telemetry_only: true, threshold_max: null });
+    const dev = await call('POST', 'setting/devices', {
+      name: 'PM-sim',
+      device_group_id: ids.site,
+      driver: 'simulator',
+      code: 'power_meter',
+      template_id: 4,
+    });
+    expect(dev.status).toBe(200);
+    const items = await itemsOf(dev.body.data.id);
+    const kwh = items.filter((i: { unit: string }) => i.unit === 'kWh');
+    expect(kwh).toHaveLength(1);
+    expect(kwh[0]).toMatchObject({ telemetry_only: true, threshold_min: null, recovery_point: null });
+  });
+
   it('answers the SNMP OID tables of the templates as JSON (setting/snmp_json)', async () => {
     const res = await call('GET', 'setting/snmp_json');
     expect(res.status).toBe(200);

@@ -11,8 +11,11 @@ import { isPostgres } from '../migration-kit.ts';
  * - `items.telemetry_only`: 1 for a value that is only recorded (an energy counter): no thresholds,
  *   never a threshold alarm.
  * - the function `import` of the items page (213), which a point-table import needs.
+ * - the built-in templates' energy counters (`activeEnergy`) become telemetry only: their 0–1e9
+ *   "thresholds" only stood for "never alarm". Devices already made keep their items.
  */
-export const up = async (db: Kysely<unknown>): Promise<void> => {
+// biome-ignore lint/suspicious/noExplicitAny: migrations work on any schema
+export const up = async (db: Kysely<any>): Promise<void> => {
   await db.schema
     .alterTable('device_templates')
     .addColumn('name', 'varchar(64)', (c) => c.notNull().defaultTo(''))
@@ -28,9 +31,37 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .addColumn('telemetry_only', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await sql`insert into functions (menu_id, code, name_key) values (213, 'import', 'functions.import')`.execute(db);
+  await markEnergyCounters(db, true);
 };
 
-export const down = async (db: Kysely<unknown>): Promise<void> => {
+type Point = { name?: string; telemetry_only?: boolean; threshold_min?: number | null; threshold_max?: number | null };
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations work on any schema
+const markEnergyCounters = async (db: Kysely<any>, telemetry: boolean) => {
+  const rows: Array<{ id: number; items: string }> = await db
+    .selectFrom('device_templates')
+    .select(['id', 'items'])
+    .where('items', 'like', '%monitoring.items.activeEnergy%')
+    .execute();
+  for (const row of rows) {
+    const list = JSON.parse(row.items) as Point[];
+    const next = list.map((p) => {
+      if (p.name !== 'monitoring.items.activeEnergy') return p;
+      if (telemetry) return { ...p, telemetry_only: true, threshold_min: null, threshold_max: null };
+      const { telemetry_only: _t, ...rest } = p;
+      return { ...rest, threshold_min: 0, threshold_max: 1e9 };
+    });
+    await db
+      .updateTable('device_templates')
+      .set({ items: JSON.stringify(next) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations work on any schema
+export const down = async (db: Kysely<any>): Promise<void> => {
+  await markEnergyCounters(db, false);
   await sql`delete from functions where menu_id = 213 and code = 'import'`.execute(db);
   await db.schema.alterTable('items').dropColumn('telemetry_only').execute();
   if (isPostgres(db)) await sql`alter table device_templates alter column id drop identity`.execute(db);
