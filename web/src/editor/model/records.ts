@@ -3,109 +3,45 @@
  * plus the canvas settings. Plain, immutable data: the store replaces a record, never mutates it.
  */
 
-/** Every component kind of 001 §3; `Group` holds grouped components. */
-export const componentKinds = [
-  'Picture',
-  'Cdefault',
-  'component2',
-  'component3',
-  'component4',
-  'component5',
-  'ElectricSafe',
-  'VText',
-  'VButton',
-  'Duanluqi',
-  'IconElec1',
-  'IconElec2',
-  'IconElec3',
-  'IconElec4',
-  'IconElec5',
-  'IconElec6',
-  'Items',
-  'SiteButton',
-  'Line_x',
-  'Line_y',
-  'LineBroken',
-  'Dot',
-  'Donghuan',
-  'KaiGuan1',
-  'KaiGuan2',
-  'SiteName',
-  'Line_link',
-  'Dev_link',
-  'Leak_cord',
-  'Group',
-] as const;
+import { type ComponentJson, componentKinds } from '@sitewatch/contract/top-view';
+
+/** Every component kind of 001 §3 (`Group` holds grouped components): the contract's list. */
+export { componentKinds };
 
 export type ComponentKind = (typeof componentKinds)[number];
 
 /** Component `type` of 001 §3: 0 is a device-type component; 1 and 3 are also seen in stored data. */
 export type ComponentType = number;
 
-/** Style of a component (001 §3 "style"); geometry lives on the record itself. */
-export interface ComponentStyle {
-  /** Name shown on the component. */
-  name?: string;
-  /** Target site of a SiteButton. */
-  link_group_id?: number;
-  /** On/off status of a switch. */
-  onOff?: boolean;
-  info?: string;
-  sortId?: number;
-  opacity?: number;
-  /** Rescaled with the canvas scale (001 §4 "Scale"). */
-  fontSize?: number;
-  /** Rescaled with the canvas scale. */
-  borderWidth?: number;
-  borderColor?: string;
-  borderStyle?: string;
-  color?: string;
-  backgroundColor?: string;
-  fontWeight?: number | string;
-  textAlign?: string;
-  lineHeight?: number | string;
-  letterSpacing?: number;
-}
+// The parts of a component are the contract's component JSON (packages/contract/src/top-view.ts),
+// declared once there and checked by the server on save.
 
-/** A monitored item shown by a component (001 §3 "Monitored item in a component"). */
-export interface ComponentItem {
-  itemId: number;
-  name: string;
-  alarm: boolean;
-  info?: string;
-}
+/** Geometry kept on the record itself, not in its style. */
+type GeometryKey = 'width' | 'height' | 'top' | 'left' | 'rotate' | 'zIndex';
+
+/** Style of a component (001 §3 "style"): fontSize and borderWidth rescale with the canvas. */
+export type ComponentStyle = Omit<NonNullable<ComponentJson['style']>, GeometryKey>;
 
 /** Device binding of a component (001 §3 `info`). */
-export interface DeviceInfo {
-  driver?: string;
-  device?: number;
-  deviceName?: string;
-  items: ComponentItem[];
-  normal_img?: string;
-  abnormal_img?: string;
-}
+export type DeviceInfo = NonNullable<ComponentJson['device']>;
+
+/** A monitored item shown by a component (001 §3 "Monitored item in a component"). */
+export type ComponentItem = DeviceInfo['items'][number];
 
 /** Component event (001 §3 "Other"): redirect to a URL, alert text or a callback. */
-export interface ComponentEvent {
-  kind: 'redirect' | 'alert' | 'callback';
-  value: string;
-}
+export type ComponentEvent = NonNullable<ComponentJson['events']>[number];
 
 /** Animation of a component; categories enter, emphasis, exit (001 §3). */
-export interface ComponentAnimation {
-  category: 'enter' | 'emphasis' | 'exit';
-  name: string;
-  duration?: number;
-  loop?: boolean;
-}
+export type ComponentAnimation = NonNullable<ComponentJson['animations']>[number];
 
 /** Popup on a component (001 §3 `dialog`). */
-export interface ComponentDialog {
-  placement: string;
-  width: number;
-  trigger: string;
-  content: string;
-}
+export type ComponentDialog = NonNullable<ComponentJson['dialog']>;
+
+/** Kind-specific value (text of a VText, switch number, line points …). */
+export type PropValue = NonNullable<ComponentJson['propValue']> | null;
+
+/** Keys of the component JSON this editor carries without interpreting them. */
+export type ComponentExtend = Pick<ComponentJson, 'groupStyle' | 'iconUrl'>;
 
 /**
  * One component on the canvas. Geometry is in canvas pixels at the current scale, as 001 stores it.
@@ -141,14 +77,13 @@ export interface ComponentRecord {
   item_ids: number[];
   video_id: number | null;
   info: DeviceInfo | null;
-  /** Kind-specific value (text of a VText, switch number, line points …). */
-  propValue: unknown;
+  propValue: PropValue;
   style: ComponentStyle;
   events: ComponentEvent[];
   animations: ComponentAnimation[];
   dialog: ComponentDialog | null;
   /** Keys of the stored component JSON (`extend`) that this editor does not interpret, kept as they came. */
-  extend: Record<string, unknown>;
+  extend: ComponentExtend;
 }
 
 /** Canvas settings (001 §3 "Canvas style defaults"). Scale is in percent. */
