@@ -89,4 +89,3 @@ const refuse = (range: RawRange | null, scale: number): WriteCheck => {
   const [a, b] = binary ? [0, 1] : [tidy(range.min * scale), tidy(range.max * scale)];
   return { ok: false, type: range.type, min: Math.min(a, b), max: Math.max(a, b), binary };
 };
-
