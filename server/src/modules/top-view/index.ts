@@ -5,6 +5,7 @@ import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import { createTopViewRepository } from './repository.ts';
 import { createTopViewService } from './service.ts';
+import { registerTopViewUploads } from './uploads.ts';
 
 /** The editor /groupmap_edit (migration 0016): its writes need the edit function. */
 const editPicture = { menu: 214, func: 'edit' } as const;
@@ -50,6 +51,9 @@ export const registerTopView = (app: FastifyInstance, deps: { db: Db; dataDir: s
   addRoute(app, r.stationItems, async ({ query, request }) =>
     service.stationItems(query.device_id, query.cell_names, await scope(request)),
   );
+  addRoute(app, r.backgroundImages, () => service.images('background'));
+  addRoute(app, r.icons, async () => (await service.images('icon')).map((i) => ({ ...i, normal_img: i.url })));
+  registerTopViewUploads(app, { db: deps.db, dataDir: deps.dataDir, permission: editPicture, clock: deps.clock });
   addRoute(app, r.gis, async ({ request }) => service.gis(await scope(request)));
   addRoute(app, r.setGis, async ({ body, request }) => service.setGis(body.sites, await scope(request)), {
     permission: editGis,

@@ -318,6 +318,17 @@ export const createTopViewService = (deps: TopViewDeps) => {
         }));
     },
 
+    /** The image library (shared by every site): backgrounds or icons, newest first. */
+    async images(kind: 'background' | 'icon') {
+      return (await repo.images(kind)).map((i) => ({
+        id: i.id,
+        url: `/api/v1/setting/top_view/file/${i.file}`,
+        name: i.name,
+        content_type: i.content_type,
+        size: i.size,
+      }));
+    },
+
     gis: gisSites,
 
     async setGis(sites: { id: number; longitude: number | null; latitude: number | null }[], scope: SiteScope) {
