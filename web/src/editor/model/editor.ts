@@ -122,9 +122,11 @@ export class Editor {
   constructor(options: EditorOptions = {}) {
     this.#createId = options.createId ?? (() => `n${++this.#seq}`);
     this.store.listen(() => {
-      // Undo may remove what was selected; the selection never points at a missing record.
-      const kept = this.#selection.filter((id) => this.store.has(id));
-      if (kept.length !== this.#selection.length) this.#selection = kept;
+      // Undo may remove what was selected, or put it back into a group: the selection keeps only
+      // existing top-level components (a member stands for its group).
+      const kept = this.#topLevelIds(this.#selection);
+      if (kept.length !== this.#selection.length || kept.some((id, i) => id !== this.#selection[i]))
+        this.#selection = kept;
       this.#changed();
     });
   }
@@ -267,15 +269,19 @@ export class Editor {
 
   /** Selects components; a group member stands for its group. */
   select(ids: readonly string[]): void {
+    this.#selection = this.#topLevelIds(ids);
+    this.#changed();
+  }
+
+  #topLevelIds(ids: readonly string[]): string[] {
     const resolved: string[] = [];
     for (const id of ids) {
       const record = this.store.get(id);
       if (!record) continue;
       const top = record.groupId ?? record.id;
-      if (!resolved.includes(top)) resolved.push(top);
+      if (this.store.has(top) && !resolved.includes(top)) resolved.push(top);
     }
-    this.#selection = resolved;
-    this.#changed();
+    return resolved;
   }
 
   selectNone(): void {

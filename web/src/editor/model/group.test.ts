@@ -81,6 +81,16 @@ describe('group and ungroup', () => {
     expect(te.get('a').groupId).toBeNull();
   });
 
+  it('undoing an ungroup leaves the group selected, never its members', () => {
+    const te = scene();
+    te.editor.select(['a', 'b']);
+    te.press('ctrl+g');
+    const group = te.editor.selection[0]!;
+    te.press('ctrl+b');
+    te.press('ctrl+z');
+    expect(te.editor.selection).toEqual([group]);
+  });
+
   it('ungroup is enabled only for one unlocked Group', () => {
     const te = scene();
     te.editor.select(['a']);
