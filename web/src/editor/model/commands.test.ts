@@ -213,9 +213,14 @@ describe('every command is one undo step, and redo after undo restores exactly',
         } else if (pick < 0.6) te.editor.select([ids[Math.floor(random() * ids.length)]!]);
         else te.editor.select(ids.filter(() => random() < 0.4));
         const roll = random();
-        if (roll < 0.7) te.press(keys[Math.floor(random() * keys.length)]!);
-        else if (roll < 0.8) te.command('bringToTop');
-        else if (roll < 0.9) te.drag([random() * 600, random() * 500], [random() * 600, random() * 500]);
+        const target = te.editor.selection[0];
+        const layers = ['raise', 'lower', 'bringToTop', 'sendToBottom'] as const;
+        if (roll < 0.6) te.press(keys[Math.floor(random() * keys.length)]!);
+        else if (roll < 0.7) te.command(layers[Math.floor(random() * layers.length)]!);
+        else if (roll < 0.8) te.drag([random() * 600, random() * 500], [random() * 600, random() * 500]);
+        else if (roll < 0.85 && target) te.dragHandle(target, 'se', random() * 80 - 40, random() * 80 - 40);
+        else if (roll < 0.9 && target) te.dragRotate(target, random() * 600, random() * 500);
+        else if (roll < 0.95) te.editor.paste({ x: random() * 600, y: random() * 500 });
         else te.editor.setScale([50, 100, 150][Math.floor(random() * 3)]!);
         consistent(te);
       }
@@ -229,7 +234,10 @@ describe('every command is one undo step, and redo after undo restores exactly',
     }
     // The sequences did exercise every command they draw from.
     expect(new Set(steps)).toEqual(
-      new Set(['paste', 'cut', 'group', 'ungroup', 'lock', 'unlock', 'delete', 'nudge', 'top', 'move', 'scale']),
+      new Set([
+        ...['paste', 'cut', 'group', 'ungroup', 'lock', 'unlock', 'delete', 'nudge', 'move', 'scale'],
+        ...['raise', 'lower', 'top', 'bottom', 'resize', 'rotate'],
+      ]),
     );
   });
 });
