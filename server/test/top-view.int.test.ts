@@ -48,8 +48,37 @@ describeEachDatabase('top view', (dialect) => {
   };
 
   const ids = { north: 0, south: 0, empty: 0, deviceN: 0, deviceS: 0, itemN: 0, itemS: 0 };
-  const bg = '/api/v1/setting/top_view/file/0123456789abcdef0123456789abcdef.png';
-  const icon = '/api/v1/setting/top_view/file/fedcba9876543210fedcba9876543210.svg';
+  /** A multipart body with one file, as a browser's FormData sends it. */
+  const upload = (url: string, field: string, filename: string, content: Buffer, token = 'admin-token') => {
+    const boundary = '----sitewatch-test-boundary';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      content,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/v1/setting/top_view/${url}`,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'accept-language': 'zh-CN',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload,
+    });
+  };
+  const stored = () => (readdirSync(dataDir).includes('top-view') ? readdirSync(path.join(dataDir, 'top-view')) : []);
+  // The smallest valid PNG: 1×1, one grey pixel.
+  const png = Buffer.from(
+    '89504e470d0a1a0a0000000d4948445200000001000000010800000000376ef9240000000a49444154789c6360000000020001e221bc330000000049454e44ae426082',
+    'hex',
+  );
+
+  // Images of the library, uploaded before the pictures name them.
+  let bg = '';
+  let icon = '';
   const comp = (extra: object = {}) => ({
     type: 0,
     width: '88',
@@ -62,6 +91,15 @@ describeEachDatabase('top view', (dialect) => {
   });
 
   beforeAll(async () => {
+    bg = (await upload('image_backgroup', 'image', 'room.png', png)).json().data.url;
+    icon = (
+      await upload(
+        'normal_icon',
+        'image',
+        'ups.svg',
+        Buffer.from('<svg viewBox="0 0 8 8"><rect width="8" height="8"/></svg>'),
+      )
+    ).json().data.url;
     ids.north = (await ok('POST', 'setting/device_groups', { name: 'North', weight: 1 })).id;
     ids.south = (await ok('POST', 'setting/device_groups', { name: 'South', weight: 1 })).id;
     ids.empty = (await ok('POST', 'setting/device_groups', { name: 'Empty', weight: 1 })).id;
@@ -183,6 +221,8 @@ describeEachDatabase('top view', (dialect) => {
       await save([...kept, comp({ link: '//evil.example/x' })]),
       await save([...kept, comp({ normal_img: 'http://evil.example/x.svg' })]),
       await save([...kept, comp({ width: '1e9' })]),
+      // Well formed, but not an image of the library.
+      await save([...kept, comp({ normal_img: `/api/v1/setting/top_view/file/${'a'.repeat(32)}.png` })]),
     ];
     for (const r of refused) expect(r.status, JSON.stringify(r.body)).toBe(400);
 
@@ -369,34 +409,6 @@ describeEachDatabase('top view', (dialect) => {
     const seen = await ok('GET', 'gis', undefined, restricted);
     expect(seen.map((s: { id: number }) => s.id)).toEqual([ids.north]);
   });
-
-  /** A multipart body with one file, as a browser's FormData sends it. */
-  const upload = (url: string, field: string, filename: string, content: Buffer, token = 'admin-token') => {
-    const boundary = '----sitewatch-test-boundary';
-    const payload = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`,
-      ),
-      content,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/v1/setting/top_view/${url}`,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'accept-language': 'zh-CN',
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      payload,
-    });
-  };
-  const stored = () => (readdirSync(dataDir).includes('top-view') ? readdirSync(path.join(dataDir, 'top-view')) : []);
-  // The smallest valid PNG: 1×1, one grey pixel.
-  const png = Buffer.from(
-    '89504e470d0a1a0a0000000d4948445200000001000000010800000000376ef9240000000a49444154789c6360000000020001e221bc330000000049454e44ae426082',
-    'hex',
-  );
 
   it('uploads: images are told by their content, served with their own type and nosniff', async () => {
     const res = await upload('image_backgroup', 'image', 'room.png', png);

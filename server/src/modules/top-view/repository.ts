@@ -182,6 +182,15 @@ export const createTopViewRepository = (db: Db) => {
       k.selectFrom('top_view_images').selectAll().where('kind', '=', kind).orderBy('id', 'desc').execute(),
     addImage: (row: Omit<Insertable<TopViewImagesTable>, 'id'>) =>
       k.insertInto('top_view_images').values(row).returningAll().executeTakeFirstOrThrow(),
+    /** Of these stored names, those in the library. */
+    existingFiles: async (files: string[]) =>
+      files.length === 0
+        ? new Set<string>()
+        : new Set(
+            (await k.selectFrom('top_view_images').select('file').where('file', 'in', files).execute()).map(
+              (r) => r.file,
+            ),
+          ),
     imageByFile: (file: string) =>
       k.selectFrom('top_view_images').selectAll().where('file', '=', file).executeTakeFirst(),
 

@@ -5,7 +5,6 @@ import {
   componentJson,
   type GisParams,
   gisParams,
-  type PictureSave,
   type PlacedComponent,
   type pictureSave,
   pictureStyle,
@@ -47,6 +46,13 @@ export const createTopViewService = (deps: TopViewDeps) => {
     const site = await repo.site(siteId);
     if (!site || !scope.has(siteId)) throw notFound('topView.siteNotFound', { id: siteId });
     return site;
+  };
+
+  /** Every image path named must be an image of the library (the format alone is the contract's). */
+  const requireImages = async (paths: (string | undefined)[]) => {
+    const files = [...new Set(paths.filter((p): p is string => !!p).map((p) => p.slice(p.lastIndexOf('/') + 1)))];
+    const found = await repo.existingFiles(files);
+    if (files.some((f) => !found.has(f))) throw badRequest('topView.imageNotFound');
   };
 
   const background = (row: BackgroundRow): BackgroundRecord => ({
@@ -137,6 +143,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
     /** Adds the background of a picture, replacing the one it had (one per site, site type and sub-site). */
     async addBackground(input: z.infer<typeof backgroundInput>, scope: SiteScope) {
       await grantedSite(input.device_group_id, scope);
+      await requireImages([input.background]);
       const t = now();
       const { t: _, ...fields } = input;
       return background(
@@ -150,6 +157,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
       await grantedSite(input.device_group_id, scope);
       const other = await repo.backgroundOf(input);
       if (other && other.id !== id) throw badRequest('topView.backgroundExists');
+      await requireImages([input.background]);
       const { t: _, ...fields } = input;
       const updated = await repo.updateBackground(id, {
         ...fields,
@@ -207,6 +215,17 @@ export const createTopViewService = (deps: TopViewDeps) => {
         for (const itemId of c.item_ids)
           if (c.device_id === null || itemOwner.get(itemId) !== c.device_id)
             throw badRequest('topView.itemNotOfDevice', { id: itemId });
+
+      await requireImages([
+        input.background.background,
+        ...input.components.flatMap((c) => [
+          c.normal_img,
+          c.abnormal_img,
+          c.extend.iconUrl,
+          c.extend.device?.normal_img,
+          c.extend.device?.abnormal_img,
+        ]),
+      ]);
 
       const t = now();
       const row = (c: (typeof input.components)[number]): NewComponent => ({
@@ -275,10 +294,10 @@ export const createTopViewService = (deps: TopViewDeps) => {
       const text = raw === null || raw === undefined ? '' : String(raw).trim();
       const valid = /^\d+$/.test(text) && Number(text) >= minInterval && Number(text) <= 86_400;
       const chosen = [...new Set(input.device_group_ids)];
+      const hidden = (await readRotation()).device_group_ids.filter((s) => !scope.has(s));
       if (input.enable) {
         if (text === '') throw badRequest('topView.intervalEmpty');
         if (!valid) throw badRequest('topView.intervalInvalid');
-        const hidden = (await readRotation()).device_group_ids.filter((s) => !scope.has(s));
         if (chosen.length + hidden.length < 2) throw badRequest('topView.twoSites');
       }
       const [sites, counts] = await Promise.all([repo.sites(chosen), repo.siteCounts()]);
@@ -287,7 +306,6 @@ export const createTopViewService = (deps: TopViewDeps) => {
         if (!site) throw badRequest('topView.siteNotFound', { id: s });
         if (!counts.devices.get(s)) throw badRequest('topView.siteWithoutDevices', { name: site.name });
       }
-      const hidden = (await readRotation()).device_group_ids.filter((s) => !scope.has(s));
       const setting: RotationSetting = {
         enable: input.enable,
         interval: valid ? Number(text) : minInterval,
@@ -353,4 +371,3 @@ export const createTopViewService = (deps: TopViewDeps) => {
   };
 };
 export type TopViewService = ReturnType<typeof createTopViewService>;
-export type { PictureSave };
