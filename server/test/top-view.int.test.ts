@@ -269,6 +269,47 @@ describeEachDatabase('top view', (dialect) => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('a canvas of 2 000 components (a body over 1 MB) saves in one request, and saves again as updates', async () => {
+    const components = Array.from({ length: 2000 }, (_, i) =>
+      comp({
+        top: String((i % 40) * 10),
+        left: String(Math.floor(i / 40) * 10),
+        device_id: ids.deviceN,
+        item_ids: [ids.itemN],
+        link: `/station?deviceId=${ids.deviceN}`,
+        extend: {
+          component: 'Cdefault',
+          selfId: `c${i}`,
+          label: `设备 ${i}`,
+          style: { name: `UPS ${i}`, fontSize: 14, color: '#1f1f1f', borderWidth: 1, borderColor: '#d9d9d9' },
+          events: [{ kind: 'redirect', value: `/station?deviceId=${ids.deviceN}` }],
+          animations: [{ category: 'emphasis', name: 'pulse', duration: 1 }],
+          device: {
+            device: ids.deviceN,
+            deviceName: 'TH-N',
+            items: [{ itemId: ids.itemN, name: '温度', alarm: false }],
+          },
+        },
+      }),
+    );
+    const body = { device_group_id: ids.south, parent_id: 7, background: { background: bg }, components };
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(1024 * 1024);
+    const started = performance.now();
+    const first = await ok('PUT', 'setting/top_view/device', body);
+    const firstMs = performance.now() - started;
+    expect(first).toMatchObject({ created: 2000, updated: 0, deleted: 0 });
+    const again = performance.now();
+    const second = await ok('PUT', 'setting/top_view/device', {
+      ...body,
+      components: components.map((c, i) => ({ ...c, id: first.ids[i] })),
+    });
+    expect(second).toMatchObject({ created: 0, updated: 2000, deleted: 0 });
+    console.log(
+      `[${dialect}] save of 2 000 components: ${firstMs.toFixed(0)} ms created, ${(performance.now() - again).toFixed(0)} ms updated`,
+    );
+    expect(await ok('DELETE', `setting/top_view/device/${ids.south}`)).toEqual({ deleted: 2001 });
+  }, 60_000);
+
   it('grants: another site’s picture is not found, a write to it refused, and nothing changes', async () => {
     await ok('PUT', 'setting/top_view/device', {
       device_group_id: ids.south,

@@ -25,6 +25,8 @@ export interface RouteOptions {
   permission?: { menu: number; func?: string } | 'admin';
   /** Requests a minute per address (@fastify/rate-limit), for routes open to guessing. */
   rateLimit?: { max: number; timeWindow: number };
+  /** Largest body in bytes, for the few routes whose input is larger than the app's default (1 MB). */
+  bodyLimit?: number;
 }
 
 declare module 'fastify' {
@@ -60,6 +62,7 @@ export const addRoute = <R extends RouteSpec>(
   app.route({
     method: spec.method,
     url: routeUrl(spec),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     config: {
       auth: options.auth ?? true,
       ...(spec.reads ? { reads: true } : {}),

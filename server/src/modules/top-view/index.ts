@@ -38,6 +38,8 @@ export const registerTopView = (app: FastifyInstance, deps: { db: Db; dataDir: s
   addRoute(app, r.save, async ({ body, request }) => service.save(body, await scope(request)), {
     permission: editPicture,
     messageKey: 'topView.saved',
+    // A whole canvas: 2 000 components with their device bindings pass 1 MB.
+    bodyLimit: 16 * 1024 * 1024,
   });
   addRoute(app, r.clear, async ({ params, request }) => service.clear(params.id, await scope(request)), {
     permission: editPicture,
