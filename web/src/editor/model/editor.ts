@@ -1,15 +1,13 @@
 import {
-  centreOf,
-  containsPoint,
-  containsRect,
-  normaliseDegrees,
-  type Point,
-  type Rect,
-  rectFromCorners,
-  rotatedBounds,
-  rotatePoint,
-  unionOf,
-} from './geometry.ts';
+  type EditorEvent,
+  type EditorOptions,
+  type Gesture,
+  type Modifiers,
+  type PointerTarget,
+  pasteOffset,
+} from './editor-types.ts';
+import { centreOf, type Point, type Rect, rectFromCorners, rotatedBounds, unionOf } from './geometry.ts';
+import { componentAt, gestureRecords, movedGesture, type Scene, translatedRecords, withMembers } from './gesture.ts';
 import { History } from './history.ts';
 import type { MessageKey } from './messages.ts';
 import {
@@ -19,86 +17,22 @@ import {
   createComponent,
   defaultCanvas,
 } from './records.ts';
-import { type Guide, snapRect } from './snapping.ts';
+import type { Guide } from './snapping.ts';
 import { Store } from './store.ts';
+import {
+  angleAround,
+  byZ,
+  type Handle,
+  handlePointOf,
+  rectOf,
+  rescaleRecord,
+  resizedRecords,
+  rotatedRecords,
+  sameRect,
+} from './transforms.ts';
 
-/** Paste offset of 001 §4. */
-export const pasteOffset = 10;
-
-/** Something the host (the page) must act on: a message to show, or an action it owns. */
-export type EditorEvent =
-  | { type: 'message'; key: MessageKey }
-  | { type: 'save' }
-  | { type: 'preview' }
-  | { type: 'clear' };
-
-export interface Modifiers {
-  shift?: boolean;
-  ctrl?: boolean;
-  alt?: boolean;
-  meta?: boolean;
-}
-
-/** Resize handles: the four sides and four corners. */
-export type Handle = 'n' | 's' | 'e' | 'w' | 'ne' | 'nw' | 'se' | 'sw';
-export const handles: readonly Handle[] = ['n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'];
-
-/**
- * What a pointer went down on. The view knows (it owns the handle elements) and passes it; without
- * it the model hit-tests the components.
- */
-export type PointerTarget =
-  | { type: 'canvas' }
-  | { type: 'component'; id: string }
-  | { type: 'resize'; id: string; handle: Handle }
-  | { type: 'rotate'; id: string };
-
-/** The gesture in progress; `result` is what release will write, so preview and commit never differ. */
-export type Gesture =
-  | { type: 'translate'; start: Point; ids: string[]; dx: number; dy: number; guides: Guide[] }
-  | { type: 'resize'; start: Point; id: string; handle: Handle; rect: Rect }
-  | { type: 'rotate'; id: string; centre: Point; startAngle: number; delta: number }
-  | { type: 'brush'; start: Point; rect: Rect; base: string[]; ids: string[] };
-
-export interface EditorOptions {
-  /** Makes the local id of a new component (the spec's localId); a counter by default. */
-  createId?: () => string;
-}
-
-/** Distance of the rotation handle above a component's top edge, in canvas pixels. */
-export const rotateHandleOffset = 20;
-
-const byZ = (a: ComponentRecord, b: ComponentRecord) => a.zIndex - b.zIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-const rectOf = (r: ComponentRecord): Rect => ({ left: r.left, top: r.top, width: r.width, height: r.height });
-
-/** Pointer angle around `centre` in degrees, 0 straight up, clockwise. */
-const angleAround = (centre: Point, p: Point) => (Math.atan2(p.y - centre.y, p.x - centre.x) * 180) / Math.PI + 90;
-
-/** Rescales the geometry, font size and border width of `r` by `factor` (001 §4 "Scale"). */
-export const rescaleRecord = (r: ComponentRecord, factor: number): ComponentRecord => ({
-  ...r,
-  top: r.top * factor,
-  left: r.left * factor,
-  width: r.width * factor,
-  height: r.height * factor,
-  style: {
-    ...r.style,
-    ...(r.style.fontSize === undefined ? {} : { fontSize: r.style.fontSize * factor }),
-    ...(r.style.borderWidth === undefined ? {} : { borderWidth: r.style.borderWidth * factor }),
-  },
-});
-
-/**
- * The scale typed in the toolbar, in percent; empty becomes 1 (001 §4), anything that is not a
- * positive number answers null and changes nothing.
- */
-export const parseScale = (text: string): number | null => {
-  const trimmed = text.trim();
-  if (trimmed === '') return 1;
-  const value = Number(trimmed);
-  return Number.isFinite(value) && value > 0 ? value : null;
-};
+export * from './editor-types.ts';
+export { type Handle, handles, parseScale, rescaleRecord, rotateHandleOffset } from './transforms.ts';
 
 /**
  * The site-map editor's model: the records (store), their history, the selection, the clipboard,
@@ -118,6 +52,14 @@ export class Editor {
   #preview: { version: number; records: Map<string, ComponentRecord> } | null = null;
   #seq = 0;
   readonly #createId: () => string;
+  /** What the pure gesture and transform functions read of the scene. */
+  readonly #scene: Scene = {
+    get: (id) => this.store.get(id),
+    all: () => this.store.all(),
+    topLevel: () => this.topLevel(),
+    members: (id) => this.members(id),
+    canvasRect: () => this.canvasRect,
+  };
 
   constructor(options: EditorOptions = {}) {
     this.#createId = options.createId ?? (() => `n${++this.#seq}`);
@@ -220,7 +162,7 @@ export class Editor {
     if (this.#preview?.version !== this.#version)
       this.#preview = {
         version: this.#version,
-        records: new Map((this.#gestureResult() ?? []).map((r) => [r.id, r])),
+        records: new Map((gestureRecords(this.#scene, this.#gesture) ?? []).map((r) => [r.id, r])),
       };
     return this.#preview.records;
   }
@@ -321,11 +263,7 @@ export class Editor {
     const doomed = this.selectedRecords().filter((r) => !r.locked);
     if (doomed.length === 0) return;
     this.history.mark('delete');
-    this.store.remove(this.#withMembers(doomed).map((r) => r.id));
-  }
-
-  #withMembers(records: readonly ComponentRecord[]): ComponentRecord[] {
-    return records.flatMap((r) => (r.kind === 'Group' ? [r, ...this.members(r.id)] : [r]));
+    this.store.remove(withMembers(this.#scene, doomed).map((r) => r.id));
   }
 
   /** Copies the selection; nothing selected answers 请选择组件. */
@@ -335,7 +273,7 @@ export class Editor {
       this.#message('editor.messages.selectComponent');
       return;
     }
-    this.#clipboard = { records: structuredClone(this.#withMembers(chosen)), cut: false };
+    this.#clipboard = { records: structuredClone(withMembers(this.#scene, chosen)), cut: false };
     this.#changed();
   }
 
@@ -346,7 +284,7 @@ export class Editor {
       this.#message('editor.messages.selectComponent');
       return;
     }
-    const all = this.#withMembers(chosen);
+    const all = withMembers(this.#scene, chosen);
     this.#clipboard = { records: structuredClone(all), cut: true };
     this.history.mark('cut');
     this.store.remove(all.map((r) => r.id));
@@ -497,7 +435,7 @@ export class Editor {
 
   /** Moves the unlocked selected components (and their members) by dx, dy. */
   moveSelection(dx: number, dy: number, name = 'move'): void {
-    const result = this.#translated(this.#movable(), dx, dy);
+    const result = translatedRecords(this.#scene, this.#movable(), dx, dy);
     if (result.length === 0 || (dx === 0 && dy === 0)) return;
     this.history.mark(name);
     this.store.put(result);
@@ -510,7 +448,8 @@ export class Editor {
 
   /** Gives a component a new rectangle; a group's members scale with it. Locked: nothing. */
   resize(id: string, rect: Rect): void {
-    const result = this.#resized(id, rect);
+    const record = this.store.get(id);
+    const result = !record || record.locked ? [] : resizedRecords(record, this.members(id), rect);
     if (result.length === 0) return;
     this.history.mark('resize');
     this.store.put(result);
@@ -520,7 +459,7 @@ export class Editor {
   rotate(id: string, degrees: number): void {
     const record = this.store.get(id);
     if (!record) return;
-    const result = this.#rotated(id, degrees - record.rotate);
+    const result = record.locked ? [] : rotatedRecords(record, this.members(id), degrees - record.rotate);
     if (result.length === 0) return;
     this.history.mark('rotate');
     this.store.put(result);
@@ -577,93 +516,22 @@ export class Editor {
     return this.selectedRecords().filter((r) => !r.locked);
   }
 
-  #translated(records: readonly ComponentRecord[], dx: number, dy: number): ComponentRecord[] {
-    return this.#withMembers(records.filter((r) => !r.locked)).map((r) => ({
-      ...r,
-      left: r.left + dx,
-      top: r.top + dy,
-    }));
-  }
-
-  #resized(id: string, rect: Rect): ComponentRecord[] {
-    const record = this.store.get(id);
-    if (!record || record.locked) return [];
-    const out: ComponentRecord[] = [{ ...record, ...rect }];
-    if (record.kind === 'Group') {
-      const sx = record.width === 0 ? 1 : rect.width / record.width;
-      const sy = record.height === 0 ? 1 : rect.height / record.height;
-      for (const m of this.members(id))
-        out.push({
-          ...m,
-          left: rect.left + (m.left - record.left) * sx,
-          top: rect.top + (m.top - record.top) * sy,
-          width: m.width * sx,
-          height: m.height * sy,
-        });
-    }
-    return out;
-  }
-
-  #rotated(id: string, delta: number): ComponentRecord[] {
-    const record = this.store.get(id);
-    if (!record || record.locked) return [];
-    if (record.kind !== 'Group') return [{ ...record, rotate: normaliseDegrees(record.rotate + delta) }];
-    // A group stays upright: its members turn around its centre and it is re-fitted around them.
-    const centre = centreOf(rectOf(record));
-    const members = this.members(id).map((m) => {
-      const c = rotatePoint(centreOf(rectOf(m)), centre, delta);
-      return { ...m, left: c.x - m.width / 2, top: c.y - m.height / 2, rotate: normaliseDegrees(m.rotate + delta) };
-    });
-    const box = unionOf(members.map((m) => rotatedBounds(rectOf(m), m.rotate))) ?? rectOf(record);
-    return [{ ...record, ...box }, ...members];
-  }
-
-  #gestureResult(): ComponentRecord[] | null {
-    const g = this.#gesture;
-    if (!g) return null;
-    switch (g.type) {
-      case 'translate':
-        return this.#translated(
-          g.ids.map((id) => this.store.get(id)).filter((r): r is ComponentRecord => r !== undefined),
-          g.dx,
-          g.dy,
-        );
-      case 'resize':
-        return this.#resized(g.id, g.rect);
-      case 'rotate':
-        return this.#rotated(g.id, g.delta);
-      case 'brush':
-        return null;
-    }
-  }
-
   // ── pointer ────────────────────────────────────────────────────────────────────────────────────
 
   /** The top-most component under `p`; the background picture is not hit (a drag on it selects by area). */
   hitTest(p: Point): ComponentRecord | undefined {
-    const stack = this.topLevel()
-      .filter((r) => r.kind !== 'Picture')
-      .reverse();
-    return stack.find((r) =>
-      r.kind === 'Group'
-        ? this.members(r.id).some((m) => containsPoint(rectOf(m), m.rotate, p))
-        : containsPoint(rectOf(r), r.rotate, p),
-    );
+    return componentAt(this.#scene, p);
   }
 
   /** Where a handle of a component lies on the canvas (its rotation applied). */
   handlePoint(id: string, handle: Handle | 'rotate'): Point {
-    const r = this.store.get(id)!;
-    const c = centreOf(rectOf(r));
-    const x = handle === 'rotate' ? 0 : handle.includes('w') ? -0.5 : handle.includes('e') ? 0.5 : 0;
-    const y = handle === 'rotate' ? -0.5 : handle.includes('n') ? -0.5 : handle.includes('s') ? 0.5 : 0;
-    const local = { x: c.x + x * r.width, y: c.y + y * r.height - (handle === 'rotate' ? rotateHandleOffset : 0) };
-    return rotatePoint(local, c, r.rotate);
+    return handlePointOf(this.store.get(id)!, handle);
   }
 
   pointerDown(p: Point, mods: Modifiers = {}, target?: PointerTarget): void {
     if (this.#mode !== 'edit') return;
-    const hit = target ?? this.#targetAt(p);
+    const under = target ? undefined : this.hitTest(p);
+    const hit: PointerTarget = target ?? (under ? { type: 'component', id: under.id } : { type: 'canvas' });
     if (hit.type === 'resize' || hit.type === 'rotate') {
       const record = this.store.get(hit.id);
       if (!record || record.locked) return;
@@ -694,53 +562,10 @@ export class Editor {
       this.#gesture = { type: 'translate', start: p, ids, dx: 0, dy: 0, guides: [] };
   }
 
-  #targetAt(p: Point): PointerTarget {
-    const hit = this.hitTest(p);
-    return hit ? { type: 'component', id: hit.id } : { type: 'canvas' };
-  }
-
   /** Alt held while dragging turns snapping off. */
   pointerMove(p: Point, mods: Modifiers = {}): void {
-    const g = this.#gesture;
-    if (!g) return;
-    switch (g.type) {
-      case 'translate': {
-        const dx = p.x - g.start.x;
-        const dy = p.y - g.start.y;
-        const moving = g.ids.map((id) => this.store.get(id)).filter((r): r is ComponentRecord => r !== undefined);
-        const box = unionOf(moving.map((r) => rotatedBounds(rectOf(r), r.rotate)));
-        if (!box || mods.alt) {
-          this.#gesture = { ...g, dx, dy, guides: [] };
-          break;
-        }
-        const moved = new Set(g.ids);
-        const others = this.store
-          .all()
-          .filter((r) => r.groupId === null && r.kind !== 'Picture' && !moved.has(r.id))
-          .map((r) => rotatedBounds(rectOf(r), r.rotate));
-        const snap = snapRect({ ...box, left: box.left + dx, top: box.top + dy }, [...others, this.canvasRect]);
-        this.#gesture = { ...g, dx: dx + snap.dx, dy: dy + snap.dy, guides: snap.guides };
-        break;
-      }
-      case 'resize':
-        this.#gesture = { ...g, rect: this.#resizeRect(g.id, g.handle, p.x - g.start.x, p.y - g.start.y) };
-        break;
-      case 'rotate': {
-        let delta = angleAround(g.centre, p) - g.startAngle;
-        // Shift turns in steps of 15°.
-        if (mods.shift) delta = Math.round(delta / 15) * 15;
-        this.#gesture = { ...g, delta };
-        break;
-      }
-      case 'brush': {
-        const rect = rectFromCorners(g.start, p);
-        const ids = this.topLevel()
-          .filter((r) => !r.locked && r.kind !== 'Picture' && containsRect(rect, rotatedBounds(rectOf(r), r.rotate)))
-          .map((r) => r.id);
-        this.#gesture = { ...g, rect, ids };
-        break;
-      }
-    }
+    if (!this.#gesture) return;
+    this.#gesture = movedGesture(this.#scene, this.#gesture, p, mods);
     this.#changed();
   }
 
@@ -749,7 +574,7 @@ export class Editor {
     if (!this.#gesture) return;
     this.pointerMove(p, mods);
     const g = this.#gesture;
-    const result = this.#gestureResult();
+    const result = gestureRecords(this.#scene, this.#gesture);
     this.#gesture = null;
     if (g.type === 'brush') {
       this.select([...g.base, ...g.ids.filter((id) => !g.base.includes(id))]);
@@ -771,26 +596,4 @@ export class Editor {
     this.#gesture = null;
     this.#changed();
   }
-
-  /**
-   * The rectangle a handle drag by (dx, dy) gives: the pointer's motion taken in the component's own
-   * turned frame, the opposite side or corner held where it was on the canvas. At least 1 px.
-   */
-  #resizeRect(id: string, handle: Handle, dx: number, dy: number): Rect {
-    const r = this.store.get(id)!;
-    const local = rotatePoint({ x: dx, y: dy }, { x: 0, y: 0 }, -r.rotate);
-    const sx = handle.includes('e') ? 1 : handle.includes('w') ? -1 : 0;
-    const sy = handle.includes('s') ? 1 : handle.includes('n') ? -1 : 0;
-    const width = Math.max(1, r.width + sx * local.x);
-    const height = Math.max(1, r.height + sy * local.y);
-    // Anchor: the opposite side's point, as an offset from the centre in the component's frame.
-    const c = centreOf(rectOf(r));
-    const anchor = rotatePoint({ x: c.x - (sx * r.width) / 2, y: c.y - (sy * r.height) / 2 }, c, r.rotate);
-    const offset = rotatePoint({ x: (-sx * width) / 2, y: (-sy * height) / 2 }, { x: 0, y: 0 }, r.rotate);
-    const centre = { x: anchor.x - offset.x, y: anchor.y - offset.y };
-    return { left: centre.x - width / 2, top: centre.y - height / 2, width, height };
-  }
 }
-
-const sameRect = (a: Rect, b: Rect) =>
-  a.left === b.left && a.top === b.top && a.width === b.width && a.height === b.height;
