@@ -8,13 +8,15 @@ const NotificationLogPage = lazy(() =>
 );
 const settings = (name: keyof typeof import('./pages/settings-pages.tsx')) =>
   lazy(() => import('./pages/settings-pages.tsx').then((m) => ({ default: m[name] })));
+const notify = (name: keyof typeof import('./pages/notify-pages.tsx')) =>
+  lazy(() => import('./pages/notify-pages.tsx').then((m) => ({ default: m[name] })));
 const AlarmParamPage = settings('AlarmParamPage');
 const WarningLevelPage = settings('WarningLevelPage');
-const MailboxPage = settings('MailboxPage');
-const AlarmPushPage = settings('AlarmPushPage');
-const AlarmTemplatePage = settings('AlarmTemplatePage');
-const ContactsPage = settings('ContactsPage');
-const ContactGroupsPage = settings('ContactGroupsPage');
+const MailboxPage = notify('MailboxPage');
+const AlarmPushPage = notify('AlarmPushPage');
+const AlarmTemplatePage = notify('AlarmTemplatePage');
+const ContactsPage = notify('ContactsPage');
+const ContactGroupsPage = notify('ContactGroupsPage');
 
 export const alarmsRoutes: RouteObject[] = [
   { path: '/alarm', element: <AlarmPage /> },
