@@ -330,36 +330,41 @@ describeEachDatabase('MQTT ingest against mosquitto', (dialect) => {
     expect(res.body.message).toContain('Maximum age is a whole number of seconds from 0 to 604800');
   });
 
-  it('a broker away for 33 s (the old back-off would wait 32 s by then) is seen again within 2 intervals + 10 s', async () => {
-    const away = await startMosquitto();
-    const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${away.port}`, { reconnectPeriod: 100 });
-    const collector = t.sitewatch.collector!;
-    try {
-      const device = (await mqttDevice('BACKOFF', away.port, 1)).id;
-      await mqttItem(device, 'v', { topic: `${prefix}/{device_id}/v` }, { max_age: 0 });
-      // The publisher sends every 200 ms whenever the broker is up.
-      const timer = setInterval(() => {
-        if (publisher.connected) void publisher.publishAsync(`${prefix}/${device}/v`, '20').catch(() => undefined);
-      }, 200);
+  // The back-off is the collector's, not the database's: 38 s of waiting is spent on one database only.
+  it.runIf(dialect === 'sqlite')(
+    'a broker away for 33 s (the old back-off would wait 32 s by then) is seen again within 2 intervals + 10 s',
+    async () => {
+      const away = await startMosquitto();
+      const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${away.port}`, { reconnectPeriod: 100 });
+      const collector = t.sitewatch.collector!;
       try {
-        expect(await waitFor(() => collector.liveDevice(device)?.state === monitorState.normal, 8000)).toBe(true);
-        await away.stop();
-        expect(await waitFor(() => collector.liveDevice(device)?.state === monitorState.unknown, 3000)).toBe(true);
-        // Retries at 0, 1, 3, 7, 15 s and then every 11 s (the old ones: 31, then 63 s).
-        await sleep(33_000);
-        await away.start();
-        const back = Date.now();
-        expect(await waitFor(() => collector.liveDevice(device)?.state === monitorState.normal, 14_000, 100)).toBe(
-          true,
-        );
-        const took = Date.now() - back;
-        expect(took, `back after ${took} ms`).toBeLessThanOrEqual(2 * 1000 + 10_000);
+        const device = (await mqttDevice('BACKOFF', away.port, 1)).id;
+        await mqttItem(device, 'v', { topic: `${prefix}/{device_id}/v` }, { max_age: 0 });
+        // The publisher sends every 200 ms whenever the broker is up.
+        const timer = setInterval(() => {
+          if (publisher.connected) void publisher.publishAsync(`${prefix}/${device}/v`, '20').catch(() => undefined);
+        }, 200);
+        try {
+          expect(await waitFor(() => collector.liveDevice(device)?.state === monitorState.normal, 8000)).toBe(true);
+          await away.stop();
+          expect(await waitFor(() => collector.liveDevice(device)?.state === monitorState.unknown, 3000)).toBe(true);
+          // Retries at 0, 1, 3, 7, 15 s and then every 11 s (the old ones: 31, then 63 s).
+          await sleep(33_000);
+          await away.start();
+          const back = Date.now();
+          expect(await waitFor(() => collector.liveDevice(device)?.state === monitorState.normal, 14_000, 100)).toBe(
+            true,
+          );
+          const took = Date.now() - back;
+          expect(took, `back after ${took} ms`).toBeLessThanOrEqual(2 * 1000 + 10_000);
+        } finally {
+          clearInterval(timer);
+        }
       } finally {
-        clearInterval(timer);
+        await publisher.endAsync(true);
+        await away.destroy();
       }
-    } finally {
-      await publisher.endAsync(true);
-      await away.destroy();
-    }
-  }, 70_000);
+    },
+    70_000,
+  );
 });
