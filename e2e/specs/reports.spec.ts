@@ -82,6 +82,8 @@ test('data list: live values of every site, a filter narrows them, the export ho
     await expect(row).toContainText('北京总部机房');
     await expect(row).toContainText('A相输入电压');
   }
+  // Each product is fresh (e2e/fixtures/test.ts): wait for the three values' first reading.
+  await expect(rows.getByTestId('data-value').filter({ hasText: /^-?\d/ })).toHaveCount(3, { timeout: 30_000 });
   // Sorting by value is the server's: the column header turns the order.
   await page.getByRole('columnheader', { name: '当前值' }).click();
   await expect(page.getByRole('columnheader', { name: '当前值' })).toHaveAttribute('aria-sort', 'ascending');
