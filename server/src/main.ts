@@ -85,6 +85,9 @@ app.addHook('onResponse', async (request, reply) => {
     await dropInitialPasswordFile().catch((err) => app.log.warn({ err }, 'could not remove the initial password file'));
 });
 await dropInitialPasswordFile();
+// Written before the server answers, so whoever sees it ready (a script, the journeys' setup) finds
+// the file; kept only its owner can read, and it must be changed at first login.
+if (adminPassword) writeFileSync(initialPasswordFile, `${adminPassword}\n`, { mode: 0o600 });
 if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 if (demo) app.log.info(demo, 'demo estate created (SITEWATCH_DEMO=0 skips it)');
 if (captchaRestored) app.log.warn('the login captcha a test run had switched off is on again');
@@ -123,12 +126,9 @@ const testNotice =
     ? null
     : `${config.mode} mode${config.captcha === 'off' ? ', login captcha off' : ''}: not for production use`;
 if (testNotice) app.log.warn({ mode: config.mode, captcha: config.captcha }, testNotice);
-if (adminPassword) {
-  // Kept in a file only its owner can read; it must be changed at first login. JSON logs travel to
-  // collectors: only the terminal banner shows the password itself.
-  writeFileSync(initialPasswordFile, `${adminPassword}\n`, { mode: 0o600 });
+// JSON logs travel to collectors: only the terminal banner shows the password itself.
+if (adminPassword)
   app.log.info({ file: initialPasswordFile }, 'first start: the initial password of admin is in the file');
-}
 if (pretty) {
   // One block, one address, after the start-up lines.
   const lines = [`Sitewatch is running at ${url}`];
