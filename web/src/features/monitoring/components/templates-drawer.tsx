@@ -15,13 +15,11 @@ import {
   Drawer,
   Form,
   Input,
-  InputNumber,
   Modal,
   Popconfirm,
   Row,
   Select,
   Space,
-  Switch,
   Table,
   Tag,
   Tooltip,
@@ -33,6 +31,7 @@ import { categoriesQuery, templatesQuery } from '../api.ts';
 import { validateWith } from '../form-errors.ts';
 import { templateApi } from '../template-api.ts';
 import { SourceFields } from './source-fields.tsx';
+import { ValueRuleFields } from './value-rule-fields.tsx';
 
 const page = '/setting_device_mange';
 type Point = TemplateItem;
@@ -84,8 +83,6 @@ const PointForm = ({
 }) => {
   const { t } = useTranslation();
   const [form] = Form.useForm();
-  const valueType = Form.useWatch('value_type', form);
-  const telemetry = Form.useWatch('telemetry_only', form);
   const initial =
     point && point !== 'new'
       ? point
@@ -97,11 +94,6 @@ const PointForm = ({
           threshold_max: 100,
           source: newSource[kind] ?? { kind },
         };
-  const numberField = (name: string, label: string) => (
-    <Form.Item name={name} label={label}>
-      <InputNumber style={{ width: '100%' }} />
-    </Form.Item>
-  );
   return (
     <Modal
       open={point !== null}
@@ -157,38 +149,7 @@ const PointForm = ({
               <Input maxLength={16} />
             </Form.Item>
           </Col>
-          <Col span={6}>
-            <Form.Item name="value_type" label={t('monitoringUi.items.valueType')}>
-              <Select
-                options={[
-                  { value: 1, label: t('monitoringUi.items.numeric') },
-                  { value: 0, label: t('monitoringUi.items.status') },
-                ]}
-              />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item
-              name="telemetry_only"
-              label={t('monitoringUi.items.telemetryOnly')}
-              tooltip={t('monitoringUi.items.telemetryOnlyHelp')}
-              valuePropName="checked"
-            >
-              <Switch />
-            </Form.Item>
-          </Col>
-          {telemetry ? null : valueType === 0 ? (
-            <Col span={6}>
-              <Form.Item name="status_threshold" label={t('monitoringUi.items.statusThreshold')} required>
-                <Input maxLength={32} />
-              </Form.Item>
-            </Col>
-          ) : (
-            <>
-              <Col span={6}>{numberField('threshold_min', t('monitoringUi.items.min'))}</Col>
-              <Col span={6}>{numberField('threshold_max', t('monitoringUi.items.max'))}</Col>
-            </>
-          )}
+          <ValueRuleFields thresholdSpan={6} />
         </Row>
         <SourceFields />
       </Form>

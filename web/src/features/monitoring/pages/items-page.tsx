@@ -29,6 +29,7 @@ import { stateOf } from '../../../components/states.ts';
 import { formatValue } from '../../../components/value-format.ts';
 import { contactGroupsQuery, devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { SourceFields } from '../components/source-fields.tsx';
+import { numberField, ValueRuleFields } from '../components/value-rule-fields.tsx';
 import { validateWith } from '../form-errors.ts';
 
 const sourceKeys: Record<string, string[]> = {
@@ -56,12 +57,6 @@ const useFeedback = () => {
   };
 };
 
-const numberField = (name: string, label: string, min?: number) => (
-  <Form.Item name={name} label={label}>
-    <InputNumber min={min} style={{ width: '100%' }} />
-  </Form.Item>
-);
-
 const ItemForm = ({
   item,
   deviceId,
@@ -79,8 +74,6 @@ const ItemForm = ({
   const feedback = useFeedback();
   const periods = useQuery(periodsQuery);
   const groups = useQuery(contactGroupsQuery);
-  const valueType = Form.useWatch('value_type', form);
-  const telemetry = Form.useWatch('telemetry_only', form);
   const periodOptions = [
     { value: 0, label: t('monitoringUi.items.always') },
     ...(periods.data?.data ?? []).map((p) => ({ value: p.id, label: p.name })),
@@ -206,40 +199,15 @@ const ItemForm = ({
               <InputNumber min={0} max={6} precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
-          <Col span={6}>
-            <Form.Item name="value_type" label={t('monitoringUi.items.valueType')}>
-              <Select
-                options={[
-                  { value: 1, label: t('monitoringUi.items.numeric') },
-                  { value: 0, label: t('monitoringUi.items.status') },
-                ]}
-              />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item
-              name="telemetry_only"
-              label={t('monitoringUi.items.telemetryOnly')}
-              tooltip={t('monitoringUi.items.telemetryOnlyHelp')}
-              valuePropName="checked"
-            >
-              <Switch />
-            </Form.Item>
-          </Col>
-          {telemetry ? null : valueType === 0 ? (
-            <Col span={6}>
-              <Form.Item name="status_threshold" label={t('monitoringUi.items.statusThreshold')} required>
-                <Input maxLength={32} />
-              </Form.Item>
-            </Col>
-          ) : (
-            <>
-              <Col span={4}>{numberField('threshold_min', t('monitoringUi.items.min'))}</Col>
-              <Col span={4}>{numberField('threshold_max', t('monitoringUi.items.max'))}</Col>
-              <Col span={5}>{numberField('recovery_point', t('monitoringUi.items.recoveryPoint'))}</Col>
-              <Col span={5}>{numberField('overrun_point', t('monitoringUi.items.overrunPoint'))}</Col>
-            </>
-          )}
+          <ValueRuleFields
+            thresholdSpan={4}
+            numericExtra={
+              <>
+                <Col span={5}>{numberField('recovery_point', t('monitoringUi.items.recoveryPoint'))}</Col>
+                <Col span={5}>{numberField('overrun_point', t('monitoringUi.items.overrunPoint'))}</Col>
+              </>
+            }
+          />
           <Col span={6}>
             <Form.Item name="alarm_level" label={t('monitoringUi.items.alarmLevel')}>
               <LevelSelect style={{ width: '100%' }} />

@@ -1,0 +1,66 @@
+import { Col, Form, Input, InputNumber, Select, Switch } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** A number input of a monitoring form. */
+export const numberField = (name: string, label: string, min?: number) => (
+  <Form.Item name={name} label={label}>
+    <InputNumber min={min} style={{ width: '100%' }} />
+  </Form.Item>
+);
+
+/**
+ * The value type, the telemetry-only switch and the thresholds they call for, as the item form and a
+ * template point's form both show them (inside a Row of the caller's Form). A telemetry-only value
+ * has no thresholds; a status value has its status threshold; a numeric one min and max, then
+ * `numericExtra` (the item form's recovery and overrun points).
+ */
+export const ValueRuleFields = ({
+  thresholdSpan,
+  numericExtra,
+}: {
+  thresholdSpan: number;
+  numericExtra?: ReactNode;
+}) => {
+  const { t } = useTranslation();
+  const form = Form.useFormInstance();
+  const valueType = Form.useWatch('value_type', form);
+  const telemetry = Form.useWatch('telemetry_only', form);
+  return (
+    <>
+      <Col span={6}>
+        <Form.Item name="value_type" label={t('monitoringUi.items.valueType')}>
+          <Select
+            options={[
+              { value: 1, label: t('monitoringUi.items.numeric') },
+              { value: 0, label: t('monitoringUi.items.status') },
+            ]}
+          />
+        </Form.Item>
+      </Col>
+      <Col span={6}>
+        <Form.Item
+          name="telemetry_only"
+          label={t('monitoringUi.items.telemetryOnly')}
+          tooltip={t('monitoringUi.items.telemetryOnlyHelp')}
+          valuePropName="checked"
+        >
+          <Switch />
+        </Form.Item>
+      </Col>
+      {telemetry ? null : valueType === 0 ? (
+        <Col span={6}>
+          <Form.Item name="status_threshold" label={t('monitoringUi.items.statusThreshold')} required>
+            <Input maxLength={32} />
+          </Form.Item>
+        </Col>
+      ) : (
+        <>
+          <Col span={thresholdSpan}>{numberField('threshold_min', t('monitoringUi.items.min'))}</Col>
+          <Col span={thresholdSpan}>{numberField('threshold_max', t('monitoringUi.items.max'))}</Col>
+          {numericExtra}
+        </>
+      )}
+    </>
+  );
+};
