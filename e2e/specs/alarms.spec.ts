@@ -124,7 +124,7 @@ const encrypt = (publicKey: string, text: string) =>
 
 test('a user without the site sees none of its alarms; the alarm settings pages save', async ({
   page,
-  browser,
+  freshPage,
   request,
 }) => {
   // A role with the first demo site and the alarm page only, and its user (password changed once).
@@ -159,7 +159,7 @@ test('a user without the site sees none of its alarms; the alarm settings pages 
       new_password: encrypt(public_key, 'Alarm-Op-Second-2'),
     },
   });
-  const op = await (await browser.newContext()).newPage();
+  const op = await freshPage();
   await loginToConsole(op, 'alarm-op', 'Alarm-Op-Second-2');
   await expect(op.getByTestId('alarm-bell')).toBeVisible({ timeout: 30_000 });
 

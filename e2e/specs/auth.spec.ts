@@ -111,12 +111,12 @@ test('remember-me survives a browser restart, a plain login does not', async ({ 
   }
 });
 
-test('single-terminal login ends the first browser', async ({ browser, request }) => {
+test('single-terminal login ends the first browser', async ({ freshPage, request }) => {
   await setGlobalConfig(request, 'LOGIN_SAFE', loginSafe({ single_terminal: true }));
-  const a = await (await browser.newContext()).newPage();
+  const a = await freshPage();
   await loginToConsole(a, 'admin', adminPassword);
   await expect(a.getByTestId('user-menu')).toBeVisible();
-  const b = await (await browser.newContext()).newPage();
+  const b = await freshPage();
   await loginToConsole(b, 'admin', adminPassword);
   await expect(b.getByTestId('user-menu')).toBeVisible();
   await a.goto('/setting_auto_login');

@@ -160,17 +160,16 @@ test('the dashboard inside the shell has one bar and a tab of its own; /login wh
 
 test('the language is the user’s: a fresh browser signs in and comes back in the language chosen before', async ({
   page,
-  browser,
+  freshPage,
 }) => {
   await loginToConsole(page, 'admin', adminPassword);
   await page.getByLabel('语言').click();
   await page.getByTitle('English').click();
   await expect(page.getByRole('button', { name: 'Tabs' })).toBeVisible();
-  const fresh = await (await browser.newContext()).newPage();
+  const fresh = await freshPage();
   await loginToConsole(fresh, 'admin', adminPassword);
   await expect(fresh.getByRole('button', { name: 'Tabs' })).toBeVisible();
   await fresh.screenshot({ path: test.info().outputPath('fresh-browser-en_us.png') });
-  await fresh.context().close();
 });
 
 test('logs name their codes: the operation log’s modules and actions, the alarm log’s states and actions', async ({

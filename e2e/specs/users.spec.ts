@@ -26,6 +26,7 @@ test.afterEach(async ({ playwright, baseURL }) => {
 
 test('the administrator grants a role one site, three pages and a contact, and its user sees only those', async ({
   page,
+  freshPage,
   request,
 }) => {
   const headers = await adminHeaders(request);
@@ -72,7 +73,7 @@ test('the administrator grants a role one site, three pages and a contact, and i
   await page.screenshot({ path: test.info().outputPath('users-zh_cn.png') });
 
   // The new user changes the issued password at first login, then sees only the granted pages.
-  const other = await (await page.context().browser()!.newContext()).newPage();
+  const other = await freshPage();
   await loginInBrowser(other, 'duty1', 'Duty-First-Pass-1');
   const forced = other.getByRole('dialog');
   await forced.getByLabel('旧密码').fill('Duty-First-Pass-1');
@@ -106,7 +107,6 @@ test('the administrator grants a role one site, three pages and a contact, and i
       await other.request.get('/api/v1/setting/gc?k=LOGIN_SAFE', { headers: { authorization: `Bearer ${token}` } })
     ).status(),
   ).toBe(403);
-  await other.context().close();
 });
 
 test('a blocked user cannot log in, and neither can a browser that is not allowed', async ({ page, request }) => {
