@@ -2,8 +2,8 @@
 // `npm test`: every check in one command — lint, typecheck, unit and server integration tests on
 // SQLite and a throw-away PostgreSQL cluster, then browser journeys in Debian's Chromium against the
 // production build. As root on Debian it installs the system packages it needs.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,6 +60,33 @@ const run = (title, cmd, args, env = {}) => {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   stageTimes.push([title, Math.round((Date.now() - begun) / 1000)]);
   if (result.status !== 0) throw new Error(`${title} failed (exit ${result.status ?? result.signal})`);
+};
+
+/** Runs a stage without blocking this process (a background stage's output keeps flowing). */
+const runAsync = (title, cmd, args, env = {}, logFile = null) => {
+  const begun = Date.now();
+  const child = spawn(cmd, args, {
+    cwd: root,
+    stdio: logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    env: { ...process.env, ...env },
+  });
+  const log = logFile ? createWriteStream(logFile) : null;
+  if (log) {
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+  }
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const done = () =>
+        resolve({
+          title,
+          took: Math.round((Date.now() - begun) / 1000),
+          failure: code === 0 ? null : `${title} failed (exit ${code ?? signal})`,
+        });
+      if (log) log.end(done);
+      else done();
+    });
+  });
 };
 
 const ensureSystemPackages = () => {
@@ -135,36 +162,54 @@ try {
   run('Lint and format (Biome)', 'npx', ['biome', 'check', '.']);
   run('Typecheck (all workspaces)', 'npm', ['run', 'typecheck', '--silent']);
   pgCluster = await startPostgres();
-  const vitestJson = path.join(tmp, 'vitest.json');
-  rmSync(vitestJson, { force: true });
-  try {
-    run(
-      'Unit and server integration tests (SQLite and PostgreSQL)',
-      'npx',
-      ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
-      { SITEWATCH_TEST_PG_URL: pgCluster.url, SITEWATCH_REQUIRE_PG: '1' },
-    );
-  } finally {
-    const report = readJson(vitestJson);
-    if (report) counts.vitest = { passed: report.numPassedTests, failed: report.numFailedTests };
-  }
+  // The journeys run the production build; it is made first so that they can start at once.
   run('Build the web app and the server', 'npm', ['run', 'build', '--silent']);
   const browserJson = path.join(tmp, 'playwright.json');
   rmSync(browserJson, { force: true });
-  try {
-    run(
-      'Browser journeys (Playwright, Debian Chromium, production build)',
-      'npx',
-      ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
-      {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: browserJson,
-      },
-    );
-  } finally {
-    const report = readJson(browserJson);
-    if (report)
-      counts.browser = { passed: report.stats.expected + report.stats.flaky, failed: report.stats.unexpected };
+  const journeysTitle = 'Browser journeys (Playwright, Debian Chromium, production build)';
+  const journeysArgs = ['playwright', 'test', '-c', 'e2e/playwright.config.ts'];
+  const journeysEnv = { PLAYWRIGHT_JSON_OUTPUT_NAME: browserJson };
+  // SITEWATCH_TEST_SERIAL=1 runs them after Vitest instead, each stage with the machine to itself.
+  const serial = process.env.SITEWATCH_TEST_SERIAL === '1';
+  // The journeys mostly wait on the browser and on their products' timers (about 0.4 of a core),
+  // so they run beside Vitest, their output kept in a file and printed after Vitest's.
+  const journeysLog = path.join(tmp, 'journeys.log');
+  const journeys = serial ? null : runAsync(journeysTitle, 'npx', journeysArgs, journeysEnv, journeysLog);
+  const vitestJson = path.join(tmp, 'vitest.json');
+  rmSync(vitestJson, { force: true });
+  const vitestTitle = 'Unit and server integration tests (SQLite and PostgreSQL)';
+  step(vitestTitle);
+  const vitest = await runAsync(
+    vitestTitle,
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+    { SITEWATCH_TEST_PG_URL: pgCluster.url, SITEWATCH_REQUIRE_PG: '1' },
+  );
+  stageTimes.push([vitestTitle, vitest.took]);
+  const vitestReport = readJson(vitestJson);
+  if (vitestReport) counts.vitest = { passed: vitestReport.numPassedTests, failed: vitestReport.numFailedTests };
+  let failure = vitest.failure;
+  if (journeys) {
+    console.log('\nWaiting for the journeys, which started beside Vitest…');
+    const done = await journeys;
+    step(journeysTitle);
+    process.stdout.write(readFileSync(journeysLog, 'utf8'));
+    stageTimes.push([`${journeysTitle}, beside Vitest`, done.took]);
+    failure = failure ?? done.failure;
+  } else if (!failure) {
+    try {
+      run(journeysTitle, 'npx', journeysArgs, journeysEnv);
+    } catch (err) {
+      failure = err.message;
+    }
   }
+  const browserReport = readJson(browserJson);
+  if (browserReport)
+    counts.browser = {
+      passed: browserReport.stats.expected + browserReport.stats.flaky,
+      failed: browserReport.stats.unexpected,
+    };
+  if (failure) throw new Error(failure);
 } catch (err) {
   console.error(`\n${err.message}`);
   exitCode = 1;
