@@ -9,6 +9,7 @@ import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { networkRoutes } from '../features/network/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
+import { siteMapRoutes } from '../features/site-map/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { normalizePage } from '../session/guard.ts';
@@ -28,6 +29,7 @@ export const shellRoutes: RouteObject[] = [
   ...ldapRoutes,
   ...alarmsRoutes,
   ...homeRoutes,
+  ...siteMapRoutes,
 ];
 
 const isAdmin = () => {

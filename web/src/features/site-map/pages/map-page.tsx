@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Select, Space } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
+import { LivePicture } from '../live-view.tsx';
+
+/** Site types of 001 §9 (0 aerial view, 1 device overview, 2 line diagram, 3 topology). */
+export const siteTypes = [0, 1, 2, 3] as const;
+
+/** Picks a number from the address, or the fallback. */
+const numberParam = (search: URLSearchParams, key: string, fallback: number) => {
+  const n = Number(search.get(key));
+  return search.get(key) !== null && Number.isInteger(n) && n >= 0 ? n : fallback;
+};
+
+/**
+ * /map (002 §2.1, menu 107): the chosen site's picture with live values, inside the shell. Site,
+ * sub-site (首页 = 0: the home view) and site type are in the address, so a SiteButton jump or a
+ * reload keeps them.
+ */
+export const MapPage = () => {
+  const { t } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const sites = useQuery(sitesQuery);
+  const rows = sites.data?.data ?? [];
+  const first = rows.find((s) => s.has_device) ?? rows[0];
+  const site = numberParam(search, 'device_group_id', 0) || first?.id || 0;
+  const type = numberParam(search, 'type', 0);
+  const parent = numberParam(search, 'parent_id', 0);
+  const subSites = useMemo(() => rows.filter((s) => s.parent_id === site && site !== 0), [rows, site]);
+
+  const go = (next: { site?: number; type?: number; parent?: number }) => {
+    const params = new URLSearchParams(search);
+    params.set('device_group_id', String(next.site ?? site));
+    params.set('type', String(next.type ?? type));
+    params.set('parent_id', String(next.site !== undefined ? 0 : (next.parent ?? parent)));
+    setSearch(params);
+  };
+  // The first site with devices until the user picks one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the site list arrives
+  useEffect(() => {
+    if (!search.get('device_group_id') && first) go({ site: first.id });
+  }, [first?.id]);
+
+  return (
+    <div data-testid="site-map">
+      <Flex wrap gap={8} align="center" style={{ marginBottom: 12 }}>
+        <SiteSelect value={site || null} onChange={(v) => v && go({ site: v })} ariaLabel={t('siteMap.site')} />
+        <Select
+          aria-label={t('siteMap.subSite')}
+          value={parent}
+          style={{ minWidth: 140 }}
+          onChange={(v) => go({ parent: v })}
+          options={[{ value: 0, label: t('siteMap.home') }, ...subSites.map((s) => ({ value: s.id, label: s.name }))]}
+        />
+        <Select
+          aria-label={t('siteMap.siteType')}
+          value={type}
+          style={{ minWidth: 140 }}
+          onChange={(v) => go({ type: v })}
+          options={siteTypes.map((v) => ({ value: v, label: t(`siteMap.siteTypes.${v}`) }))}
+        />
+        <Space>
+          <Button onClick={() => window.open('/fullScreen?fullShow=yes', '_blank', 'noopener')}>
+            {t('siteMap.fullScreen')}
+          </Button>
+        </Space>
+      </Flex>
+      {site !== 0 && <LivePicture site={site} type={type} parent={parent} onSite={(s) => go({ site: s })} />}
+    </div>
+  );
+};
