@@ -566,4 +566,32 @@ describeEachDatabase('top view', (dialect) => {
       (await t.app.inject({ method: 'GET', url: '/api/v1/setting/top_view/file/..%2F..%2Fsitewatch.db' })).statusCode,
     ).toBe(400);
   });
+
+  it('editor tickets: minted with the editor function, redeemed once for the session token, never twice', async () => {
+    const minted = await ok('POST', 'setting/top_view/ticket', {});
+    expect(minted).toMatchObject({ ticket: expect.stringMatching(/^[0-9a-f]{32}$/), expires_in: 60 });
+    // Redeeming needs no session (the editor window has none yet) and answers the minting session's token.
+    const redeem = (ticket: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/pub/top_view/ticket',
+        headers: { 'accept-language': 'zh-CN' },
+        payload: { ticket },
+      });
+    const first = await redeem(minted.ticket);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toEqual({ access_token: 'admin-token' });
+    const again = await redeem(minted.ticket);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().message).toBe('编辑凭证无效或已过期，请从控制台重新打开编辑器');
+    expect((await redeem('0'.repeat(32))).statusCode).toBe(400);
+    expect((await redeem('not-a-ticket')).statusCode).toBe(400);
+    // An editor of one site gets their own token back; a user without the editor's function gets no ticket.
+    const own = await ok('POST', 'setting/top_view/ticket', {}, restricted);
+    expect((await redeem(own.ticket)).json().data).toEqual({ access_token: restricted });
+    const viewer = `tv-viewer-${dialect}`;
+    const viewerId = await createUser(t.database.db, viewer, 'Viewer-Pass-123');
+    fakeTokens[viewer] = { user_id: viewerId, user_name: viewer, session_id: 2 };
+    expect((await call('POST', 'setting/top_view/ticket', {}, viewer)).status).toBe(403);
+  });
 });

@@ -393,6 +393,23 @@ export const stationItemsQuery = z.object({
   t: tParam,
 });
 
+/**
+ * The editor's ticket (000 §2.4, 001 §2 `token`): the console mints a short-lived one-time ticket
+ * for the editor's address, and the editor redeems it once for the session's token, so the session
+ * token never stands in a URL.
+ */
+export const editorTicket = z.object({
+  ticket: z.string().describe('One-time ticket for /groupmap_edit?token='),
+  expires_in: z.number().int().describe('Seconds the ticket stays valid.'),
+});
+export const ticketRedeem = z.strictObject({
+  ticket: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .describe('The ticket from the editor address.'),
+  t: tParam,
+});
+
 const fileParams = z.object({
   name: z
     .string()
@@ -449,6 +466,22 @@ export const topViewRoutes = {
     tags,
     params: z.object({ id: id.describe('The site.') }),
     response: z.object({ deleted: z.number().int() }),
+  }),
+  mintTicket: defineRoute({
+    method: 'POST',
+    path: 'setting/top_view/ticket',
+    summary: 'Mint a one-time ticket that opens the editor in its own window',
+    tags,
+    body: z.strictObject({ t: tParam }),
+    response: editorTicket,
+  }),
+  redeemTicket: defineRoute({
+    method: 'POST',
+    path: 'pub/top_view/ticket',
+    summary: 'Redeem an editor ticket (once, within its lifetime) for the session token',
+    tags,
+    body: ticketRedeem,
+    response: z.object({ access_token: z.string() }),
   }),
   backgroundImages: defineRoute({
     method: 'GET',

@@ -5,6 +5,7 @@ import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import { createTopViewRepository } from './repository.ts';
 import { createTopViewService } from './service.ts';
+import { createTicketStore } from './tickets.ts';
 import { registerTopViewUploads } from './uploads.ts';
 
 /** The editor /groupmap_edit (migration 0016): its writes need the edit function. */
@@ -53,6 +54,17 @@ export const registerTopView = (app: FastifyInstance, deps: { db: Db; dataDir: s
   addRoute(app, r.stationItems, async ({ query, request }) =>
     service.stationItems(query.device_id, query.cell_names, await scope(request)),
   );
+  const tickets = createTicketStore(deps.clock);
+  addRoute(
+    app,
+    r.mintTicket,
+    ({ request }) => tickets.mint(request.headers.authorization?.replace(/^Bearer\s+/i, '') ?? ''),
+    { permission: editPicture },
+  );
+  addRoute(app, r.redeemTicket, ({ body }) => tickets.redeem(body.ticket), {
+    auth: false,
+    rateLimit: { max: 30, timeWindow: 60_000 },
+  });
   addRoute(app, r.backgroundImages, () => service.images('background'));
   addRoute(app, r.icons, async () => (await service.images('icon')).map((i) => ({ ...i, normal_img: i.url })));
   registerTopViewUploads(app, { db: deps.db, dataDir: deps.dataDir, permission: editPicture, clock: deps.clock });
