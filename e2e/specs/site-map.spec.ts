@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { adminHeaders, adminPassword, loginToConsole } from '../fixtures/product.ts';
+import { adminHeaders, adminPassword, loginToConsole, resetAdminLanguage } from '../fixtures/product.ts';
 import { addTemperature, adminApi, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
-import { type APIRequestContext, expect, test } from '../fixtures/test.ts';
+import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -33,6 +33,7 @@ let stage: Stage | null = null;
 let item = 0;
 
 test.afterEach(async ({ request }) => {
+  await resetAdminLanguage(request);
   await removeStage(request, stage);
   stage = null;
 });
@@ -111,8 +112,107 @@ test('an operator’s /map shows a device turning abnormal without a reload when
   // One read after the alarm push, none by a timer.
   expect(polls.length).toBeLessThanOrEqual(2);
   await page.screenshot({ path: path.join(shots, 'site-map-alarm-zh_cn.png') });
+  await page.getByLabel('语言').click();
+  await page.getByTitle('English').click();
+  await expect(page.getByTestId('site-map').getByRole('button', { name: 'Carousel screen' })).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'site-map-alarm-en_us.png') });
 
   // The device opens its station page.
   await device.click();
   await page.waitForURL(new RegExp(`/station\\?device_group_id=${stage.site}&device=${stage.device}`));
+});
+
+/** What the canvas shows, component by component: kind, box and text (ids and order aside). */
+const drawing = (page: Page) =>
+  page.locator('[data-testid="editor-canvas"] [data-id]').evaluateAll((els) =>
+    els
+      .map((el) => {
+        const e = el as HTMLElement;
+        return [e.dataset.kind, e.style.left, e.style.top, e.style.width, e.style.height, e.textContent].join(' ');
+      })
+      .sort(),
+  );
+
+/** Drags on the canvas from one point to another, in canvas pixels. */
+const dragOnCanvas = async (page: Page, from: [number, number], to: [number, number]) => {
+  const box = (await page.getByTestId('site-scene').first().boundingBox())!;
+  await page.mouse.move(box.x + from[0], box.y + from[1]);
+  await page.mouse.down();
+  await page.mouse.move(box.x + (from[0] + to[0]) / 2, box.y + (from[1] + to[1]) / 2, { steps: 4 });
+  await page.mouse.move(box.x + to[0], box.y + to[1], { steps: 4 });
+  await page.mouse.up();
+};
+
+test('an administrator draws a site in the editor, undoes and redoes, saves, reloads and finds it identical', async ({
+  page,
+  request,
+}) => {
+  stage = await createStage(request, '绘图机房', 'TH-DRAW');
+  const other = (await adminApi(request, 'post', 'setting/device_groups', { name: '跳转机房', weight: 2 })).id;
+  await loginToConsole(page, 'admin', adminPassword);
+  await page.goto(`/map?device_group_id=${stage.site}`);
+  await expect(page.getByTestId('site-map-empty')).toBeVisible();
+  const [editor] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: '编辑图片' }).click(),
+  ]);
+  // The ticket is spent and leaves the address; the session token never stood in it.
+  await editor.waitForURL((url) => url.pathname === '/groupmap_edit' && !url.searchParams.has('token'));
+  await expect(editor.getByTestId('editor-toolbar')).toBeVisible();
+
+  // Background through the toolbar's file input; a non-image is refused with 只能插入图片.
+  const file = editor.getByTestId('background-file');
+  await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(editor.getByText('只能插入图片')).toBeVisible();
+  await file.setInputFiles({ name: 'room.svg', mimeType: 'image/svg+xml', buffer: svg('#17324d', 1366, 768) });
+  await expect(editor.getByText('上传成功！')).toBeVisible();
+  await expect(editor.locator('[data-kind="Picture"] img')).toBeVisible();
+
+  // Three devices, each dragged from the centre (where a new one lands) to its place.
+  const list = editor.getByTestId('component-list');
+  for (const [i, x] of [200, 400, 600].entries()) {
+    await list.locator('[data-add="Cdefault"]').click();
+    await expect(editor.locator('[data-testid="editor-canvas"] [data-kind="Cdefault"]')).toHaveCount(i + 1);
+    await dragOnCanvas(editor, [683, 384], [x, 150]);
+  }
+  await list.locator('[data-add="Line_x"]').click();
+  await dragOnCanvas(editor, [683, 384], [400, 400]);
+  await list.locator('[data-add="VText"]').click();
+  await editor.getByLabel('文字', { exact: true }).fill('一号机柜区');
+  await editor.getByLabel('名称', { exact: true }).click();
+  await dragOnCanvas(editor, [683, 384], [200, 500]);
+  await list.locator('[data-add="SiteButton"]').click();
+  await editor.getByLabel('跳转站点').click();
+  await editor.getByTitle('跳转机房').click();
+  await editor.locator('body').click({ position: { x: 5, y: 700 } });
+  const drawn = await drawing(editor);
+  expect(drawn).toHaveLength(7);
+  expect(drawn.join('\n')).toContain('一号机柜区');
+
+  // Undo and redo, by the toolbar and by the keys: the last step (the site button's target) comes and goes.
+  const count = () => editor.locator('[data-testid="editor-canvas"] [data-kind]').count();
+  await editor.locator('[data-command="undo"]').click();
+  await expect(editor.locator('[data-testid="editor-canvas"] [data-kind="SiteButton"]')).toHaveText('');
+  await editor.locator('[data-command="redo"]').click();
+  await expect(editor.locator('[data-testid="editor-canvas"] [data-kind="SiteButton"]')).toHaveText('跳转机房');
+  await editor.keyboard.press('Control+z');
+  await editor.keyboard.press('Control+z');
+  await expect.poll(count).toBe(6);
+  await editor.keyboard.press('Control+y');
+  await editor.keyboard.press('Control+y');
+  await expect.poll(count).toBe(7);
+  expect(await drawing(editor)).toEqual(drawn);
+  await editor.screenshot({ path: path.join(shots, 'site-map-editor-zh_cn.png') });
+
+  await editor.locator('[data-command="save"]').click();
+  await expect(editor.getByText('保存成功！')).toBeVisible();
+  await editor.reload();
+  await expect.poll(() => drawing(editor)).toEqual(drawn);
+
+  // The live view shows the same picture.
+  await page.reload();
+  await expect(page.locator('[data-kind="VText"]')).toHaveText('一号机柜区');
+  await expect(page.locator('[data-kind="Cdefault"]')).toHaveCount(3);
+  await adminApi(request, 'delete', `setting/top_view/device/${stage.site}`);
+  await adminApi(request, 'delete', `setting/device_groups/${other}`);
 });

@@ -9,7 +9,7 @@ import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { networkRoutes } from '../features/network/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
-import { siteMapRoutes } from '../features/site-map/routes.tsx';
+import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { normalizePage } from '../session/guard.ts';
@@ -64,6 +64,7 @@ export const routes: RouteObject[] = [
     element: <Lazy />,
     children: [
       ...authRoutes,
+      ...siteMapStandaloneRoutes,
       {
         element: <ShellLayout />,
         children: [

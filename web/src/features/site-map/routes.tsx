@@ -2,6 +2,10 @@ import { lazy } from 'react';
 import type { RouteObject } from 'react-router';
 
 const MapPage = lazy(() => import('./pages/map-page.tsx').then((m) => ({ default: m.MapPage })));
+const EditorPage = lazy(() => import('./pages/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
 
 /** The site map (issue 15): the live view /map (menu 107), inside the shell. */
 export const siteMapRoutes: RouteObject[] = [{ path: '/map', element: <MapPage /> }];
+
+/** The editor /groupmap_edit (menu 214), without the shell (001 §2). */
+export const siteMapStandaloneRoutes: RouteObject[] = [{ path: '/groupmap_edit', element: <EditorPage /> }];

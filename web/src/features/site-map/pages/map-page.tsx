@@ -1,9 +1,12 @@
+import { topViewRoutes as tv } from '@sitewatch/contract/top-view';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { api } from '../../../api/client.ts';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
+import { useSession } from '../../../session/session.ts';
 import { LivePicture } from '../live-view.tsx';
 
 /** Site types of 001 §9 (0 aerial view, 1 device overview, 2 line diagram, 3 topology). */
@@ -29,6 +32,13 @@ export const MapPage = () => {
   const site = numberParam(search, 'device_group_id', 0) || first?.id || 0;
   const type = numberParam(search, 'type', 0);
   const parent = numberParam(search, 'parent_id', 0);
+  const canEdit = useSession((s) => s.enableMenuList.includes('/groupmap_edit'));
+  // The editor opens in its own window with a one-time ticket, never the session token (000 §2.4).
+  const openEditor = async () => {
+    const editorWindow = window.open('about:blank', '_blank');
+    const { ticket } = await api.call(tv.mintTicket, { body: {} });
+    if (editorWindow) editorWindow.location.href = `/groupmap_edit?id=${site}&type=${type}&token=${ticket}`;
+  };
   const subSites = useMemo(() => rows.filter((s) => s.parent_id === site && site !== 0), [rows, site]);
 
   const go = (next: { site?: number; type?: number; parent?: number }) => {
@@ -63,6 +73,7 @@ export const MapPage = () => {
           options={siteTypes.map((v) => ({ value: v, label: t(`siteMap.siteTypes.${v}`) }))}
         />
         <Space>
+          {canEdit && site !== 0 && <Button onClick={() => void openEditor()}>{t('siteMap.edit')}</Button>}
           <Button onClick={() => window.open('/fullScreen?fullShow=yes', '_blank', 'noopener')}>
             {t('siteMap.fullScreen')}
           </Button>

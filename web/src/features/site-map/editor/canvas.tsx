@@ -1,0 +1,244 @@
+import { Dropdown } from 'antd';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { contextMenuCommands, runCommand } from '../../../editor/model/commands.ts';
+import { type Editor, type Handle, handles } from '../../../editor/model/editor.ts';
+import type { ComponentKind, ComponentRecord } from '../../../editor/model/records.ts';
+import { rotateHandleOffset } from '../../../editor/model/transforms.ts';
+import { SceneView } from '../render/scene-view.tsx';
+import { useRecords, useSelection } from './use-editor.ts';
+
+/** Where a handle sits on its frame, in fractions of the width and height. */
+const handleSpot: Record<Handle, [number, number]> = {
+  n: [0.5, 0],
+  s: [0.5, 1],
+  e: [1, 0.5],
+  w: [0, 0.5],
+  ne: [1, 0],
+  nw: [0, 0],
+  se: [1, 1],
+  sw: [0, 1],
+};
+
+/** Writes a record's geometry straight to an element (drag frames), bypassing React. */
+const place = (el: HTMLElement, r: ComponentRecord) => {
+  el.style.left = `${r.left}px`;
+  el.style.top = `${r.top}px`;
+  el.style.width = `${r.width}px`;
+  el.style.height = `${r.height}px`;
+  el.style.transform = r.rotate ? `rotate(${r.rotate}deg)` : '';
+};
+
+/** The frames of the selected components, with their resize handles and rotation knob. */
+const Frames = memo(function Frames({ records }: { records: ComponentRecord[] }) {
+  return (
+    <>
+      {records.map((r) => (
+        <div
+          key={r.id}
+          className="sm-frame"
+          data-frame-id={r.id}
+          style={{
+            left: r.left,
+            top: r.top,
+            width: r.width,
+            height: r.height,
+            transform: r.rotate ? `rotate(${r.rotate}deg)` : undefined,
+          }}
+        >
+          {!r.locked &&
+            r.kind !== 'Picture' &&
+            handles.map((h) => (
+              <span
+                key={h}
+                className="sm-handle"
+                data-handle={h}
+                data-for={r.id}
+                style={{ left: `${handleSpot[h][0] * 100}%`, top: `${handleSpot[h][1] * 100}%`, cursor: `${h}-resize` }}
+              />
+            ))}
+          {!r.locked && r.kind !== 'Picture' && (
+            <span className="sm-rotate" data-rotate={r.id} style={{ top: -rotateHandleOffset }} />
+          )}
+        </div>
+      ))}
+    </>
+  );
+});
+
+/**
+ * The editor's canvas: the shared renderers, the selection frames and the pointer. During a drag,
+ * resize or rotation the model answers where each touched record would go (`previewRecords`) and
+ * this writes it to the elements directly; release commits one change, which React then draws
+ * (docs/site-map.md "Drag without re-rendering").
+ */
+export const EditorCanvas = ({
+  editor,
+  siteName,
+  siteNames,
+  onDropKind,
+  overlay,
+}: {
+  editor: Editor;
+  siteName: string;
+  siteNames: ReadonlyMap<number, string>;
+  onDropKind: (kind: ComponentKind, at: { x: number; y: number }) => void;
+  /** Drawn above the components (the heat map). */
+  overlay?: React.ReactNode;
+}) => {
+  const { t } = useTranslation();
+  const records = useRecords(editor);
+  const selection = useSelection(editor);
+  const scene = useRef<HTMLDivElement>(null);
+  const guides = useRef<HTMLDivElement>(null);
+  const brush = useRef<HTMLDivElement>(null);
+  const touched = useRef(new Set<string>());
+  const { width, height } = editor.canvasRect;
+  const selected = useMemo(
+    () => selection.map((id) => records.find((r) => r.id === id)).filter((r): r is ComponentRecord => !!r),
+    [selection, records],
+  );
+
+  const pointOf = (e: { clientX: number; clientY: number }) => {
+    const box = scene.current!.getBoundingClientRect();
+    return { x: e.clientX - box.left, y: e.clientY - box.top };
+  };
+  const mods = (e: React.PointerEvent | PointerEvent) => ({
+    shift: e.shiftKey,
+    ctrl: e.ctrlKey,
+    alt: e.altKey,
+    meta: e.metaKey,
+  });
+
+  /** Draws the gesture in progress straight into the DOM. */
+  const drawGesture = () => {
+    const root = scene.current;
+    if (!root) return;
+    for (const [id, r] of editor.previewRecords()) {
+      touched.current.add(id);
+      const el = root.querySelector<HTMLElement>(`[data-id="${id}"]`);
+      if (el) place(el, r);
+      const frame = root.querySelector<HTMLElement>(`[data-frame-id="${id}"]`);
+      if (frame) place(frame, r);
+    }
+    const g = editor.gesture;
+    if (brush.current) {
+      brush.current.style.display = g?.type === 'brush' ? 'block' : 'none';
+      if (g?.type === 'brush') place(brush.current, { ...g.rect, rotate: 0 } as ComponentRecord);
+    }
+    if (guides.current)
+      guides.current.replaceChildren(
+        ...editor.guides.map((guide) => {
+          const line = document.createElement('div');
+          line.className = 'sm-guide';
+          Object.assign(
+            line.style,
+            guide.axis === 'x'
+              ? {
+                  left: `${guide.position}px`,
+                  top: `${guide.from}px`,
+                  width: '1px',
+                  height: `${guide.to - guide.from}px`,
+                }
+              : {
+                  top: `${guide.position}px`,
+                  left: `${guide.from}px`,
+                  height: '1px',
+                  width: `${guide.to - guide.from}px`,
+                },
+          );
+          return line;
+        }),
+      );
+  };
+
+  /** After a gesture: every element touched shows its record again (React redraws only changed ones). */
+  const settle = () => {
+    const root = scene.current;
+    if (root)
+      for (const id of touched.current) {
+        const r = editor.get(id);
+        const el = root.querySelector<HTMLElement>(`[data-id="${id}"]`);
+        if (r && el) place(el, r);
+        const frame = root.querySelector<HTMLElement>(`[data-frame-id="${id}"]`);
+        if (r && frame) place(frame, r);
+      }
+    touched.current.clear();
+    drawGesture();
+  };
+
+  const onPointerDown = (e: React.PointerEvent) => {
+    if (e.button !== 0) return;
+    const target = e.target as HTMLElement;
+    const p = pointOf(e);
+    const handle = target.dataset.handle as Handle | undefined;
+    if (handle && target.dataset.for)
+      editor.pointerDown(p, mods(e), { type: 'resize', id: target.dataset.for, handle });
+    else if (target.dataset.rotate) editor.pointerDown(p, mods(e), { type: 'rotate', id: target.dataset.rotate });
+    else editor.pointerDown(p, mods(e));
+    if (!editor.gesture) return;
+    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    drawGesture();
+  };
+  const onPointerMove = (e: React.PointerEvent) => {
+    if (!editor.gesture) return;
+    editor.pointerMove(pointOf(e), mods(e));
+    drawGesture();
+  };
+  const onPointerUp = (e: React.PointerEvent) => {
+    if (!editor.gesture) return;
+    editor.pointerUp(pointOf(e), mods(e));
+    settle();
+  };
+  // Escape drops a gesture: put the elements back.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: settle reads refs only
+  useEffect(() => editor.subscribe(() => !editor.gesture && touched.current.size > 0 && settle()), [editor]);
+
+  const menu = contextMenuCommands.map((id) => ({ key: id, label: t(`editor.commands.${id}`) }));
+  return (
+    <Dropdown
+      trigger={['contextMenu']}
+      menu={{
+        items: menu,
+        onClick: ({ key }) => runCommand(editor, key as (typeof contextMenuCommands)[number]),
+      }}
+    >
+      <div
+        data-testid="editor-canvas"
+        role="application"
+        aria-label={t('siteMap.editor.canvas')}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onContextMenu={(e) => {
+          const hit = editor.hitTest(pointOf(e));
+          if (hit && !selection.includes(hit.groupId ?? hit.id)) editor.select([hit.id]);
+        }}
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          const kind = e.dataTransfer.getData('application/x-sitewatch-kind') as ComponentKind;
+          if (kind) onDropKind(kind, pointOf(e));
+        }}
+        style={{ width, height, position: 'relative', touchAction: 'none' }}
+      >
+        <SceneView
+          ref={scene}
+          records={records}
+          canvas={{ width, height, scale: 100 }}
+          siteName={siteName}
+          siteNames={siteNames}
+          interactive={false}
+          animate={false}
+          style={{ background: '#0b1a2e' }}
+        >
+          {overlay}
+          <div className="sm-overlay">
+            <Frames records={selected} />
+            <div ref={guides} />
+            <div ref={brush} className="sm-brush" style={{ display: 'none' }} />
+          </div>
+        </SceneView>
+      </div>
+    </Dropdown>
+  );
+};
