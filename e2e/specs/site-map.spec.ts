@@ -216,3 +216,66 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await adminApi(request, 'delete', `setting/top_view/device/${stage.site}`);
   await adminApi(request, 'delete', `setting/device_groups/${other}`);
 });
+
+test('the full screen cycles the rotation’s two sites at its interval, and the heat map draws over the temperature sensors', async ({
+  page,
+  request,
+}) => {
+  stage = await createStage(request, '轮播一号', 'TH-ROT1');
+  item = await addTemperature(request, stage, '温度', 22, { min: -100, max: 100 });
+  const second = await createStage(request, '轮播二号', 'TH-ROT2');
+  const background = await upload(request, 'image_backgroup', 'room.svg', svg('#10263d', 1366, 768));
+  const device = (site: number, deviceId: number, itemIds: number[], left: number, top: number) => ({
+    device_id: deviceId,
+    link: `/station?deviceId=${deviceId}`,
+    width: 88,
+    height: 108,
+    top,
+    left,
+    item_ids: itemIds,
+    extend: { component: 'Cdefault', selfId: `d${site}-${left}`, zIndex: 1 },
+  });
+  const picture = (site: number, components: object[]) =>
+    adminApi(request, 'put', 'setting/top_view/device', {
+      device_group_id: site,
+      background: { background, extend: { canvasWidth: 1366, canvasHeight: 768, canvasScale: 100 } },
+      components,
+    });
+  await picture(stage.site, [device(stage.site, stage.device, [item], 300, 300)]);
+  await picture(second.site, [device(second.site, second.device, [], 600, 300)]);
+  await adminApi(request, 'put', 'setting/top_view/vertical_view_polling_set', {
+    enable: true,
+    interval: 10,
+    device_group_ids: [stage.site, second.site],
+  });
+
+  try {
+    await loginToConsole(page, 'admin', adminPassword);
+    await page.goto('/fullScreen');
+    const title = page.getByTestId('full-screen-site');
+    await expect(title).toHaveText('轮播一号');
+    await expect(page.getByTestId('rotation-position')).toHaveText('1 / 2');
+    const shown = Date.now();
+    await expect(title).toHaveText('轮播二号', { timeout: 15_000 });
+    // The interval is 10 s: not much sooner, not much later.
+    expect(Date.now() - shown).toBeGreaterThan(8_000);
+    await page.screenshot({ path: path.join(shots, 'site-map-rotation-zh_cn.png') });
+
+    // /fullScreen5 draws the heat map: the sensor of the first site, with its value and the legend.
+    await page.goto(`/fullScreen5`);
+    await expect(title).toHaveText('轮播一号');
+    const layer = page.getByTestId('heat-layer');
+    await expect(layer).toHaveAttribute('data-sensors', '1');
+    await expect(page.getByTestId('heat-sensor')).toHaveText('22.0°', { timeout: 10_000 });
+    // The canvas holds colour where the sensor stands (its centre, 344 × 354).
+    const pixel = await layer
+      .locator('canvas')
+      .evaluate((c: HTMLCanvasElement) => [...c.getContext('2d')!.getImageData(344, 354, 1, 1).data]);
+    expect(pixel[3]).toBeGreaterThan(100);
+    await page.screenshot({ path: path.join(shots, 'site-map-heat-zh_cn.png') });
+  } finally {
+    await adminApi(request, 'put', 'setting/top_view/vertical_view_polling_set', { enable: false, interval: 10 });
+    for (const site of [stage.site, second.site]) await adminApi(request, 'delete', `setting/top_view/device/${site}`);
+    await removeStage(request, second);
+  }
+});

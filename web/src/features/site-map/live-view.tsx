@@ -88,7 +88,9 @@ export const LivePicture = ({
   const scene = useMemo(() => (picture.data ? sceneFromPicture(picture.data) : null), [picture.data]);
   const shown = scene && picture.data?.background ? scene : null;
   const byWidth = shown && width > 0 ? width / shown.canvas.width : 1;
-  const zoom = shown && fit === 'window' ? Math.min(byWidth, window.innerHeight / shown.canvas.height) : byWidth;
+  // Full screen: the whole picture below whatever sits above it (the screen's title bar).
+  const room = window.innerHeight - (box.current?.getBoundingClientRect().top ?? 0);
+  const zoom = shown && fit === 'window' ? Math.min(byWidth, room / shown.canvas.height) : byWidth;
   return (
     <div
       ref={box}

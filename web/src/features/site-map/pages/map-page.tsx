@@ -74,7 +74,7 @@ export const MapPage = () => {
         />
         <Space>
           {canEdit && site !== 0 && <Button onClick={() => void openEditor()}>{t('siteMap.edit')}</Button>}
-          <Button onClick={() => window.open('/fullScreen?fullShow=yes', '_blank', 'noopener')}>
+          <Button onClick={() => window.open(`/fullScreen?device_group_id=${site}`, '_blank')}>
             {t('siteMap.fullScreen')}
           </Button>
         </Space>
