@@ -112,9 +112,23 @@ test('an operator’s /map shows a device turning abnormal without a reload when
   // One read after the alarm push, none by a timer.
   expect(polls.length).toBeLessThanOrEqual(2);
   await page.screenshot({ path: path.join(shots, 'site-map-alarm-zh_cn.png') });
+
+  // Heat map: the temperature cloud over the sensor; the standard mode without 温湿度 fades the device.
+  await page.getByRole('switch', { name: '热力图' }).click();
+  await expect(page.getByTestId('heat-layer')).toHaveAttribute('data-sensors', '1');
+  await expect(page.getByTestId('heat-sensor')).toHaveText('40.0°');
+  await page.getByRole('button', { name: '功能筛选' }).click();
+  await page.getByLabel('标准模式').check();
+  await page.getByLabel('温湿度').uncheck();
+  await page.locator('.ant-modal-footer .ant-btn-primary').click();
+  await expect(page.getByTestId('heat-layer')).toHaveCount(0);
+  await expect(device).toHaveClass(/sm-dim/);
+  await page.getByRole('switch', { name: '热力图' }).click();
+  await expect(device).not.toHaveClass(/sm-dim/);
   await page.getByLabel('语言').click();
   await page.getByTitle('English').click();
   await expect(page.getByTestId('site-map').getByRole('button', { name: 'Carousel screen' })).toBeVisible();
+  await expect(device).toHaveAttribute('data-alarm', 'true');
   await page.screenshot({ path: path.join(shots, 'site-map-alarm-en_us.png') });
 
   // The device opens its station page.

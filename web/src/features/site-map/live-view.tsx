@@ -69,6 +69,7 @@ export const LivePicture = ({
   onSite,
   fit = 'width',
   overlay,
+  dimmed,
 }: {
   site: number;
   type: number;
@@ -77,6 +78,7 @@ export const LivePicture = ({
   /** Fit to the width, or to the whole window (full screen). */
   fit?: 'width' | 'window';
   overlay?: (scene: ReturnType<typeof sceneFromPicture>) => React.ReactNode;
+  dimmed?: (record: ComponentRecord) => boolean;
 }) => {
   const { t } = useTranslation();
   const picture = useQuery(pictureQuery(site, type, parent));
@@ -110,6 +112,7 @@ export const LivePicture = ({
           interactive
           animate
           onActivate={activate}
+          dimmed={dimmed}
           zoom={zoom}
         >
           {overlay?.(shown)}

@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ComponentRecord } from '../../../editor/model/records.ts';
-import type { LiveState } from '../render/component-view.tsx';
+import { deviceKinds, type LiveState } from '../render/component-view.tsx';
 import { colourOf, heatPixels, legendStops, type Sensor } from './idw.ts';
 
 /** Grid cell of the field, px: fine enough under smoothing, cheap for 2 000 components. */
@@ -9,16 +9,23 @@ const cellPx = 8;
 /** An item is a temperature when its name says so (温度, temperature, temp). */
 const temperatureItem = /温度|temperature|temp/i;
 
-/** The temperature sensors of a picture: each component whose device has a temperature item, at its centre. */
+/**
+ * The temperature sensors of a picture: each device drawn on it (not an item list or a text bound
+ * to it) whose device has a temperature item, at the centre of its picture, once per device.
+ */
 export const sensorsOf = (
   records: readonly ComponentRecord[],
   live: ReadonlyMap<string, LiveState>,
-): (Sensor & { id: string; name: string })[] =>
-  records.flatMap((r) => {
+): (Sensor & { id: string; name: string })[] => {
+  const seen = new Set<number>();
+  return records.flatMap((r) => {
+    if (!deviceKinds.has(r.kind) || r.device_id === null || seen.has(r.device_id)) return [];
     const item = live.get(r.id)?.items.find((i) => temperatureItem.test(i.name));
     if (!item) return [];
+    seen.add(r.device_id);
     return [{ id: r.id, name: item.name, x: r.left + r.width / 2, y: r.top + r.height / 2, value: item.value }];
   });
+};
 
 /** Where a temperature sits on the legend bar, in percent. */
 const pct = (c: number) =>

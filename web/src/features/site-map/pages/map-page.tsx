@@ -1,12 +1,17 @@
+import { monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { topViewRoutes as tv } from '@sitewatch/contract/top-view';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Select, Space } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { Button, Flex, Select, Space, Switch } from 'antd';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
+import type { ComponentRecord } from '../../../editor/model/records.ts';
 import { useSession } from '../../../session/session.ts';
+import { defaultFilter, type HeatFilter, isDimmed } from '../heat/filter.ts';
+import { FilterDialog } from '../heat/filter-dialog.tsx';
+import { HeatLayer } from '../heat/heat-layer.tsx';
 import { LivePicture } from '../live-view.tsx';
 
 /** Site types of 001 §9 (0 aerial view, 1 device overview, 2 line diagram, 3 topology). */
@@ -32,6 +37,20 @@ export const MapPage = () => {
   const site = numberParam(search, 'device_group_id', 0) || first?.id || 0;
   const type = numberParam(search, 'type', 0);
   const parent = numberParam(search, 'parent_id', 0);
+  const [heat, setHeat] = useState(false);
+  const [filter, setFilter] = useState<HeatFilter>(defaultFilter);
+  const [filterOpen, setFilterOpen] = useState(false);
+  // Device categories for the functional filter, read only while the heat map is on.
+  const devices = useQuery({
+    queryKey: ['site-map', 'devices', site],
+    queryFn: () => api.call(monitoringRoutes.listDevices, { query: { device_group_id: site, page: 1, limit: 1000 } }),
+    enabled: heat && site !== 0,
+  });
+  const categories = useMemo(() => new Map((devices.data?.data ?? []).map((d) => [d.id, d.code])), [devices.data]);
+  const dimmed = useCallback(
+    (r: ComponentRecord) => isDimmed(r, r.device_id ? categories.get(r.device_id) : undefined, filter),
+    [categories, filter],
+  );
   const canEdit = useSession((s) => s.enableMenuList.includes('/groupmap_edit'));
   // The editor opens in its own window with a one-time ticket, never the session token (000 §2.4).
   const openEditor = async () => {
@@ -73,13 +92,32 @@ export const MapPage = () => {
           options={siteTypes.map((v) => ({ value: v, label: t(`siteMap.siteTypes.${v}`) }))}
         />
         <Space>
+          <Switch checked={heat} onChange={setHeat} aria-label={t('siteMap.heat.toggle')} />
+          {t('siteMap.heat.toggle')}
+          {heat && <Button onClick={() => setFilterOpen(true)}>{t('siteMap.heat.filter')}</Button>}
+        </Space>
+        <Space>
           {canEdit && site !== 0 && <Button onClick={() => void openEditor()}>{t('siteMap.edit')}</Button>}
           <Button onClick={() => window.open(`/fullScreen?device_group_id=${site}`, '_blank')}>
             {t('siteMap.fullScreen')}
           </Button>
         </Space>
       </Flex>
-      {site !== 0 && <LivePicture site={site} type={type} parent={parent} onSite={(s) => go({ site: s })} />}
+      {site !== 0 && (
+        <LivePicture
+          site={site}
+          type={type}
+          parent={parent}
+          onSite={(s) => go({ site: s })}
+          dimmed={heat ? dimmed : undefined}
+          overlay={
+            heat && filter.mode === 'cloud'
+              ? (scene) => <HeatLayer records={scene.records} live={scene.live} canvas={scene.canvas} />
+              : undefined
+          }
+        />
+      )}
+      <FilterDialog open={filterOpen} value={filter} onClose={() => setFilterOpen(false)} onChange={setFilter} />
     </div>
   );
 };

@@ -235,6 +235,8 @@ export interface ComponentViewProps {
   onActivate?: ((record: ComponentRecord) => void) | undefined;
   /** The layer the component is drawn on (groups lift their members above their siblings). */
   layer: number;
+  /** Faded out by the functional filter. */
+  dim?: boolean;
 }
 
 /**
@@ -251,6 +253,7 @@ export const ComponentView = memo(function ComponentView({
   animate,
   onActivate,
   layer,
+  dim = false,
 }: ComponentViewProps) {
   const clickable = interactive && isClickable(record);
   const alarm = live?.alarm ?? false;
@@ -268,7 +271,7 @@ export const ComponentView = memo(function ComponentView({
   const body = <Body record={record} live={live} siteName={siteName} siteNames={siteNames} />;
   return (
     <div
-      className={`sm-c ${classOf(record)}${clickable ? ' sm-click' : ''}`}
+      className={`sm-c ${classOf(record)}${clickable ? ' sm-click' : ''}${dim ? ' sm-dim' : ''}`}
       style={style}
       data-id={record.id}
       data-kind={record.kind}

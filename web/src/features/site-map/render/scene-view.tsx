@@ -27,6 +27,8 @@ export interface SceneViewProps {
   interactive: boolean;
   animate: boolean;
   onActivate?: (record: ComponentRecord) => void;
+  /** Components the functional filter fades out. */
+  dimmed?: ((record: ComponentRecord) => boolean) | undefined;
   /** Scale of the whole drawing (fit to the window), 1 by default. */
   zoom?: number;
   style?: CSSProperties;
@@ -36,7 +38,7 @@ export interface SceneViewProps {
 
 /** A whole picture: the canvas with every component, shared by the editor and the live views. */
 export const SceneView = forwardRef<HTMLDivElement, SceneViewProps>(function SceneView(
-  { records, canvas, live, siteName, siteNames, interactive, animate, onActivate, zoom = 1, style, children },
+  { records, canvas, live, siteName, siteNames, interactive, animate, onActivate, dimmed, zoom = 1, style, children },
   ref,
 ) {
   const layers = useMemo(() => layersOf(records), [records]);
@@ -63,6 +65,7 @@ export const SceneView = forwardRef<HTMLDivElement, SceneViewProps>(function Sce
           animate={animate}
           onActivate={onActivate}
           layer={layers.get(r.id) ?? 0}
+          dim={dimmed?.(r) ?? false}
         />
       ))}
       {children}
