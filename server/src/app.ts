@@ -217,7 +217,11 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const series =
     deps.series ??
     (deps.drivers
-      ? createSeriesStore(deps.db, { onFlushError: (err) => warn({ err }, 'writing samples failed') })
+      ? createSeriesStore(deps.db, {
+          onFlushError: (err) => warn({ err }, 'writing samples failed'),
+          onDropped: ({ itemId, samples, err }) =>
+            warn({ err, itemId, samples }, 'samples the database refused were dropped; the rest were stored'),
+        })
       : undefined);
   const collector =
     deps.collector ??

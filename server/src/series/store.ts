@@ -31,6 +31,8 @@ export interface SeriesStoreOptions {
   maxBuffered?: number;
   now?: () => number;
   onFlushError?: (err: unknown) => void;
+  /** An item's samples the database refused were dropped (the rest of the flush was stored). */
+  onDropped?: (drop: { itemId: number; samples: number; err: unknown }) => void;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface SeriesStore {
   prune(retention: RetentionSettings): Promise<{ chunks: number; minutes: number; hours: number }>;
   /** Latency of the last flushes (ms), newest last, for metrics and the benchmark. */
   flushLatencies(): number[];
+  /** Samples dropped since start because the database refused them (see onDropped). */
+  dropped(): number;
 }
 
 interface Buffer {
@@ -139,6 +143,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<FlushStats> | null = null;
   const latencies: number[] = [];
+  let droppedSamples = 0;
   const lesser = db.dialect === 'postgres' ? 'least' : 'min';
   const greater = db.dialect === 'postgres' ? 'greatest' : 'max';
 
@@ -205,20 +210,61 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
         fold(hours, itemId, s - (s % 3600), v);
       }
     }
-    try {
-      await kysely.transaction().execute(async (trx) => {
-        for (let i = 0; i < chunks.length; i += insertBatch) {
+    type Chunk = (typeof chunks)[number];
+    const write = (part: Chunk[], mins: RollupBucket[], hrs: RollupBucket[]) =>
+      kysely.transaction().execute(async (trx) => {
+        for (let i = 0; i < part.length; i += insertBatch) {
           await trx
             .insertInto('sample_chunks')
-            .values(chunks.slice(i, i + insertBatch))
+            .values(part.slice(i, i + insertBatch))
             .execute();
         }
-        await upsertRollups(trx, 'samples_1m', [...minutes.values()]);
-        await upsertRollups(trx, 'samples_1h', [...hours.values()]);
+        await upsertRollups(trx, 'samples_1m', mins);
+        await upsertRollups(trx, 'samples_1h', hrs);
       });
+    const stored = new Set<number>();
+    /**
+     * A failed write is split in halves until the items the database refuses stand alone: those
+     * are dropped (logged, counted), the rest stored, so one bad sample never stops all storage.
+     * When the database itself does not answer nothing is dropped: what is not stored goes back to
+     * the buffer for the next flush.
+     */
+    const writeIsolating = async (part: Chunk[], mins: RollupBucket[], hrs: RollupBucket[]): Promise<void> => {
+      try {
+        await write(part, mins, hrs);
+        for (const c of part) stored.add(c.item_id);
+      } catch (err) {
+        if (part.length === 1) {
+          // Throws when the database is down; a passing conflict gets one more try.
+          await db.ping();
+          const c = part[0]!;
+          const again = await write(part, mins, hrs).then(
+            () => null,
+            (e: unknown) => e ?? err,
+          );
+          stored.add(c.item_id);
+          if (again === null) return;
+          droppedSamples += c.n;
+          options.onDropped?.({ itemId: c.item_id, samples: c.n, err: again });
+          return;
+        }
+        const half = Math.ceil(part.length / 2);
+        for (const side of [part.slice(0, half), part.slice(half)]) {
+          const ids = new Set(side.map((c) => c.item_id));
+          await writeIsolating(
+            side,
+            mins.filter((r) => ids.has(r.item_id)),
+            hrs.filter((r) => ids.has(r.item_id)),
+          );
+        }
+      }
+    };
+    try {
+      await writeIsolating(chunks, [...minutes.values()], [...hours.values()]);
     } catch (err) {
-      // Keep the samples for the next attempt rather than lose them.
+      // The database does not answer: keep what was not stored for the next attempt.
       for (const [itemId, b] of batch) {
+        if (stored.has(itemId)) continue;
         for (let i = 0; i < b.ts.length; i++) append(itemId, b.ts[i]!, b.values[i]!);
       }
       throw err;
@@ -240,7 +286,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
   };
 
   const append = (itemId: number, tsMs: number, value: number) => {
-    if (!Number.isFinite(value)) return;
+    if (!Number.isFinite(value) || !Number.isFinite(tsMs)) return;
     let b = buffer.get(itemId);
     if (!b) {
       b = { ts: [], values: [] };
@@ -351,5 +397,6 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       return result;
     },
     flushLatencies: () => [...latencies],
+    dropped: () => droppedSamples,
   };
 };
