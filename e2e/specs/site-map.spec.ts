@@ -223,11 +223,24 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await editor.reload();
   await expect.poll(() => drawing(editor)).toEqual(drawn);
 
+  // Export as one file with its images, import it into the other site, save: the same drawing there.
+  const [download] = await Promise.all([editor.waitForEvent('download'), editor.getByTestId('export-picture').click()]);
+  const exported = await download.path();
+  await editor.goto(`/groupmap_edit?id=${other}`);
+  await expect(editor.getByTestId('editor-toolbar')).toBeVisible();
+  await editor.getByTestId('import-picture').setInputFiles(exported);
+  await expect(editor.getByText('导入完成，保存后生效')).toBeVisible();
+  expect(await drawing(editor)).toEqual(drawn);
+  await editor.locator('[data-command="save"]').click();
+  await expect(editor.getByText('保存成功！')).toBeVisible();
+  await editor.reload();
+  await expect.poll(() => drawing(editor)).toEqual(drawn);
+
   // The live view shows the same picture.
   await page.reload();
   await expect(page.locator('[data-kind="VText"]')).toHaveText('一号机柜区');
   await expect(page.locator('[data-kind="Cdefault"]')).toHaveCount(3);
-  await adminApi(request, 'delete', `setting/top_view/device/${stage.site}`);
+  for (const site of [stage.site, other]) await adminApi(request, 'delete', `setting/top_view/device/${site}`);
   await adminApi(request, 'delete', `setting/device_groups/${other}`);
 });
 

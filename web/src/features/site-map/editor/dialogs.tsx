@@ -1,7 +1,7 @@
 import { topViewUploads, topViewRoutes as tv } from '@sitewatch/contract/top-view';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Checkbox, Empty, Flex, Form, Input, Modal, Switch, Typography } from 'antd';
-import { useEffect } from 'react';
+import { App, Button, Checkbox, Empty, Flex, Form, Input, Modal, Switch, Typography } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../api/client.ts';
 import { sitesQuery } from '../../../components/site-select.tsx';
@@ -63,6 +63,7 @@ export const LibraryDialog = ({
   const { t } = useTranslation();
   const images = useQuery({ ...libraryQuery(kind), enabled: open });
   const upload = useUpload(kind);
+  const input = useRef<HTMLInputElement>(null);
   return (
     <Modal
       open={open}
@@ -75,20 +76,21 @@ export const LibraryDialog = ({
         <Typography.Text type="secondary">
           {t(kind === 'background' ? 'siteMap.editor.backgroundHint' : 'siteMap.editor.iconHint')}
         </Typography.Text>
-        <label className="ant-btn ant-btn-primary" style={{ cursor: 'pointer' }}>
+        <Button type="primary" loading={upload.isPending} onClick={() => input.current?.click()}>
           {t('siteMap.editor.upload')}
-          <input
-            type="file"
-            accept=".png,.jpg,.jpeg,.gif,.svg"
-            data-testid={`upload-${kind}`}
-            style={{ display: 'none' }}
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              e.target.value = '';
-              if (file) upload.mutate(file);
-            }}
-          />
-        </label>
+        </Button>
+        <input
+          ref={input}
+          type="file"
+          accept=".png,.jpg,.jpeg,.gif,.svg"
+          data-testid={`upload-${kind}`}
+          style={{ display: 'none' }}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) upload.mutate(file);
+          }}
+        />
       </Flex>
       {(images.data ?? []).length === 0 ? (
         <Empty />

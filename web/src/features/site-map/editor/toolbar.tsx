@@ -1,5 +1,5 @@
 import { Button, Flex, InputNumber, Space, Switch, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { commandById, runCommand, toolbarCommands } from '../../../editor/model/commands.ts';
 import type { Editor } from '../../../editor/model/editor.ts';
@@ -29,6 +29,7 @@ export const Toolbar = ({
 }) => {
   const { t } = useTranslation();
   useEditorVersion(editor);
+  const file = useRef<HTMLInputElement>(null);
   const { width, height, scale } = editor.canvas;
   const [scaleText, setScaleText] = useState<number | null>(scale);
   useEffect(() => setScaleText(scale), [scale]);
@@ -83,20 +84,19 @@ export const Toolbar = ({
         addonAfter="%"
         style={{ width: 120 }}
       />
-      <label className="ant-btn ant-btn-default" style={{ cursor: 'pointer' }}>
-        {t('siteMap.editor.backgroundFile')}
-        <input
-          type="file"
-          accept="image/*"
-          data-testid="background-file"
-          style={{ display: 'none' }}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
-            if (file) onBackgroundFile(file);
-          }}
-        />
-      </label>
+      <Button onClick={() => file.current?.click()}>{t('siteMap.editor.backgroundFile')}</Button>
+      <input
+        ref={file}
+        type="file"
+        accept="image/*"
+        data-testid="background-file"
+        style={{ display: 'none' }}
+        onChange={(e) => {
+          const chosen = e.target.files?.[0];
+          e.target.value = '';
+          if (chosen) onBackgroundFile(chosen);
+        }}
+      />
       <Space size={4}>
         <Switch checked={heat} onChange={onHeat} aria-label={t('siteMap.heat.toggle')} />
         {t('siteMap.heat.toggle')}

@@ -15,6 +15,7 @@ import { EditorCanvas } from '../editor/canvas.tsx';
 import { LibraryDialog, RotationDialog, uploadImage } from '../editor/dialogs.tsx';
 import { RightPanel } from '../editor/panel.tsx';
 import { Toolbar } from '../editor/toolbar.tsx';
+import { TransferButtons } from '../editor/transfer-buttons.tsx';
 import { useEditorVersion } from '../editor/use-editor.ts';
 import { HeatLayer } from '../heat/heat-layer.tsx';
 import { useSiteNames } from '../live-view.tsx';
@@ -189,7 +190,12 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
             onBackgroundFile={(f) => void onBackgroundFile(f)}
             heat={heat}
             onHeat={setHeat}
-            extra={<Button onClick={() => setDialog('rotation')}>{t('siteMap.editor.rotationTitle')}</Button>}
+            extra={
+              <>
+                <Button onClick={() => setDialog('rotation')}>{t('siteMap.editor.rotationTitle')}</Button>
+                <TransferButtons editor={editor} site={site} parent={parent} />
+              </>
+            }
           />
           <Flex gap={8} wrap align="center">
             <SiteSelect
