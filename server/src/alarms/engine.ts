@@ -5,7 +5,12 @@ import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
 import type { Principal } from '../http/auth.ts';
 import type { Notifier } from '../notify/notifier.ts';
-import { loadEscalation as loadEscalationInto, loadItems as loadItemsInto, loadOpen } from './loader.ts';
+import {
+  loadEscalation as loadEscalationInto,
+  loadItems as loadItemsInto,
+  loadOpen,
+  type ReloadScope,
+} from './loader.ts';
 import { createNotices } from './notices.ts';
 import { feedJitter, type JitterEvent, type JitterSettings, judgeJitter } from './rules/jitter.ts';
 import { inPeriod } from './rules/periods.ts';
@@ -21,8 +26,11 @@ export interface AlarmEngine {
   stop(): Promise<void>;
   /** Whether the engine is started and its timers run (the dashboard's alarm service state). */
   running(): boolean;
-  /** Re-reads item settings (thresholds, levels, periods…); `config.changed` on the bus calls it. */
-  reload(): Promise<void>;
+  /**
+   * Re-reads item settings (thresholds, levels, periods…): all items, or only those of the scope's
+   * devices and items; `config.changed` on the bus calls it with what the event names.
+   */
+  reload(scope?: ReloadScope): Promise<void>;
   /** One sample of one item (null: the item gave no value). Runs for every sample: incremental. */
   onSample(itemId: number, value: number | null, tsMs: number): void;
   /** A device's state changed: unknown raises its communication alarm, any other clears it. */
@@ -180,7 +188,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
 
   // ---------- loading ----------
 
-  const loadItems = () => loadItemsInto(db, state);
+  const loadItems = (scope?: ReloadScope) => loadItemsInto(db, state, scope);
   const loadEscalation = () => loadEscalationInto(db, state);
 
   const ensureStarted = () => {
@@ -210,11 +218,19 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       if (ev) onJitter(it, ev, nowS);
     }
   };
-  const scheduleReload = () => {
+  // What the gathered burst names: null is everything (an event without ids, or another area).
+  let reloadScope: { devices: Set<number>; items: Set<number> } | null = { devices: new Set(), items: new Set() };
+  const scheduleReload = (area: 'devices' | 'items' | null, ids: number[] | null) => {
+    if (reloadScope) {
+      if (area === null || ids === null) reloadScope = null;
+      else for (const id of ids) reloadScope[area].add(id);
+    }
     if (reloadSoon) return;
     reloadSoon = setTimeout(() => {
       reloadSoon = null;
-      void engine.reload().catch((err) => options.log?.warn({ err }, 'could not reload alarm items'));
+      const scope = reloadScope && { devices: [...reloadScope.devices], items: [...reloadScope.items] };
+      reloadScope = { devices: new Set(), items: new Set() };
+      void engine.reload(scope ?? undefined).catch((err) => options.log?.warn({ err }, 'could not reload alarm items'));
     }, options.reloadDelayMs ?? 100);
     reloadSoon.unref();
   };
@@ -242,8 +258,11 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       subscriptions = [
         bus.subscribe('sample', (e) => engine.onSample(e.item_id, e.value, e.ts_ms)),
         bus.subscribe('device.state', (e) => engine.onDeviceState(e.device_id, e.state)),
-        // Any change to what the rules read takes effect within the gathering delay, not at a poll.
-        bus.subscribe('config.changed', () => scheduleReload()),
+        // Any change to what the rules read takes effect within the gathering delay, not at a poll;
+        // devices or items named by id are re-read alone, anything else re-reads all items.
+        bus.subscribe('config.changed', ({ area, ids }) =>
+          scheduleReload(area === 'devices' || area === 'items' ? area : null, ids),
+        ),
       ];
     },
     async stop() {
@@ -254,15 +273,16 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await flush();
     },
     running: () => tickTimer !== null,
-    async reload() {
+    async reload(scope) {
       if (!started) return;
       await started;
-      await Promise.all([loadItems(), options.settings.get('commons'), loadEscalation()]);
+      await Promise.all([loadItems(scope), options.settings.get('commons'), loadEscalation()]);
     },
     onSample(itemId, value, tsMs) {
       const it = items.get(itemId);
       if (!it) {
-        if (started) scheduleReload();
+        // A sample of an item not known yet (added a moment ago): read that item alone.
+        if (started) scheduleReload('items', [itemId]);
         return;
       }
       const t = Math.floor(tsMs / 1000);
