@@ -71,7 +71,14 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
   const [dialog, setDialog] = useState<'background' | 'icon' | 'abnormal' | 'rotation' | null>(null);
   const sites = useQuery(sitesQuery);
   const siteNames = useSiteNames();
-  const picture = useQuery({ ...pictureQuery(site, type, parent), refetchInterval: false });
+  // Read once, and again only after a save or clear: a refetch would load over unsaved edits.
+  const picture = useQuery({
+    ...pictureQuery(site, type, parent),
+    refetchInterval: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
   const subSites = (sites.data?.data ?? []).filter((s) => s.parent_id === site);
 
   // A fresh answer (first load, after a save or clear) replaces the scene and its history.
