@@ -198,6 +198,8 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await list.locator('[data-add="SiteButton"]').click();
   await editor.getByLabel('跳转站点').click();
   await editor.getByTitle('跳转机房').click();
+  await expect(editor.locator('[data-testid="editor-canvas"] [data-kind="SiteButton"]')).toHaveText('跳转机房');
+  await editor.screenshot({ path: path.join(shots, 'site-map-editor-panel-zh_cn.png') });
   await editor.locator('body').click({ position: { x: 5, y: 700 } });
   const drawn = await drawing(editor);
   expect(drawn).toHaveLength(7);
