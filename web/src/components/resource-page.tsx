@@ -41,6 +41,8 @@ export interface ResourcePageProps<Row extends { id: number }> {
   columns: TableColumnsType<Row>;
   /** Rows per page, or false for a list the route answers whole. */
   pageSize?: number | false;
+  /** Fixed list query fields (a tree shown whole asks for the route's largest page). */
+  listQuery?: Values;
   /** The filter form's items; `toQuery` makes list query fields of its values (page 1 again). */
   filters?: (submit: () => void) => ReactNode;
   toQuery?: (values: Values) => Values;
@@ -59,6 +61,8 @@ export interface ResourcePageProps<Row extends { id: number }> {
   /** The request body of the form's values; `editing` is null when adding. */
   fromForm?: (values: Values, editing: Row | null) => unknown;
   dialog?: { addTitle?: string; editTitle?: string; width?: number; form?: Omit<FormProps, 'form'> };
+  /** The add button's text where the page names what it adds ("add site"). */
+  addLabel?: ReactNode;
   /** Rules beyond the grants: a row this user may not change or delete shows no such button. */
   mayEdit?: (row: Row) => boolean;
   mayDelete?: (row: Row) => boolean;
@@ -86,7 +90,7 @@ export const ResourcePage = <Row extends { id: number }>(props: ResourcePageProp
   const canAdd = useCan(page, 'add') && Boolean(routes.create && fields);
   const canEdit = useCan(page, 'edit') && Boolean(routes.update && fields);
   const canDelete = useCan(page, 'delete') && Boolean(routes.remove);
-  const query = pageSize === false ? filter : { ...paging, ...filter };
+  const query = { ...props.listQuery, ...(pageSize === false ? filter : { ...paging, ...filter }) };
   const list = useQuery({
     queryKey: [...queryKey, query],
     queryFn: async () => (await api.call(routes.list, { query })) as { total?: number; data: Row[] },
@@ -149,7 +153,7 @@ export const ResourcePage = <Row extends { id: number }>(props: ResourcePageProp
       {props.toolbar?.(query)}
       {canAdd && (
         <Button type="primary" onClick={() => void open('new')}>
-          {t('common.add')}
+          {props.addLabel ?? t('common.add')}
         </Button>
       )}
     </Space>
