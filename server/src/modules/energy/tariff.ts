@@ -1,0 +1,236 @@
+import type { Gradient, TariffInput, TariffMode, TimeSlot } from '@sitewatch/contract/energy';
+
+/**
+ * Tariffs and cost (002 §2.3, §3, §5.1; docs/energy.md "Tariffs"). Pure. Money is exact: prices are
+ * integers of 1/10 000 yuan per kWh, energy is rounded to whole Wh per hour, their products are
+ * integers of 1e-7 yuan summed exactly, and a bill is rounded to the fen once, at the end.
+ */
+
+export interface FieldProblem {
+  path: string;
+  key: string;
+}
+
+const minutesOf = (hhmm: string) => {
+  const [h, m] = hhmm.split(':').map(Number);
+  return h! * 60 + m!;
+};
+
+const seasonsIn = (input: TariffInput) =>
+  input.summer_months.length > 0 ? (['summer', 'non_summer'] as const) : (['all'] as const);
+
+/** Rules the schema cannot see alone: those of the mode, gradients in order, slots covering the day. */
+export const tariffProblems = (mode: TariffMode, input: TariffInput): FieldProblem[] => {
+  const out: FieldProblem[] = [];
+  const k = (key: string) => `energy.validation.${key}`;
+  const wanted = seasonsIn(input);
+  input.gradients.forEach((g, i) => {
+    if (g.end !== null && g.end < g.start) out.push({ path: `gradients.${i}.end`, key: k('endBelowStart') });
+    if (!(wanted as readonly string[]).includes(g.season))
+      out.push({ path: `gradients.${i}.season`, key: k('season') });
+  });
+  input.slots.forEach((s, i) => {
+    if (!(wanted as readonly string[]).includes(s.season)) out.push({ path: `slots.${i}.season`, key: k('season') });
+  });
+  if (out.length > 0) return out;
+  if (mode !== 'time_share') {
+    for (const season of wanted) {
+      const tiers = input.gradients.filter((g) => g.season === season).sort((a, b) => a.start - b.start);
+      if (tiers.length === 0) {
+        out.push({ path: 'gradients', key: k('gradientRequired') });
+        break;
+      }
+      // Tiers follow each other from 0, the last one open-ended: every kWh has one price.
+      let expect = 0;
+      tiers.forEach((g, i) => {
+        if (g.start !== expect) out.push({ path: 'gradients', key: k('gradientsContiguous') });
+        if (g.end === null && i < tiers.length - 1) out.push({ path: 'gradients', key: k('gradientsContiguous') });
+        expect = g.end ?? Number.POSITIVE_INFINITY;
+      });
+      if (tiers.at(-1)!.end !== null) out.push({ path: 'gradients', key: k('gradientsOpenEnd') });
+      if (out.length > 0) break;
+    }
+  } else if (input.gradients.length > 0) out.push({ path: 'gradients', key: k('noGradients') });
+  if (mode !== 'stair') {
+    for (const season of wanted) {
+      const minutes = new Array<number>(1440).fill(0);
+      for (const s of input.slots.filter((x) => x.season === season)) {
+        const a = minutesOf(s.start);
+        let b = minutesOf(s.end);
+        if (b <= a) b += 1440;
+        for (let m = a; m < b; m++) minutes[m % 1440]! += 1;
+      }
+      if (minutes.some((n) => n !== 1)) {
+        out.push({ path: 'slots', key: k('slotsCoverDay') });
+        break;
+      }
+    }
+  } else if (input.slots.length > 0) out.push({ path: 'slots', key: k('noSlots') });
+  return out;
+};
+
+/** What the cost function needs of a tariff. */
+export interface Tariff {
+  mode: TariffMode;
+  summer_months: number[];
+  gradients: Gradient[];
+  slots: TimeSlot[];
+}
+
+/** A tariff in force from `validFrom` (epoch s) until the next one of the same site. */
+export interface TariffPeriod {
+  validFrom: number;
+  tariff: Tariff;
+}
+
+export interface LocalClock {
+  /** Minutes east of UTC at that instant (for a zone with DST this changes). */
+  offsetMinutes(ts: number): number;
+}
+
+/** Local wall-clock offset of an IANA zone, cached per UTC hour (Intl is slow on a year of hours). */
+export const zoneClock = (zone: string): LocalClock => {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  });
+  const cache = new Map<number, number>();
+  return {
+    offsetMinutes(ts) {
+      const hour = Math.floor(ts / 3600);
+      let offset = cache.get(hour);
+      if (offset === undefined) {
+        const p = Object.fromEntries(format.formatToParts(new Date(hour * 3600_000)).map((x) => [x.type, x.value]));
+        const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
+        offset = Math.round((local - hour * 3600_000) / 60_000);
+        cache.set(hour, offset);
+      }
+      return offset;
+    },
+  };
+};
+
+/** Integer price of 1/10 000 yuan. */
+export const priceUnits = (p: number) => Math.round(p * 1e4);
+
+interface Prepared {
+  mode: TariffMode;
+  summer: Set<number>;
+  /** Per season: sorted tiers [start Wh, end Wh | Infinity, price units]. */
+  tiers: Map<string, Array<[number, number, number]>>;
+  /** Per season: price units of each minute of the day. */
+  minutes: Map<string, Int32Array>;
+}
+
+const prepare = (t: Tariff): Prepared => {
+  const tiers = new Map<string, Array<[number, number, number]>>();
+  for (const g of [...t.gradients].sort((a, b) => a.start - b.start)) {
+    const list = tiers.get(g.season) ?? [];
+    list.push([
+      Math.round(g.start * 1000),
+      g.end === null ? Number.POSITIVE_INFINITY : Math.round(g.end * 1000),
+      priceUnits(g.price),
+    ]);
+    tiers.set(g.season, list);
+  }
+  const minutes = new Map<string, Int32Array>();
+  for (const s of t.slots) {
+    const day = minutes.get(s.season) ?? new Int32Array(1440);
+    const a = minutesOf(s.start);
+    let b = minutesOf(s.end);
+    if (b <= a) b += 1440;
+    for (let m = a; m < b; m++) day[m % 1440] = priceUnits(s.price);
+    minutes.set(s.season, day);
+  }
+  return { mode: t.mode, summer: new Set(t.summer_months), tiers, minutes };
+};
+
+export interface CostedHour {
+  ts: number;
+  wh: number;
+  /** 1e-7 yuan. */
+  cost: number;
+}
+
+/** Rounds 1e-7 yuan to whole fen, half away from zero. */
+export const toCents = (units: number) => Math.round(units / 1e5);
+
+/**
+ * Cost of hourly energy (sorted by time) under the tariffs in force. The stair counts consumption
+ * within the local calendar month; an hour crossing a tier edge is split at the edge; in an hour
+ * whose minutes fall in several time-share periods its energy is split by minutes (even load
+ * within the hour). Hours before the first tariff are returned with cost null.
+ */
+export const costHours = (
+  hours: Array<{ ts: number; kwh: number }>,
+  periods: TariffPeriod[],
+  clock: LocalClock,
+): Array<CostedHour | { ts: number; wh: number; cost: null }> => {
+  const sorted = [...periods].sort((a, b) => a.validFrom - b.validFrom);
+  const prepared = sorted.map((p) => ({ validFrom: p.validFrom, t: prepare(p.tariff) }));
+  const out: Array<CostedHour | { ts: number; wh: number; cost: null }> = [];
+  let monthKey = -1;
+  let used = 0;
+  let pi = -1;
+  for (const h of hours) {
+    const wh = Math.max(0, Math.round(h.kwh * 1000));
+    while (pi + 1 < prepared.length && prepared[pi + 1]!.validFrom <= h.ts) pi++;
+    const local = new Date((h.ts + clock.offsetMinutes(h.ts) * 60) * 1000);
+    const month = local.getUTCFullYear() * 12 + local.getUTCMonth();
+    if (month !== monthKey) {
+      monthKey = month;
+      used = 0;
+    }
+    if (pi < 0) {
+      out.push({ ts: h.ts, wh, cost: null });
+      used += wh;
+      continue;
+    }
+    const t = prepared[pi]!.t;
+    const season = t.summer.size === 0 ? 'all' : t.summer.has(local.getUTCMonth() + 1) ? 'summer' : 'non_summer';
+    // Split the hour's Wh over its minutes' period prices (remainder to the last part: exact sum).
+    const parts: Array<[number, number]> = [];
+    if (t.mode === 'stair') parts.push([wh, 0]);
+    else {
+      const day = t.minutes.get(season)!;
+      const m0 = local.getUTCHours() * 60 + local.getUTCMinutes();
+      const byPrice = new Map<number, number>();
+      for (let m = 0; m < 60; m++) {
+        const p = day[(m0 + m) % 1440]!;
+        byPrice.set(p, (byPrice.get(p) ?? 0) + 1);
+      }
+      let left = wh;
+      const entries = [...byPrice.entries()];
+      entries.forEach(([p, n], i) => {
+        const part = i === entries.length - 1 ? left : Math.floor((wh * n) / 60);
+        left -= part;
+        parts.push([part, p]);
+      });
+    }
+    let cost = 0;
+    for (const [partWh, bandPrice] of parts) {
+      if (t.mode === 'time_share') {
+        cost += partWh * bandPrice;
+        continue;
+      }
+      // Walk the tiers from the month's consumption so far, splitting at tier edges.
+      let left = partWh;
+      for (const [start, end, tierPrice] of t.tiers.get(season) ?? []) {
+        if (left <= 0) break;
+        if (used >= end) continue;
+        const from = Math.max(used, start);
+        const take = Math.min(left, end - from);
+        cost += take * (tierPrice + bandPrice);
+        used += take;
+        left -= take;
+      }
+    }
+    out.push({ ts: h.ts, wh, cost });
+  }
+  return out;
+};
