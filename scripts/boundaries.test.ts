@@ -46,10 +46,10 @@ const reported = (cases: Array<[string, string]>) => {
 const forbidden: Array<[string, string]> = [
   ['web/src/features/alarms/probe.ts', '../users/routes.tsx'],
   ['web/src/features/alarms/pages/probe.tsx', '../../users/routes.tsx'],
-  ['web/src/features/monitoring/components/device-view/probe.tsx', '../../../users/routes.tsx'],
+  ['web/src/features/device-view/components/tabs/probe.tsx', '../../../users/routes.tsx'],
   ['web/src/features/alarms/probe.ts', '../../app/router.tsx'],
   ['web/src/features/alarms/pages/probe.tsx', '../../../app/shell/top-bar.tsx'],
-  ['web/src/features/monitoring/components/device-view/probe.tsx', '../../../../app/router.tsx'],
+  ['web/src/features/device-view/components/tabs/probe.tsx', '../../../../app/router.tsx'],
   ['server/src/modules/alarms/probe.ts', '../users/repository.ts'],
   ['server/src/modules/alarms/probe.ts', '../../modules/users/repository.ts'],
   ['server/src/modules/alarms/sub/probe.ts', '../../users/service.ts'],

@@ -3,11 +3,14 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { homeRoutes } from '../features/home/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { networkRoutes } from '../features/network/routes.tsx';
+import { notifyRoutes } from '../features/notify/routes.tsx';
+import { reportsRoutes } from '../features/reports/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
@@ -25,9 +28,12 @@ export const shellRoutes: RouteObject[] = [
   ...securityRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
+  ...deviceViewRoutes,
+  ...reportsRoutes,
   ...networkRoutes,
   ...ldapRoutes,
   ...alarmsRoutes,
+  ...notifyRoutes,
   ...homeRoutes,
   ...siteMapRoutes,
 ];

@@ -8,15 +8,8 @@ const NotificationLogPage = lazy(() =>
 );
 const settings = (name: keyof typeof import('./pages/settings-pages.tsx')) =>
   lazy(() => import('./pages/settings-pages.tsx').then((m) => ({ default: m[name] })));
-const notify = (name: keyof typeof import('./pages/notify-pages.tsx')) =>
-  lazy(() => import('./pages/notify-pages.tsx').then((m) => ({ default: m[name] })));
 const AlarmParamPage = settings('AlarmParamPage');
 const WarningLevelPage = settings('WarningLevelPage');
-const MailboxPage = notify('MailboxPage');
-const AlarmPushPage = notify('AlarmPushPage');
-const AlarmTemplatePage = notify('AlarmTemplatePage');
-const ContactsPage = notify('ContactsPage');
-const ContactGroupsPage = notify('ContactGroupsPage');
 
 export const alarmsRoutes: RouteObject[] = [
   { path: '/alarm', element: <AlarmPage /> },
@@ -24,9 +17,4 @@ export const alarmsRoutes: RouteObject[] = [
   { path: '/system_log_notification', element: <NotificationLogPage /> },
   { path: '/setting_alarm_param', element: <AlarmParamPage /> },
   { path: '/warning_level', element: <WarningLevelPage /> },
-  { path: '/setting_mailbox', element: <MailboxPage /> },
-  { path: '/alarm_push', element: <AlarmPushPage /> },
-  { path: '/setting_alarm_template', element: <AlarmTemplatePage /> },
-  { path: '/setting_contacts', element: <ContactsPage /> },
-  { path: '/setting_contact_groups', element: <ContactGroupsPage /> },
 ];

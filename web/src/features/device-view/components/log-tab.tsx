@@ -4,9 +4,9 @@ import { Checkbox, DatePicker, Flex, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { stateOf } from '../../../../components/states.ts';
-import { formatTime } from '../../../../components/time.ts';
-import { deviceLogQuery } from '../../device-api.ts';
+import { stateOf } from '../../../components/states.ts';
+import { formatTime } from '../../../components/time.ts';
+import { deviceLogQuery } from '../api.ts';
 
 const kindView = {
   state: { key: 'deviceUi.log.kindState', color: 'blue' },

@@ -1,11 +1,13 @@
+import type { RouteBody } from '@sitewatch/contract';
 import { type DeviceLogKind, deviceViewRoutes as r } from '@sitewatch/contract/device-view';
-import type { LiveItem } from '@sitewatch/contract/monitoring';
+import type { LiveDevice, LiveItem } from '@sitewatch/contract/monitoring';
 import { monitoringRoutes } from '@sitewatch/contract/monitoring';
+import { seriesRoutes } from '@sitewatch/contract/series';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { livePatch, liveRefetch, patchItemRows } from '../../api/live.ts';
-import { liveRefreshMs } from './api.ts';
-import { tzOffset } from './reports-api.ts';
+import { liveRefreshMs } from '../../api/monitoring.ts';
+import { tzOffset } from '../../components/time.ts';
 
 /** The device pages of /station: overview, live items, log and curves of one device. */
 export const deviceOverviewQuery = (deviceId: number) =>
@@ -73,3 +75,35 @@ export const exportCurve = async (body: { item_ids: number[]; t1: number; t2: nu
   })) as Blob;
   return blob;
 };
+
+/** /station: the site menu, the live devices of a site and an item's sparkline. */
+export const siteMenuQuery = queryOptions({
+  queryKey: ['monitoring', 'site-menu'],
+  queryFn: () => api.call(monitoringRoutes.siteMenu),
+});
+export const liveDataQuery = (siteId: number) =>
+  queryOptions({
+    queryKey: ['monitoring', 'live', siteId],
+    queryFn: () => api.call(monitoringRoutes.deviceData, { query: { device_group_id: siteId } }),
+    refetchInterval: liveRefetch(liveRefreshMs),
+  });
+// The station page's devices take their new states and item values from the push in place.
+livePatch<LiveDevice[]>(['monitoring', 'live'], (devices, changes) =>
+  devices.map((device) => {
+    const d = changes.devices.get(device.id);
+    const items = patchItemRows(device.items, changes);
+    if (!d && items === device.items) return device;
+    return d
+      ? { ...device, state: d.state, state_reason: d.state_reason, state_time: d.state_time, items }
+      : { ...device, items };
+  }),
+);
+export const itemSeriesQuery = (itemId: number, t1: number, t2: number) =>
+  queryOptions({
+    queryKey: ['monitoring', 'series', itemId, t1, t2],
+    queryFn: () => api.call(seriesRoutes.itemSeries, { params: { id: itemId }, query: { t1, t2, points: 300 } }),
+  });
+
+/** A control command to an item (the details tab's write button). */
+export const writeItem = (body: RouteBody<typeof monitoringRoutes.writeItem>) =>
+  api.call(monitoringRoutes.writeItem, { body });

@@ -9,9 +9,6 @@ import { livePatch, liveRefetch, patchItemRows } from '../../api/live.ts';
 /** Live values come by push; only while the push channel is down is the data list polled this often (ms). */
 export const dataListRefreshMs = 5000;
 
-/** Minutes east of UTC of this browser's clock, so that exported times read as on screen. */
-export const tzOffset = () => -new Date().getTimezoneOffset();
-
 export const dataListQuery = (query: RouteQuery<typeof reportsRoutes.dataList>) =>
   queryOptions({
     queryKey: ['reports', 'data-list', query],

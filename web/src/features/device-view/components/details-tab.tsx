@@ -3,12 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Flex, Form, InputNumber, Modal, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { stateOf, valueColor } from '../../../../components/states.ts';
-import { formatTime } from '../../../../components/time.ts';
-import { formatValue } from '../../../../components/value-format.ts';
-import { useCan } from '../../../../session/permissions.ts';
-import { monitoringApi } from '../../api.ts';
-import { deviceItemsQuery } from '../../device-api.ts';
+import { stateOf, valueColor } from '../../../components/states.ts';
+import { formatTime } from '../../../components/time.ts';
+import { formatValue } from '../../../components/value-format.ts';
+import { useCan } from '../../../session/permissions.ts';
+import { deviceItemsQuery, writeItem } from '../api.ts';
 
 /** Writes a setpoint through the device's driver (PUT device_groups/device/item; /station control). */
 const SetpointDialog = ({ item, onClose }: { item: LiveItem | null; onClose: () => void }) => {
@@ -17,7 +16,7 @@ const SetpointDialog = ({ item, onClose }: { item: LiveItem | null; onClose: () 
   const client = useQueryClient();
   const [form] = Form.useForm<{ value: number }>();
   const write = useMutation({
-    mutationFn: (value: number) => monitoringApi.writeItem({ item_id: item!.id, value }),
+    mutationFn: (value: number) => writeItem({ item_id: item!.id, value }),
     onSuccess: () => {
       void message.success(t('deviceUi.details.writeDone'));
       void client.invalidateQueries({ queryKey: ['monitoring', 'device'] });

@@ -5,9 +5,14 @@ import { App, Button, DatePicker, Empty, Flex, Select, Spin, Switch, Tag, Typogr
 import type dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { curveQuery, exportCurve, itemSearchQuery } from '../../device-api.ts';
-import { compareShift, rangeBounds, type TimeRange, timeRanges } from '../../time-ranges.ts';
-import { CurveChart, type CurveChartHandle, type CurveColors, type CurveLine } from './curve-chart.tsx';
+import {
+  CurveChart,
+  type CurveChartHandle,
+  type CurveColors,
+  type CurveLine,
+} from '../../../components/curve-chart.tsx';
+import { compareShift, rangeBounds, type TimeRange, timeRanges } from '../../../components/time-ranges.ts';
+import { curveQuery, exportCurve, itemSearchQuery } from '../api.ts';
 
 const rangeKeys = {
   last4h: 'deviceUi.curve.ranges.last4h',

@@ -32,16 +32,15 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { devicesQuery, itemsQuery } from '../../../api/monitoring.ts';
 import { SiteSelect } from '../../../components/site-select.tsx';
+import { tzOffset } from '../../../components/time.ts';
+import { rangeBounds } from '../../../components/time-ranges.ts';
 import { useCan } from '../../../session/permissions.ts';
-import { devicesQuery, itemsQuery } from '../api.ts';
-import { historySeriesQuery, historyTableQuery, historyTemplatesQuery, reportsApi, tzOffset } from '../reports-api.ts';
-import { rangeBounds } from '../time-ranges.ts';
+import { historySeriesQuery, historyTableQuery, historyTemplatesQuery, reportsApi } from '../api.ts';
 
 // ECharts loads with the chart only, in its own chunk.
-const CurveChart = lazy(() =>
-  import('../components/device-view/curve-chart.tsx').then((m) => ({ default: m.CurveChart })),
-);
+const CurveChart = lazy(() => import('../../../components/curve-chart.tsx').then((m) => ({ default: m.CurveChart })));
 
 type Interval = z.infer<typeof templateInterval>;
 type Resolved = Exclude<Interval, 'auto'>;

@@ -12,7 +12,7 @@ import {
 import { type ComposeOption, use } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { forwardRef, useEffect, useImperativeHandle } from 'react';
-import { useEChart } from '../../../../components/use-echart.ts';
+import { useEChart } from './use-echart.ts';
 
 // Only what the curve draws, so the chunk stays small (this file is loaded lazily with the tab).
 use([LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);

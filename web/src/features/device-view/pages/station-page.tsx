@@ -29,7 +29,7 @@ import { stateOf, valueColor } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
 import { formatValue } from '../../../components/value-format.ts';
 import { itemSeriesQuery, liveDataQuery, siteMenuQuery } from '../api.ts';
-import { DeviceView, isDeviceTab } from '../components/device-view/device-view.tsx';
+import { DeviceView, isDeviceTab } from '../components/device-view.tsx';
 import { Sparkline } from '../components/sparkline.tsx';
 
 type TreeNode = { key: number; title: string; children: TreeNode[] };

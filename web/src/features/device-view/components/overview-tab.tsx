@@ -2,8 +2,8 @@ import type { DeviceAlarm, DeviceOverview } from '@sitewatch/contract/device-vie
 import { monitorState } from '@sitewatch/contract/monitoring';
 import { Card, Col, Descriptions, Empty, Flex, Row, Statistic, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { stateOf } from '../../../../components/states.ts';
-import { formatTime } from '../../../../components/time.ts';
+import { stateOf } from '../../../components/states.ts';
+import { formatTime } from '../../../components/time.ts';
 
 const when = (ts: number) => formatTime(ts);
 

@@ -6,13 +6,13 @@ import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveWatch } from '../../../api/live.ts';
+import { devicesQuery } from '../../../api/monitoring.ts';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { stateOf, valueColor } from '../../../components/states.ts';
-import { formatTime } from '../../../components/time.ts';
+import { formatTime, tzOffset } from '../../../components/time.ts';
 import { formatValue } from '../../../components/value-format.ts';
 import { useCan } from '../../../session/permissions.ts';
-import { devicesQuery } from '../api.ts';
-import { dataListQuery, reportsApi, tzOffset } from '../reports-api.ts';
+import { dataListQuery, reportsApi } from '../api.ts';
 
 type Query = RouteQuery<typeof reportsRoutes.dataList>;
 type SortKey = NonNullable<Query['sort']>;
