@@ -9,6 +9,7 @@ import {
   type SerialSettings,
   serialSettings,
 } from '@sitewatch/contract/monitoring';
+import { sql } from 'kysely';
 import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
 import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
@@ -453,31 +454,50 @@ export const createCollector = (options: CollectorOptions): Collector => {
     if (poll) schedule(loop, Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));
   };
 
+  /** Item rows written per statement (500 × 5 parameters): each statement holds the thread ~10–20 ms. */
+  const persistBatch = 500;
+  const pg = options.db.dialect === 'postgres';
+  const writeRows = async (ids: number[]) => {
+    const rows = [];
+    for (const id of ids) {
+      const s = liveItems.get(id);
+      if (!s) continue;
+      // PostgreSQL types a VALUES list from its parameters: each is cast to its column's type.
+      rows.push(
+        pg
+          ? sql`(cast(${id} as integer), cast(${s.value} as double precision), cast(${s.state} as integer), cast(${s.last_check} as bigint), cast(${s.info} as varchar))`
+          : sql`(${id}, ${s.value}, ${s.state}, ${s.last_check}, ${s.info})`,
+      );
+    }
+    if (rows.length === 0) return;
+    await sql`update items set value = v.column2, state = v.column3, last_check = v.column4, info = v.column5 from (values ${sql.join(rows)}) as v where items.id = v.column1`.execute(
+      options.db.kysely,
+    );
+  };
+  /**
+   * Writes the changed items' values and states: one statement per 500 rows, each its own
+   * transaction, yielding to the event loop between them, so 100 000 items never hold the server
+   * (a row-by-row transaction stalled /readyz 1.7 s every 5 s, issue 18).
+   */
   const persist = async () => {
     while (persisting) await persisting;
     if (dirtyItems.size === 0) return;
-    const ids = [...dirtyItems];
+    const ids = [...dirtyItems].filter((id) => liveItems.has(id));
     dirtyItems.clear();
-    persisting = options.db.kysely
-      .transaction()
-      .execute(async (trx) => {
-        for (const id of ids) {
-          const s = liveItems.get(id);
-          if (!s) continue;
-          await trx
-            .updateTable('items')
-            .set({ value: s.value, state: s.state, last_check: s.last_check, info: s.info })
-            .where('id', '=', id)
-            .execute();
+    persisting = (async () => {
+      for (let i = 0; i < ids.length; i += persistBatch) {
+        const part = ids.slice(i, i + persistBatch);
+        try {
+          await writeRows(part);
+        } catch (err) {
+          for (const id of part) dirtyItems.add(id);
+          options.log?.warn({ err }, 'could not save item values');
         }
-      })
-      .catch((err) => {
-        for (const id of ids) dirtyItems.add(id);
-        options.log?.warn({ err }, 'could not save item values');
-      })
-      .finally(() => {
-        persisting = null;
-      });
+        if (i + persistBatch < ids.length) await new Promise((resolve) => setImmediate(resolve));
+      }
+    })().finally(() => {
+      persisting = null;
+    });
     await persisting;
   };
 
