@@ -93,6 +93,20 @@ export const EditorCanvas = ({
   const guides = useRef<HTMLDivElement>(null);
   const brush = useRef<HTMLDivElement>(null);
   const touched = useRef(new Set<string>());
+  // Elements by component id, gathered once when a gesture starts (not one lookup per record per frame).
+  const elements = useRef(new Map<string, { el?: HTMLElement; frame?: HTMLElement }>());
+  const gather = () => {
+    const root = scene.current;
+    const map = new Map<string, { el?: HTMLElement; frame?: HTMLElement }>();
+    if (root) {
+      for (const el of root.querySelectorAll<HTMLElement>('[data-id]')) map.set(el.dataset.id!, { el });
+      for (const frame of root.querySelectorAll<HTMLElement>('[data-frame-id]')) {
+        const id = frame.dataset.frameId!;
+        map.set(id, { ...map.get(id), frame });
+      }
+    }
+    elements.current = map;
+  };
   const { width, height } = editor.canvasRect;
   const selected = useMemo(
     () => selection.map((id) => records.find((r) => r.id === id)).filter((r): r is ComponentRecord => !!r),
@@ -116,10 +130,9 @@ export const EditorCanvas = ({
     if (!root) return;
     for (const [id, r] of editor.previewRecords()) {
       touched.current.add(id);
-      const el = root.querySelector<HTMLElement>(`[data-id="${id}"]`);
-      if (el) place(el, r);
-      const frame = root.querySelector<HTMLElement>(`[data-frame-id="${id}"]`);
-      if (frame) place(frame, r);
+      const found = elements.current.get(id);
+      if (found?.el) place(found.el, r);
+      if (found?.frame) place(found.frame, r);
     }
     const g = editor.gesture;
     if (brush.current) {
@@ -163,6 +176,7 @@ export const EditorCanvas = ({
         const frame = root.querySelector<HTMLElement>(`[data-frame-id="${id}"]`);
         if (r && frame) place(frame, r);
       }
+    elements.current = new Map();
     touched.current.clear();
     drawGesture();
   };
@@ -178,6 +192,7 @@ export const EditorCanvas = ({
     else editor.pointerDown(p, mods(e));
     if (!editor.gesture) return;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    gather();
     drawGesture();
   };
   const onPointerMove = (e: React.PointerEvent) => {

@@ -9,7 +9,7 @@ import type { Editor } from '../../../editor/model/editor.ts';
 import type { ComponentAnimation, ComponentEvent, ComponentRecord } from '../../../editor/model/records.ts';
 import { animationNames } from '../render/animations.ts';
 import { deviceKinds, switchOf } from '../render/component-view.tsx';
-import { useEditorVersion } from './use-editor.ts';
+import { useEditorValue } from './use-editor.ts';
 
 /** Kinds whose text is their propValue. */
 const textKinds = new Set(['VText', 'VButton', 'SiteButton']);
@@ -318,9 +318,8 @@ const DeviceTab = ({ editor, r, site }: { editor: Editor; r: ComponentRecord; si
 /** The right panel (001 §2): attributes, animations, events and the device tab of the selection. */
 export const RightPanel = ({ editor, site }: { editor: Editor; site: number }) => {
   const { t } = useTranslation();
-  useEditorVersion(editor);
-  const selected = editor.selectedRecords();
-  const r = selected.length === 1 ? selected[0] : undefined;
+  // The one selected record, as the store holds it: unchanged during a drag, so no re-render.
+  const r = useEditorValue(editor, (e) => (e.selection.length === 1 ? e.get(e.selection[0]!) : undefined));
   if (!r) return <Empty description={t('siteMap.editor.selectOne')} />;
   return (
     <Tabs

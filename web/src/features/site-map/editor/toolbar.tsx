@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { commandById, runCommand, toolbarCommands } from '../../../editor/model/commands.ts';
 import type { Editor } from '../../../editor/model/editor.ts';
 import { parseScale } from '../../../editor/model/transforms.ts';
-import { useEditorVersion } from './use-editor.ts';
+import { useEditorValue } from './use-editor.ts';
 
 /** 001 §4: a scale typed in takes effect after 1 s without typing. */
 const scaleDelayMs = 1000;
@@ -28,9 +28,13 @@ export const Toolbar = ({
   extra?: React.ReactNode;
 }) => {
   const { t } = useTranslation();
-  useEditorVersion(editor);
+  // Which commands are enabled, and the canvas: a pointer move changes neither, so no re-render.
+  const enabled = useEditorValue(editor, (e) =>
+    toolbarCommands.map((id) => (commandById(id).enabled(e) ? 1 : 0)).join(''),
+  );
+  const canvas = useEditorValue(editor, (e) => e.canvas);
   const file = useRef<HTMLInputElement>(null);
-  const { width, height, scale } = editor.canvas;
+  const { width, height, scale } = canvas;
   const [scaleText, setScaleText] = useState<number | null>(scale);
   useEffect(() => setScaleText(scale), [scale]);
   useEffect(() => {
@@ -45,11 +49,11 @@ export const Toolbar = ({
   return (
     <Flex wrap gap={8} align="center" data-testid="editor-toolbar">
       <Space.Compact>
-        {toolbarCommands.map((id) => {
+        {toolbarCommands.map((id, i) => {
           const command = commandById(id);
           return (
             <Tooltip key={id} title={command.kbd[0]?.replace('mod', 'Ctrl').toUpperCase()}>
-              <Button data-command={id} disabled={!command.enabled(editor)} onClick={() => runCommand(editor, id)}>
+              <Button data-command={id} disabled={enabled[i] !== '1'} onClick={() => runCommand(editor, id)}>
                 {t(command.labelKey)}
               </Button>
             </Tooltip>

@@ -9,6 +9,16 @@ export const useEditorVersion = (editor: Editor) =>
     () => editor.version,
   );
 
+/**
+ * A value read from the editor; re-renders only when it changes (compared with Object.is), so a
+ * pointer move, which changes the editor's version, does not redraw what does not depend on it.
+ */
+export const useEditorValue = <T>(editor: Editor, read: (editor: Editor) => T): T =>
+  useSyncExternalStore(
+    (cb) => editor.subscribe(cb),
+    () => read(editor),
+  );
+
 /** The selection; re-renders only when it changes, not on every pointer move. */
 export const useSelection = (editor: Editor) =>
   useSyncExternalStore(
@@ -24,11 +34,4 @@ export const useRecords = (editor: Editor): ComponentRecord[] => {
     return editor.store.listen(() => setRecords(editor.store.all()));
   }, [editor]);
   return records;
-};
-
-/** The canvas settings (size and scale), re-read when the store changes. */
-export const useCanvas = (editor: Editor) => {
-  const records = useRecords(editor);
-  void records;
-  return editor.canvas;
 };

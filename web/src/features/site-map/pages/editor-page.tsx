@@ -16,7 +16,7 @@ import { LibraryDialog, RotationDialog, uploadImage } from '../editor/dialogs.ts
 import { RightPanel } from '../editor/panel.tsx';
 import { Toolbar } from '../editor/toolbar.tsx';
 import { TransferButtons } from '../editor/transfer-buttons.tsx';
-import { useEditorVersion } from '../editor/use-editor.ts';
+import { useEditorValue, useRecords } from '../editor/use-editor.ts';
 import { HeatLayer } from '../heat/heat-layer.tsx';
 import { useSiteNames } from '../live-view.tsx';
 import { pictureToSave, sceneFromPicture } from '../picture.ts';
@@ -65,7 +65,12 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
   const navigate = useNavigate();
   const client = useQueryClient();
   const editor = useMemo(() => new Editor(), []);
-  useEditorVersion(editor);
+  // Not the editor's version: the page must not re-render on every pointer move.
+  const mode = useEditorValue(editor, (e) => e.mode);
+  const oneSelected = useEditorValue(editor, (e) => e.selection.length === 1);
+  // Records and canvas for the heat map and the preview: they change on a release, not during a drag.
+  const records = useRecords(editor);
+  useEditorValue(editor, (e) => e.canvas);
   const [parent, setParent] = useState(0);
   const [heat, setHeat] = useState(false);
   const [dialog, setDialog] = useState<'background' | 'icon' | 'abnormal' | 'rotation' | null>(null);
@@ -239,7 +244,7 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
             <Button size="small" onClick={() => setDialog('icon')}>
               {t('siteMap.editor.chooseIcon')}
             </Button>
-            <Button size="small" onClick={() => setDialog('abnormal')} disabled={editor.selection.length !== 1}>
+            <Button size="small" onClick={() => setDialog('abnormal')} disabled={!oneSelected}>
               {t('siteMap.editor.chooseAbnormal')}
             </Button>
           </Flex>
@@ -266,7 +271,7 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
             siteName={siteName}
             siteNames={siteNames}
             onDropKind={addKind}
-            overlay={heat && <HeatLayer records={editor.store.all()} live={liveNow} canvas={editor.canvasRect} />}
+            overlay={heat && <HeatLayer records={records} live={liveNow} canvas={editor.canvasRect} />}
           />
         </Layout.Content>
         <Layout.Sider width={300} theme="light" style={{ overflow: 'auto', padding: 8 }}>
@@ -286,13 +291,13 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
         onPick={onIcon}
       />
       <RotationDialog open={dialog === 'rotation'} onClose={() => setDialog(null)} />
-      {editor.mode === 'preview' && (
+      {mode === 'preview' && (
         <div className="sm-preview" data-testid="editor-preview">
           <Space style={{ position: 'absolute', top: 8, right: 8, zIndex: 2 }}>
             <Button onClick={() => editor.closePreview()}>{t('siteMap.editor.closePreview')}</Button>
           </Space>
           <SceneView
-            records={editor.store.all()}
+            records={records}
             canvas={{ ...editor.canvasRect, scale: 100 }}
             siteName={siteName}
             siteNames={siteNames}
