@@ -5,8 +5,10 @@ import { apiTokensArea } from './modules/api-tokens/index.ts';
 import { registerAuth } from './modules/auth/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
 import { registerDeviceView } from './modules/device-view/index.ts';
+import { dutyArea } from './modules/duty/index.ts';
 import { registerGlobalConfigRoutes } from './modules/global-config/index.ts';
 import { registerHealth } from './modules/health/index.ts';
+import { inspectionArea } from './modules/inspection/index.ts';
 import { registerLdap } from './modules/ldap/index.ts';
 import { registerMonitoring } from './modules/monitoring/index.ts';
 import { networkArea } from './modules/network/index.ts';
@@ -108,4 +110,6 @@ export const areas: Area[] = [
   },
   apiTokensArea,
   topViewArea,
+  inspectionArea,
+  dutyArea,
 ];

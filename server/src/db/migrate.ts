@@ -15,6 +15,7 @@ import * as m0013tokens from './migrations/0013-api-tokens.ts';
 import * as m0014points from './migrations/0014-point-tables.ts';
 import * as m0015network from './migrations/0015-network-devices.ts';
 import * as m0016topView from './migrations/0016-top-view.ts';
+import * as m0017inspectionDuty from './migrations/0017-inspection-duty.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014-point-tables': m0014points,
   '0015-network-devices': m0015network,
   '0016-top-view': m0016topView,
+  '0017-inspection-duty': m0017inspectionDuty,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

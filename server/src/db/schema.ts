@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
+import type { InspectionDutyTables } from './schema-inspection-duty.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
 import type { ApiTokenTables } from './schema-tokens.ts';
 import type { TopViewTables } from './schema-top-view.ts';
@@ -9,7 +10,13 @@ import type { TopViewTables } from './schema-top-view.ts';
  * The tables, as Kysely sees them. Each area adds its tables here and in a migration of its own.
  * Column names follow the spec's field names (snake_case); times are epoch seconds.
  */
-export interface Database extends MonitoringTables, AlarmTables, DeviceLogTables, ApiTokenTables, TopViewTables {
+export interface Database
+  extends MonitoringTables,
+    AlarmTables,
+    DeviceLogTables,
+    ApiTokenTables,
+    TopViewTables,
+    InspectionDutyTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

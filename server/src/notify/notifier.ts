@@ -50,6 +50,16 @@ export interface Notifier {
   stop(): Promise<void>;
   /** Whether the dispatcher takes and sends notices (not stopped): the dashboard's notification service state. */
   running(): boolean;
+  /** Routes notices by the duty roster while shift handover is enabled (the duty area sets it). */
+  setDutyRoster(roster: DutyRoster | null): void;
+}
+
+/**
+ * Who is on duty (the duty area's stored shifts): the contact ids on duty at a time, or null when
+ * shift handover is disabled (the standard mode: each group's own mode). 002 §4 shift handover.
+ */
+export interface DutyRoster {
+  onDuty(atSeconds: number): Promise<number[] | null>;
 }
 
 export interface NotifierOptions {
@@ -124,6 +134,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
   let running = 0;
   let stopped = false;
   let directory: Promise<Directory> | null = null;
+  let roster: DutyRoster | null = null;
   const idleWaiters: (() => void)[] = [];
   /** Flood limiter: deliveries per key in the current minute, and what was folded. */
   const flood = new Map<string, { minute: number; count: number; folded: number; last: Delivery }>();
@@ -313,12 +324,17 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
       fields,
     };
     const now = new Date(clock());
+    // Shift handover enabled: the contacts on duty now by the stored shifts, whatever the group's mode.
+    const onDuty = roster ? await roster.onDuty(Math.floor(clock() / 1000)) : null;
     const contacts = group.contact_ids
-      .map((id) => dir.contacts.get(id))
+      .map((id) => {
+        const c = dir.contacts.get(id);
+        return c && { ...c, id };
+      })
       .filter((c) => c !== undefined)
       .filter((c) => c.enable && s.level <= c.alarm_level)
       // Duty mode: only contacts on duty; timed notification: only inside the contact's period.
-      .filter((c) => (group.mode === 1 ? c.duty : true))
+      .filter((c) => (onDuty !== null ? onDuty.includes(c.id) : group.mode === 1 ? c.duty : true))
       .filter((c) => c.time_period_id === 0 || inPeriod(dir.periods.get(c.time_period_id) ?? [], now));
     const base = { action: job.action, subject: s, message };
     if (group.email && mail.enable) {
@@ -397,6 +413,9 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
     running: () => !stopped,
+    setDutyRoster: (r) => {
+      roster = r;
+    },
     async stop() {
       stopped = true;
       if (floodTimer) clearInterval(floodTimer);

@@ -117,3 +117,23 @@ describe('repeat options (002 §4)', () => {
     });
   });
 });
+
+describe('duty rotation', async () => {
+  const { materialise, shiftSpan } = await import('./rotation.ts');
+  it('members take turns every N weeks and a night shift ends the next day', () => {
+    const rows = materialise(
+      { contact_ids: [1, 2, 3], start_date: '2024-02-26', weeks: 1, horizon_weeks: 4 },
+      { start: '20:00', end: '08:00' },
+      SH,
+    );
+    expect(rows).toHaveLength(28);
+    expect(rows.map((r) => r.contact_id).join('')).toBe('1111111222222233333331111111');
+    expect(rows[3]!.date).toBe('2024-02-29');
+    expect(show(rows[3]!.start_at * 1000)).toBe('2024-02-29 20:00');
+    expect(show(rows[3]!.end_at * 1000)).toBe('2024-03-01 08:00');
+  });
+  it('a shift over the DST change is 23 hours long', () => {
+    const span = shiftSpan('2024-03-30', { start: '08:00', end: '08:00' }, BER);
+    expect(span.end_at - span.start_at).toBe(23 * 3600);
+  });
+});

@@ -55,6 +55,20 @@ export const fuzzAreas = {
     tags: ['notify'],
     tables: ['contacts', 'contact_groups', 'notify_channels', 'notification_logs', 'role_contacts', 'alarm_settings'],
   },
+  inspection: {
+    tags: ['inspection', 'duty'],
+    tables: [
+      'inspection_reports',
+      'inspection_plans',
+      'scheduled_tasks',
+      'module_settings',
+      'duty_shifts',
+      'duty_rotations',
+      'duty_table',
+      'duty_memos',
+      'duty_handovers',
+    ],
+  },
 } satisfies Record<string, { tags: string[]; tables: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

@@ -1,0 +1,133 @@
+import { sharedText } from '@sitewatch/contract';
+import { inspectionRoutes as r } from '@sitewatch/contract/inspection';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Area } from '../../area.ts';
+import type { Db } from '../../db/kysely.ts';
+import { requestLanguage } from '../../http/envelope.ts';
+import { addRoute } from '../../http/route.ts';
+import { sendXlsx, sheetWorkbook } from '../../http/xlsx.ts';
+import { createScheduler, type Scheduler } from '../../schedule/scheduler.ts';
+import { createInspectionRepository } from './repository.ts';
+import { createInspectionService, type InspectionLive, type InspectionService, planTask } from './service.ts';
+
+/** /polling_main (menu 721, migration 0017); /polling_record and /polling_main_detail are always allowed pages. */
+const menu = 721;
+
+/** The zone of the repeat options' wall-clock times: the server's. */
+export const scheduleZone = () => process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+export const registerInspection = (
+  app: FastifyInstance,
+  deps: { db: Db; live?: InspectionLive | undefined; scheduler: Scheduler; clock: () => number },
+) => {
+  const service = createInspectionService({
+    repo: createInspectionRepository(deps.db),
+    live: deps.live,
+    scheduler: deps.scheduler,
+    clock: deps.clock,
+  });
+  deps.scheduler.on(planTask, (planId) => service.runPlan(planId));
+  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+  const user = (request: FastifyRequest) => ({
+    id: request.principal?.user_id ?? 0,
+    name: request.principal?.user_name ?? '',
+  });
+  const view = { menu } as const;
+
+  // The dashboard's last inspection: every signed-in user who sees the dashboard (000 §2.6).
+  addRoute(app, r.last, async ({ request }) => service.last(await sites(request)));
+  addRoute(
+    app,
+    r.snapshot,
+    async ({ query, request }) => service.snapshot(query.device_group_ids.split(',').map(Number), await sites(request)),
+    { permission: view },
+  );
+  addRoute(app, r.manual, async ({ body, request }) => service.manual(body, user(request), await sites(request)), {
+    permission: { menu, func: 'inspect' },
+  });
+  // /polling_record and /polling_main_detail are always allowed pages (000 §4.2): reports are read by site grants.
+  addRoute(app, r.reports, async ({ query, request }) => service.reports(query, await sites(request)));
+  addRoute(app, r.report, async ({ params, request }) => service.report(params.id, await sites(request)));
+  addRoute(
+    app,
+    r.review,
+    async ({ params, body, request }) => service.review(params.id, body, user(request), await sites(request)),
+    { permission: { menu, func: 'review' } },
+  );
+  addRoute(app, r.exportReport, async ({ params, request, reply }) => {
+    const lang = requestLanguage(request);
+    const report = await service.report(params.id, await sites(request));
+    const h = (key: string) => sharedText(lang, `inspection.columns.${key}`);
+    const yes = sharedText(lang, 'inspection.abnormal');
+    const no = sharedText(lang, 'inspection.normal');
+    const buffer = await sheetWorkbook(
+      `${sharedText(lang, 'inspection.report')} ${report.id}`,
+      ['site', 'device', 'item', 'value', 'unit', 'result', 'note'].map((c) => ({ header: h(c), width: 18 })),
+      [
+        ...report.content.map((i) => [
+          i.device_group_name,
+          i.device_name,
+          i.item_name,
+          i.value,
+          i.unit,
+          i.abnormal ? yes : no,
+          i.note,
+        ]),
+        [],
+        [h('inspector'), report.inspector],
+        [h('reviewer'), report.reviewer],
+        [h('time'), new Date(report.create_time * 1000).toISOString()],
+        [h('summary'), report.summary],
+      ],
+    );
+    await sendXlsx(reply, `inspection-${report.id}.xlsx`, buffer);
+    return null;
+  });
+  const edit = { menu, func: 'edit' } as const;
+  addRoute(app, r.plans, async () => service.plans(), { permission: view });
+  addRoute(app, r.plan, async ({ params }) => service.plan(params.id), { permission: view });
+  addRoute(app, r.addPlan, async ({ body }) => service.addPlan(body), { permission: edit });
+  addRoute(app, r.updatePlan, async ({ params, body }) => service.updatePlan(params.id, body), { permission: edit });
+  addRoute(app, r.deletePlan, async ({ params }) => service.deletePlan(params.id), { permission: edit });
+  addRoute(app, r.getPatrol, async () => service.settings.patrol(), { permission: view });
+  addRoute(
+    app,
+    r.setPatrol,
+    async ({ body }) => service.setPatrol({ enable: body.enable, intelligent_enable: body.intelligent_enable }),
+    {
+      permission: edit,
+    },
+  );
+  addRoute(app, r.getReportSettings, async () => service.settings.report(), { permission: view });
+  addRoute(
+    app,
+    r.setReportSettings,
+    async ({ body }) => service.setReport({ auto_pass_normal: body.auto_pass_normal, keep_days: body.keep_days }),
+    { permission: edit },
+  );
+  return service;
+};
+
+/** The scheduler of each app (tests build several apps in one process and tick them by hand). */
+export const schedulerOf = new WeakMap<FastifyInstance, Scheduler>();
+export const inspectionOf = new WeakMap<FastifyInstance, InspectionService>();
+const unstarted = new Set<Scheduler>();
+
+/** Inspection, with the scheduler of its automatic plans (started with the engines, stopped on close). */
+export const inspectionArea: Area = {
+  name: 'inspection',
+  register: (k) => {
+    const scheduler = createScheduler({ db: k.db, clock: k.clock, zone: scheduleZone(), log: k.app.log });
+    schedulerOf.set(k.app, scheduler);
+    unstarted.add(scheduler);
+    k.app.addHook('onClose', async () => {
+      unstarted.delete(scheduler);
+      await scheduler.stop();
+    });
+    inspectionOf.set(k.app, registerInspection(k.app, { db: k.db, live: k.live, scheduler, clock: k.clock }));
+  },
+  start: () => {
+    for (const scheduler of unstarted) scheduler.start();
+    unstarted.clear();
+  },
+};
