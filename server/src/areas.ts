@@ -5,6 +5,7 @@ import { apiTokensArea } from './modules/api-tokens/index.ts';
 import { registerAuth } from './modules/auth/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
 import { registerDeviceView } from './modules/device-view/index.ts';
+import { energyArea } from './modules/energy/index.ts';
 import { dutyArea } from './modules/duty/index.ts';
 import { registerGlobalConfigRoutes } from './modules/global-config/index.ts';
 import { registerHealth } from './modules/health/index.ts';
@@ -111,5 +112,6 @@ export const areas: Area[] = [
   apiTokensArea,
   topViewArea,
   inspectionArea,
+  energyArea,
   dutyArea,
 ];

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
+import type { EnergyTables } from './schema-energy.ts';
 import type { InspectionDutyTables } from './schema-inspection-duty.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
 import type { ApiTokenTables } from './schema-tokens.ts';
@@ -16,7 +17,8 @@ export interface Database
     DeviceLogTables,
     ApiTokenTables,
     TopViewTables,
-    InspectionDutyTables {
+    InspectionDutyTables,
+    EnergyTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;
