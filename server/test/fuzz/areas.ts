@@ -69,6 +69,10 @@ export const fuzzAreas = {
       'duty_handovers',
     ],
   },
+  energy: {
+    tags: ['energy'],
+    tables: ['energy_meters', 'energy_tariffs', 'energy_tariff_sets'],
+  },
 } satisfies Record<string, { tags: string[]; tables: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;
