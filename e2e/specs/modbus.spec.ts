@@ -1,5 +1,6 @@
 import { adminHeaders } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
+import { ResourceList } from '../pages/resource-list.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -59,44 +60,35 @@ test('Modbus settings in the device and item forms, and values shown with displa
     source: { kind: 'simulator', model: 'analog', base: 230.100006, spread: 0, noise: 0, decimals: 6 },
   });
 
-  await page.goto('/setting_device_mange');
-  await page.getByPlaceholder('设备名称').fill('PM-MB1');
-  await page.getByPlaceholder('设备名称').press('Enter');
-  await page
-    .getByRole('row', { name: /PM-MB1/ })
-    .getByRole('button', { name: /编\s*辑/ })
-    .click();
-  const deviceForm = page.getByRole('dialog');
-  await expect(deviceForm.getByText('合并读取相邻点')).toBeVisible();
-  await expect(deviceForm.getByLabel('合并空隙（寄存器）')).toHaveValue('4');
-  await expect(deviceForm.getByLabel('单次最多读取（寄存器）')).toHaveValue('64');
-  await expect(deviceForm.getByText('从 1 开始（如多数手册）')).toBeVisible();
-  await deviceForm.getByText('合并读取相邻点').scrollIntoViewIfNeeded();
+  const devices = await new ResourceList(page, '/setting_device_mange').goto();
+  await devices.search('设备名称', 'PM-MB1');
+  const deviceForm = await devices.edit('PM-MB1');
+  await expect(deviceForm.root.getByText('合并读取相邻点')).toBeVisible();
+  await expect(deviceForm.field('合并空隙（寄存器）')).toHaveValue('4');
+  await expect(deviceForm.field('单次最多读取（寄存器）')).toHaveValue('64');
+  await expect(deviceForm.root.getByText('从 1 开始（如多数手册）')).toBeVisible();
+  await deviceForm.root.getByText('合并读取相邻点').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('device-form-modbus-zh_cn.png') });
-  await page.keyboard.press('Escape');
+  await deviceForm.close();
 
-  await page.goto('/setting_items');
-  await page.getByRole('combobox', { name: /设备/ }).fill('PM-MB1');
-  await page.locator('.ant-select-item-option', { hasText: 'PM-MB1' }).click();
-  await page.getByRole('button', { name: /添加监控项|Add item/ }).click();
-  const itemForm = page.getByRole('dialog');
-  await expect(itemForm.getByText('显示小数位')).toBeVisible();
-  await itemForm.getByLabel('采集方式').click();
-  await page.locator('.ant-select-item-option[title="Modbus"]').click();
-  await expect(itemForm.getByText('寄存器地址（从 1 开始）')).toBeVisible();
-  await itemForm.getByLabel('字节序').click();
+  const items = await new ResourceList(page, '/setting_items').goto();
+  await items.pick(/设备/, 'PM-MB1');
+  const itemForm = await items.add(/添加监控项|Add item/);
+  await expect(itemForm.root.getByText('显示小数位')).toBeVisible();
+  await itemForm.choose('采集方式', 'Modbus');
+  await expect(itemForm.root.getByText('寄存器地址（从 1 开始）')).toBeVisible();
+  await itemForm.field('字节序').click();
   for (const order of ['ABCD（大端）', 'CDAB（字交换）', 'BADC（字节交换）', 'DCBA（小端）']) {
     await expect(page.locator(`.ant-select-item-option[title="${order}"]`)).toBeVisible();
   }
   await page.locator('.ant-select-item-option[title="CDAB（字交换）"]').click();
   await page.screenshot({ path: test.info().outputPath('item-form-modbus-zh_cn.png') });
-  await page.keyboard.press('Escape');
+  await itemForm.close();
 
   // The item list and the data list show the value with its 2 decimals.
-  await page.goto('/setting_items');
-  await page.getByPlaceholder('监控项名称').fill('相电压 DEC');
-  await page.getByPlaceholder('监控项名称').press('Enter');
-  const row = page.getByRole('row', { name: /相电压 DEC/ });
+  await items.goto();
+  await items.search('监控项名称', '相电压 DEC');
+  const row = items.row('相电压 DEC');
   await expect(row.getByText('230.10 V')).toBeVisible({ timeout: 30_000 });
   await page.goto('/data_list');
   await expect(page.getByRole('row', { name: /相电压 DEC/ }).getByText('230.10 V')).toBeVisible({ timeout: 30_000 });

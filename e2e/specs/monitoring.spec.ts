@@ -1,5 +1,7 @@
-import { adminHeaders, adminPassword, loginToConsole } from '../fixtures/product.ts';
+import { adminHeaders } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
+import { LoginPage } from '../pages/login.ts';
+import { ResourceList } from '../pages/resource-list.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -8,7 +10,7 @@ test('the station page shows the demo estate with live values, and sites refuse 
   request,
 }) => {
   await adminHeaders(request);
-  await loginToConsole(page, 'admin', adminPassword);
+  await new LoginPage(page).toConsole();
 
   await page.goto('/station');
   await expect(page.getByRole('tree').getByText(/北京总部机房/)).toBeVisible();
@@ -28,60 +30,37 @@ test('the station page shows the demo estate with live values, and sites refuse 
     .click();
   await expect(page.locator('[data-testid^="device-"]', { hasText: 'AC-01' })).toBeVisible();
 
-  await page.goto('/setting_device_groups');
-  await page.getByRole('button', { name: /添加站点/ }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(dialog.getByText('站点名称不能为空')).toBeVisible();
-  await dialog.getByLabel('站点名称').fill('测试机房');
-  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(page.getByRole('cell', { name: '测试机房' })).toBeVisible();
+  const sites = await new ResourceList(page, '/setting_device_groups').goto();
+  const dialog = await sites.add(/添加站点/);
+  await dialog.ok();
+  await dialog.expectRefused('站点名称不能为空');
+  await dialog.fill({ 站点名称: '测试机房' });
+  await dialog.ok();
+  await expect(sites.cell('测试机房')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('sites-zh_cn.png') });
 
-  const row = page.getByRole('row', { name: /北京总部机房/ });
-  await row.getByRole('button', { name: /删\s*除/ }).click();
-  await page
-    .getByRole('tooltip')
-    .getByRole('button', { name: /确\s*定|OK/ })
-    .click();
+  await sites.remove('北京总部机房');
   await expect(page.getByText('该站点下有关联设备，无法删除！')).toBeVisible();
 
-  await page.goto('/setting_device_mange');
-  await expect(page.getByRole('cell', { name: 'UPS-01' }).first()).toBeVisible();
+  const devices = await new ResourceList(page, '/setting_device_mange').goto();
+  await expect(devices.cell('UPS-01')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('devices-zh_cn.png') });
 
-  await page.goto('/setting_items');
-  await expect(page.getByRole('cell', { name: 'A相输入电压' }).first()).toBeVisible();
+  const items = await new ResourceList(page, '/setting_items').goto();
+  await expect(items.cell('A相输入电压')).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('items-zh_cn.png') });
   // Edit one item: the form shows how it is read and saves through the contract's rules.
-  await page
-    .getByRole('row', { name: /A相输入电压/ })
-    .first()
-    .getByRole('button', { name: /编\s*辑/ })
-    .click();
-  const itemDialog = page.getByRole('dialog');
-  await expect(itemDialog.getByLabel('基准值')).toHaveValue('221');
-  await itemDialog.getByLabel('阈值最大值').fill('100');
-  await itemDialog.getByLabel('阈值最小值').fill('200');
-  await itemDialog.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(itemDialog.getByText('最大值不能小于最小值')).toBeVisible();
+  const itemDialog = await items.edit('A相输入电压');
+  await expect(itemDialog.field('基准值')).toHaveValue('221');
+  await itemDialog.fill({ 阈值最大值: '100', 阈值最小值: '200' });
+  await itemDialog.ok();
+  await itemDialog.expectRefused('最大值不能小于最小值');
   await page.screenshot({ path: test.info().outputPath('item-dialog-zh_cn.png') });
-  await itemDialog.getByLabel('阈值最小值').fill('90');
+  await itemDialog.fill({ 阈值最小值: '90' });
   // The level is chosen by its name.
-  await itemDialog.getByLabel('告警级别').click();
+  await itemDialog.field('告警级别').click();
   await page.locator('.ant-select-item-option').filter({ hasText: '重要' }).click();
-  await itemDialog.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(itemDialog).toBeHidden();
-  await expect(
-    page
-      .getByRole('row', { name: /A相输入电压/ })
-      .first()
-      .getByRole('cell', { name: '90 ~ 100' }),
-  ).toBeVisible();
-  await expect(
-    page
-      .getByRole('row', { name: /A相输入电压/ })
-      .first()
-      .locator('[data-level="3"]'),
-  ).toHaveText('重要');
+  await itemDialog.save();
+  await expect(items.row('A相输入电压').getByRole('cell', { name: '90 ~ 100' })).toBeVisible();
+  await expect(items.row('A相输入电压').locator('[data-level="3"]')).toHaveText('重要');
 });

@@ -1,5 +1,6 @@
 import { adminHeaders } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
+import { ResourceList } from '../pages/resource-list.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -34,26 +35,24 @@ test('MQTT item form: topic filter, command payload template and maximum age', a
     enable: false,
   });
 
-  await page.goto('/setting_items');
-  await page.getByRole('combobox', { name: /设备/ }).fill('GW-MQTT');
-  await page.locator('.ant-select-item-option', { hasText: 'GW-MQTT' }).click();
-  await page.getByRole('button', { name: /添加监控项/ }).click();
-  const form = page.getByRole('dialog');
-  await form.getByLabel('监控项名称').fill('机柜温度');
-  await form.getByLabel('采集方式').click();
-  await page.locator('.ant-select-item-option[title="MQTT"]').click();
-  await form.getByLabel('主题', { exact: true }).fill('site/{device_id}/#/temp');
-  await form.getByLabel('JSON路径').fill('data.temp');
-  await form.getByLabel('控制主题').fill('site/{device_id}/set');
-  await form.getByLabel('命令负载').fill('{"target":{value}}');
-  await form.getByLabel('最大数据时效（秒）').fill('120');
-  await form.getByRole('button', { name: /确\s*定|OK/ }).click();
+  const itemList = await new ResourceList(page, '/setting_items').goto();
+  await itemList.pick(/设备/, 'GW-MQTT');
+  const form = await itemList.add(/添加监控项/);
+  await form.fill({ 监控项名称: '机柜温度' });
+  await form.choose('采集方式', 'MQTT');
+  await form.field('主题', { exact: true }).fill('site/{device_id}/#/temp');
+  await form.fill({
+    JSON路径: 'data.temp',
+    控制主题: 'site/{device_id}/set',
+    命令负载: '{"target":{value}}',
+    '最大数据时效（秒）': '120',
+  });
+  await form.ok();
   // `#` not last: refused beside the topic, nothing saved.
-  await expect(form.getByText('主题格式不正确：+ 只能代表一整级，# 只能作为最后一级')).toBeVisible();
-  await form.getByLabel('主题', { exact: true }).fill('site/{device_id}/+/state');
+  await form.expectRefused('主题格式不正确：+ 只能代表一整级，# 只能作为最后一级');
+  await form.field('主题', { exact: true }).fill('site/{device_id}/+/state');
   await page.screenshot({ path: test.info().outputPath('item-form-mqtt-zh_cn.png') });
-  await form.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(form).toBeHidden();
+  await form.save();
 
   const items = await api('get', `setting/items?device_id=${device.id}`);
   const saved = items.data.find((i: { name: string }) => i.name === '机柜温度');

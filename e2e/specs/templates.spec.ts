@@ -1,5 +1,7 @@
-import { adminHeaders, adminPassword, loginToConsole } from '../fixtures/product.ts';
+import { adminHeaders } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
+import { LoginPage } from '../pages/login.ts';
+import { ResourceList } from '../pages/resource-list.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -8,10 +10,10 @@ test('device templates: the list, a new template with a telemetry-only point, an
   request,
 }) => {
   await adminHeaders(request);
-  await loginToConsole(page, 'admin', adminPassword);
+  await new LoginPage(page).toConsole();
 
-  await page.goto('/setting_device_mange');
-  await expect(page.getByRole('cell', { name: 'UPS-01' }).first()).toBeVisible();
+  const devices = await new ResourceList(page, '/setting_device_mange').goto();
+  await expect(devices.cell('UPS-01')).toBeVisible();
   await page.getByRole('button', { name: '设备模板' }).click();
   const drawer = page.locator('.ant-drawer');
   await expect(drawer.getByText('内置').first()).toBeVisible();
