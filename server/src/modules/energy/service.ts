@@ -154,10 +154,26 @@ export const createEnergyService = (deps: EnergyDeps) => {
       q.t2,
     );
     const byItem = new Map<number, RollupBucket[]>();
-    for (const r of rows) byItem.set(r.item_id, [...(byItem.get(r.item_id) ?? []), r]);
+    for (const r of rows) {
+      const list = byItem.get(r.item_id);
+      if (list) list.push(r);
+      else byItem.set(r.item_id, [r]);
+    }
     return meters.map((m) => ({ meter: m, ...meterHours(m, byItem.get(m.item_id) ?? [], q.t1, q.t2) }));
   };
 
+  const starts = new Map<string, number>();
+  /** intervalStart, remembered (a year of hours of many meters asks for the same few thousand). */
+  const startOf = (ts: number, interval: EnergyQuery['interval']) => {
+    const key = `${interval}${ts}`;
+    let v = starts.get(key);
+    if (v === undefined) {
+      if (starts.size > 200_000) starts.clear();
+      v = intervalStart(ts, interval, clock);
+      starts.set(key, v);
+    }
+    return v;
+  };
   const sumBy = <T extends { ts: number }>(
     items: T[],
     interval: EnergyQuery['interval'],
@@ -165,7 +181,7 @@ export const createEnergyService = (deps: EnergyDeps) => {
   ) => {
     const out = new Map<number, Record<string, number>>();
     for (const x of items) {
-      const key = intervalStart(x.ts, interval, clock);
+      const key = startOf(x.ts, interval);
       const into = out.get(key) ?? {};
       add(into, x);
       out.set(key, into);

@@ -125,6 +125,8 @@ interface Prepared {
   tiers: Map<string, Array<[number, number, number]>>;
   /** Per season: price units of each minute of the day. */
   minutes: Map<string, Int32Array>;
+  /** Per season and local start minute of an hour: [price units, minutes] of its periods (a cache). */
+  hourParts: Map<string, Array<[number, number]>>;
 }
 
 const prepare = (t: Tariff): Prepared => {
@@ -147,7 +149,7 @@ const prepare = (t: Tariff): Prepared => {
     for (let m = a; m < b; m++) day[m % 1440] = priceUnits(s.price);
     minutes.set(s.season, day);
   }
-  return { mode: t.mode, summer: new Set(t.summer_months), tiers, minutes };
+  return { mode: t.mode, summer: new Set(t.summer_months), tiers, minutes, hourParts: new Map() };
 };
 
 export interface CostedHour {
@@ -197,17 +199,22 @@ export const costHours = (
     const parts: Array<[number, number]> = [];
     if (t.mode === 'stair') parts.push([wh, 0]);
     else {
-      const day = t.minutes.get(season)!;
       const m0 = local.getUTCHours() * 60 + local.getUTCMinutes();
-      const byPrice = new Map<number, number>();
-      for (let m = 0; m < 60; m++) {
-        const p = day[(m0 + m) % 1440]!;
-        byPrice.set(p, (byPrice.get(p) ?? 0) + 1);
+      const key = `${season}|${m0}`;
+      let minutesByPrice = t.hourParts.get(key);
+      if (!minutesByPrice) {
+        const day = t.minutes.get(season)!;
+        const byPrice = new Map<number, number>();
+        for (let m = 0; m < 60; m++) {
+          const p = day[(m0 + m) % 1440]!;
+          byPrice.set(p, (byPrice.get(p) ?? 0) + 1);
+        }
+        minutesByPrice = [...byPrice.entries()];
+        t.hourParts.set(key, minutesByPrice);
       }
       let left = wh;
-      const entries = [...byPrice.entries()];
-      entries.forEach(([p, n], i) => {
-        const part = i === entries.length - 1 ? left : Math.floor((wh * n) / 60);
+      minutesByPrice.forEach(([p, n], i) => {
+        const part = i === minutesByPrice!.length - 1 ? left : Math.floor((wh * n) / 60);
         left -= part;
         parts.push([part, p]);
       });
