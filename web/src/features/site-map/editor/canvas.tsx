@@ -29,6 +29,16 @@ const place = (el: HTMLElement, r: ComponentRecord) => {
   el.style.transform = r.rotate ? `rotate(${r.rotate}deg)` : '';
 };
 
+/**
+ * Where the gesture would leave an element: a pure move is a translation of the element as drawn
+ * (no layout of the others); a resize or turn rewrites its box.
+ */
+const preview = (el: HTMLElement, r: ComponentRecord, stored: ComponentRecord | undefined) => {
+  if (!stored || stored.width !== r.width || stored.height !== r.height || stored.rotate !== r.rotate)
+    return place(el, r);
+  el.style.transform = `translate(${r.left - stored.left}px, ${r.top - stored.top}px)${r.rotate ? ` rotate(${r.rotate}deg)` : ''}`;
+};
+
 /** The frames of the selected components, with their resize handles and rotation knob. */
 const Frames = memo(function Frames({ records }: { records: ComponentRecord[] }) {
   return (
@@ -131,8 +141,9 @@ export const EditorCanvas = ({
     for (const [id, r] of editor.previewRecords()) {
       touched.current.add(id);
       const found = elements.current.get(id);
-      if (found?.el) place(found.el, r);
-      if (found?.frame) place(found.frame, r);
+      const stored = editor.get(id);
+      if (found?.el) preview(found.el, r, stored);
+      if (found?.frame) preview(found.frame, r, stored);
     }
     const g = editor.gesture;
     if (brush.current) {
