@@ -4,7 +4,9 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-r
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
+import { dutyRoutes } from '../features/duty/routes.tsx';
 import { homeRoutes } from '../features/home/routes.tsx';
+import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
@@ -36,6 +38,8 @@ export const shellRoutes: RouteObject[] = [
   ...notifyRoutes,
   ...homeRoutes,
   ...siteMapRoutes,
+  ...inspectionRoutes,
+  ...dutyRoutes,
 ];
 
 const isAdmin = () => {

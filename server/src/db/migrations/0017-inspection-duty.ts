@@ -106,9 +106,9 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     (730, 0, 'menu.dutyGroup', 'schedule', 850)`.execute(db);
   await sql`insert into menus (id, parent_id, name_key, url, icon, weight) values
     (721, 720, 'menu.inspection', '/polling_main', 'audit', 521),
-    (731, 730, 'menu.dutyArrange', '/duty_manage/duty_arrange', 'calendar', 531),
+    (731, 730, 'menu.dutyArrange', '/duty_manage/duty_arrange', 'calendar', 533),
     (732, 730, 'menu.changeShifts', '/duty_manage/change_shifts', 'swap', 532),
-    (733, 730, 'menu.dutyMemo', '/duty_manage/duty_memo', 'file-text', 533)`.execute(db);
+    (733, 730, 'menu.dutyMemo', '/duty_manage/duty_memo', 'file-text', 531)`.execute(db);
   await sql`insert into functions (menu_id, code, name_key) values
     (721, 'view', 'functions.view'), (721, 'inspect', 'functions.inspect'),
     (721, 'review', 'functions.review'), (721, 'edit', 'functions.edit'),

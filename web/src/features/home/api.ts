@@ -1,5 +1,6 @@
 import { alarmRoutes } from '@sitewatch/contract/alarms';
 import { dashboardRoutes as d } from '@sitewatch/contract/dashboard';
+import { inspectionRoutes } from '@sitewatch/contract/inspection';
 import { monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { seriesRoutes } from '@sitewatch/contract/series';
 import { queryOptions } from '@tanstack/react-query';
@@ -20,6 +21,7 @@ export const homeKeys = {
   system: ['home', 'system'],
   environment: ['home', 'environment'],
   sites: ['home', 'sites'],
+  inspection: ['home', 'inspection'],
 } as const;
 
 // Every alarm push refreshes the counters, level counts, ranking and list at once (the statistics
@@ -85,3 +87,10 @@ export const fetchTrend = async (
     return [];
   }
 };
+
+/** 000 §2.6, §9: the newest inspection report (time since the last inspection), every 60 s. */
+export const lastInspectionQuery = queryOptions({
+  queryKey: homeKeys.inspection,
+  queryFn: () => api.call(inspectionRoutes.last, { query: {} }),
+  ...slow,
+});

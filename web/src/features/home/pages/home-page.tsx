@@ -13,6 +13,7 @@ import { useTabs } from '../../../session/tabs.ts';
 import {
   curveRefreshMs,
   environmentQuery,
+  lastInspectionQuery,
   levelCountQuery,
   rankingQuery,
   recentAlarmsQuery,
@@ -77,6 +78,15 @@ export const HomePage = () => {
   const ranking = useQuery(rankingQuery);
   const recent = useQuery(recentAlarmsQuery);
   const system = useQuery(systemInfoQuery);
+  const inspection = useQuery(lastInspectionQuery);
+  const lastReport = inspection.data?.report;
+  /** Time since the last inspection (000 §2.6). */
+  const sinceText = (seconds: number) => {
+    const m = Math.max(0, Math.floor((Date.now() / 1000 - seconds) / 60));
+    if (m < 60) return t('homeUi.minutesAgo', { n: m });
+    if (m < 1440) return t('homeUi.hoursAgo', { n: Math.floor(m / 60) });
+    return t('homeUi.daysAgo', { n: Math.floor(m / 1440) });
+  };
   const environment = useQuery(environmentQuery);
 
   const devices = environment.data?.data ?? [];
@@ -440,7 +450,7 @@ export const HomePage = () => {
               <Flex justify="space-between" align="center">
                 <span>{t('homeUi.lastInspection')}</span>
                 <span data-testid="home-inspection" style={{ color: token.colorTextSecondary }}>
-                  {t('homeUi.noDataYet')}
+                  {lastReport ? sinceText(lastReport.create_time) : t('homeUi.noDataYet')}
                 </span>
               </Flex>
               <ServiceRow
