@@ -5,8 +5,8 @@ import { apiTokensArea } from './modules/api-tokens/index.ts';
 import { registerAuth } from './modules/auth/index.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
 import { registerDeviceView } from './modules/device-view/index.ts';
-import { energyArea } from './modules/energy/index.ts';
 import { dutyArea } from './modules/duty/index.ts';
+import { energyArea } from './modules/energy/index.ts';
 import { registerGlobalConfigRoutes } from './modules/global-config/index.ts';
 import { registerHealth } from './modules/health/index.ts';
 import { inspectionArea } from './modules/inspection/index.ts';
@@ -19,6 +19,7 @@ import { loginSafeLockout } from './modules/security/index.ts';
 import { registerSeries } from './modules/series/index.ts';
 import { topViewArea } from './modules/top-view/index.ts';
 import { grantRulesOf, registerUsers } from './modules/users/index.ts';
+import { workOrdersArea } from './modules/work-orders/index.ts';
 
 /**
  * The product's areas, registered in this order by app.ts. A new area (site-map editor, work
@@ -114,4 +115,5 @@ export const areas: Area[] = [
   inspectionArea,
   energyArea,
   dutyArea,
+  workOrdersArea,
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alarmPushMessage } from './alarms.ts';
+import { workOrderPushMessage } from './work-orders.ts';
 
 /** Push channel constants (000 §8, §9). */
 export const pushPath = '/api/v1/ws';
@@ -57,5 +58,6 @@ export const pushServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), code: z.number().int(), message: z.string() }),
   alarmPushMessage,
   livePushMessage,
+  workOrderPushMessage,
 ]);
 export type PushServerMessage = z.infer<typeof pushServerMessage>;

@@ -17,6 +17,7 @@ import * as m0015network from './migrations/0015-network-devices.ts';
 import * as m0016topView from './migrations/0016-top-view.ts';
 import * as m0017inspectionDuty from './migrations/0017-inspection-duty.ts';
 import * as m0018energy from './migrations/0018-energy.ts';
+import * as m0019workOrders from './migrations/0019-work-orders.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0016-top-view': m0016topView,
   '0017-inspection-duty': m0017inspectionDuty,
   '0018-energy': m0018energy,
+  '0019-work-orders': m0019workOrders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

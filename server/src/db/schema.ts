@@ -6,6 +6,7 @@ import type { InspectionDutyTables } from './schema-inspection-duty.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
 import type { ApiTokenTables } from './schema-tokens.ts';
 import type { TopViewTables } from './schema-top-view.ts';
+import type { WorkOrderTables } from './schema-work-orders.ts';
 
 /**
  * The tables, as Kysely sees them. Each area adds its tables here and in a migration of its own.
@@ -18,7 +19,8 @@ export interface Database
     ApiTokenTables,
     TopViewTables,
     InspectionDutyTables,
-    EnergyTables {
+    EnergyTables,
+    WorkOrderTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -73,6 +73,10 @@ export const fuzzAreas = {
     tags: ['energy'],
     tables: ['energy_meters', 'energy_tariffs', 'energy_tariff_sets'],
   },
+  'work-orders': {
+    tags: ['work-orders'],
+    tables: ['work_orders', 'work_order_history', 'work_order_files', 'work_order_sets'],
+  },
 } satisfies Record<string, { tags: string[]; tables: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

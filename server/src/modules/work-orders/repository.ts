@@ -1,0 +1,69 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../db/kysely.ts';
+import type { WorkOrdersTable, WorkOrderTables } from '../../db/schema-work-orders.ts';
+
+type SetRow = WorkOrderTables['work_order_sets'];
+
+/** Orders, their history and files, the dispatch rules, and the user names they show. */
+export const createWorkOrderRepository = (db: Db) => {
+  const k = db.kysely;
+  const orders = () =>
+    k
+      .selectFrom('work_orders as o')
+      .leftJoin('users as h', 'h.id', 'o.handler_id')
+      .leftJoin('users as c', 'c.id', 'o.creator_id')
+      .leftJoin('users as r', 'r.id', 'o.reviewer_id')
+      .selectAll('o')
+      .select(['h.alias as handler_name', 'c.alias as creator_name', 'r.alias as reviewer_name']);
+  return {
+    k,
+    order: (id: number) => orders().where('o.id', '=', id).executeTakeFirst(),
+    orders,
+    insertOrder: async (row: Insertable<WorkOrdersTable>) => {
+      const { id } = await k.insertInto('work_orders').values(row).returning('id').executeTakeFirstOrThrow();
+      await k
+        .updateTable('work_orders')
+        .set({ number: `WO${String(id).padStart(6, '0')}` })
+        .where('id', '=', id)
+        .execute();
+      return id;
+    },
+    /** Changes an order only if it is still in `from`: two racing actions cannot both apply. */
+    updateOrder: async (id: number, from: number, set: Updateable<WorkOrdersTable>) =>
+      Number(
+        (await k.updateTable('work_orders').set(set).where('id', '=', id).where('state', '=', from).executeTakeFirst())
+          .numUpdatedRows,
+      ) === 1,
+    deleteOrder: async (id: number, from: number) =>
+      Number(
+        (await k.deleteFrom('work_orders').where('id', '=', id).where('state', '=', from).executeTakeFirst())
+          .numDeletedRows,
+      ) === 1,
+    addHistory: (row: Insertable<WorkOrderTables['work_order_history']>) =>
+      k.insertInto('work_order_history').values(row).execute(),
+    history: (orderId: number) =>
+      k.selectFrom('work_order_history').selectAll().where('order_id', '=', orderId).orderBy('id').execute(),
+    files: (orderId: number) =>
+      k.selectFrom('work_order_files').selectAll().where('order_id', '=', orderId).orderBy('id').execute(),
+    fileByName: (file: string) =>
+      k.selectFrom('work_order_files').selectAll().where('file', '=', file).executeTakeFirst(),
+    addFile: async (row: Insertable<WorkOrderTables['work_order_files']>) =>
+      (await k.insertInto('work_order_files').values(row).returning('id').executeTakeFirstOrThrow()).id,
+    user: (id: number) =>
+      k.selectFrom('users').select(['id', 'alias', 'user_name', 'enable']).where('id', '=', id).executeTakeFirst(),
+    alarm: (id: number) =>
+      k
+        .selectFrom('alarms')
+        .select(['id', 'level', 'end_time', 'device_group_id'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    orderOfAlarm: (alarmId: number) =>
+      k.selectFrom('work_orders').select('id').where('alarm_id', '=', alarmId).executeTakeFirst(),
+    sets: () => k.selectFrom('work_order_sets').selectAll().orderBy('id').execute(),
+    putSet: async (row: SetRow) => {
+      const r = await k.updateTable('work_order_sets').set(row).where('id', '=', row.id).executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) await k.insertInto('work_order_sets').values(row).execute();
+    },
+  };
+};
+export type WorkOrderRepository = ReturnType<typeof createWorkOrderRepository>;
