@@ -162,15 +162,20 @@ export const createEnergyService = (deps: EnergyDeps) => {
     return meters.map((m) => ({ meter: m, ...meterHours(m, byItem.get(m.item_id) ?? [], q.t1, q.t2) }));
   };
 
-  const starts = new Map<string, number>();
+  const starts = {
+    hour: new Map<number, number>(),
+    day: new Map<number, number>(),
+    month: new Map<number, number>(),
+    year: new Map<number, number>(),
+  };
   /** intervalStart, remembered (a year of hours of many meters asks for the same few thousand). */
   const startOf = (ts: number, interval: EnergyQuery['interval']) => {
-    const key = `${interval}${ts}`;
-    let v = starts.get(key);
+    const cache = starts[interval];
+    let v = cache.get(ts);
     if (v === undefined) {
-      if (starts.size > 200_000) starts.clear();
+      if (cache.size > 100_000) cache.clear();
       v = intervalStart(ts, interval, clock);
-      starts.set(key, v);
+      cache.set(ts, v);
     }
     return v;
   };
@@ -312,25 +317,36 @@ export const createEnergyService = (deps: EnergyDeps) => {
         itPoints.length === 0
           ? 0
           : Math.min(...itPoints.map((p) => pueCategoryOf[(p ?? 'ups_output') as keyof typeof pueCategoryOf]));
-      const flat = energy.flatMap((e) => e.hours.map((h) => ({ ...h, category: e.meter.category })));
-      const buckets = sumBy(flat, q.interval, (into, h) => {
-        if (h.category === 'total') into.total = (into.total ?? 0) + h.kwh;
-        else if (!hasTotal) into.total = (into.total ?? 0) + h.kwh;
-        if (h.category === 'it') into.it = (into.it ?? 0) + h.kwh;
-        if (h.category === 'cooling') into.cooling = (into.cooling ?? 0) + h.kwh;
-        if (h.estimated) into.estimated = 1;
-      }).map(([ts, v]) => {
-        const it = v.it ?? 0;
-        return {
-          ts,
-          total_kwh: round3(v.total ?? 0),
-          it_kwh: round3(it),
-          cooling_kwh: round3(v.cooling ?? 0),
-          pue: it > 0 ? round3((v.total ?? 0) / it) : null,
-          ppue_cooling: it > 0 ? round3((it + (v.cooling ?? 0)) / it) : null,
-          estimated: v.estimated === 1,
-        };
-      });
+      const sums = new Map<number, Record<string, number>>();
+      for (const e of energy) {
+        const category = e.meter.category;
+        for (const h of e.hours) {
+          const key = startOf(h.ts, q.interval);
+          let into = sums.get(key);
+          if (!into) {
+            into = {};
+            sums.set(key, into);
+          }
+          if (category === 'total' || !hasTotal) into.total = (into.total ?? 0) + h.kwh;
+          if (category === 'it') into.it = (into.it ?? 0) + h.kwh;
+          if (category === 'cooling') into.cooling = (into.cooling ?? 0) + h.kwh;
+          if (h.estimated) into.estimated = 1;
+        }
+      }
+      const buckets = [...sums.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([ts, v]) => {
+          const it = v.it ?? 0;
+          return {
+            ts,
+            total_kwh: round3(v.total ?? 0),
+            it_kwh: round3(it),
+            cooling_kwh: round3(v.cooling ?? 0),
+            pue: it > 0 ? round3((v.total ?? 0) / it) : null,
+            ppue_cooling: it > 0 ? round3((it + (v.cooling ?? 0)) / it) : null,
+            estimated: v.estimated === 1,
+          };
+        });
       const it = buckets.reduce((s, b) => s + b.it_kwh, 0);
       const total = buckets.reduce((s, b) => s + b.total_kwh, 0);
       const cooling = buckets.reduce((s, b) => s + b.cooling_kwh, 0);
