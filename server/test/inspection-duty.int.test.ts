@@ -135,7 +135,14 @@ describeEachDatabase('inspection and duty', (dialect) => {
     expect(await scheduler.tick()).toBe(0);
     const reports = await ok('GET', 'inspection/report?kind=auto');
     expect(reports.total).toBe(1);
-    expect(reports.data[0]).toMatchObject({ kind: 'auto', inspector: '每日巡检', items: 3, abnormal: 1, status: 0 });
+    expect(reports.data[0]).toMatchObject({
+      kind: 'auto',
+      inspector: '每日巡检',
+      items: 3,
+      abnormal: 1,
+      status: 0,
+      summary: '1/3: TH-I/温度2',
+    });
 
     // Stopped for three days: a new scheduler on the same database runs the plan once, then waits for the next day.
     await scheduler.stop();

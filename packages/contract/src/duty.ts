@@ -241,6 +241,14 @@ export const dutyRoutes = {
     params: idParams,
     response: z.object({ deleted: z.number().int() }),
   }),
+  members: defineRoute({
+    method: 'GET',
+    path: 'on_duty_table/contacts',
+    summary: 'Enabled contacts that can be put on duty',
+    tags,
+    query: z.object({ t: tParam }),
+    response: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  }),
   successors: defineRoute({
     method: 'GET',
     path: 'on_duty_handover/users',

@@ -70,6 +70,21 @@ export const registerDuty = (
     async ({ params, request }) => service.deleteHandover(params.id, user(request)),
     p(change, 'edit'),
   );
+  // The duty table's members are contacts: listed here so that arranging needs no contacts page.
+  addRoute(
+    app,
+    r.members,
+    async () =>
+      (
+        await deps.db.kysely
+          .selectFrom('contacts')
+          .select(['id', 'name'])
+          .where('enable', '=', 1)
+          .orderBy('id')
+          .execute()
+      ).map((c) => ({ id: c.id, name: c.name })),
+    p(arrange),
+  );
   addRoute(
     app,
     r.successors,

@@ -187,13 +187,15 @@ export const createInspectionService = (deps: {
       const siteIds = readIdList(plan.device_group_ids);
       const content = await capture(await scope(siteIds, null).catch(() => []));
       const abnormal = content.filter((i) => i.abnormal);
-      const summary =
+      // Language-neutral: abnormal / checked, then the abnormal items.
+      const summary = `${abnormal.length}/${content.length}${
         abnormal.length === 0
-          ? `${content.length} / ${content.length} normal`
-          : `${abnormal.length} / ${content.length} abnormal: ${abnormal
+          ? ''
+          : `: ${abnormal
               .slice(0, 20)
               .map((i) => `${i.device_name}/${i.item_name}`)
-              .join(', ')}`;
+              .join(', ')}`
+      }`;
       await write({
         kind: 'auto',
         plan_id: plan.id,

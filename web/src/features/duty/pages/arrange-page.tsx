@@ -1,6 +1,5 @@
 import { routeUrl } from '@sitewatch/contract';
 import { type DutyEntry, dutyRoutes as r } from '@sitewatch/contract/duty';
-import { notifyRoutes } from '@sitewatch/contract/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, DatePicker, Flex, Form, Input, InputNumber, Select, Space, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -25,10 +24,7 @@ export const ArrangePage = () => {
     void message.success(t('dutyUi.saved'));
   };
   const shifts = useQuery({ queryKey: ['duty', 'shifts'], queryFn: () => api.call(r.shifts, { query: {} }) });
-  const contacts = useQuery({
-    queryKey: ['duty', 'contacts'],
-    queryFn: () => api.call(notifyRoutes.contacts.list, { query: { page: 1, limit: 1000 } }),
-  });
+  const contacts = useQuery({ queryKey: ['duty', 'contacts'], queryFn: () => api.call(r.members, { query: {} }) });
   const table = useQuery({
     queryKey: ['duty', 'table', day(from)],
     queryFn: () => api.call(r.table, { query: { from: day(from), to: day(to) } }),
@@ -61,7 +57,7 @@ export const ArrangePage = () => {
     onSuccess: done,
   });
   const shiftOptions = (shifts.data ?? []).map((s) => ({ value: s.id, label: `${s.name} ${s.start}–${s.end}` }));
-  const contactOptions = (contacts.data?.data ?? []).map((c) => ({
+  const contactOptions = (contacts.data ?? []).map((c) => ({
     value: c.id,
     label: c.name,
   }));
