@@ -31,6 +31,14 @@ export const commandIds = [
   'nudgeRight',
   'nudgeUp',
   'nudgeDown',
+  'alignLeft',
+  'alignCentre',
+  'alignRight',
+  'alignTop',
+  'alignMiddle',
+  'alignBottom',
+  'distributeHorizontally',
+  'distributeVertically',
 ] as const;
 
 export type CommandId = (typeof commandIds)[number];
@@ -125,6 +133,34 @@ const rows: Row[] = [
     can: hasSelection,
     run: (e, k) => e.nudge(0, step(k)),
   },
+  // Beyond the spec: align (2+) and distribute (3+). Locked components stay put but may be in the
+  // selection (they are the anchors), so these run on a locked selection and move only the rest.
+  ...(
+    [
+      ['alignLeft', 'left'],
+      ['alignCentre', 'centre'],
+      ['alignRight', 'right'],
+      ['alignTop', 'top'],
+      ['alignMiddle', 'middle'],
+      ['alignBottom', 'bottom'],
+    ] as const
+  ).map(
+    ([id, edge]): Row => ({ id, kbd: [], whenLocked: true, can: (e) => e.canArrange(2), run: (e) => e.align(edge) }),
+  ),
+  ...(
+    [
+      ['distributeHorizontally', 'horizontal'],
+      ['distributeVertically', 'vertical'],
+    ] as const
+  ).map(
+    ([id, axis]): Row => ({
+      id,
+      kbd: [],
+      whenLocked: true,
+      can: (e) => e.canArrange(3),
+      run: (e) => e.distribute(axis),
+    }),
+  ),
 ];
 
 /** The command table. */
@@ -149,6 +185,18 @@ export const toolbarCommands: readonly CommandId[] = [
   'unlock',
 ];
 
+/** The arrange group of the toolbar and the context menu. */
+export const arrangeCommands: readonly CommandId[] = [
+  'alignLeft',
+  'alignCentre',
+  'alignRight',
+  'alignTop',
+  'alignMiddle',
+  'alignBottom',
+  'distributeHorizontally',
+  'distributeVertically',
+];
+
 /** The context menu of a component. */
 export const contextMenuCommands: readonly CommandId[] = [
   'copy',
@@ -161,6 +209,7 @@ export const contextMenuCommands: readonly CommandId[] = [
   'sendToBottom',
   'raise',
   'lower',
+  ...arrangeCommands,
 ];
 
 /** `mod+shift+c`-style name of a key press. */

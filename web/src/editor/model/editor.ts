@@ -1,3 +1,4 @@
+import { type AlignEdge, alignShifts, type DistributeAxis, distributeShifts, type Shift } from './align.ts';
 import {
   type EditorEvent,
   type EditorOptions,
@@ -437,6 +438,37 @@ export class Editor {
   moveSelection(dx: number, dy: number, name = 'move'): void {
     const result = translatedRecords(this.#scene, this.#movable(), dx, dy);
     if (result.length === 0 || (dx === 0 && dy === 0)) return;
+    this.history.mark(name);
+    this.store.put(result);
+  }
+
+  /** The selected components that align and distribute act on (never the background picture). */
+  #arrangeable(): ComponentRecord[] {
+    return this.selectedRecords().filter((r) => r.kind !== 'Picture');
+  }
+
+  /** Align needs two components, distribute three; locked ones count but at least one must move. */
+  canArrange(least: 2 | 3): boolean {
+    const chosen = this.#arrangeable();
+    return chosen.length >= least && chosen.some((r) => !r.locked);
+  }
+
+  /** Lines the selection up on an edge or centre of its bounds, in one step; locked ones stay. */
+  align(edge: AlignEdge): void {
+    if (this.canArrange(2)) this.#shift(alignShifts(this.#arrangeable(), edge), 'align');
+  }
+
+  /** Spreads three or more selected components with equal gaps, in one step; locked ones stay. */
+  distribute(axis: DistributeAxis): void {
+    if (this.canArrange(3)) this.#shift(distributeShifts(this.#arrangeable(), axis), 'distribute');
+  }
+
+  #shift(shifts: readonly Shift[], name: string): void {
+    const result = shifts.flatMap((s) => {
+      const record = this.store.get(s.id);
+      return record ? translatedRecords(this.#scene, [record], s.dx, s.dy) : [];
+    });
+    if (result.length === 0) return;
     this.history.mark(name);
     this.store.put(result);
   }

@@ -1,10 +1,38 @@
+import {
+  AlignCenterOutlined,
+  AlignLeftOutlined,
+  AlignRightOutlined,
+  ColumnHeightOutlined,
+  ColumnWidthOutlined,
+  VerticalAlignBottomOutlined,
+  VerticalAlignMiddleOutlined,
+  VerticalAlignTopOutlined,
+} from '@ant-design/icons';
 import { Button, Flex, InputNumber, Space, Switch, Tooltip } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { commandById, runCommand, toolbarCommands } from '../../../editor/model/commands.ts';
+import {
+  arrangeCommands,
+  type CommandId,
+  commandById,
+  runCommand,
+  toolbarCommands,
+} from '../../../editor/model/commands.ts';
 import type { Editor } from '../../../editor/model/editor.ts';
 import { parseScale } from '../../../editor/model/transforms.ts';
 import { useEditorValue } from './use-editor.ts';
+
+/** Icons of the arrange group (align 2+, distribute 3+): labels are the tooltips. */
+const arrangeIcons: Partial<Record<CommandId, React.ReactNode>> = {
+  alignLeft: <AlignLeftOutlined />,
+  alignCentre: <AlignCenterOutlined />,
+  alignRight: <AlignRightOutlined />,
+  alignTop: <VerticalAlignTopOutlined />,
+  alignMiddle: <VerticalAlignMiddleOutlined />,
+  alignBottom: <VerticalAlignBottomOutlined />,
+  distributeHorizontally: <ColumnWidthOutlined />,
+  distributeVertically: <ColumnHeightOutlined />,
+};
 
 /** 001 §4: a scale typed in takes effect after 1 s without typing. */
 const scaleDelayMs = 1000;
@@ -31,6 +59,9 @@ export const Toolbar = ({
   // Which commands are enabled, and the canvas: a pointer move changes neither, so no re-render.
   const enabled = useEditorValue(editor, (e) =>
     toolbarCommands.map((id) => (commandById(id).enabled(e) ? 1 : 0)).join(''),
+  );
+  const arrangeEnabled = useEditorValue(editor, (e) =>
+    arrangeCommands.map((id) => (commandById(id).enabled(e) ? 1 : 0)).join(''),
   );
   const canvas = useEditorValue(editor, (e) => e.canvas);
   const file = useRef<HTMLInputElement>(null);
@@ -59,6 +90,19 @@ export const Toolbar = ({
             </Tooltip>
           );
         })}
+      </Space.Compact>
+      <Space.Compact>
+        {arrangeCommands.map((id, i) => (
+          <Tooltip key={id} title={t(commandById(id).labelKey)}>
+            <Button
+              data-command={id}
+              aria-label={t(commandById(id).labelKey)}
+              icon={arrangeIcons[id]}
+              disabled={arrangeEnabled[i] !== '1'}
+              onClick={() => runCommand(editor, id)}
+            />
+          </Tooltip>
+        ))}
       </Space.Compact>
       <Space size={4}>
         <InputNumber
