@@ -128,6 +128,16 @@ describeEachDatabase('energy: meters, consumption, tariffs, cost and PUE', (dial
       [2 * h, 10],
     ]);
 
+    const ranking = (await call('GET', `energy/item_energy_ranking?${range}`, admin)).json().data;
+    expect(ranking.map((m: { name: string; kwh: number }) => [m.name, m.kwh])).toEqual([
+      ['Incoming', 30],
+      ['PDU', 15],
+      ['South IT', 0],
+    ]);
+    const ratio = (
+      await call('GET', `energy_analysis/ratio_statistics?device_group_id=${north}&${range}`, admin)
+    ).json().data;
+    expect(ratio).toEqual([{ category: 'it', kwh: 15, percent: 100 }]);
     const pue = (await call('GET', `energy/pue_value?device_group_id=${north}&${range}`, admin)).json().data;
     expect(pue).toMatchObject({ category: 2, total_source: 'total_meters', pue: 2, ppue_cooling: 1 });
     expect(pue.buckets.map((b: { pue: number }) => b.pue)).toEqual([2, 2, 2]);

@@ -191,6 +191,19 @@ export const pueAnswer = z.object({
 });
 export type PueAnswer = z.infer<typeof pueAnswer>;
 
+export const rankingRow = z.object({
+  meter_id: z.number().int(),
+  name: z.string(),
+  category: meterCategory,
+  device_group_id: z.number().int(),
+  kwh: z.number(),
+});
+export const ratioRow = z.object({
+  category: meterCategory,
+  kwh: z.number(),
+  percent: z.number().describe('Share of the parts (the incoming meters are left out: they hold the parts).'),
+});
+
 const tags = ['energy'];
 const siteQuery = z.object({ device_group_id: id.optional(), t: tParam }).strict();
 
@@ -288,6 +301,22 @@ export const energyRoutes = {
     tags,
     query: energyQuery,
     response: z.array(costRow),
+  }),
+  ranking: defineRoute({
+    method: 'GET',
+    path: 'energy/item_energy_ranking',
+    summary: 'Meters ranked by consumption over the range',
+    tags,
+    query: energyQuery,
+    response: z.array(rankingRow),
+  }),
+  ratio: defineRoute({
+    method: 'GET',
+    path: 'energy_analysis/ratio_statistics',
+    summary: 'Consumption by category and its share',
+    tags,
+    query: energyQuery,
+    response: z.array(ratioRow),
   }),
   costSets: defineRoute({
     method: 'GET',

@@ -64,6 +64,8 @@ export const registerEnergy = (
     { permission: configure },
   );
   addRoute(app, r.used, async ({ query, request }) => service.used(query, await sites(request)));
+  addRoute(app, r.ranking, async ({ query, request }) => service.ranking(query, await sites(request)));
+  addRoute(app, r.ratio, async ({ query, request }) => service.ratio(query, await sites(request)));
   addRoute(app, r.cost, async ({ query, request }) => service.cost(query, await sites(request)));
   addRoute(app, r.pue, async ({ query, request }) => service.pue(query, await sites(request)));
   addRoute(app, r.costSets, async ({ query, request }) => service.costSets(query, await sites(request)));

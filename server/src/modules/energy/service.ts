@@ -278,6 +278,29 @@ export const createEnergyService = (deps: EnergyDeps) => {
       });
     },
 
+    async ranking(q: EnergyQuery, allowed: Allowed) {
+      return (await energyOf(q, allowed))
+        .map(({ meter, hours }) => ({
+          meter_id: meter.id,
+          name: meter.name,
+          category: meter.category as MeterCategory,
+          device_group_id: meter.device_group_id,
+          kwh: round3(hours.reduce((s, h) => s + h.kwh, 0)),
+        }))
+        .sort((a, b) => b.kwh - a.kwh || a.meter_id - b.meter_id);
+    },
+    async ratio(q: EnergyQuery, allowed: Allowed) {
+      const by = new Map<MeterCategory, number>();
+      for (const { meter, hours } of await energyOf(q, allowed)) {
+        if (meter.category === 'total') continue;
+        const c = meter.category as MeterCategory;
+        by.set(c, (by.get(c) ?? 0) + hours.reduce((s, h) => s + h.kwh, 0));
+      }
+      const sum = [...by.values()].reduce((s, v) => s + v, 0);
+      return [...by.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([category, kwh]) => ({ category, kwh: round3(kwh), percent: sum > 0 ? round3((kwh / sum) * 100) : 0 }));
+    },
     async cost(q: EnergyQuery, allowed: Allowed) {
       // The stair counts from the start of the month: the month's earlier hours are costed too, then left out.
       const from = q.t1 - (q.t1 % hour);
