@@ -1,32 +1,45 @@
-import { type DeviceRow, deviceInput, driverNames, serialSettings } from '@sitewatch/contract/monitoring';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  App,
+  type DeviceRow,
+  deviceInput,
+  driverNames,
+  monitoringRoutes,
+  serialSettings,
+} from '@sitewatch/contract/monitoring';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
   Button,
-  Card,
   Col,
   Divider,
-  Flex,
   Form,
+  type FormInstance,
   Input,
   InputNumber,
-  Modal,
-  Popconfirm,
   Row,
   Select,
   Space,
   Switch,
-  Table,
   Tag,
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/form-modal.tsx';
+import { contractRule } from '../../../components/form-rules.ts';
+import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
-import { categoriesQuery, devicesQuery, monitoringApi, serialPortsQuery, templatesQuery } from '../api.ts';
+import { useCan } from '../../../session/permissions.ts';
+import { categoriesQuery, monitoringApi, serialPortsQuery, templatesQuery } from '../api.ts';
 import { PointTableDialog } from '../components/point-table-dialog.tsx';
 import { TemplatesDrawer } from '../components/templates-drawer.tsx';
-import { validateWith } from '../form-errors.ts';
+import { useSaved } from '../feedback.ts';
+
+const page = '/setting_device_mange';
+const deviceRoutes = {
+  list: monitoringRoutes.listDevices,
+  create: monitoringRoutes.createDevice,
+  update: monitoringRoutes.updateDevice,
+  remove: monitoringRoutes.deleteDevice,
+};
 
 const defaults = {
   name: '',
@@ -62,342 +75,336 @@ const defaults = {
   enable: true,
 };
 
-const useFeedback = () => {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const client = useQueryClient();
+/** The request of a device form: the defaults under what the form holds (nested settings merged). */
+const deviceBody = (values: Record<string, unknown>) => {
+  const v = values as typeof defaults;
   return {
-    onSuccess: () => {
-      void message.success(t('common.operationSuccess'));
-      void client.invalidateQueries({ queryKey: ['monitoring'] });
-    },
+    ...defaults,
+    ...v,
+    serial: { ...defaults.serial, ...v.serial },
+    options: { ...defaults.options, ...v.options },
   };
 };
+const rules = [contractRule(deviceInput, { toBody: deviceBody })];
 
-const DeviceForm = ({ device, onClose }: { device: DeviceRow | 'new' | null; onClose: () => void }) => {
+/** The device dialog's fields; what they show follows the chosen driver. */
+const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow | null }) => {
   const { t } = useTranslation();
-  const [form] = Form.useForm();
-  const feedback = useFeedback();
   const categories = useQuery(categoriesQuery);
   const templates = useQuery(templatesQuery);
   const ports = useQuery(serialPortsQuery);
-  const driver = Form.useWatch('driver', form) ?? (device && device !== 'new' ? device.driver : defaults.driver);
+  const driver = Form.useWatch('driver', form) ?? device?.driver ?? defaults.driver;
   const zigbee = Form.useWatch('zigbee_enable', form);
   const version = Form.useWatch('protocol_version', form);
-  const isNew = device === 'new';
+  const isNew = device === null;
   // Stored secrets are never sent back: say one is kept unless a new one is typed.
   const keptHint = (f: 'mqtt_password' | 'v3_auth_key' | 'v3_priv_key') =>
-    device && device !== 'new' && device.options[`${f}_set`] ? t('monitoringUi.devices.secretSet') : undefined;
-  const save = useMutation({
-    mutationFn: (body: Parameters<typeof monitoringApi.createDevice>[0]) =>
-      device && device !== 'new' ? monitoringApi.updateDevice(device.id, body) : monitoringApi.createDevice(body),
-    onSuccess: () => {
-      feedback.onSuccess();
-      onClose();
-    },
-  });
+    device?.options[`${f}_set`] ? t('monitoringUi.devices.secretSet') : undefined;
   return (
-    <Modal
-      open={device !== null}
-      width={760}
-      title={isNew ? t('monitoringUi.devices.add') : t('monitoringUi.devices.edit')}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      confirmLoading={save.isPending}
-      destroyOnHidden
-    >
-      <Form
-        form={form}
-        layout="vertical"
-        name="device"
-        preserve={false}
-        initialValues={device && device !== 'new' ? device : defaults}
-        onFinish={(values) => {
-          const body = validateWith(
-            deviceInput,
-            {
-              ...defaults,
-              ...values,
-              serial: { ...defaults.serial, ...values.serial },
-              options: { ...defaults.options, ...values.options },
-            },
-            form,
-            (k) => t(k as never),
-          );
-          if (body) save.mutate(body);
-        }}
-      >
-        <Row gutter={12}>
-          <Col span={12}>
-            <Form.Item name="name" label={t('monitoringUi.devices.name')} required>
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="device_group_id" label={t('monitoringUi.devices.site')} required>
-              <SiteSelect devicesOnly />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="driver" label={t('monitoringUi.devices.driver')} required>
-              <Select options={driverNames.map((d) => ({ value: d, label: d }))} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="code" label={t('monitoringUi.devices.category')} required>
-              <Select options={(categories.data?.data ?? []).map((c) => ({ value: c.code, label: c.name }))} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="template_id" label={t('monitoringUi.devices.template')}>
-              <Select
-                allowClear
-                disabled={!isNew}
-                options={(templates.data?.data ?? [])
-                  .filter((tpl) => tpl.driver === driver)
-                  .map((tpl) => ({ value: tpl.id, label: `${tpl.name} (${tpl.items.length})` }))}
-              />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="ip" label={t('monitoringUi.devices.ip')}>
-              <Input maxLength={253} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name="port" label={t('monitoringUi.devices.port')}>
-              <InputNumber min={1} max={65535} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name="protocol_id" label={t('monitoringUi.devices.protocolId')}>
-              <InputNumber min={1} max={255} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name="check_interval" label={t('monitoringUi.devices.checkInterval')}>
-              <InputNumber min={0} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="protocol_version" label={t('monitoringUi.devices.protocolVersion')}>
-              {driver === 'snmp' || driver === 'snmp-ifmib' ? (
-                <Select options={['v1', 'v2c', 'v3'].map((v) => ({ value: v, label: v }))} />
-              ) : (
-                <Input maxLength={16} />
-              )}
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="classification_id" label={t('monitoringUi.devices.classification')}>
-              <InputNumber min={0} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="device_count" label={t('monitoringUi.devices.deviceCount')}>
-              <InputNumber min={1} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name={['options', 'timeout_ms']} label={t('monitoringUi.devices.timeout')}>
-              <InputNumber min={100} max={60000} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-        </Row>
-        {driver === 'snmp' || driver === 'snmp-ifmib' ? (
-          <>
-            <Divider titlePlacement="start">SNMP</Divider>
-            <Row gutter={12}>
-              {version === 'v3' ? (
-                <>
-                  <Col span={8}>
-                    <Form.Item name={['options', 'v3_user']} label={t('monitoringUi.devices.v3User')}>
-                      <Input />
-                    </Form.Item>
-                  </Col>
-                  <Col span={8}>
-                    <Form.Item name={['options', 'v3_level']} label={t('monitoringUi.devices.v3Level')}>
-                      <Select
-                        options={['noAuthNoPriv', 'authNoPriv', 'authPriv'].map((v) => ({ value: v, label: v }))}
-                      />
-                    </Form.Item>
-                  </Col>
-                  <Col span={8}>
-                    <Form.Item name={['options', 'v3_auth_protocol']} label={t('monitoringUi.devices.v3Auth')}>
-                      <Select options={['md5', 'sha', 'sha256'].map((v) => ({ value: v, label: v.toUpperCase() }))} />
-                    </Form.Item>
-                  </Col>
-                  <Col span={8}>
-                    <Form.Item
-                      name={['options', 'v3_auth_key']}
-                      label={t('monitoringUi.devices.v3AuthKey')}
-                      extra={keptHint('v3_auth_key')}
-                    >
-                      <Input.Password autoComplete="new-password" />
-                    </Form.Item>
-                  </Col>
-                  <Col span={8}>
-                    <Form.Item name={['options', 'v3_priv_protocol']} label={t('monitoringUi.devices.v3Priv')}>
-                      <Select options={['des', 'aes'].map((v) => ({ value: v, label: v.toUpperCase() }))} />
-                    </Form.Item>
-                  </Col>
-                  <Col span={8}>
-                    <Form.Item
-                      name={['options', 'v3_priv_key']}
-                      label={t('monitoringUi.devices.v3PrivKey')}
-                      extra={keptHint('v3_priv_key')}
-                    >
-                      <Input.Password autoComplete="new-password" />
-                    </Form.Item>
-                  </Col>
-                </>
-              ) : (
+    <>
+      <Row gutter={12}>
+        <Col span={12}>
+          <Form.Item rules={rules} name="name" label={t('monitoringUi.devices.name')} required>
+            <Input maxLength={64} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item rules={rules} name="device_group_id" label={t('monitoringUi.devices.site')} required>
+            <SiteSelect devicesOnly />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name="driver" label={t('monitoringUi.devices.driver')} required>
+            <Select options={driverNames.map((d) => ({ value: d, label: d }))} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name="code" label={t('monitoringUi.devices.category')} required>
+            <Select options={(categories.data?.data ?? []).map((c) => ({ value: c.code, label: c.name }))} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name="template_id" label={t('monitoringUi.devices.template')}>
+            <Select
+              allowClear
+              disabled={!isNew}
+              options={(templates.data?.data ?? [])
+                .filter((tpl) => tpl.driver === driver)
+                .map((tpl) => ({ value: tpl.id, label: `${tpl.name} (${tpl.items.length})` }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name="ip" label={t('monitoringUi.devices.ip')}>
+            <Input maxLength={253} />
+          </Form.Item>
+        </Col>
+        <Col span={4}>
+          <Form.Item rules={rules} name="port" label={t('monitoringUi.devices.port')}>
+            <InputNumber min={1} max={65535} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={4}>
+          <Form.Item rules={rules} name="protocol_id" label={t('monitoringUi.devices.protocolId')}>
+            <InputNumber min={1} max={255} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={4}>
+          <Form.Item rules={rules} name="check_interval" label={t('monitoringUi.devices.checkInterval')}>
+            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={4}>
+          <Form.Item rules={rules} name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name="protocol_version" label={t('monitoringUi.devices.protocolVersion')}>
+            {driver === 'snmp' || driver === 'snmp-ifmib' ? (
+              <Select options={['v1', 'v2c', 'v3'].map((v) => ({ value: v, label: v }))} />
+            ) : (
+              <Input maxLength={16} />
+            )}
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name="classification_id" label={t('monitoringUi.devices.classification')}>
+            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name="device_count" label={t('monitoringUi.devices.deviceCount')}>
+            <InputNumber min={1} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name={['options', 'timeout_ms']} label={t('monitoringUi.devices.timeout')}>
+            <InputNumber min={100} max={60000} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+      </Row>
+      {driver === 'snmp' || driver === 'snmp-ifmib' ? (
+        <>
+          <Divider titlePlacement="start">SNMP</Divider>
+          <Row gutter={12}>
+            {version === 'v3' ? (
+              <>
                 <Col span={8}>
-                  <Form.Item name={['options', 'community']} label={t('monitoringUi.devices.community')}>
+                  <Form.Item rules={rules} name={['options', 'v3_user']} label={t('monitoringUi.devices.v3User')}>
                     <Input />
                   </Form.Item>
                 </Col>
-              )}
-            </Row>
-          </>
-        ) : null}
-        {driver === 'modbus-tcp' || driver === 'modbus-rtu' ? (
-          <>
-            <Divider titlePlacement="start">{t('monitoringUi.devices.modbus')}</Divider>
-            <Row gutter={12}>
-              <Col span={5}>
-                <Form.Item
-                  name={['options', 'modbus_merge']}
-                  label={t('monitoringUi.devices.modbusMerge')}
-                  tooltip={t('monitoringUi.devices.modbusMergeHelp')}
-                  valuePropName="checked"
-                >
-                  <Switch />
-                </Form.Item>
-              </Col>
-              <Col span={6}>
-                <Form.Item name={['options', 'modbus_merge_gap']} label={t('monitoringUi.devices.modbusMergeGap')}>
-                  <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-              <Col span={6}>
-                <Form.Item name={['options', 'modbus_max_block']} label={t('monitoringUi.devices.modbusMaxBlock')}>
-                  <InputNumber min={1} max={125} precision={0} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-              <Col span={7}>
-                <Form.Item
-                  name={['options', 'modbus_address_base']}
-                  label={t('monitoringUi.devices.modbusAddressBase')}
-                >
-                  <Select
-                    options={[
-                      { value: 0, label: t('monitoringUi.devices.addressBase0') },
-                      { value: 1, label: t('monitoringUi.devices.addressBase1') },
-                    ]}
-                  />
-                </Form.Item>
-              </Col>
-            </Row>
-          </>
-        ) : null}
-        {driver === 'mqtt' ? (
-          <>
-            <Divider titlePlacement="start">MQTT</Divider>
-            <Row gutter={12}>
-              <Col span={12}>
-                <Form.Item name={['options', 'mqtt_username']} label={t('monitoringUi.devices.mqttUser')}>
+                <Col span={8}>
+                  <Form.Item rules={rules} name={['options', 'v3_level']} label={t('monitoringUi.devices.v3Level')}>
+                    <Select options={['noAuthNoPriv', 'authNoPriv', 'authPriv'].map((v) => ({ value: v, label: v }))} />
+                  </Form.Item>
+                </Col>
+                <Col span={8}>
+                  <Form.Item
+                    rules={rules}
+                    name={['options', 'v3_auth_protocol']}
+                    label={t('monitoringUi.devices.v3Auth')}
+                  >
+                    <Select options={['md5', 'sha', 'sha256'].map((v) => ({ value: v, label: v.toUpperCase() }))} />
+                  </Form.Item>
+                </Col>
+                <Col span={8}>
+                  <Form.Item
+                    rules={rules}
+                    name={['options', 'v3_auth_key']}
+                    label={t('monitoringUi.devices.v3AuthKey')}
+                    extra={keptHint('v3_auth_key')}
+                  >
+                    <Input.Password autoComplete="new-password" />
+                  </Form.Item>
+                </Col>
+                <Col span={8}>
+                  <Form.Item
+                    rules={rules}
+                    name={['options', 'v3_priv_protocol']}
+                    label={t('monitoringUi.devices.v3Priv')}
+                  >
+                    <Select options={['des', 'aes'].map((v) => ({ value: v, label: v.toUpperCase() }))} />
+                  </Form.Item>
+                </Col>
+                <Col span={8}>
+                  <Form.Item
+                    rules={rules}
+                    name={['options', 'v3_priv_key']}
+                    label={t('monitoringUi.devices.v3PrivKey')}
+                    extra={keptHint('v3_priv_key')}
+                  >
+                    <Input.Password autoComplete="new-password" />
+                  </Form.Item>
+                </Col>
+              </>
+            ) : (
+              <Col span={8}>
+                <Form.Item rules={rules} name={['options', 'community']} label={t('monitoringUi.devices.community')}>
                   <Input />
                 </Form.Item>
               </Col>
-              <Col span={12}>
-                <Form.Item
-                  name={['options', 'mqtt_password']}
-                  label={t('monitoringUi.devices.mqttPassword')}
-                  extra={keptHint('mqtt_password')}
-                >
-                  <Input.Password autoComplete="new-password" />
-                </Form.Item>
-              </Col>
-            </Row>
-          </>
-        ) : null}
-        <Divider titlePlacement="start">{t('monitoringUi.devices.serial')}</Divider>
-        <Row gutter={12}>
-          <Col span={8}>
-            <Form.Item name={['serial', 'name']} label={t('monitoringUi.devices.serialName')}>
-              <Select allowClear options={(ports.data ?? []).map((p) => ({ value: p.name, label: p.name }))} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name={['serial', 'baud_rate']} label={t('monitoringUi.devices.baudRate')}>
-              <Select
-                options={[1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200].map((v) => ({ value: v, label: v }))}
-              />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name={['serial', 'data_bit']} label={t('monitoringUi.devices.dataBit')}>
-              <Select options={[5, 6, 7, 8].map((v) => ({ value: v, label: v }))} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name={['serial', 'stop_bit']} label={t('monitoringUi.devices.stopBit')}>
-              <Select options={[1, 2].map((v) => ({ value: v, label: v }))} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name={['serial', 'parity']} label={t('monitoringUi.devices.parity')}>
-              <Select
-                options={[
-                  { value: 'none', label: t('monitoringUi.devices.parityNone') },
-                  { value: 'even', label: t('monitoringUi.devices.parityEven') },
-                  { value: 'odd', label: t('monitoringUi.devices.parityOdd') },
-                ]}
-              />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name={['serial', 'listen_port']} label={t('monitoringUi.devices.listenPort')}>
-              <InputNumber min={0} max={65535} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name={['serial', 'passive']} label={t('monitoringUi.devices.passive')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name={['serial', 'register_package']} label={t('monitoringUi.devices.registerPackage')}>
-              <Input maxLength={100} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="zigbee_enable" label={t('monitoringUi.devices.zigbee')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-          {zigbee ? (
-            <Col span={16}>
-              <Form.Item name="zigbee_address" label={t('monitoringUi.devices.zigbeeAddress')}>
-                <Input maxLength={16} />
+            )}
+          </Row>
+        </>
+      ) : null}
+      {driver === 'modbus-tcp' || driver === 'modbus-rtu' ? (
+        <>
+          <Divider titlePlacement="start">{t('monitoringUi.devices.modbus')}</Divider>
+          <Row gutter={12}>
+            <Col span={5}>
+              <Form.Item
+                rules={rules}
+                name={['options', 'modbus_merge']}
+                label={t('monitoringUi.devices.modbusMerge')}
+                tooltip={t('monitoringUi.devices.modbusMergeHelp')}
+                valuePropName="checked"
+              >
+                <Switch />
               </Form.Item>
             </Col>
-          ) : null}
-        </Row>
-      </Form>
-    </Modal>
+            <Col span={6}>
+              <Form.Item
+                rules={rules}
+                name={['options', 'modbus_merge_gap']}
+                label={t('monitoringUi.devices.modbusMergeGap')}
+              >
+                <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            <Col span={6}>
+              <Form.Item
+                rules={rules}
+                name={['options', 'modbus_max_block']}
+                label={t('monitoringUi.devices.modbusMaxBlock')}
+              >
+                <InputNumber min={1} max={125} precision={0} style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            <Col span={7}>
+              <Form.Item
+                rules={rules}
+                name={['options', 'modbus_address_base']}
+                label={t('monitoringUi.devices.modbusAddressBase')}
+              >
+                <Select
+                  options={[
+                    { value: 0, label: t('monitoringUi.devices.addressBase0') },
+                    { value: 1, label: t('monitoringUi.devices.addressBase1') },
+                  ]}
+                />
+              </Form.Item>
+            </Col>
+          </Row>
+        </>
+      ) : null}
+      {driver === 'mqtt' ? (
+        <>
+          <Divider titlePlacement="start">MQTT</Divider>
+          <Row gutter={12}>
+            <Col span={12}>
+              <Form.Item rules={rules} name={['options', 'mqtt_username']} label={t('monitoringUi.devices.mqttUser')}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item
+                rules={rules}
+                name={['options', 'mqtt_password']}
+                label={t('monitoringUi.devices.mqttPassword')}
+                extra={keptHint('mqtt_password')}
+              >
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+            </Col>
+          </Row>
+        </>
+      ) : null}
+      <Divider titlePlacement="start">{t('monitoringUi.devices.serial')}</Divider>
+      <Row gutter={12}>
+        <Col span={8}>
+          <Form.Item rules={rules} name={['serial', 'name']} label={t('monitoringUi.devices.serialName')}>
+            <Select allowClear options={(ports.data ?? []).map((p) => ({ value: p.name, label: p.name }))} />
+          </Form.Item>
+        </Col>
+        <Col span={4}>
+          <Form.Item rules={rules} name={['serial', 'baud_rate']} label={t('monitoringUi.devices.baudRate')}>
+            <Select
+              options={[1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200].map((v) => ({ value: v, label: v }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={4}>
+          <Form.Item rules={rules} name={['serial', 'data_bit']} label={t('monitoringUi.devices.dataBit')}>
+            <Select options={[5, 6, 7, 8].map((v) => ({ value: v, label: v }))} />
+          </Form.Item>
+        </Col>
+        <Col span={4}>
+          <Form.Item rules={rules} name={['serial', 'stop_bit']} label={t('monitoringUi.devices.stopBit')}>
+            <Select options={[1, 2].map((v) => ({ value: v, label: v }))} />
+          </Form.Item>
+        </Col>
+        <Col span={4}>
+          <Form.Item rules={rules} name={['serial', 'parity']} label={t('monitoringUi.devices.parity')}>
+            <Select
+              options={[
+                { value: 'none', label: t('monitoringUi.devices.parityNone') },
+                { value: 'even', label: t('monitoringUi.devices.parityEven') },
+                { value: 'odd', label: t('monitoringUi.devices.parityOdd') },
+              ]}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item rules={rules} name={['serial', 'listen_port']} label={t('monitoringUi.devices.listenPort')}>
+            <InputNumber min={0} max={65535} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            rules={rules}
+            name={['serial', 'passive']}
+            label={t('monitoringUi.devices.passive')}
+            valuePropName="checked"
+          >
+            <Switch />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            rules={rules}
+            name={['serial', 'register_package']}
+            label={t('monitoringUi.devices.registerPackage')}
+          >
+            <Input maxLength={100} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            rules={rules}
+            name="zigbee_enable"
+            label={t('monitoringUi.devices.zigbee')}
+            valuePropName="checked"
+          >
+            <Switch />
+          </Form.Item>
+        </Col>
+        {zigbee ? (
+          <Col span={16}>
+            <Form.Item rules={rules} name="zigbee_address" label={t('monitoringUi.devices.zigbeeAddress')}>
+              <Input maxLength={16} />
+            </Form.Item>
+          </Col>
+        ) : null}
+      </Row>
+    </>
   );
 };
 
 const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => void }) => {
   const { t } = useTranslation();
-  const feedback = useFeedback();
+  const feedback = useSaved();
   const [form] = Form.useForm();
   const bulk = useMutation({
     mutationFn: (body: Parameters<typeof monitoringApi.bulkDevices>[0]) => monitoringApi.bulkDevices(body),
@@ -407,118 +414,103 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
     },
   });
   return (
-    <Modal
+    <FormModal
       open={ids !== null}
       title={t('monitoringUi.common.bulkEdit')}
       onCancel={onClose}
-      onOk={() => form.submit()}
-      destroyOnHidden
+      form={form}
+      onFinish={(v) =>
+        bulk.mutate({
+          ids: ids ?? [],
+          ...(v.device_group_id ? { device_group_id: v.device_group_id } : {}),
+          ...(v.check_interval !== undefined && v.check_interval !== null ? { check_interval: v.check_interval } : {}),
+          ...(v.enable !== undefined ? { enable: v.enable } : {}),
+        })
+      }
     >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        onFinish={(v) =>
-          bulk.mutate({
-            ids: ids ?? [],
-            ...(v.device_group_id ? { device_group_id: v.device_group_id } : {}),
-            ...(v.check_interval !== undefined && v.check_interval !== null
-              ? { check_interval: v.check_interval }
-              : {}),
-            ...(v.enable !== undefined ? { enable: v.enable } : {}),
-          })
-        }
-      >
-        <Form.Item name="device_group_id" label={t('monitoringUi.devices.site')}>
-          <SiteSelect devicesOnly allowClear />
-        </Form.Item>
-        <Form.Item name="check_interval" label={t('monitoringUi.devices.checkInterval')}>
-          <InputNumber min={0} precision={0} />
-        </Form.Item>
-        <Form.Item name="enable" label={t('monitoringUi.devices.enable')}>
-          <Select
-            allowClear
-            options={[
-              { value: true, label: t('monitoringUi.common.yes') },
-              { value: false, label: t('monitoringUi.common.no') },
-            ]}
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item name="device_group_id" label={t('monitoringUi.devices.site')}>
+        <SiteSelect devicesOnly allowClear />
+      </Form.Item>
+      <Form.Item name="check_interval" label={t('monitoringUi.devices.checkInterval')}>
+        <InputNumber min={0} precision={0} />
+      </Form.Item>
+      <Form.Item name="enable" label={t('monitoringUi.devices.enable')}>
+        <Select
+          allowClear
+          options={[
+            { value: true, label: t('monitoringUi.common.yes') },
+            { value: false, label: t('monitoringUi.common.no') },
+          ]}
+        />
+      </Form.Item>
+    </FormModal>
   );
 };
 
 /** /setting_device_mange: devices with every field, add, edit, copy, batch copy, bulk edit, delete. */
 export const DeviceManagePage = () => {
   const { t } = useTranslation();
-  const feedback = useFeedback();
-  const [query, setQuery] = useState<{ page: number; limit: number; device_group_id?: number; name?: string }>({
-    page: 1,
-    limit: 20,
-  });
-  const devices = useQuery(devicesQuery(query));
-  const [editing, setEditing] = useState<DeviceRow | 'new' | null>(null);
+  const feedback = useSaved();
   const [selected, setSelected] = useState<number[]>([]);
   const [bulk, setBulk] = useState<number[] | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const [points, setPoints] = useState<DeviceRow | null>(null);
   const [copyCount, setCopyCount] = useState(1);
-  const remove = useMutation({ mutationFn: monitoringApi.deleteDevice, ...feedback });
+  const canCopy = useCan(page, 'copy');
   const copy = useMutation({
     mutationFn: (id: number) => monitoringApi.copyDevice(id, { count: copyCount, with_devices: true }),
     ...feedback,
   });
   return (
-    <Card
-      title={t('monitoringUi.devices.title')}
-      extra={
-        <Space>
-          <Button onClick={() => setTemplatesOpen(true)}>{t('monitoringUi.templates.open')}</Button>
-          <Button disabled={selected.length === 0} onClick={() => setBulk(selected)}>
-            {t('monitoringUi.common.bulkEdit')}
-          </Button>
-          <Button type="primary" onClick={() => setEditing('new')}>
-            {t('monitoringUi.devices.add')}
-          </Button>
-        </Space>
-      }
-    >
-      <Flex gap={12} style={{ marginBottom: 12 }} wrap>
-        <SiteSelect
-          allowClear
-          placeholder={t('monitoringUi.devices.site')}
-          value={query.device_group_id ?? null}
-          onChange={(v) => setQuery({ ...query, page: 1, device_group_id: v ?? undefined })}
-        />
-        <Input.Search
-          allowClear
-          placeholder={t('monitoringUi.devices.name')}
-          style={{ width: 220 }}
-          onSearch={(name) => setQuery({ ...query, page: 1, name: name || undefined })}
-        />
-        <Space>
-          {t('monitoringUi.common.copies')}
-          <InputNumber
-            aria-label={t('monitoringUi.common.copies')}
-            min={1}
-            max={50}
-            value={copyCount}
-            onChange={(v) => setCopyCount(v ?? 1)}
-          />
-        </Space>
-      </Flex>
-      <Table<DeviceRow>
-        rowKey="id"
-        loading={devices.isLoading}
-        dataSource={devices.data?.data}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: devices.data?.total,
-          onChange: (page, limit) => setQuery({ ...query, page, limit }),
-        }}
+    <>
+      <ResourcePage<DeviceRow>
+        page={page}
+        title={t('monitoringUi.devices.title')}
+        routes={deviceRoutes}
+        queryKey={['monitoring']}
+        searchButton={false}
+        filters={(submit) => (
+          <>
+            <Form.Item name="device_group_id">
+              <SiteSelect allowClear placeholder={t('monitoringUi.devices.site')} onChange={submit} />
+            </Form.Item>
+            <Form.Item name="name">
+              <Input.Search
+                allowClear
+                placeholder={t('monitoringUi.devices.name')}
+                style={{ width: 220 }}
+                onSearch={submit}
+              />
+            </Form.Item>
+          </>
+        )}
+        toQuery={(v) => ({ device_group_id: v.device_group_id ?? undefined, name: v.name || undefined })}
+        toolbar={() => (
+          <>
+            {canCopy && (
+              <Space>
+                {t('monitoringUi.common.copies')}
+                <InputNumber
+                  aria-label={t('monitoringUi.common.copies')}
+                  min={1}
+                  max={50}
+                  value={copyCount}
+                  onChange={(v) => setCopyCount(v ?? 1)}
+                />
+              </Space>
+            )}
+            <Button onClick={() => setTemplatesOpen(true)}>{t('monitoringUi.templates.open')}</Button>
+            <Button disabled={selected.length === 0} onClick={() => setBulk(selected)}>
+              {t('monitoringUi.common.bulkEdit')}
+            </Button>
+          </>
+        )}
+        table={{ rowSelection: { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } }}
+        addLabel={t('monitoringUi.devices.add')}
+        dialog={{ addTitle: t('monitoringUi.devices.add'), editTitle: t('monitoringUi.devices.edit'), width: 760 }}
+        initial={defaults}
+        fromForm={(values) => deviceInput.parse(deviceBody(values))}
+        fields={(form, editing) => <DeviceFields form={form} device={editing} />}
         columns={[
           { title: t('monitoringUi.devices.name'), dataIndex: 'name' },
           { title: t('monitoringUi.devices.site'), dataIndex: 'device_group_name' },
@@ -537,34 +529,23 @@ export const DeviceManagePage = () => {
               </Tag>
             ),
           },
-          {
-            title: t('monitoringUi.common.actions'),
-            width: 300,
-            render: (_, d) => (
-              <Space>
-                <Button size="small" onClick={() => setEditing(d)}>
-                  {t('monitoringUi.common.edit')}
-                </Button>
-                <Button size="small" onClick={() => copy.mutate(d.id)}>
-                  {t('monitoringUi.common.copy')}
-                </Button>
-                <Button size="small" onClick={() => setPoints(d)}>
-                  {t('monitoringUi.pointTable.open')}
-                </Button>
-                <Popconfirm title={t('monitoringUi.common.confirmDelete')} onConfirm={() => remove.mutate(d.id)}>
-                  <Button size="small" danger>
-                    {t('monitoringUi.common.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
         ]}
+        extraActions={(d) => (
+          <>
+            {canCopy && (
+              <Button size="small" type="link" onClick={() => copy.mutate(d.id)}>
+                {t('monitoringUi.common.copy')}
+              </Button>
+            )}
+            <Button size="small" type="link" onClick={() => setPoints(d)}>
+              {t('monitoringUi.pointTable.open')}
+            </Button>
+          </>
+        )}
       />
-      <DeviceForm device={editing} onClose={() => setEditing(null)} />
       <BulkDialog ids={bulk} onClose={() => setBulk(null)} />
       <TemplatesDrawer open={templatesOpen} onClose={() => setTemplatesOpen(false)} />
       <PointTableDialog device={points} onClose={() => setPoints(null)} />
-    </Card>
+    </>
   );
 };
