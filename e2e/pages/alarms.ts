@@ -14,9 +14,9 @@ export class Alarms {
     return this.bell.locator('.ant-badge-count');
   }
 
-  /** The pop-up notice of an alarm, by the item it names. */
+  /** The notice of an alarm in the pop-up panel, by the item it names. */
   notice(item: string): Locator {
-    return this.page.getByTestId('alarm-notice').filter({ hasText: item });
+    return this.notices.getByTestId('alarm-notice').filter({ hasText: item });
   }
 
   /** Opens the bell's list. */

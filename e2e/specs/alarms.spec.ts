@@ -1,6 +1,8 @@
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
 import { adminHeaders, adminPassword, loginToConsole } from '../fixtures/product.ts';
 import { type APIRequestContext, expect, test } from '../fixtures/test.ts';
+import { Alarms } from '../pages/alarms.ts';
+import { FormDialog } from '../pages/resource-list.ts';
 
 /** API set-up as a script would make it. */
 let headers: Record<string, string> | null = null;
@@ -51,15 +53,15 @@ test('a value crosses a threshold: pop-up, sound and bell at once; confirming st
   const created = await api(request, 'post', 'setting/items', item);
 
   await loginToConsole(page, 'admin', adminPassword);
-  await expect(page.getByTestId('alarm-bell')).toBeVisible({ timeout: 30_000 });
-  const badge = page.getByTestId('alarm-bell').locator('.ant-badge-count');
-  const before = (await badge.count()) ? Number(await badge.first().getAttribute('title')) : 0;
+  const alarms = new Alarms(page);
+  await expect(alarms.bell).toBeVisible({ timeout: 30_000 });
+  const before = (await alarms.count.count()) ? Number(await alarms.count.first().getAttribute('title')) : 0;
 
   // The simulated value goes to 40 ℃, over the 30 ℃ maximum.
   const crossed = Date.now();
   await api(request, 'put', `setting/items/${created.id}`, { ...item, source: { ...item.source, base: 40 } });
-  const notices = page.getByTestId('alarm-notices');
-  await expect(notices.getByTestId('alarm-notice').filter({ hasText: '机柜温度' })).toBeVisible({ timeout: 10_000 });
+  const notices = alarms.notices;
+  await expect(alarms.notice('机柜温度')).toBeVisible({ timeout: 10_000 });
   // The device polls every second and the alarm arrives over the push channel in the next ones.
   expect(Date.now() - crossed).toBeLessThan(6000);
   await expect(notices).toHaveAttribute('data-ringing', 'yes');
@@ -69,26 +71,24 @@ test('a value crosses a threshold: pop-up, sound and bell at once; confirming st
     await unlock.click();
     await expect(unlock).toBeHidden();
   }
-  await expect(page.getByTestId('alarm-bell').locator('.ant-badge-count')).toHaveText(String(before + 1));
+  await alarms.expectCount(before + 1);
   await page.screenshot({ path: test.info().outputPath('alarm-notice.png') });
 
   // The bell lists it.
-  await page.getByTestId('alarm-bell').click();
-  await expect(page.getByTestId('alarm-bell-list')).toContainText('机柜温度');
+  await expect(await alarms.openBell()).toContainText('机柜温度');
   await page.keyboard.press('Escape');
 
   // Confirm with remarks: the notice leaves the panel and the sound stops.
-  await notices
-    .getByTestId('alarm-notice')
-    .filter({ hasText: '机柜温度' })
+  await alarms
+    .notice('机柜温度')
     .getByRole('button', { name: /确\s*认/ })
     .click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(dialog.getByText('备注不能为空')).toBeVisible();
-  await dialog.getByLabel('备注').fill('已到场处理');
-  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(notices.getByTestId('alarm-notice').filter({ hasText: '机柜温度' })).toHaveCount(0);
+  const dialog = new FormDialog(page);
+  await dialog.ok();
+  await dialog.expectRefused('备注不能为空');
+  await dialog.fill({ 备注: '已到场处理' });
+  await dialog.ok();
+  await expect(alarms.notice('机柜温度')).toHaveCount(0);
   await expect(page.locator('[data-ringing="yes"]')).toHaveCount(0);
 
   // /alarm shows it confirmed with the remarks.

@@ -1,5 +1,6 @@
 import { adminPassword, loginToConsole } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
+import { Shell } from '../pages/shell.ts';
 
 /**
  * A signed-in user makes a personal API token from the user menu, sees its secret once with a copy
@@ -7,8 +8,7 @@ import { expect, test } from '../fixtures/test.ts';
  */
 test('make an API token, call the API with it, revoke it', async ({ page, request }) => {
   await loginToConsole(page, 'admin', adminPassword);
-  await page.getByTestId('user-menu').hover();
-  await page.getByRole('menuitem', { name: 'API令牌' }).click();
+  await new Shell(page).userMenu('API令牌');
   await expect(page).toHaveURL(/\/setting_api_tokens/);
   // The user menu opened on hover closes when the pointer leaves it.
   await page.mouse.move(600, 600);
