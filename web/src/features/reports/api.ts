@@ -5,6 +5,7 @@ import { seriesRoutes } from '@sitewatch/contract/series';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { livePatch, liveRefetch, patchItemRows } from '../../api/live.ts';
+import { saveBlob } from '../../components/download.ts';
 
 /** Live values come by push; only while the push channel is down is the data list polled this often (ms). */
 export const dataListRefreshMs = 5000;
@@ -40,15 +41,6 @@ export const historyTemplatesQuery = queryOptions({
   queryFn: () => api.call(seriesRoutes.listHistoryTemplates),
 });
 
-const save = (blob: Blob, fileName: string) => {
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-};
-
 export const reportsApi = {
   createTemplate: (body: RouteBody<typeof seriesRoutes.createHistoryTemplate>) =>
     api.call(seriesRoutes.createHistoryTemplate, { body }),
@@ -56,11 +48,11 @@ export const reportsApi = {
   /** Saves the filtered data list as an xlsx file (every row, not just the page). */
   exportDataList: async (query: RouteQuery<typeof reportsRoutes.dataListExport>, fileName: string) => {
     const blob = (await api.send('GET', routeUrl(reportsRoutes.dataListExport), { query, download: true })) as Blob;
-    save(blob, fileName);
+    saveBlob(blob, fileName);
   },
   /** Saves a history query's rows (min, max, average, samples per item and time) as an xlsx file. */
   exportHistory: async (body: RouteBody<typeof seriesRoutes.historyExport>, fileName: string) => {
     const blob = (await api.send('POST', routeUrl(seriesRoutes.historyExport), { body, download: true })) as Blob;
-    save(blob, fileName);
+    saveBlob(blob, fileName);
   },
 };

@@ -26,10 +26,12 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/form-modal.tsx';
 import { useCan } from '../../../session/permissions.ts';
 import { categoriesQuery, templatesQuery } from '../api.ts';
 import { validateWith } from '../form-errors.ts';
 import { templateApi } from '../template-api.ts';
+import { ItemNameFields } from './item-name-fields.tsx';
 import { SourceFields } from './source-fields.tsx';
 import { ValueRuleFields } from './value-rule-fields.tsx';
 
@@ -95,65 +97,44 @@ const PointForm = ({
           source: newSource[kind] ?? { kind },
         };
   return (
-    <Modal
+    <FormModal
       open={point !== null}
       width={760}
       title={point === 'new' ? t('monitoringUi.templates.addPoint') : t('monitoringUi.templates.editPoint')}
       onCancel={onClose}
-      onOk={() => form.submit()}
-      destroyOnHidden
+      form={form}
+      name="template-point"
+      initialValues={initial}
+      onFinish={(values) => {
+        const judged = values.telemetry_only
+          ? { threshold_min: null, threshold_max: null, status_threshold: '' }
+          : values.value_type === 0
+            ? { threshold_min: null, threshold_max: null }
+            : { status_threshold: '' };
+        const parsed = validateWith(
+          templateItemInput,
+          {
+            ...values,
+            ...judged,
+            threshold_min: judged.threshold_min === null ? null : (values.threshold_min ?? null),
+            threshold_max: judged.threshold_max === null ? null : (values.threshold_max ?? null),
+            source: pickSource(values.source ?? {}),
+          },
+          form,
+          (k) => t(k as never),
+        );
+        if (parsed) {
+          onSave(parsed);
+          onClose();
+        }
+      }}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        name="template-point"
-        preserve={false}
-        initialValues={initial}
-        onFinish={(values) => {
-          const judged = values.telemetry_only
-            ? { threshold_min: null, threshold_max: null, status_threshold: '' }
-            : values.value_type === 0
-              ? { threshold_min: null, threshold_max: null }
-              : { status_threshold: '' };
-          const parsed = validateWith(
-            templateItemInput,
-            {
-              ...values,
-              ...judged,
-              threshold_min: judged.threshold_min === null ? null : (values.threshold_min ?? null),
-              threshold_max: judged.threshold_max === null ? null : (values.threshold_max ?? null),
-              source: pickSource(values.source ?? {}),
-            },
-            form,
-            (k) => t(k as never),
-          );
-          if (parsed) {
-            onSave(parsed);
-            onClose();
-          }
-        }}
-      >
-        <Row gutter={12}>
-          <Col span={8}>
-            <Form.Item name="name" label={t('monitoringUi.items.name')} required>
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="item_cell_name" label={t('monitoringUi.items.cellName')}>
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="unit" label={t('monitoringUi.items.unit')}>
-              <Input maxLength={16} />
-            </Form.Item>
-          </Col>
-          <ValueRuleFields thresholdSpan={6} />
-        </Row>
-        <SourceFields />
-      </Form>
-    </Modal>
+      <Row gutter={12}>
+        <ItemNameFields />
+        <ValueRuleFields thresholdSpan={6} />
+      </Row>
+      <SourceFields />
+    </FormModal>
   );
 };
 

@@ -1,6 +1,6 @@
 import { monitoringRoutes, type SiteRow, siteInput } from '@sitewatch/contract/monitoring';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Input, InputNumber, Modal, Space, Switch, Typography } from 'antd';
+import { useMutation } from '@tanstack/react-query';
+import { Button, Flex, Form, Input, InputNumber, Modal, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contractRule } from '../../../components/form-rules.ts';
@@ -8,11 +8,18 @@ import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
 import { monitoringApi } from '../api.ts';
+import { useSaved } from '../feedback.ts';
 
 type SiteNode = SiteRow & { children?: SiteNode[] };
 type Values = Record<string, unknown>;
 
 const page = '/setting_device_groups';
+const siteRoutes = {
+  list: monitoringRoutes.listSites,
+  create: monitoringRoutes.createSite,
+  update: monitoringRoutes.updateSite,
+  remove: monitoringRoutes.deleteSite,
+};
 const inputFields = Object.keys(siteInput.shape) as (keyof typeof siteInput.shape)[];
 const initial = {
   name: '',
@@ -46,15 +53,13 @@ const toTree = (rows: SiteRow[]): SiteNode[] => {
 
 const CopyDialog = ({ site, onClose }: { site: SiteRow | null; onClose: () => void }) => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const client = useQueryClient();
+  const saved = useSaved();
   const [count, setCount] = useState(1);
   const [withDevices, setWithDevices] = useState(true);
   const copy = useMutation({
     mutationFn: () => monitoringApi.copySite(site!.id, { count, with_devices: withDevices }),
     onSuccess: () => {
-      void message.success(t('common.operationSuccess'));
-      void client.invalidateQueries({ queryKey: ['monitoring'] });
+      saved.onSuccess();
       onClose();
     },
   });
@@ -97,12 +102,7 @@ export const DeviceGroupsPage = () => {
       <ResourcePage<SiteNode>
         page={page}
         title={t('monitoringUi.sites.title')}
-        routes={{
-          list: monitoringRoutes.listSites,
-          create: monitoringRoutes.createSite,
-          update: monitoringRoutes.updateSite,
-          remove: monitoringRoutes.deleteSite,
-        }}
+        routes={siteRoutes}
         // The whole area: device and item pages show site names.
         queryKey={['monitoring']}
         pageSize={false}

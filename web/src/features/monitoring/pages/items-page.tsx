@@ -1,8 +1,7 @@
 import { type ItemRow, itemBulkUpdate, itemInput } from '@sitewatch/contract/monitoring';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   Alert,
-  App,
   Button,
   Card,
   Col,
@@ -23,13 +22,16 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/form-modal.tsx';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
 import { formatValue } from '../../../components/value-format.ts';
 import { contactGroupsQuery, devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
+import { ItemNameFields } from '../components/item-name-fields.tsx';
 import { SourceFields } from '../components/source-fields.tsx';
 import { numberField, ValueRuleFields } from '../components/value-rule-fields.tsx';
+import { useSaved } from '../feedback.ts';
 import { validateWith } from '../form-errors.ts';
 
 const sourceKeys: Record<string, string[]> = {
@@ -45,18 +47,6 @@ const pickSource = (source: Record<string, unknown>) =>
       .map((k) => [k, source[k]]),
   );
 
-const useFeedback = () => {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const client = useQueryClient();
-  return {
-    onSuccess: () => {
-      void message.success(t('common.operationSuccess'));
-      void client.invalidateQueries({ queryKey: ['monitoring'] });
-    },
-  };
-};
-
 const ItemForm = ({
   item,
   deviceId,
@@ -71,7 +61,7 @@ const ItemForm = ({
 }) => {
   const { t } = useTranslation();
   const [form] = Form.useForm();
-  const feedback = useFeedback();
+  const feedback = useSaved();
   const periods = useQuery(periodsQuery);
   const groups = useQuery(contactGroupsQuery);
   const periodOptions = [
@@ -114,172 +104,147 @@ const ItemForm = ({
           },
         };
   return (
-    <Modal
+    <FormModal
       open={item !== null}
       width={820}
       title={item === 'new' ? t('monitoringUi.items.add') : t('monitoringUi.items.edit')}
       onCancel={onClose}
-      onOk={() => form.submit()}
       confirmLoading={save.isPending}
-      destroyOnHidden
-    >
-      <Form
-        form={form}
-        layout="vertical"
-        name="item"
-        preserve={false}
-        initialValues={initial}
-        onFinish={(values) => {
-          // Only the fields of the chosen kind go to the server (the schema is strict).
-          const source = pickSource(values.source ?? {});
-          const {
-            id: _id,
-            device_name: _d,
-            device_group_id: _g,
-            state: _s,
-            value: _v,
-            last_check: _l,
-            info: _i,
-            ...rest
-          } = { ...(item && item !== 'new' ? item : {}), ...values } as Record<string, unknown>;
-          const color = values.alarm_color;
-          // Telemetry only: recorded, never judged, so it carries no thresholds (the contract refuses them).
-          const noThresholds = values.telemetry_only
-            ? {
-                threshold_min: null,
-                threshold_max: null,
-                recovery_point: null,
-                overrun_point: null,
-                status_threshold: '',
-              }
-            : {};
-          const body = validateWith(
-            itemInput,
-            {
-              ...rest,
-              ...noThresholds,
-              source,
-              // Empty: the driver's default maximum age (the server stores it).
-              max_age: typeof values.max_age === 'number' ? values.max_age : undefined,
-              alarm_color: typeof color === 'string' ? color : color ? color.toHexString() : '',
-            },
-            form,
-            (k) => t(k as never),
-          );
-          if (body) save.mutate(body);
-        }}
-      >
-        <Row gutter={12}>
-          <Col span={8}>
-            <Form.Item name="name" label={t('monitoringUi.items.name')} required>
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="item_cell_name" label={t('monitoringUi.items.cellName')}>
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name="unit" label={t('monitoringUi.items.unit')}>
-              <Input maxLength={16} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name="location_id" label={t('monitoringUi.items.location')}>
-              <InputNumber min={0} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item
-              name="decimals"
-              label={t('monitoringUi.items.displayDecimals')}
-              tooltip={t('monitoringUi.items.displayDecimalsHelp')}
-            >
-              <InputNumber min={0} max={6} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <ValueRuleFields
-            thresholdSpan={4}
-            numericExtra={
-              <>
-                <Col span={5}>{numberField('recovery_point', t('monitoringUi.items.recoveryPoint'))}</Col>
-                <Col span={5}>{numberField('overrun_point', t('monitoringUi.items.overrunPoint'))}</Col>
-              </>
+      form={form}
+      name="item"
+      initialValues={initial}
+      onFinish={(values) => {
+        // Only the fields of the chosen kind go to the server (the schema is strict).
+        const source = pickSource(values.source ?? {});
+        const {
+          id: _id,
+          device_name: _d,
+          device_group_id: _g,
+          state: _s,
+          value: _v,
+          last_check: _l,
+          info: _i,
+          ...rest
+        } = { ...(item && item !== 'new' ? item : {}), ...values } as Record<string, unknown>;
+        const color = values.alarm_color;
+        // Telemetry only: recorded, never judged, so it carries no thresholds (the contract refuses them).
+        const noThresholds = values.telemetry_only
+          ? {
+              threshold_min: null,
+              threshold_max: null,
+              recovery_point: null,
+              overrun_point: null,
+              status_threshold: '',
             }
-          />
-          <Col span={6}>
-            <Form.Item name="alarm_level" label={t('monitoringUi.items.alarmLevel')}>
-              <LevelSelect style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item name="alarm_color" label={t('monitoringUi.items.alarmColor')}>
-              <ColorPicker format="hex" disabledAlpha allowClear />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item name="contact_group_id" label={t('monitoringUi.items.contactGroup')}>
-              <Select
-                options={[
-                  { value: 0, label: t('monitoringUi.items.noContactGroup') },
-                  ...(groups.data?.data ?? []).map((g) => ({ value: g.id, label: g.name })),
-                ]}
-              />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item name="working_period_id" label={t('monitoringUi.items.workingPeriod')}>
-              <Select options={periodOptions} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>{numberField('overrun_action_id', t('monitoringUi.items.overrunAction'), 0)}</Col>
-          <Col span={6}>{numberField('recovery_action_id', t('monitoringUi.items.recoveryAction'), 0)}</Col>
-          <Col span={6}>{numberField('check_interval', t('monitoringUi.items.checkInterval'), 0)}</Col>
-          <Col span={6}>
-            <Form.Item
-              name="max_age"
-              label={t('monitoringUi.items.maxAge')}
-              tooltip={t('monitoringUi.items.maxAgeHelp')}
-            >
-              <InputNumber min={0} max={604_800} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>{numberField('repetitions', t('monitoringUi.items.repetitions'), 0)}</Col>
-          <Col span={6}>{numberField('notification_interval', t('monitoringUi.items.notificationInterval'), 0)}</Col>
-          <Col span={6}>
-            <Form.Item name="check_period_id" label={t('monitoringUi.items.checkPeriod')}>
-              <Select options={periodOptions} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item name="notification_period_id" label={t('monitoringUi.items.notificationPeriod')}>
-              <Select options={periodOptions} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item name="alarm_period_id" label={t('monitoringUi.items.alarmPeriod')}>
-              <Select options={periodOptions} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-        </Row>
-        <SourceFields addressBase={addressBase} />
-        <Form.Item name="device_id" hidden>
-          <Input />
-        </Form.Item>
-      </Form>
-    </Modal>
+          : {};
+        const body = validateWith(
+          itemInput,
+          {
+            ...rest,
+            ...noThresholds,
+            source,
+            // Empty: the driver's default maximum age (the server stores it).
+            max_age: typeof values.max_age === 'number' ? values.max_age : undefined,
+            alarm_color: typeof color === 'string' ? color : color ? color.toHexString() : '',
+          },
+          form,
+          (k) => t(k as never),
+        );
+        if (body) save.mutate(body);
+      }}
+    >
+      <Row gutter={12}>
+        <ItemNameFields unitSpan={4} />
+        <Col span={4}>
+          <Form.Item name="location_id" label={t('monitoringUi.items.location')}>
+            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item
+            name="decimals"
+            label={t('monitoringUi.items.displayDecimals')}
+            tooltip={t('monitoringUi.items.displayDecimalsHelp')}
+          >
+            <InputNumber min={0} max={6} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <ValueRuleFields
+          thresholdSpan={4}
+          numericExtra={
+            <>
+              <Col span={5}>{numberField('recovery_point', t('monitoringUi.items.recoveryPoint'))}</Col>
+              <Col span={5}>{numberField('overrun_point', t('monitoringUi.items.overrunPoint'))}</Col>
+            </>
+          }
+        />
+        <Col span={6}>
+          <Form.Item name="alarm_level" label={t('monitoringUi.items.alarmLevel')}>
+            <LevelSelect style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item name="alarm_color" label={t('monitoringUi.items.alarmColor')}>
+            <ColorPicker format="hex" disabledAlpha allowClear />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item name="contact_group_id" label={t('monitoringUi.items.contactGroup')}>
+            <Select
+              options={[
+                { value: 0, label: t('monitoringUi.items.noContactGroup') },
+                ...(groups.data?.data ?? []).map((g) => ({ value: g.id, label: g.name })),
+              ]}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item name="working_period_id" label={t('monitoringUi.items.workingPeriod')}>
+            <Select options={periodOptions} />
+          </Form.Item>
+        </Col>
+        <Col span={6}>{numberField('overrun_action_id', t('monitoringUi.items.overrunAction'), 0)}</Col>
+        <Col span={6}>{numberField('recovery_action_id', t('monitoringUi.items.recoveryAction'), 0)}</Col>
+        <Col span={6}>{numberField('check_interval', t('monitoringUi.items.checkInterval'), 0)}</Col>
+        <Col span={6}>
+          <Form.Item name="max_age" label={t('monitoringUi.items.maxAge')} tooltip={t('monitoringUi.items.maxAgeHelp')}>
+            <InputNumber min={0} max={604_800} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={6}>{numberField('repetitions', t('monitoringUi.items.repetitions'), 0)}</Col>
+        <Col span={6}>{numberField('notification_interval', t('monitoringUi.items.notificationInterval'), 0)}</Col>
+        <Col span={6}>
+          <Form.Item name="check_period_id" label={t('monitoringUi.items.checkPeriod')}>
+            <Select options={periodOptions} />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item name="notification_period_id" label={t('monitoringUi.items.notificationPeriod')}>
+            <Select options={periodOptions} />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item name="alarm_period_id" label={t('monitoringUi.items.alarmPeriod')}>
+            <Select options={periodOptions} />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Col>
+      </Row>
+      <SourceFields addressBase={addressBase} />
+      <Form.Item name="device_id" hidden>
+        <Input />
+      </Form.Item>
+    </FormModal>
   );
 };
 
 const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => void }) => {
   const { t } = useTranslation();
-  const feedback = useFeedback();
+  const feedback = useSaved();
   const [form] = Form.useForm();
   const [failed, setFailed] = useState<Array<{ id: number; message: string }>>([]);
   const bulk = useMutation({
@@ -352,7 +317,7 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
 /** /setting_items: monitored items of a device with every field of 002 §3, edit, bulk edit, delete. */
 export const ItemsPage = () => {
   const { t } = useTranslation();
-  const feedback = useFeedback();
+  const feedback = useSaved();
   const [site, setSite] = useState<number | null>(null);
   const [query, setQuery] = useState<{ page: number; limit: number; device_id?: number; name?: string }>({
     page: 1,
