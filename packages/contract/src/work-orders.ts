@@ -269,6 +269,14 @@ export const workOrderRoutes = {
     query: z.object({ t: tParam }),
     response: z.object({ count: z.number().int(), creation_time: z.number().int().nullable() }),
   }),
+  users: defineRoute({
+    method: 'GET',
+    path: 'work_order/users',
+    summary: 'People who may be chosen as handler or reviewer (enabled users)',
+    tags,
+    query: z.object({ t: tParam }),
+    response: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  }),
   sets: defineRoute({
     method: 'GET',
     path: 'work_order_set',

@@ -17,6 +17,7 @@ import { securityRoutes } from '../features/security/routes.tsx';
 import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
+import { workOrderRoutes } from '../features/work-orders/routes.tsx';
 import { normalizePage } from '../session/guard.ts';
 import { useSession } from '../session/session.ts';
 
@@ -40,6 +41,7 @@ export const shellRoutes: RouteObject[] = [
   ...siteMapRoutes,
   ...inspectionRoutes,
   ...dutyRoutes,
+  ...workOrderRoutes,
 ];
 
 const isAdmin = () => {

@@ -51,6 +51,8 @@ export const createWorkOrderRepository = (db: Db) => {
       (await k.insertInto('work_order_files').values(row).returning('id').executeTakeFirstOrThrow()).id,
     user: (id: number) =>
       k.selectFrom('users').select(['id', 'alias', 'user_name', 'enable']).where('id', '=', id).executeTakeFirst(),
+    users: () =>
+      k.selectFrom('users').select(['id', 'alias', 'user_name']).where('enable', '=', 1).orderBy('id').execute(),
     alarm: (id: number) =>
       k
         .selectFrom('alarms')

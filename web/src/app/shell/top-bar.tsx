@@ -8,6 +8,7 @@ import { api } from '../../api/client.ts';
 import { readUserName } from '../../api/tokens.ts';
 import { LanguagePicker, ThemePicker } from '../../components/preference-pickers.tsx';
 import { AlarmBell } from '../../features/alarms/components/alarm-bell.tsx';
+import { WorkOrderBell } from '../../features/work-orders/components/work-order-bell.tsx';
 import { defaultEdition } from '../../session/edition.ts';
 import { useLogoutConfirm } from '../../session/logout.ts';
 import { useSession } from '../../session/session.ts';
@@ -42,6 +43,7 @@ export const TopBar = () => {
       <Space size={12} wrap={false}>
         <ServerClock />
         <AlarmBell />
+        <WorkOrderBell />
         <Tooltip title={t('shell.home')}>
           <Button type="text" aria-label={t('shell.home')} icon={<HomeOutlined />} onClick={() => navigate('/')} />
         </Tooltip>

@@ -1,0 +1,109 @@
+import { workOrderRoutes as r } from '@sitewatch/contract/work-orders';
+import { useQuery } from '@tanstack/react-query';
+import { Card, Col, Row, Statistic } from 'antd';
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { use } from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/client.ts';
+import { useEChart } from '../../../components/use-echart.ts';
+import { stateKey } from '../api.ts';
+
+use([BarChart, LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
+
+const hours = (s: number | null | undefined) => (s === null || s === undefined ? '—' : (s / 3600).toFixed(1));
+
+/** /workorder_statistics: counts by state, priority and handler, overdue, mean times, and per month. */
+export const StatisticsPage = () => {
+  const { t } = useTranslation();
+  const year = new Date().getFullYear();
+  const stats = useQuery({ queryKey: ['work-orders', 'stats'], queryFn: () => api.call(r.statistics, {}) });
+  const months = useQuery({
+    queryKey: ['work-orders', 'stats', 'month', year],
+    queryFn: () => api.call(r.month, { query: { year } }),
+  });
+  const byState = useEChart();
+  const byHandler = useEChart();
+  const perMonth = useEChart();
+  const s = stats.data;
+  useEffect(() => {
+    if (!s) return;
+    byState.chart.current?.setOption({
+      tooltip: {},
+      series: [
+        {
+          type: 'pie',
+          radius: '65%',
+          data: s.by_state.map((x) => ({ name: t(stateKey(x.key)), value: x.count })),
+        },
+      ],
+    });
+    byHandler.chart.current?.setOption({
+      tooltip: {},
+      grid: { left: 40, right: 16, top: 16, bottom: 30 },
+      xAxis: { type: 'category', data: s.by_handler.map((x) => x.name) },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [{ type: 'bar', data: s.by_handler.map((x) => x.count) }],
+    });
+  }, [s, t, byState.chart, byHandler.chart]);
+  useEffect(() => {
+    if (!months.data) return;
+    perMonth.chart.current?.setOption({
+      tooltip: { trigger: 'axis' },
+      legend: {},
+      grid: { left: 40, right: 16, top: 36, bottom: 30 },
+      xAxis: { type: 'category', data: months.data.map((m) => m.label) },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [
+        { name: t('workOrderUi.created'), type: 'line', data: months.data.map((m) => m.created) },
+        { name: t('workOrderUi.completed'), type: 'line', data: months.data.map((m) => m.completed) },
+      ],
+    });
+  }, [months.data, t, perMonth.chart]);
+  return (
+    <Row gutter={[16, 16]}>
+      <Col span={24}>
+        <Card title={t('workOrderUi.statistics')} data-testid="work-order-stats">
+          <Row gutter={16}>
+            <Col span={6}>
+              <Statistic title={t('workOrderUi.total')} value={s?.total ?? 0} />
+            </Col>
+            <Col span={6}>
+              <Statistic
+                title={t('workOrderUi.states.4')}
+                value={s?.by_state.find((x) => x.key === 4)?.count ?? 0}
+                data-testid="work-order-stats-passed"
+              />
+            </Col>
+            <Col span={4}>
+              <Statistic title={t('workOrderUi.overdue')} value={s?.overdue ?? 0} />
+            </Col>
+            <Col span={4}>
+              <Statistic title={t('workOrderUi.avgReceive')} value={hours(s?.avg_receive_seconds)} />
+            </Col>
+            <Col span={4}>
+              <Statistic title={t('workOrderUi.avgComplete')} value={hours(s?.avg_complete_seconds)} />
+            </Col>
+          </Row>
+        </Card>
+      </Col>
+      <Col span={12}>
+        <Card title={t('workOrderUi.byState')}>
+          <div ref={byState.box} style={{ height: 260 }} />
+        </Card>
+      </Col>
+      <Col span={12}>
+        <Card title={t('workOrderUi.byHandler')}>
+          <div ref={byHandler.box} style={{ height: 260 }} />
+        </Card>
+      </Col>
+      <Col span={24}>
+        <Card title={t('workOrderUi.perMonth')}>
+          <div ref={perMonth.box} style={{ height: 280 }} />
+        </Card>
+      </Col>
+    </Row>
+  );
+};

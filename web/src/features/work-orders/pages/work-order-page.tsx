@@ -1,0 +1,80 @@
+import { workOrderRoutes as r, type WorkOrderRow } from '@sitewatch/contract/work-orders';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Select, Table, Tabs } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { api } from '../../../api/client.ts';
+import { formatTime } from '../../../components/time.ts';
+import { priorityKey, stateKey, workOrderKeys } from '../api.ts';
+import { OrderDetail, OrderForm, StateTag } from '../components/order-dialogs.tsx';
+
+/** /work_order (002 §2.1): tabs by `index`, the state filter by `state` (the bell opens index=0&state=1). */
+export const WorkOrderPage = () => {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const index = Number(params.get('index') ?? 0) || 0;
+  const stateParam = params.get('state');
+  const state = stateParam ? Number(stateParam) : undefined;
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<number | null>(params.get('id') ? Number(params.get('id')) : null);
+  const [creating, setCreating] = useState<null | undefined>(undefined);
+  const list = useQuery({
+    queryKey: [...workOrderKeys.all, 'list', index, state, page],
+    queryFn: () => api.call(r.list, { query: { index, page, limit: 10, ...(state ? { state } : {}) } }),
+  });
+  const set = (next: { index?: number; state?: number | undefined }) => {
+    const p = new URLSearchParams(params);
+    if (next.index !== undefined) p.set('index', String(next.index));
+    if ('state' in next) next.state ? p.set('state', String(next.state)) : p.delete('state');
+    setParams(p);
+    setPage(1);
+  };
+  return (
+    <Card
+      title={t('workOrderUi.title')}
+      extra={
+        <Button type="primary" onClick={() => setCreating(null)}>
+          {t('workOrderUi.create')}
+        </Button>
+      }
+    >
+      <Tabs
+        activeKey={String(index)}
+        onChange={(k) => set({ index: Number(k) })}
+        items={[0, 1, 2, 3].map((i) => ({ key: String(i), label: t(`workOrderUi.tabs.${i as 0 | 1 | 2 | 3}`) }))}
+        tabBarExtraContent={
+          <Select
+            allowClear
+            placeholder={t('workOrderUi.state')}
+            style={{ width: 160 }}
+            value={state}
+            onChange={(v) => set({ state: v })}
+            options={[1, 2, 3, 4, 5].map((s) => ({ value: s, label: t(stateKey(s)) }))}
+            data-testid="work-order-state-filter"
+          />
+        }
+      />
+      <Table<WorkOrderRow>
+        rowKey="id"
+        size="small"
+        loading={list.isFetching}
+        dataSource={list.data?.data ?? []}
+        pagination={{ current: page, pageSize: 10, total: list.data?.total ?? 0, onChange: setPage }}
+        onRow={(o) => ({ onClick: () => setOpen(o.id), style: { cursor: 'pointer' } })}
+        columns={[
+          { title: t('workOrderUi.number'), dataIndex: 'number' },
+          { title: t('workOrderUi.description'), dataIndex: 'description', ellipsis: true },
+          { title: t('workOrderUi.priority'), render: (_, o) => t(priorityKey(o.priority)) },
+          { title: t('workOrderUi.state'), render: (_, o) => <StateTag state={o.state} /> },
+          { title: t('workOrderUi.handler'), dataIndex: 'handler' },
+          { title: t('workOrderUi.creator'), render: (_, o) => o.creator || t('workOrderUi.system') },
+          { title: t('workOrderUi.deadline'), render: (_, o) => formatTime(o.deadline) },
+          { title: t('workOrderUi.createTime'), render: (_, o) => formatTime(o.creation_time) },
+        ]}
+      />
+      <OrderDetail id={open} onClose={() => setOpen(null)} />
+      <OrderForm order={creating} onClose={() => setCreating(undefined)} />
+    </Card>
+  );
+};
