@@ -5,8 +5,10 @@ import { contextMenuCommands, runCommand } from '../../../editor/model/commands.
 import { type Editor, type Handle, handles } from '../../../editor/model/editor.ts';
 import type { ComponentKind, ComponentRecord } from '../../../editor/model/records.ts';
 import { rotateHandleOffset } from '../../../editor/model/transforms.ts';
+import { restingViewport, screenToCanvas, type Viewport } from '../../../editor/model/viewport.ts';
 import { SceneView } from '../render/scene-view.tsx';
 import { useRecords, useSelection } from './use-editor.ts';
+import { ViewportFrame } from './viewport-frame.tsx';
 
 /** Where a handle sits on its frame, in fractions of the width and height. */
 const handleSpot: Record<Handle, [number, number]> = {
@@ -123,9 +125,11 @@ export const EditorCanvas = ({
     [selection, records],
   );
 
+  // The zoom and pan of the view (never stored); the scene's on-screen box already carries both.
+  const view = useRef<Viewport>(restingViewport);
   const pointOf = (e: { clientX: number; clientY: number }) => {
     const box = scene.current!.getBoundingClientRect();
-    return { x: e.clientX - box.left, y: e.clientY - box.top };
+    return screenToCanvas({ x: e.clientX, y: e.clientY }, { x: box.left, y: box.top }, view.current.zoom);
   };
   const mods = (e: React.PointerEvent | PointerEvent) => ({
     shift: e.shiftKey,
@@ -222,49 +226,51 @@ export const EditorCanvas = ({
 
   const menu = contextMenuCommands.map((id) => ({ key: id, label: t(`editor.commands.${id}`) }));
   return (
-    <Dropdown
-      trigger={['contextMenu']}
-      menu={{
-        items: menu,
-        onClick: ({ key }) => runCommand(editor, key as (typeof contextMenuCommands)[number]),
-      }}
-    >
-      <div
-        data-testid="editor-canvas"
-        role="application"
-        aria-label={t('siteMap.editor.canvas')}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={onPointerUp}
-        onContextMenu={(e) => {
-          const hit = editor.hitTest(pointOf(e));
-          if (hit && !selection.includes(hit.groupId ?? hit.id)) editor.select([hit.id]);
+    <ViewportFrame view={view}>
+      <Dropdown
+        trigger={['contextMenu']}
+        menu={{
+          items: menu,
+          onClick: ({ key }) => runCommand(editor, key as (typeof contextMenuCommands)[number]),
         }}
-        onDragOver={(e) => e.preventDefault()}
-        onDrop={(e) => {
-          const kind = e.dataTransfer.getData('application/x-sitewatch-kind') as ComponentKind;
-          if (kind) onDropKind(kind, pointOf(e));
-        }}
-        style={{ width, height, position: 'relative', touchAction: 'none' }}
       >
-        <SceneView
-          ref={scene}
-          records={records}
-          canvas={{ width, height, scale: 100 }}
-          siteName={siteName}
-          siteNames={siteNames}
-          interactive={false}
-          animate={false}
-          style={{ background: '#0b1a2e' }}
+        <div
+          data-testid="editor-canvas"
+          role="application"
+          aria-label={t('siteMap.editor.canvas')}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onContextMenu={(e) => {
+            const hit = editor.hitTest(pointOf(e));
+            if (hit && !selection.includes(hit.groupId ?? hit.id)) editor.select([hit.id]);
+          }}
+          onDragOver={(e) => e.preventDefault()}
+          onDrop={(e) => {
+            const kind = e.dataTransfer.getData('application/x-sitewatch-kind') as ComponentKind;
+            if (kind) onDropKind(kind, pointOf(e));
+          }}
+          style={{ width, height, position: 'relative', touchAction: 'none' }}
         >
-          {overlay}
-          <div className="sm-overlay">
-            <Frames records={selected} />
-            <div ref={guides} />
-            <div ref={brush} className="sm-brush" style={{ display: 'none' }} />
-          </div>
-        </SceneView>
-      </div>
-    </Dropdown>
+          <SceneView
+            ref={scene}
+            records={records}
+            canvas={{ width, height, scale: 100 }}
+            siteName={siteName}
+            siteNames={siteNames}
+            interactive={false}
+            animate={false}
+            style={{ background: '#0b1a2e' }}
+          >
+            {overlay}
+            <div className="sm-overlay">
+              <Frames records={selected} />
+              <div ref={guides} />
+              <div ref={brush} className="sm-brush" style={{ display: 'none' }} />
+            </div>
+          </SceneView>
+        </div>
+      </Dropdown>
+    </ViewportFrame>
   );
 };

@@ -265,7 +265,7 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
             ))}
           </Flex>
         </Layout.Sider>
-        <Layout.Content style={{ overflow: 'auto', padding: 16, background: '#e8ebf0' }}>
+        <Layout.Content style={{ overflow: 'hidden', padding: 0 }}>
           <EditorCanvas
             editor={editor}
             siteName={siteName}
