@@ -240,6 +240,8 @@ export const placedItem = z.object({
   name: z.string().describe('Item name.'),
   item_cell_name: z.string().describe('Point name.'),
   value: z.number().nullable().describe('Last value.'),
+  unit: z.string().describe('Unit shown after the value, e.g. °C, V, kWh.'),
+  decimals: z.number().int().nullable().describe('Decimals the value is shown with, or null: as read.'),
   info: z.string().describe('State text.'),
   alarm: z.boolean().describe('Whether the item has an open alarm.'),
 });

@@ -62,7 +62,7 @@ export const createTopViewRepository = (db: Db) => {
         ? Promise.resolve([])
         : k
             .selectFrom('items')
-            .select(['id', 'device_id', 'name', 'item_cell_name', 'value', 'info'])
+            .select(['id', 'device_id', 'name', 'item_cell_name', 'value', 'unit', 'decimals', 'info'])
             .where('device_id', 'in', deviceIds)
             .orderBy('id')
             .execute(),

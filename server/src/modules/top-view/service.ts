@@ -81,6 +81,8 @@ export const createTopViewService = (deps: TopViewDeps) => {
           name: i.name,
           item_cell_name: i.item_cell_name,
           value: i.value,
+          unit: i.unit,
+          decimals: i.decimals,
           info: i.info,
           alarm: alarming.has(i.id),
         }));
@@ -331,6 +333,8 @@ export const createTopViewService = (deps: TopViewDeps) => {
           name: i.name,
           item_cell_name: i.item_cell_name,
           value: i.value,
+          unit: i.unit,
+          decimals: i.decimals,
           info: i.info,
           alarm: alarming.has(i.id),
         }));

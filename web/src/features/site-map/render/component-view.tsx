@@ -1,5 +1,6 @@
 import type { PlacedComponent } from '@sitewatch/contract/top-view';
 import { type CSSProperties, memo, type ReactNode } from 'react';
+import { formatValue } from '../../../components/value-format.ts';
 import type { ComponentKind, ComponentRecord } from '../../../editor/model/records.ts';
 import { animationCss } from './animations.ts';
 import { Glyph, SwitchGlyph } from './glyphs.tsx';
@@ -58,8 +59,9 @@ export const switchOn = (record: ComponentRecord, live: LiveState | undefined): 
   return record.style.onOff ?? false;
 };
 
-const formatValue = (item: PlacedComponent['items'][number]) =>
-  item.info !== '' ? item.info : item.value === null ? '—' : String(item.value);
+/** A state text as it is; a value with its display decimals and unit, as on the station page. */
+export const itemText = (item: PlacedComponent['items'][number]) =>
+  item.info !== '' ? item.info : formatValue(item.value, item);
 
 /** The points of a broken line, in the component's own box: the saved ones or a step by default. */
 export const brokenLinePoints = (record: ComponentRecord): { x: number; y: number }[] => {
@@ -173,7 +175,7 @@ const Body = ({
           return (
             <div key={id} className={i.alarm ? 'sm-alarm' : undefined} data-item={id}>
               <span>{i.name}</span>
-              <span>{'item_id' in i ? formatValue(i) : (i.info ?? '')}</span>
+              <span>{'item_id' in i ? itemText(i) : (i.info ?? '')}</span>
             </div>
           );
         })}
