@@ -20,7 +20,7 @@ const summaryEveryMs = 30_000;
  * 10) and the not-received count. Shown only when the work-order menu entry is enabled.
  */
 export const WorkOrderBell = () => {
-  const enabled = useSession((s) => s.enableMenuList.some((u) => normalizePage(u) === '/work_order'));
+  const enabled = useSession((s) => s.enableMenuList.some((u) => normalizePage(u) === 'work_order'));
   return enabled ? <Bell /> : null;
 };
 

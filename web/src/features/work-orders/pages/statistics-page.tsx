@@ -36,7 +36,7 @@ export const StatisticsPage = () => {
         {
           type: 'pie',
           radius: '65%',
-          data: s.by_state.map((x) => ({ name: t(stateKey(x.key)), value: x.count })),
+          data: s.by_state.filter((x) => x.count > 0).map((x) => ({ name: t(stateKey(x.key)), value: x.count })),
         },
       ],
     });

@@ -1,7 +1,7 @@
 import { workOrderRoutes as r, type WorkOrderRow } from '@sitewatch/contract/work-orders';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Select, Table, Tabs } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../../api/client.ts';
@@ -18,6 +18,11 @@ export const WorkOrderPage = () => {
   const state = stateParam ? Number(stateParam) : undefined;
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(params.get('id') ? Number(params.get('id')) : null);
+  // The bell opens an order by address, also when this page is already shown.
+  const idParam = params.get('id');
+  useEffect(() => {
+    if (idParam) setOpen(Number(idParam));
+  }, [idParam]);
   const [creating, setCreating] = useState<null | undefined>(undefined);
   const list = useQuery({
     queryKey: [...workOrderKeys.all, 'list', index, state, page],
