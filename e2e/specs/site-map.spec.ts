@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { adminHeaders, adminPassword, loginToConsole, resetAdminLanguage } from '../fixtures/product.ts';
+import { adminHeaders, adminPassword, encrypt, loginToConsole, resetAdminLanguage } from '../fixtures/product.ts';
 import { addTemperature, adminApi, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
 import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
 
@@ -29,11 +29,70 @@ const upload = async (
   return body.data.url as string;
 };
 
+/** An administrator's GET (adminApi makes the changes). */
+const adminGet = async (request: APIRequestContext, url: string) => {
+  const body = await (await request.get(`/api/v1/${url}`, { headers: await adminHeaders(request) })).json();
+  expect(body.code, `get ${url}: ${JSON.stringify(body)}`).toBe(0);
+  return body.data;
+};
+
+const operatorPassword = 'Map-Op-Second-2';
+
+/**
+ * An operator as a site would have one: a role with this site alone and the /map and /station menus
+ * with their functions (not the administrator's role), and its user, password changed once.
+ */
+const createOperator = async (request: APIRequestContext, site: number) => {
+  const catalogue = await adminGet(request, 'setting/menus');
+  const menuIds: number[] = [];
+  const functionIds: number[] = [];
+  type MenuNode = { id: number; url: string; functions: { id: number }[]; children: MenuNode[] };
+  const walk = (nodes: MenuNode[]) => {
+    for (const n of nodes) {
+      if (n.url === '/map' || n.url === '/station') {
+        menuIds.push(n.id);
+        functionIds.push(...n.functions.map((f) => f.id));
+      }
+      walk(n.children ?? []);
+    }
+  };
+  walk(Array.isArray(catalogue) ? catalogue : (catalogue.list ?? catalogue.data ?? []));
+  expect(menuIds).toHaveLength(2);
+  const role = await adminApi(request, 'post', 'setting/roles', {
+    name: '图示值班员',
+    site_ids: [site],
+    menu_ids: menuIds,
+    function_ids: functionIds,
+  });
+  const { public_key } = await adminGet(request, 'pub/login/params');
+  const user = await adminApi(request, 'post', 'setting/users', {
+    user_name: 'map-op',
+    password: encrypt(public_key, 'Map-Op-First-1'),
+    role_ids: [role.id],
+    user_group_ids: [1],
+  });
+  const changed = await request.put('/api/v1/user/password_without_login', {
+    data: {
+      user_name: 'map-op',
+      old_password: encrypt(public_key, 'Map-Op-First-1'),
+      new_password: encrypt(public_key, operatorPassword),
+    },
+  });
+  expect((await changed.json()).code).toBe(0);
+  return { role: role.id as number, user: user.id as number };
+};
+
 let stage: Stage | null = null;
 let item = 0;
+let operator: { role: number; user: number } | null = null;
 
 test.afterEach(async ({ request }) => {
   await resetAdminLanguage(request);
+  if (operator) {
+    await adminApi(request, 'delete', `setting/users/${operator.user}`);
+    await adminApi(request, 'delete', `setting/roles/${operator.role}`);
+    operator = null;
+  }
   await removeStage(request, stage);
   stage = null;
 });
@@ -91,13 +150,16 @@ test('an operator’s /map shows a device turning abnormal without a reload when
     ],
   });
 
-  await loginToConsole(page, 'admin', adminPassword);
+  // An operator of this site, not the administrator, watches it.
+  operator = await createOperator(request, stage.site);
+  await loginToConsole(page, 'map-op', operatorPassword);
   await page.goto(`/map?device_group_id=${stage.site}`);
   const device = page.locator('[data-kind="Cdefault"]');
   await expect(device).toHaveAttribute('data-alarm', 'false', { timeout: 10_000 });
   await expect(device.locator('img')).toHaveAttribute('src', normal);
   await expect(page.locator('[data-kind="SiteName"]')).toHaveText('图示机房');
-  await expect(page.locator('[data-kind="Items"]')).toContainText('20');
+  // The Items box shows the value with its unit.
+  await expect(page.locator('[data-kind="Items"]')).toContainText('20 ℃');
   await page.screenshot({ path: path.join(shots, 'site-map-live-zh_cn.png') });
 
   // The simulated item leaves its thresholds: the alarm push turns the device abnormal, no reload.
@@ -237,6 +299,34 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await expect(editor.getByText('保存成功！')).toBeVisible();
   await editor.reload();
   await expect.poll(() => drawing(editor)).toEqual(drawn);
+
+  // In English: the three devices selected by area enable align and distribute; Ctrl+wheel zooms the
+  // view around the pointer (nothing stored changes) and the reset button puts it back.
+  // The page without the shell takes the language this browser keeps (the console's selector writes it).
+  await adminApi(request, 'post', 'menus/language', { language: 'en_us' });
+  await editor.evaluate(() => localStorage.setItem('language', 'en_us'));
+  await editor.reload();
+  await expect(editor.locator('[data-command="save"]')).toHaveText('Save');
+  await expect.poll(() => drawing(editor)).toEqual(drawn);
+  await dragOnCanvas(editor, [120, 80], [700, 230]);
+  await expect(editor.locator('[data-command="alignTop"]')).toBeEnabled();
+  await expect(editor.locator('[data-command="distributeHorizontally"]')).toBeEnabled();
+  await expect(editor.locator('[data-command="group"]')).toBeEnabled();
+  await expect(editor.locator('[data-command="lock"]')).toBeEnabled();
+  // Past antd's colour transition, so the picture shows the buttons as they are.
+  await expect(editor.locator('[data-command="lock"]')).toHaveCSS('color', 'rgba(0, 0, 0, 0.88)');
+  await editor.screenshot({ path: path.join(shots, 'site-map-editor-en_us.png') });
+  const scene = (await editor.getByTestId('site-scene').first().boundingBox())!;
+  await editor.mouse.move(scene.x + 400, scene.y + 150);
+  await editor.keyboard.down('Control');
+  await editor.mouse.wheel(0, -300);
+  await editor.keyboard.up('Control');
+  await expect(editor.getByTestId('editor-zoom')).not.toHaveText('100%');
+  expect(await drawing(editor)).toEqual(drawn);
+  await editor.getByRole('button', { name: 'Reset zoom and pan' }).click();
+  await expect(editor.getByTestId('editor-zoom')).toHaveText('100%');
+  await resetAdminLanguage(request);
+  await editor.evaluate(() => localStorage.setItem('language', 'zh_cn'));
 
   // The live view shows the same picture.
   await page.reload();
