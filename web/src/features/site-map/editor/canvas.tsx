@@ -1,7 +1,7 @@
 import { Dropdown } from 'antd';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { contextMenuCommands, runCommand } from '../../../editor/model/commands.ts';
+import { commandById, contextMenuCommands, runCommand } from '../../../editor/model/commands.ts';
 import { type Editor, type Handle, handles } from '../../../editor/model/editor.ts';
 import type { ComponentKind, ComponentRecord } from '../../../editor/model/records.ts';
 import { rotateHandleOffset } from '../../../editor/model/transforms.ts';
@@ -224,7 +224,12 @@ export const EditorCanvas = ({
   // biome-ignore lint/correctness/useExhaustiveDependencies: settle reads refs only
   useEffect(() => editor.subscribe(() => !editor.gesture && touched.current.size > 0 && settle()), [editor]);
 
-  const menu = contextMenuCommands.map((id) => ({ key: id, label: t(`editor.commands.${id}`) }));
+  // Re-read on every render: the canvas renders again on each selection or record change.
+  const menu = contextMenuCommands.map((id) => ({
+    key: id,
+    label: t(`editor.commands.${id}`),
+    disabled: !commandById(id).enabled(editor),
+  }));
   return (
     <ViewportFrame view={view}>
       <Dropdown
