@@ -72,12 +72,9 @@ export const registerWorkOrders = (
     permission: view,
   });
   addRoute(app, r.notReceived, async ({ request }) => service.notReceived(user(request)), { permission: view });
-  addRoute(
-    app,
-    r.users,
-    async () => (await repo.users()).map((u) => ({ id: u.id, name: u.alias || u.user_name })),
-    { permission: view },
-  );
+  addRoute(app, r.users, async () => (await repo.users()).map((u) => ({ id: u.id, name: u.alias || u.user_name })), {
+    permission: view,
+  });
   addRoute(app, r.sets, async () => service.sets(), { permission: view });
   addRoute(app, r.putSet, async ({ params, body }) => service.putSet(params.id, body), {
     permission: { menu: orders, func: 'edit' },
