@@ -100,10 +100,10 @@ const rows: Row[] = [
     can: (e) => e.selectedRecords().some((r) => r.locked),
     run: (e) => e.unlock(),
   },
-  { id: 'raise', kbd: [], whenLocked: false, can: oneLayer, run: (e) => e.raise() },
-  { id: 'lower', kbd: [], whenLocked: false, can: oneLayer, run: (e) => e.lower() },
-  { id: 'bringToTop', kbd: [], whenLocked: false, can: oneLayer, run: (e) => e.bringToTop() },
-  { id: 'sendToBottom', kbd: [], whenLocked: false, can: oneLayer, run: (e) => e.sendToBottom() },
+  { id: 'raise', kbd: [], whenLocked: false, can: oneLayer, run: (e) => e.reorder('raise') },
+  { id: 'lower', kbd: [], whenLocked: false, can: oneLayer, run: (e) => e.reorder('lower') },
+  { id: 'bringToTop', kbd: [], whenLocked: false, can: oneLayer, run: (e) => e.reorder('top') },
+  { id: 'sendToBottom', kbd: [], whenLocked: false, can: oneLayer, run: (e) => e.reorder('bottom') },
   // Arrow keys nudge 1 px, with Shift 10 px.
   {
     id: 'nudgeLeft',

@@ -5,9 +5,6 @@ import type { Handle } from './transforms.ts';
 
 /** The editor's event, gesture and option types (editor.ts). */
 
-/** Paste offset of 001 §4. */
-export const pasteOffset = 10;
-
 /** Something the host (the page) must act on: a message to show, or an action it owns. */
 export type EditorEvent =
   | { type: 'message'; key: MessageKey }

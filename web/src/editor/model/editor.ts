@@ -1,12 +1,6 @@
 import { type AlignEdge, alignShifts, type DistributeAxis, distributeShifts, type Shift } from './align.ts';
-import {
-  type EditorEvent,
-  type EditorOptions,
-  type Gesture,
-  type Modifiers,
-  type PointerTarget,
-  pasteOffset,
-} from './editor-types.ts';
+import { type Clip, pasteClip } from './clipboard.ts';
+import type { EditorEvent, EditorOptions, Gesture, Modifiers, PointerTarget } from './editor-types.ts';
 import { centreOf, type Point, type Rect, rectFromCorners, rotatedBounds, unionOf } from './geometry.ts';
 import { componentAt, gestureRecords, movedGesture, type Scene, translatedRecords, withMembers } from './gesture.ts';
 import { History } from './history.ts';
@@ -31,7 +25,9 @@ import {
   rotatedRecords,
   sameRect,
 } from './transforms.ts';
+import { type LayerMove, layerTarget } from './z-order.ts';
 
+export { pasteOffset } from './clipboard.ts';
 export * from './editor-types.ts';
 export { type Handle, handles, parseScale, rescaleRecord, rotateHandleOffset } from './transforms.ts';
 
@@ -44,7 +40,7 @@ export class Editor {
   readonly store = new Store();
   readonly history = new History(this.store);
   #selection: string[] = [];
-  #clipboard: { records: ComponentRecord[]; cut: boolean } | null = null;
+  #clipboard: Clip | null = null;
   #gesture: Gesture | null = null;
   #mode: 'edit' | 'preview' = 'edit';
   #events = new Set<(event: EditorEvent) => void>();
@@ -301,21 +297,8 @@ export class Editor {
       this.#message('editor.messages.selectComponent');
       return;
     }
-    const box = unionOf(clip.records.filter((r) => r.groupId === null).map(rectOf))!;
-    const dx = at ? at.x - box.left : pasteOffset;
-    const dy = at ? at.y - box.top : pasteOffset;
-    const shifted = clip.records.map((r) => ({ ...r, left: r.left + dx, top: r.top + dy }));
-    // Repeated pastes step on by 10 px each, as the spec's source does.
-    this.#clipboard = clip.cut ? null : { records: shifted, cut: false };
-    const ids = new Map(shifted.map((r) => [r.id, this.#newId()]));
-    let z = this.#topZ();
-    const pasted = shifted.map((r) => ({
-      ...structuredClone(r),
-      id: ids.get(r.id)!,
-      serverId: null,
-      groupId: r.groupId === null ? null : (ids.get(r.groupId) ?? null),
-      zIndex: r.groupId === null ? ++z : r.zIndex,
-    }));
+    const { pasted, next } = pasteClip(clip, at, () => this.#newId(), this.#topZ());
+    this.#clipboard = next;
     this.history.mark('paste');
     this.store.put(pasted);
     this.select(pasted.filter((r) => r.groupId === null).map((r) => r.id));
@@ -337,38 +320,21 @@ export class Editor {
     this.store.put(ordered.map((r, i) => (r.zIndex === i + 1 ? r : { ...r, zIndex: i + 1 })));
   }
 
-  #reorder(name: string, move: (stack: ComponentRecord[], index: number) => number | null): void {
+  /** Moves the one selected component a layer or to an end; at the end says 已经到顶了 / 已经到底了. */
+  reorder(move: LayerMove): void {
     const record = this.selectedRecords()[0];
     if (!record || record.kind === 'Picture') return;
     const stack = this.#stackOf(record);
     const index = stack.findIndex((r) => r.id === record.id);
-    const target = move(stack, index);
+    const target = layerTarget(move, index, stack.length);
     if (target === null) {
-      this.#message(name === 'raise' || name === 'top' ? 'editor.messages.atTop' : 'editor.messages.atBottom');
+      this.#message(move === 'raise' || move === 'top' ? 'editor.messages.atTop' : 'editor.messages.atBottom');
       return;
     }
     stack.splice(index, 1);
     stack.splice(target, 0, record);
-    this.history.mark(name);
+    this.history.mark(move);
     this.#restack(stack);
-  }
-
-  /** One place up; at the top answers 已经到顶了. */
-  raise(): void {
-    this.#reorder('raise', (stack, i) => (i < stack.length - 1 ? i + 1 : null));
-  }
-
-  /** One place down; at the bottom answers 已经到底了. */
-  lower(): void {
-    this.#reorder('lower', (_stack, i) => (i > 0 ? i - 1 : null));
-  }
-
-  bringToTop(): void {
-    this.#reorder('top', (stack, i) => (i < stack.length - 1 ? stack.length - 1 : null));
-  }
-
-  sendToBottom(): void {
-    this.#reorder('bottom', (_stack, i) => (i > 0 ? 0 : null));
   }
 
   /** Whether the selection may be grouped: two or more components, none locked. */
