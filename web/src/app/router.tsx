@@ -5,6 +5,7 @@ import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
+import { energyRoutes } from '../features/energy/routes.tsx';
 import { homeRoutes } from '../features/home/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
@@ -42,6 +43,7 @@ export const shellRoutes: RouteObject[] = [
   ...inspectionRoutes,
   ...dutyRoutes,
   ...workOrderRoutes,
+  ...energyRoutes,
 ];
 
 const isAdmin = () => {
