@@ -3,10 +3,14 @@ import { registerAccessRoutes } from './modules/access/index.ts';
 import { registerAlarms } from './modules/alarms/index.ts';
 import { apiTokensArea } from './modules/api-tokens/index.ts';
 import { registerAuth } from './modules/auth/index.ts';
+import { hashPassword, verifyPassword } from './modules/auth/passwords.ts';
 import { registerDashboard } from './modules/dashboard/index.ts';
 import { registerDeviceView } from './modules/device-view/index.ts';
 import { dutyArea } from './modules/duty/index.ts';
+import { electricalSafetyArea } from './modules/electrical-safety/index.ts';
 import { energyArea } from './modules/energy/index.ts';
+// The quality formulas are pure functions of the energy module, shared with electrical safety.
+import * as energyQuality from './modules/energy/quality.ts';
 import { registerGlobalConfigRoutes } from './modules/global-config/index.ts';
 import { registerHealth } from './modules/health/index.ts';
 import { inspectionArea } from './modules/inspection/index.ts';
@@ -116,4 +120,5 @@ export const areas: Area[] = [
   energyArea,
   dutyArea,
   workOrdersArea,
+  electricalSafetyArea({ formulas: energyQuality, passwords: { hash: hashPassword, verify: verifyPassword } }),
 ];

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
+import type { ElectricalSafetyTables } from './schema-electrical-safety.ts';
 import type { EnergyTables } from './schema-energy.ts';
 import type { InspectionDutyTables } from './schema-inspection-duty.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
@@ -20,7 +21,8 @@ export interface Database
     TopViewTables,
     InspectionDutyTables,
     EnergyTables,
-    WorkOrderTables {
+    WorkOrderTables,
+    ElectricalSafetyTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -73,6 +73,10 @@ export const fuzzAreas = {
     tags: ['energy'],
     tables: ['energy_meters', 'energy_tariffs', 'energy_tariff_sets'],
   },
+  'electrical-safety': {
+    tags: ['electrical-safety'],
+    tables: ['electrical_meters', 'module_settings', 'items'],
+  },
   'work-orders': {
     tags: ['work-orders'],
     tables: ['work_orders', 'work_order_history', 'work_order_files', 'work_order_sets'],

@@ -5,6 +5,7 @@ import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
+import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
 import { homeRoutes } from '../features/home/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
@@ -44,6 +45,7 @@ export const shellRoutes: RouteObject[] = [
   ...dutyRoutes,
   ...workOrderRoutes,
   ...energyRoutes,
+  ...electricalSafetyRoutes,
 ];
 
 const isAdmin = () => {

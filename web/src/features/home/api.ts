@@ -1,5 +1,6 @@
 import { alarmRoutes } from '@sitewatch/contract/alarms';
 import { dashboardRoutes as d } from '@sitewatch/contract/dashboard';
+import { electricalSafetyRoutes } from '@sitewatch/contract/electrical-safety';
 import { inspectionRoutes } from '@sitewatch/contract/inspection';
 import { monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { seriesRoutes } from '@sitewatch/contract/series';
@@ -22,6 +23,7 @@ export const homeKeys = {
   environment: ['home', 'environment'],
   sites: ['home', 'sites'],
   inspection: ['home', 'inspection'],
+  electrical: ['home', 'electrical'],
 } as const;
 
 // Every alarm push refreshes the counters, level counts, ranking and list at once (the statistics
@@ -58,6 +60,12 @@ export const systemInfoQuery = queryOptions({
 export const environmentQuery = queryOptions({
   queryKey: homeKeys.environment,
   queryFn: () => api.call(d.environment),
+  ...slow,
+});
+/** The electrical-safety panel (002 §7.3 overview/electrical_safety): meters beyond limits, switches, load. */
+export const electricalQuery = queryOptions({
+  queryKey: homeKeys.electrical,
+  queryFn: () => api.call(electricalSafetyRoutes.overview),
   ...slow,
 });
 export const sitesOverviewQuery = queryOptions({

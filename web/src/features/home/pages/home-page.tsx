@@ -12,6 +12,7 @@ import { useSession } from '../../../session/session.ts';
 import { useTabs } from '../../../session/tabs.ts';
 import {
   curveRefreshMs,
+  electricalQuery,
   environmentQuery,
   lastInspectionQuery,
   levelCountQuery,
@@ -88,6 +89,8 @@ export const HomePage = () => {
     return t('homeUi.daysAgo', { n: Math.floor(m / 1440) });
   };
   const environment = useQuery(environmentQuery);
+  const electrical = useQuery(electricalQuery);
+  const elec = electrical.data;
 
   const devices = environment.data?.data ?? [];
   const [deviceId, setDeviceId] = useState<number | null>(null);
@@ -411,6 +414,41 @@ export const HomePage = () => {
         </div>
 
         <div style={cell}>
+          <Panel title={t('homeUi.electrical')} testId="home-electrical">
+            {elec && elec.meters + elec.switches === 0 ? (
+              <span style={{ fontSize: fs.body, color: token.colorTextSecondary }}>{t('homeUi.noElectrical')}</span>
+            ) : (
+              <div style={{ display: 'grid', gridTemplateColumns: 'repeat(5, minmax(0, 1fr))', gap: 6 }}>
+                <Stat
+                  label={t('homeUi.electricalMeters')}
+                  value={elec?.meters ?? '—'}
+                  testId="home-electrical-meters"
+                />
+                <Stat
+                  label={t('homeUi.electricalIssues')}
+                  value={elec?.meters_with_issues ?? '—'}
+                  color={elec?.meters_with_issues ? token.colorError : token.colorSuccess}
+                  testId="home-electrical-issues"
+                />
+                <Stat
+                  label={t('homeUi.electricalOn')}
+                  value={elec?.switches_on ?? '—'}
+                  color={token.colorSuccess}
+                  testId="home-electrical-on"
+                />
+                <Stat
+                  label={t('homeUi.electricalOff')}
+                  value={elec?.switches_off ?? '—'}
+                  testId="home-electrical-off"
+                />
+                <Stat
+                  label={t('homeUi.electricalPower')}
+                  value={elec?.power_kw == null ? '—' : elec.power_kw.toFixed(1)}
+                  testId="home-electrical-power"
+                />
+              </div>
+            )}
+          </Panel>
           <Panel title={t('homeUi.recent')} testId="home-recent" style={{ flex: 1 }}>
             <AlarmScroller rows={recent.data?.data ?? []} />
           </Panel>

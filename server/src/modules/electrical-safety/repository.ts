@@ -1,0 +1,135 @@
+import type { Db } from '../../db/kysely.ts';
+
+/** The device categories read as electrical devices without a stored mapping (migration 0003 codes). */
+export const electricalCodes = ['power_meter', 'switch'];
+/** The operation log's module of a switch operation: the item-write module, so the device log shows it. */
+export const switchLogModule = 'device_groups/device/item';
+export const switchLogAction = 'switch_opt';
+const settingsKey = 'power_safety';
+
+export type DeviceRow = {
+  id: number;
+  name: string;
+  code: string;
+  device_group_id: number;
+  state: number;
+  device_group_name: string;
+};
+export type ItemRow = {
+  id: number;
+  device_id: number;
+  name: string;
+  item_cell_name: string;
+  unit: string;
+  source: string;
+  state: number;
+  value: number | null;
+  last_check: number;
+};
+
+/** Kysely only: devices, items, stored mappings, the settings row, switch operations and open alarms. */
+export const createElectricalSafetyRepository = (db: Db) => {
+  const k = db.kysely;
+  const devices = () =>
+    k
+      .selectFrom('devices')
+      .innerJoin('device_groups', 'device_groups.id', 'devices.device_group_id')
+      .select([
+        'devices.id',
+        'devices.name',
+        'devices.code',
+        'devices.device_group_id',
+        'devices.state',
+        'device_groups.name as device_group_name',
+      ]);
+  return {
+    sites: () => k.selectFrom('device_groups').select(['id', 'parent_id', 'name']).execute(),
+    /** Devices of these sites (null: all) that have a stored mapping or an electrical category. */
+    async candidateDevices(siteIds: number[] | null, deviceId?: number): Promise<DeviceRow[]> {
+      if (siteIds && siteIds.length === 0) return [];
+      let q = devices().where((eb) =>
+        eb.or([
+          eb('devices.code', 'in', electricalCodes),
+          eb('devices.id', 'in', eb.selectFrom('electrical_meters').select('device_id')),
+        ]),
+      );
+      if (siteIds) q = q.where('devices.device_group_id', 'in', siteIds);
+      if (deviceId !== undefined) q = q.where('devices.id', '=', deviceId);
+      return q.orderBy('devices.device_group_id').orderBy('devices.name').orderBy('devices.id').execute();
+    },
+    device: (id: number) => devices().where('devices.id', '=', id).executeTakeFirst(),
+    async items(deviceIds: number[]): Promise<ItemRow[]> {
+      if (deviceIds.length === 0) return [];
+      return k
+        .selectFrom('items')
+        .select(['id', 'device_id', 'name', 'item_cell_name', 'unit', 'source', 'state', 'value', 'last_check'])
+        .where('device_id', 'in', deviceIds)
+        .orderBy('id')
+        .execute();
+    },
+    item: (id: number) =>
+      k
+        .selectFrom('items')
+        .select(['id', 'device_id', 'name', 'item_cell_name', 'unit', 'source', 'state', 'value', 'last_check'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    async mappings(deviceIds: number[]) {
+      if (deviceIds.length === 0) return [];
+      return k.selectFrom('electrical_meters').selectAll().where('device_id', 'in', deviceIds).execute();
+    },
+    async saveMapping(deviceId: number, points: string, switches: string, now: number) {
+      await k
+        .insertInto('electrical_meters')
+        .values({ device_id: deviceId, points, switches, updated_at: now })
+        .onConflict((oc) => oc.column('device_id').doUpdateSet({ points, switches, updated_at: now }))
+        .execute();
+    },
+    removeMapping: (deviceId: number) => k.deleteFrom('electrical_meters').where('device_id', '=', deviceId).execute(),
+    settings: async () =>
+      (await k.selectFrom('module_settings').select('v').where('k', '=', settingsKey).executeTakeFirst())?.v,
+    async putSettings(v: string, now: number) {
+      await k
+        .insertInto('module_settings')
+        .values({ k: settingsKey, v, updated_at: now })
+        .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at: now }))
+        .execute();
+    },
+    /** Open alarms per device. */
+    async openAlarms(deviceIds: number[]): Promise<Map<number, number>> {
+      if (deviceIds.length === 0) return new Map();
+      const rows = await k
+        .selectFrom('alarms')
+        .select(['device_id', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .where('end_time', 'is', null)
+        .where('device_id', 'in', deviceIds)
+        .groupBy('device_id')
+        .execute();
+      return new Map(rows.map((r) => [r.device_id, Number(r.n)]));
+    },
+    /** Switch operations on these items, newest first. */
+    async switchLog(itemIds: number[], offset: number, limit: number) {
+      if (itemIds.length === 0) return { total: 0, rows: [] };
+      const base = k
+        .selectFrom('operation_logs')
+        .where('module', '=', switchLogModule)
+        .where('action', '=', switchLogAction)
+        .where(
+          'target',
+          'in',
+          itemIds.map((i) => String(i)),
+        );
+      const [count, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
+        base
+          .select(['id', 'time', 'user_name', 'target', 'detail', 'result'])
+          .orderBy('time', 'desc')
+          .orderBy('id', 'desc')
+          .offset(offset)
+          .limit(limit)
+          .execute(),
+      ]);
+      return { total: Number(count?.n ?? 0), rows };
+    },
+  };
+};
+export type ElectricalSafetyRepository = ReturnType<typeof createElectricalSafetyRepository>;
