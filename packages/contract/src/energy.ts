@@ -58,7 +58,7 @@ export const meterRow = z.object({
 export type MeterRow = z.infer<typeof meterRow>;
 
 export const intervals = ['hour', 'day', 'month', 'year'] as const;
-export const energyQuery = z
+const energyQueryFields = z
   .object({
     device_group_id: id.optional().describe('Only this site (and its sub-sites).'),
     meter_id: id.optional().describe('Only this meter.'),
@@ -67,11 +67,12 @@ export const energyQuery = z
     interval: z.enum(intervals).default('day'),
     t: tParam,
   })
-  .strict()
-  .superRefine((q, ctx) => {
-    if (q.t2 < q.t1) ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('endBeforeStart') });
-    if (q.t2 - q.t1 > 3 * 366 * 86_400) ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('rangeTooLong') });
-  });
+  .strict();
+const rangeRule = (q: { t1: number; t2: number }, ctx: z.RefinementCtx) => {
+  if (q.t2 < q.t1) ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('endBeforeStart') });
+  if (q.t2 - q.t1 > 3 * 366 * 86_400) ctx.addIssue({ code: 'custom', path: ['t2'], message: msg('rangeTooLong') });
+};
+export const energyQuery = energyQueryFields.superRefine(rangeRule);
 export type EnergyQuery = z.infer<typeof energyQuery>;
 
 const counterRule = z.enum(['reset', 'rollover', 'dip', 'spike', 'gap']);
@@ -204,6 +205,134 @@ export const ratioRow = z.object({
   percent: z.number().describe('Share of the parts (the incoming meters are left out: they hold the parts).'),
 });
 
+/** energy/analysis: the trend with month-on-month (the previous interval) and year-on-year. */
+export const analysisQuery = energyQueryFields
+  .extend({ category: meterCategory.optional().describe('Only the meters of this category.') })
+  .strict()
+  .superRefine(rangeRule);
+export type AnalysisQuery = z.infer<typeof analysisQuery>;
+const percent = z.number().nullable().describe('Change in % (null: nothing to compare with).');
+export const analysisAnswer = z.object({
+  source: z
+    .enum(['total_meters', 'sum_of_parts', 'meter', 'category'])
+    .describe("Whose energy: the site's incoming meters, the sum of its meters, one meter or one category."),
+  buckets: z.array(
+    z.object({
+      ts: z.number().int(),
+      kwh: z.number(),
+      previous_kwh: z.number().describe('The interval before (month-on-month for months).'),
+      mom_percent: percent,
+      last_year_kwh: z.number().describe('The same interval a year earlier.'),
+      yoy_percent: percent,
+      estimated: z.boolean(),
+    }),
+  ),
+  total_kwh: z.number(),
+  last_year_total_kwh: z.number(),
+  yoy_percent: percent,
+});
+export type AnalysisAnswer = z.infer<typeof analysisAnswer>;
+
+/** energy/load: the load (mean kW) per interval and its peak hour, from the hourly energy. */
+export const loadAnswer = z.object({
+  source: z.enum(['total_meters', 'sum_of_parts', 'meter']),
+  buckets: z.array(
+    z.object({
+      ts: z.number().int(),
+      avg_kw: z.number().describe('Energy of the interval / its hours.'),
+      peak_kw: z.number().describe('The highest hourly mean within the interval.'),
+      peak_ts: z.number().int().nullable(),
+      it_avg_kw: z.number(),
+    }),
+  ),
+  avg_kw: z.number(),
+  peak_kw: z.number(),
+  peak_ts: z.number().int().nullable(),
+});
+export type LoadAnswer = z.infer<typeof loadAnswer>;
+
+/** energy/get_active_power: the latest active power per meter. */
+export const activePowerQuery = z
+  .object({ device_group_id: id.optional().describe('Only this site (and its sub-sites).'), t: tParam })
+  .strict();
+export const activePowerRow = z.object({
+  meter_id: z.number().int(),
+  name: z.string(),
+  category: meterCategory,
+  device_group_id: z.number().int(),
+  kw: z.number().nullable().describe('null: no reading in the last hour.'),
+  ts: z.number().int().nullable().describe('Time of the reading the figure comes from.'),
+  source: z
+    .enum(['power_item', 'counter'])
+    .describe("power_item: the meter's kW item; counter: the counter's rise over the last minutes."),
+});
+export const activePowerAnswer = z.object({
+  meters: z.array(activePowerRow),
+  total_kw: z.number().describe("The site's incoming meters, or the sum of its meters without one."),
+  it_kw: z.number(),
+  cooling_kw: z.number(),
+});
+export type ActivePowerAnswer = z.infer<typeof activePowerAnswer>;
+
+/** energy_analysis/time_sharing_statistics: kWh per time-share period under the tariffs in force. */
+export const bandKwh = z.object({
+  sharp: z.number(),
+  peak: z.number(),
+  flat: z.number(),
+  valley: z.number(),
+  none: z.number().describe('Hours under a stair tariff or without a tariff: no period.'),
+});
+export const timeShareAnswer = z.object({
+  source: z.enum(['total_meters', 'sum_of_parts', 'meter']),
+  buckets: z.array(bandKwh.extend({ ts: z.number().int() })),
+  total: bandKwh,
+  percent: bandKwh.describe('Share of each period in the total (%).'),
+});
+export type TimeShareAnswer = z.infer<typeof timeShareAnswer>;
+
+/** device_groups/pue_menu: the site tree of the sites with meters (and the sites above them). */
+export interface PueMenuNode {
+  id: number;
+  name: string;
+  parent_id: number;
+  meter_count: number;
+  /** The Green Grid category its PUE would state (0: no IT meter, no PUE). */
+  category: number;
+  children: PueMenuNode[];
+}
+export const pueMenuNode: z.ZodType<PueMenuNode> = z.lazy(() =>
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    parent_id: z.number().int(),
+    meter_count: z.number().int(),
+    category: z.number().int().min(0).max(3),
+    children: z.array(pueMenuNode),
+  }),
+);
+
+/** setting/electricity_statistics: per site, this month and the last, for /electric_statistics. */
+export const electricityStatisticsRow = z.object({
+  device_group_id: z.number().int(),
+  name: z.string(),
+  meters: z.number().int(),
+  month_kwh: z.number().describe('This local calendar month so far (facility energy).'),
+  last_month_kwh: z.number(),
+  month_cost_cents: z.number().int().describe('Cost of all the meters this month so far (fen).'),
+  month_pue: z.number().nullable(),
+  tariff_name: z.string().nullable().describe('The tariff in force now.'),
+});
+
+/** energy/export: an analysis answer as an xlsx workbook. */
+export const exportReports = ['used', 'ranking', 'ratio', 'cost', 'pue', 'analysis', 'load', 'time_sharing'] as const;
+export const exportQuery = energyQueryFields
+  .extend({
+    report: z.enum(exportReports).describe('Which answer to export.'),
+    category: meterCategory.optional().describe('analysis only: one category.'),
+  })
+  .strict()
+  .superRefine(rangeRule);
+
 const tags = ['energy'];
 const siteQuery = z.object({ device_group_id: id.optional(), t: tParam }).strict();
 
@@ -334,6 +463,62 @@ export const energyRoutes = {
     params: idParams,
     body: tariffSetInput,
     response: tariffSetRow,
+  }),
+  analysis: defineRoute({
+    method: 'GET',
+    path: 'energy/analysis',
+    summary: 'Consumption trend with month-on-month and year-on-year',
+    tags,
+    query: analysisQuery,
+    response: analysisAnswer,
+  }),
+  load: defineRoute({
+    method: 'GET',
+    path: 'energy/load',
+    summary: 'Load (mean kW) per interval with its peak hour',
+    tags,
+    query: energyQuery,
+    response: loadAnswer,
+  }),
+  activePower: defineRoute({
+    method: 'GET',
+    path: 'energy/get_active_power',
+    summary: 'Latest active power per meter and per site',
+    tags,
+    query: activePowerQuery,
+    response: activePowerAnswer,
+  }),
+  timeSharing: defineRoute({
+    method: 'GET',
+    path: 'energy_analysis/time_sharing_statistics',
+    summary: 'Consumption per time-share period (sharp, peak, flat, valley) under the tariffs in force',
+    tags,
+    query: energyQuery,
+    response: timeShareAnswer,
+  }),
+  pueMenu: defineRoute({
+    method: 'GET',
+    path: 'device_groups/pue_menu',
+    summary: 'Site tree of the sites with meters, for choosing a PUE site',
+    tags,
+    query: z.object({ t: tParam }).strict(),
+    response: z.array(pueMenuNode),
+  }),
+  electricityStatistics: defineRoute({
+    method: 'GET',
+    path: 'setting/electricity_statistics',
+    summary: 'Per site: consumption, cost and PUE this month and the last',
+    tags,
+    query: z.object({ t: tParam }).strict(),
+    response: z.array(electricityStatisticsRow),
+  }),
+  exportReport: defineRoute({
+    method: 'GET',
+    path: 'energy/export',
+    summary: 'An analysis answer as an xlsx workbook',
+    tags,
+    query: exportQuery,
+    response: z.null(),
   }),
   stair: tariffCrud('stairstep', 'stair'),
   timeShare: tariffCrud('time_sharing_system', 'time-share'),

@@ -30,4 +30,31 @@ export interface EnergyTables {
     tariff_id: number;
     valid_from: number;
   };
+  /** Migration 0021-energy-hourly: booked energy per meter and hour, and per local day. */
+  energy_hours: EnergyRow;
+  energy_days: EnergyRow;
+  energy_events: {
+    meter_id: number;
+    ts: number;
+    rule: string;
+    from_value: number;
+    to_value: number;
+    kwh: number;
+  };
+  energy_fill: {
+    meter_id: number;
+    /** Start of the last roll-up hour read, and its sample count then. */
+    last_ts: number;
+    last_count: number;
+    /** A late sample's hour: recomputed from there. */
+    dirty_from: number | null;
+  };
+}
+
+interface EnergyRow {
+  meter_id: number;
+  ts: number;
+  kwh: number;
+  /** 1 when part of it was spread over a gap. */
+  estimated: number;
 }

@@ -1,33 +1,55 @@
 import { energyRoutes as r, type TariffMode, tariffRouteModes } from '@sitewatch/contract/energy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Area } from '../../area.ts';
+import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
+import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
+import { sendXlsx } from '../../http/xlsx.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import type { AuditLog } from '../audit/index.ts';
+import { energyWorkbook } from './export.ts';
+
+import { createEnergyFill, type EnergyFill } from './fill.ts';
 import { createEnergyRepository } from './repository.ts';
 import { createEnergyService } from './service.ts';
+import { zoneClock } from './tariff.ts';
 
 /**
- * Configuring meters, tariffs and the tariff in force is device configuration: it needs the edit
- * function of /setting_device_mange (menu 212) until the energy pages bring their own menus
- * (docs/energy.md); reads need a signed-in user and show only the granted sites.
+ * Meters are written with the functions of /setting_energy (menu 216), tariffs and the tariff in
+ * force with those of /energy_manage/param_config (menu 756); migration 0023-energy-menus gave both
+ * to every role that held /setting_device_mange's edit, which these writes needed before. Reads need
+ * a signed-in user and show only the granted sites.
  */
-const configure = { menu: 212, func: 'edit' } as const;
+const meterGrant = (func: 'add' | 'edit' | 'delete') => ({ menu: 216, func }) as const;
+const tariffGrant = (func: 'add' | 'edit' | 'delete') => ({ menu: 756, func }) as const;
 
 export const registerEnergy = (
   app: FastifyInstance,
-  deps: { db: Db; series?: SeriesStore | undefined; audit: AuditLog },
+  deps: { db: Db; series?: SeriesStore | undefined; audit: AuditLog; bus?: EventBus | undefined },
 ) => {
   // Without a collecting store (an API-only server) the roll-ups are read straight from the tables.
   const store = deps.series ?? createSeriesStore(deps.db);
+  const zone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const fill = createEnergyFill({
+    db: deps.db,
+    rollups: (itemIds, t1, t2) => store.rollups(itemIds, 'hour', t1, t2),
+    flush: deps.series ? () => deps.series!.flush() : undefined,
+    clock: zoneClock(zone),
+    onError: (err) => app.log.warn({ err }, 'energy fill failed'),
+  });
+  // A sample for an hour already read (a late one) recomputes that meter from its hour.
+  deps.bus?.subscribe('sample', (e) => fill.touched(e.item_id, e.ts_ms));
   const service = createEnergyService({
     repo: createEnergyRepository(deps.db),
-    hourly: async (itemIds, t1, t2) => {
-      // Roll-ups of what is still buffered are written first, so a just-read counter counts.
+    // A failed fill leaves the stored energy as it was: the read answers from it rather than fail.
+    catchUp: (meterIds) => fill.catchUp(meterIds).catch((err) => app.log.warn({ err }, 'energy fill failed')),
+    forget: (meterId) => fill.reset(meterId),
+    minutes: async (itemIds, t1, t2) => {
       await deps.series?.flush();
-      return store.rollups(itemIds, 'hour', t1, t2);
+      return store.rollups(itemIds, 'minute', t1, t2);
     },
+    zone,
   });
   const sites = (request: FastifyRequest) => request.server.access.sites(request);
   const audit = (request: FastifyRequest, action: string, target: string) =>
@@ -42,7 +64,7 @@ export const registerEnergy = (
       await audit(request, 'create', row.name);
       return row;
     },
-    { permission: configure },
+    { permission: meterGrant('add') },
   );
   addRoute(
     app,
@@ -52,7 +74,7 @@ export const registerEnergy = (
       await audit(request, 'update', row.name);
       return row;
     },
-    { permission: configure },
+    { permission: meterGrant('edit') },
   );
   addRoute(
     app,
@@ -61,13 +83,24 @@ export const registerEnergy = (
       await audit(request, 'delete', await service.removeMeter(params.id, await sites(request)));
       return null;
     },
-    { permission: configure },
+    { permission: meterGrant('delete') },
   );
   addRoute(app, r.used, async ({ query, request }) => service.used(query, await sites(request)));
   addRoute(app, r.ranking, async ({ query, request }) => service.ranking(query, await sites(request)));
   addRoute(app, r.ratio, async ({ query, request }) => service.ratio(query, await sites(request)));
   addRoute(app, r.cost, async ({ query, request }) => service.cost(query, await sites(request)));
   addRoute(app, r.pue, async ({ query, request }) => service.pue(query, await sites(request)));
+  addRoute(app, r.analysis, async ({ query, request }) => service.analysis(query, await sites(request)));
+  addRoute(app, r.load, async ({ query, request }) => service.load(query, await sites(request)));
+  addRoute(app, r.activePower, async ({ query, request }) => service.activePower(query, await sites(request)));
+  addRoute(app, r.timeSharing, async ({ query, request }) => service.timeSharing(query, await sites(request)));
+  addRoute(app, r.pueMenu, async ({ request }) => service.pueMenu(await sites(request)));
+  addRoute(app, r.electricityStatistics, async ({ request }) => service.electricityStatistics(await sites(request)));
+  addRoute(app, r.exportReport, async ({ query, request, reply }) => {
+    const buffer = await energyWorkbook(service, query, await sites(request), requestLanguage(request), zone);
+    await sendXlsx(reply, `energy-${query.report}.xlsx`, buffer);
+    return null;
+  });
   addRoute(app, r.costSets, async ({ query, request }) => service.costSets(query, await sites(request)));
   addRoute(
     app,
@@ -77,7 +110,7 @@ export const registerEnergy = (
       await audit(request, 'tariff', `${params.id}: ${row.tariff_name}`);
       return row;
     },
-    { permission: configure },
+    { permission: tariffGrant('edit') },
   );
 
   for (const key of Object.keys(tariffRouteModes) as Array<keyof typeof tariffRouteModes>) {
@@ -92,7 +125,7 @@ export const registerEnergy = (
         await audit(request, 'create', row.name);
         return row;
       },
-      { permission: configure },
+      { permission: tariffGrant('add') },
     );
     addRoute(
       app,
@@ -102,7 +135,7 @@ export const registerEnergy = (
         await audit(request, 'update', row.name);
         return row;
       },
-      { permission: configure },
+      { permission: tariffGrant('edit') },
     );
     addRoute(
       app,
@@ -111,12 +144,30 @@ export const registerEnergy = (
         await audit(request, 'delete', await service.removeTariff(mode, params.id));
         return null;
       },
-      { permission: configure },
+      { permission: tariffGrant('delete') },
     );
   }
+  return fill;
 };
+
+/** The energy fill of each app (tests build several apps in one process and run it by hand). */
+export const energyFillOf = new WeakMap<FastifyInstance, EnergyFill>();
+const unstarted = new Set<EnergyFill>();
 
 export const energyArea: Area = {
   name: 'energy',
-  register: (k) => registerEnergy(k.app, { db: k.db, series: k.series, audit: k.audit }),
+  register: (k) => {
+    const fill = registerEnergy(k.app, { db: k.db, series: k.series, audit: k.audit, bus: k.bus });
+    energyFillOf.set(k.app, fill);
+    unstarted.add(fill);
+    k.app.addHook('onClose', async () => {
+      unstarted.delete(fill);
+      await fill.stop();
+    });
+  },
+  // The stored energy follows the roll-ups every minute (and before every read).
+  start: () => {
+    for (const fill of unstarted) fill.start();
+    unstarted.clear();
+  },
 };

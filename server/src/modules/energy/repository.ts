@@ -29,6 +29,13 @@ export const createEnergyRepository = (db: Db) => {
       .orderBy('m.id');
   return {
     sites: () => k.selectFrom('device_groups').select(['id', 'parent_id']).execute(),
+    siteRows: () =>
+      k
+        .selectFrom('device_groups')
+        .select(['id', 'name', 'parent_id', 'weight'])
+        .orderBy('weight', 'desc')
+        .orderBy('id')
+        .execute(),
     siteExists: async (id: number) =>
       !!(await k.selectFrom('device_groups').select('id').where('id', '=', id).executeTakeFirst()),
     itemSite: async (itemId: number) =>
@@ -67,6 +74,47 @@ export const createEnergyRepository = (db: Db) => {
     updateMeter: (id: number, row: Record<string, string | number | null>) =>
       k.updateTable('energy_meters').set(row).where('id', '=', id).execute(),
     deleteMeter: (id: number) => k.deleteFrom('energy_meters').where('id', '=', id).execute(),
+
+    /** Booked energy per hour (or per local day) of the meters over [t1, t2). */
+    energy: async (table: 'energy_hours' | 'energy_days', meterIds: number[], t1: number, t2: number) =>
+      meterIds.length === 0 || t2 <= t1
+        ? []
+        : (
+            await k
+              .selectFrom(table)
+              .select(['meter_id', 'ts', 'kwh', 'estimated'])
+              .where('meter_id', 'in', meterIds)
+              .where('ts', '>=', t1)
+              .where('ts', '<', t2)
+              .orderBy('meter_id')
+              .orderBy('ts')
+              .execute()
+          ).map((r) => ({ meter_id: r.meter_id, ts: Number(r.ts), kwh: r.kwh, estimated: r.estimated === 1 })),
+    /** Energy per meter over [t1, t2) of hours or days, summed by the database. */
+    energySums: async (table: 'energy_hours' | 'energy_days', meterIds: number[], t1: number, t2: number) =>
+      meterIds.length === 0 || t2 <= t1
+        ? []
+        : k
+            .selectFrom(table)
+            .select((eb) => ['meter_id', eb.fn.sum<number>('kwh').as('kwh')])
+            .where('meter_id', 'in', meterIds)
+            .where('ts', '>=', t1)
+            .where('ts', '<', t2)
+            .groupBy('meter_id')
+            .execute(),
+    /** The counter rules that fired for the meters at readings in (t1, t2]. */
+    events: (meterIds: number[], t1: number, t2: number) =>
+      meterIds.length === 0
+        ? Promise.resolve([])
+        : k
+            .selectFrom('energy_events')
+            .select(['meter_id', 'ts', 'rule', 'from_value', 'to_value', 'kwh'])
+            .where('meter_id', 'in', meterIds)
+            .where('ts', '>', t1)
+            .where('ts', '<=', t2)
+            .orderBy('meter_id')
+            .orderBy('ts')
+            .execute(),
 
     tariffs: (mode?: string) => {
       const q = k.selectFrom('energy_tariffs').selectAll().orderBy('id');

@@ -1,14 +1,20 @@
 import {
+  type ActivePowerAnswer,
+  type AnalysisAnswer,
+  type AnalysisQuery,
   type EnergyQuery,
+  type LoadAnswer,
   type MeterCategory,
   type MeterEnergy,
   type MeterInput,
   type MeterRow,
   type PueAnswer,
+  type PueMenuNode,
   pueCategoryOf,
   type TariffInput,
   type TariffMode,
   type TariffRow,
+  type TimeShareAnswer,
   tariffInput,
 } from '@sitewatch/contract/energy';
 import { readJson } from '../../db/json.ts';
@@ -16,17 +22,28 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { RollupBucket } from '../../series/store.ts';
 import { type CounterEvent, counterEnergy } from './counters.ts';
 import type { EnergyRepository } from './repository.ts';
-import { costHours, type LocalClock, type TariffPeriod, tariffProblems, toCents, zoneClock } from './tariff.ts';
+import {
+  type Band,
+  bandHours,
+  costHours,
+  type LocalClock,
+  type TariffPeriod,
+  tariffProblems,
+  toCents,
+  zoneClock,
+} from './tariff.ts';
 
 type Allowed = number[] | null;
 const hour = 3600;
-/** How far before the range the last closing reading is looked for (the baseline of the first hour). */
-const lookBack = 48 * hour;
 
 export interface EnergyDeps {
   repo: EnergyRepository;
-  /** The series store's hourly roll-ups (min, max, sum, count of each hour of each item). */
-  hourly: (itemIds: number[], t1: number, t2: number) => Promise<RollupBucket[]>;
+  /** Brings the meters' stored energy up to date with the series store before a read (fill.ts). */
+  catchUp?: (meterIds: number[]) => Promise<void>;
+  /** Drops a meter's stored energy, to be recomputed over its whole history (its reading changed). */
+  forget?: (meterId: number) => Promise<void>;
+  /** The series store's minute roll-ups (get_active_power). */
+  minutes?: (itemIds: number[], t1: number, t2: number) => Promise<RollupBucket[]>;
   zone?: string;
   now?: () => number;
 }
@@ -144,22 +161,56 @@ export const createEnergyService = (deps: EnergyDeps) => {
     return m;
   };
 
-  /** Hourly energy of the meters in scope over [t1, t2]. */
-  const energyOf = async (q: EnergyQuery, allowed: Allowed) => {
+  /** The meters in scope, their stored energy brought up to date. */
+  const metersOf = async (q: EnergyQuery, allowed: Allowed) => {
     let meters = await repo.meters(await scope(q.device_group_id, allowed));
     if (q.meter_id !== undefined) meters = meters.filter((m) => m.id === q.meter_id);
-    const rows = await deps.hourly(
-      meters.map((m) => m.item_id),
-      q.t1 - lookBack,
-      q.t2,
-    );
-    const byItem = new Map<number, RollupBucket[]>();
+    await deps.catchUp?.(meters.map((m) => m.id));
+    return meters;
+  };
+  /**
+   * The hours [a, b] of a range, and within them the whole local days [d1, d2) that the daily sums
+   * answer (a year is 365 rows per meter instead of 8 760); the partial days at the edges are hours.
+   */
+  const split = (t1: number, t2: number, daily: boolean) => {
+    const a = t1 - (t1 % hour);
+    const b = t2 - (t2 % hour);
+    if (!daily) return { a, b, d1: b + hour, d2: b + hour };
+    const first = startOf(a, 'day');
+    const d1 = first === a ? a : intervalStart(first + 26 * hour, 'day', clock);
+    const d2 = startOf(b + hour, 'day');
+    return d2 > d1 ? { a, b, d1, d2 } : { a, b, d1: b + hour, d2: b + hour };
+  };
+  type Part = { ts: number; kwh: number; estimated: boolean };
+  /** Energy per meter over [t1, t2] as hours and whole days (hours only when `daily` is false). */
+  const partsOf = async (meterIds: number[], t1: number, t2: number, daily: boolean) => {
+    const { a, b, d1, d2 } = split(t1, t2, daily);
+    const rows = [
+      ...(await repo.energy('energy_hours', meterIds, a, d1)),
+      ...(await repo.energy('energy_days', meterIds, d1, d2)),
+      ...(await repo.energy('energy_hours', meterIds, d2, b + hour)),
+    ];
+    const out = new Map<number, Part[]>();
     for (const r of rows) {
-      const list = byItem.get(r.item_id);
+      const list = out.get(r.meter_id);
       if (list) list.push(r);
-      else byItem.set(r.item_id, [r]);
+      else out.set(r.meter_id, [r]);
     }
-    return meters.map((m) => ({ meter: m, ...meterHours(m, byItem.get(m.item_id) ?? [], q.t1, q.t2) }));
+    for (const list of out.values()) list.sort((x, y) => x.ts - y.ts);
+    return out;
+  };
+  /** kWh per meter over [t1, t2], summed by the database. */
+  const totalsOf = async (meterIds: number[], t1: number, t2: number) => {
+    const { a, b, d1, d2 } = split(t1, t2, true);
+    const out = new Map<number, number>();
+    for (const [table, from, to] of [
+      ['energy_hours', a, d1],
+      ['energy_days', d1, d2],
+      ['energy_hours', d2, b + hour],
+    ] as const)
+      for (const r of await repo.energySums(table, meterIds, from, to))
+        out.set(r.meter_id, (out.get(r.meter_id) ?? 0) + Number(r.kwh));
+    return out;
   };
 
   const starts = {
@@ -193,6 +244,30 @@ export const createEnergyService = (deps: EnergyDeps) => {
     }
     return [...out.entries()].sort((a, b) => a[0] - b[0]);
   };
+
+  /** Whose energy a figure is: the incoming meters when there are any, else the sum of the meters. */
+  const facility = <M extends { category: string }>(meters: M[], oneMeter: boolean) => {
+    if (oneMeter) return { meters, source: 'meter' as const };
+    const totals = meters.filter((m) => m.category === 'total');
+    return totals.length > 0
+      ? { meters: totals, source: 'total_meters' as const }
+      : { meters, source: 'sum_of_parts' as const };
+  };
+  /** The same local wall-clock time a year earlier (29 February → 28 February). */
+  const yearBack = (ts: number) => {
+    const off = clock.offsetMinutes(ts) * 60;
+    const l = new Date((ts + off) * 1000);
+    const y = l.getUTCFullYear() - 1;
+    const last = new Date(Date.UTC(y, l.getUTCMonth() + 1, 0)).getUTCDate();
+    const local =
+      Date.UTC(y, l.getUTCMonth(), Math.min(l.getUTCDate(), last), l.getUTCHours(), l.getUTCMinutes()) / 1000;
+    return local - clock.offsetMinutes(local - off) * 60;
+  };
+  /** Start of the interval after the one starting at `key`. */
+  const nextStart = (key: number, interval: EnergyQuery['interval']) =>
+    interval === 'hour'
+      ? key + hour
+      : startOf(key + (interval === 'day' ? 26 : interval === 'month' ? 32 * 24 : 367 * 24) * hour, interval);
 
   const tariffRow = (t: NonNullable<Awaited<ReturnType<EnergyRepository['tariff']>>>): TariffRow => {
     const parsed = tariffInput.parse({
@@ -228,7 +303,7 @@ export const createEnergyService = (deps: EnergyDeps) => {
   const periodsBySite = async (siteIds: number[]) => {
     const sets = await repo.tariffSets(siteIds);
     const tariffs = new Map((await repo.tariffs()).map((t) => [t.id, tariffRow(t)]));
-    const out = new Map<number, TariffPeriod[]>();
+    const out = new Map<number, Array<TariffPeriod & { tariff: TariffRow }>>();
     for (const s of sets) {
       const t = tariffs.get(s.tariff_id);
       if (!t) continue;
@@ -250,8 +325,12 @@ export const createEnergyService = (deps: EnergyDeps) => {
       return toMeterRow((await repo.meter(id))!);
     },
     async updateMeter(id: number, input: MeterInput, allowed: Allowed): Promise<MeterRow> {
-      await ownMeter(id, allowed);
-      await repo.updateMeter(id, await checkMeter(input, allowed, id));
+      const before = await ownMeter(id, allowed);
+      const row = await checkMeter(input, allowed, id);
+      await repo.updateMeter(id, row);
+      const reading = (m: { item_id: number; kind: string; rollover_at: unknown; max_power_kw: unknown }) =>
+        `${m.item_id}|${m.kind}|${m.rollover_at === null ? '' : Number(m.rollover_at)}|${m.max_power_kw === null ? '' : Number(m.max_power_kw)}`;
+      if (reading(before) !== reading(row)) await deps.forget?.(id);
       return toMeterRow((await repo.meter(id))!);
     },
     async removeMeter(id: number, allowed: Allowed) {
@@ -261,7 +340,13 @@ export const createEnergyService = (deps: EnergyDeps) => {
     },
 
     async used(q: EnergyQuery, allowed: Allowed): Promise<MeterEnergy[]> {
-      return (await energyOf(q, allowed)).map(({ meter, hours, events }) => {
+      const meters = await metersOf(q, allowed);
+      const ids = meters.map((m) => m.id);
+      const parts = await partsOf(ids, q.t1, q.t2, q.interval !== 'hour');
+      const { a, b } = split(q.t1, q.t2, false);
+      const events = await repo.events(ids, a, b + hour);
+      return meters.map((meter) => {
+        const hours = parts.get(meter.id) ?? [];
         const buckets = sumBy(hours, q.interval, (into, h) => {
           into.kwh = (into.kwh ?? 0) + h.kwh;
           if (h.estimated) into.estimated = 1;
@@ -273,28 +358,47 @@ export const createEnergyService = (deps: EnergyDeps) => {
           device_group_id: meter.device_group_id,
           total_kwh: round3(hours.reduce((s, h) => s + h.kwh, 0)),
           buckets,
-          events: events.map((e) => ({ ...e, from: round3(e.from), to: round3(e.to), kwh: round3(e.kwh) })),
+          events: events
+            .filter((e) => e.meter_id === meter.id)
+            .map((e) => ({
+              ts: Number(e.ts),
+              rule: e.rule as CounterEvent['rule'],
+              from: round3(e.from_value),
+              to: round3(e.to_value),
+              kwh: round3(e.kwh),
+            })),
         };
       });
     },
 
     async ranking(q: EnergyQuery, allowed: Allowed) {
-      return (await energyOf(q, allowed))
-        .map(({ meter, hours }) => ({
+      const meters = await metersOf(q, allowed);
+      const totals = await totalsOf(
+        meters.map((m) => m.id),
+        q.t1,
+        q.t2,
+      );
+      return meters
+        .map((meter) => ({
           meter_id: meter.id,
           name: meter.name,
           category: meter.category as MeterCategory,
           device_group_id: meter.device_group_id,
-          kwh: round3(hours.reduce((s, h) => s + h.kwh, 0)),
+          kwh: round3(totals.get(meter.id) ?? 0),
         }))
         .sort((a, b) => b.kwh - a.kwh || a.meter_id - b.meter_id);
     },
     async ratio(q: EnergyQuery, allowed: Allowed) {
+      const meters = (await metersOf(q, allowed)).filter((m) => m.category !== 'total');
+      const totals = await totalsOf(
+        meters.map((m) => m.id),
+        q.t1,
+        q.t2,
+      );
       const by = new Map<MeterCategory, number>();
-      for (const { meter, hours } of await energyOf(q, allowed)) {
-        if (meter.category === 'total') continue;
+      for (const meter of meters) {
         const c = meter.category as MeterCategory;
-        by.set(c, (by.get(c) ?? 0) + hours.reduce((s, h) => s + h.kwh, 0));
+        by.set(c, (by.get(c) ?? 0) + (totals.get(meter.id) ?? 0));
       }
       const sum = [...by.values()].reduce((s, v) => s + v, 0);
       return [...by.entries()]
@@ -304,9 +408,16 @@ export const createEnergyService = (deps: EnergyDeps) => {
     async cost(q: EnergyQuery, allowed: Allowed) {
       // The stair counts from the start of the month: the month's earlier hours are costed too, then left out.
       const from = q.t1 - (q.t1 % hour);
-      const energy = await energyOf({ ...q, t1: Math.min(from, intervalStart(q.t1, 'month', clock)) }, allowed);
-      const periods = await periodsBySite([...new Set(energy.map((e) => e.meter.device_group_id))]);
-      return energy.map(({ meter, hours }) => {
+      const meters = await metersOf(q, allowed);
+      const hoursBy = await partsOf(
+        meters.map((m) => m.id),
+        Math.min(from, intervalStart(q.t1, 'month', clock)),
+        q.t2,
+        false,
+      );
+      const periods = await periodsBySite([...new Set(meters.map((m) => m.device_group_id))]);
+      return meters.map((meter) => {
+        const hours = hoursBy.get(meter.id) ?? [];
         const costed = costHours(hours, periods.get(meter.device_group_id) ?? [], clock).filter((h) => h.ts >= from);
         let uncosted = 0;
         const buckets = sumBy(costed, q.interval, (into, h) => {
@@ -332,9 +443,16 @@ export const createEnergyService = (deps: EnergyDeps) => {
       if (q.device_group_id === undefined) throw badRequest('energy.validation.siteRequired');
       if (!visible(q.device_group_id, allowed) || !(await repo.siteExists(q.device_group_id)))
         throw notFound('energy.siteNotFound');
-      const energy = await energyOf(q, allowed);
-      const hasTotal = energy.some((e) => e.meter.category === 'total');
-      const itPoints = energy.filter((e) => e.meter.category === 'it').map((e) => e.meter.measure_point);
+      const meters = await metersOf(q, allowed);
+      const partsBy = await partsOf(
+        meters.map((m) => m.id),
+        q.t1,
+        q.t2,
+        q.interval !== 'hour',
+      );
+      const energy = meters.map((meter) => ({ meter, hours: partsBy.get(meter.id) ?? [] }));
+      const hasTotal = meters.some((m) => m.category === 'total');
+      const itPoints = meters.filter((m) => m.category === 'it').map((m) => m.measure_point);
       // The figure is only as good as its least precise IT meter: the lowest category among them.
       const category =
         itPoints.length === 0
@@ -381,6 +499,305 @@ export const createEnergyService = (deps: EnergyDeps) => {
         pue: it > 0 ? round3(total / it) : null,
         ppue_cooling: it > 0 ? round3((it + cooling) / it) : null,
       };
+    },
+
+    async analysis(q: AnalysisQuery, allowed: Allowed): Promise<AnalysisAnswer> {
+      const all = await metersOf(q, allowed);
+      const { meters, source } =
+        q.category !== undefined
+          ? { meters: all.filter((m) => m.category === q.category), source: 'category' as const }
+          : facility(all, q.meter_id !== undefined);
+      const ids = meters.map((m) => m.id);
+      const daily = q.interval !== 'hour';
+      const a = q.t1 - (q.t1 % hour);
+      const b = q.t2 - (q.t2 % hour);
+      const byKey = (parts: Map<number, Part[]>) => {
+        const out = new Map<number, { kwh: number; estimated: boolean }>();
+        for (const list of parts.values())
+          for (const p of list) {
+            const key = startOf(p.ts, q.interval);
+            const v = out.get(key) ?? { kwh: 0, estimated: false };
+            v.kwh += p.kwh;
+            v.estimated ||= p.estimated;
+            out.set(key, v);
+          }
+        return out;
+      };
+      const current = byKey(await partsOf(ids, a, b, daily));
+      const firstPrevious = startOf(startOf(a, q.interval) - 1, q.interval);
+      const previous = byKey(await partsOf(ids, firstPrevious, a - 1, daily));
+      const lastYear = byKey(await partsOf(ids, yearBack(a), yearBack(b + hour) - 1, daily));
+      const change = (now: number, then: number) => (then > 0 ? round3(((now - then) / then) * 100) : null);
+      const buckets = [...current.entries()]
+        .sort((x, y) => x[0] - y[0])
+        .map(([ts, v]) => {
+          const before = startOf(ts - 1, q.interval);
+          const previousKwh = current.get(before)?.kwh ?? previous.get(before)?.kwh ?? 0;
+          const lastYearKwh = lastYear.get(startOf(yearBack(ts), q.interval))?.kwh ?? 0;
+          return {
+            ts,
+            kwh: round3(v.kwh),
+            previous_kwh: round3(previousKwh),
+            mom_percent: change(v.kwh, previousKwh),
+            last_year_kwh: round3(lastYearKwh),
+            yoy_percent: change(v.kwh, lastYearKwh),
+            estimated: v.estimated,
+          };
+        });
+      const total = [...current.values()].reduce((s, v) => s + v.kwh, 0);
+      const lastYearTotal = [...lastYear.values()].reduce((s, v) => s + v.kwh, 0);
+      return {
+        source,
+        buckets,
+        total_kwh: round3(total),
+        last_year_total_kwh: round3(lastYearTotal),
+        yoy_percent: change(total, lastYearTotal),
+      };
+    },
+
+    async load(q: EnergyQuery, allowed: Allowed): Promise<LoadAnswer> {
+      const all = await metersOf(q, allowed);
+      const { meters, source } = facility(all, q.meter_id !== undefined);
+      const it = new Set(all.filter((m) => m.category === 'it').map((m) => m.id));
+      const chosen = new Set(meters.map((m) => m.id));
+      const a = q.t1 - (q.t1 % hour);
+      // Hours still to come do not lower the mean.
+      const b = Math.min(q.t2 - (q.t2 % hour), now() - (now() % hour));
+      const parts = await partsOf(
+        all.filter((m) => chosen.has(m.id) || it.has(m.id)).map((m) => m.id),
+        a,
+        b,
+        false,
+      );
+      const perHour = new Map<number, { kwh: number; it: number }>();
+      for (const [meterId, list] of parts)
+        for (const p of list) {
+          const v = perHour.get(p.ts) ?? { kwh: 0, it: 0 };
+          if (chosen.has(meterId)) v.kwh += p.kwh;
+          if (it.has(meterId)) v.it += p.kwh;
+          perHour.set(p.ts, v);
+        }
+      const buckets = new Map<number, { kwh: number; it: number; peak: number; peakTs: number | null }>();
+      for (const [ts, v] of [...perHour.entries()].sort((x, y) => x[0] - y[0])) {
+        const key = startOf(ts, q.interval);
+        const bucket = buckets.get(key) ?? { kwh: 0, it: 0, peak: 0, peakTs: null };
+        bucket.kwh += v.kwh;
+        bucket.it += v.it;
+        if (bucket.peakTs === null || v.kwh > bucket.peak) {
+          bucket.peak = v.kwh;
+          bucket.peakTs = ts;
+        }
+        buckets.set(key, bucket);
+      }
+      /** Hours of the interval starting at `key` that lie in the range [a, b]. */
+      const hoursIn = (key: number) =>
+        Math.max(1, (Math.min(nextStart(key, q.interval), b + hour) - Math.max(key, a)) / hour);
+      const rows = [...buckets.entries()].map(([ts, v]) => ({
+        ts,
+        avg_kw: round3(v.kwh / hoursIn(ts)),
+        peak_kw: round3(v.peak),
+        peak_ts: v.peakTs,
+        it_avg_kw: round3(v.it / hoursIn(ts)),
+      }));
+      const span = Math.max(1, (b + hour - a) / hour);
+      const peak = rows.reduce<(typeof rows)[number] | null>(
+        (best, r) => (best && best.peak_kw >= r.peak_kw ? best : r),
+        null,
+      );
+      return {
+        source,
+        buckets: rows,
+        avg_kw: round3([...perHour.values()].reduce((s, v) => s + v.kwh, 0) / span),
+        peak_kw: peak?.peak_kw ?? 0,
+        peak_ts: peak?.peak_ts ?? null,
+      };
+    },
+
+    async activePower(q: { device_group_id?: number | undefined }, allowed: Allowed): Promise<ActivePowerAnswer> {
+      const meters = await repo.meters(await scope(q.device_group_id, allowed));
+      const t = now();
+      // The last half hour of minute roll-ups: a power item's latest mean, a counter's rise over them.
+      const rows =
+        (await deps.minutes?.(
+          meters.map((m) => m.item_id),
+          t - 1800,
+          t,
+        )) ?? [];
+      const byItem = new Map<number, RollupBucket[]>();
+      for (const r of rows) byItem.set(r.item_id, [...(byItem.get(r.item_id) ?? []), r]);
+      const out = meters.map((m) => {
+        const list = (byItem.get(m.item_id) ?? []).sort((x, y) => x.ts - y.ts);
+        const last = list.at(-1);
+        let kw: number | null = null;
+        if (m.kind === 'power') kw = last ? round3(last.sum / last.count) : null;
+        else if (list.length >= 2) {
+          const rise = last!.max - list[0]!.max;
+          // A counter that went down (reset, rollover) says nothing about the power now.
+          kw = rise >= 0 ? round3(rise / ((last!.ts - list[0]!.ts) / hour)) : null;
+        }
+        return {
+          meter_id: m.id,
+          name: m.name,
+          category: m.category as MeterCategory,
+          device_group_id: m.device_group_id,
+          kw,
+          ts: kw === null || !last ? null : Number(last.ts),
+          source: m.kind === 'power' ? ('power_item' as const) : ('counter' as const),
+        };
+      });
+      const { meters: fac } = facility(meters, false);
+      const facIds = new Set(fac.map((m) => m.id));
+      const sum = (keep: (r: (typeof out)[number]) => boolean) =>
+        round3(out.filter(keep).reduce((s, r) => s + (r.kw ?? 0), 0));
+      return {
+        meters: out,
+        total_kw: sum((r) => facIds.has(r.meter_id)),
+        it_kw: sum((r) => r.category === 'it'),
+        cooling_kw: sum((r) => r.category === 'cooling'),
+      };
+    },
+
+    async timeSharing(q: EnergyQuery, allowed: Allowed): Promise<TimeShareAnswer> {
+      const all = await metersOf(q, allowed);
+      const { meters, source } = facility(all, q.meter_id !== undefined);
+      const parts = await partsOf(
+        meters.map((m) => m.id),
+        q.t1,
+        q.t2,
+        false,
+      );
+      const periods = await periodsBySite([...new Set(meters.map((m) => m.device_group_id))]);
+      const zero = () => ({ sharp: 0, peak: 0, flat: 0, valley: 0, none: 0 });
+      const buckets = new Map<number, Record<Band, number>>();
+      const total = zero();
+      for (const m of meters)
+        for (const h of bandHours(parts.get(m.id) ?? [], periods.get(m.device_group_id) ?? [], clock)) {
+          const key = startOf(h.ts, q.interval);
+          const into = buckets.get(key) ?? zero();
+          for (const [band, wh] of h.parts) {
+            into[band] += wh;
+            total[band] += wh;
+          }
+          buckets.set(key, into);
+        }
+      const kwh = (v: Record<Band, number>) => ({
+        sharp: v.sharp / 1000,
+        peak: v.peak / 1000,
+        flat: v.flat / 1000,
+        valley: v.valley / 1000,
+        none: v.none / 1000,
+      });
+      const sum = Object.values(total).reduce((s, v) => s + v, 0);
+      const share = (v: number) => (sum > 0 ? round3((v / sum) * 100) : 0);
+      return {
+        source,
+        buckets: [...buckets.entries()].sort((x, y) => x[0] - y[0]).map(([ts, v]) => ({ ts, ...kwh(v) })),
+        total: kwh(total),
+        percent: {
+          sharp: share(total.sharp),
+          peak: share(total.peak),
+          flat: share(total.flat),
+          valley: share(total.valley),
+          none: share(total.none),
+        },
+      };
+    },
+
+    async pueMenu(allowed: Allowed): Promise<PueMenuNode[]> {
+      const meters = await repo.meters(allowed);
+      const sites = (await repo.siteRows()).filter((s) => visible(s.id, allowed));
+      const byId = new Map(sites.map((s) => [s.id, s]));
+      const counts = new Map<number, number>();
+      const points = new Map<number, number[]>();
+      for (const m of meters) {
+        counts.set(m.device_group_id, (counts.get(m.device_group_id) ?? 0) + 1);
+        if (m.category === 'it')
+          points.set(m.device_group_id, [
+            ...(points.get(m.device_group_id) ?? []),
+            pueCategoryOf[(m.measure_point ?? 'ups_output') as keyof typeof pueCategoryOf],
+          ]);
+      }
+      // The sites with meters and the (granted) sites above them, so the tree keeps its shape.
+      const kept = new Set<number>();
+      for (const id of counts.keys()) {
+        let site = byId.get(id);
+        while (site && !kept.has(site.id)) {
+          kept.add(site.id);
+          site = byId.get(site.parent_id);
+        }
+      }
+      const nodes = new Map<number, PueMenuNode>();
+      for (const s of sites)
+        if (kept.has(s.id))
+          nodes.set(s.id, {
+            id: s.id,
+            name: s.name,
+            parent_id: s.parent_id,
+            meter_count: counts.get(s.id) ?? 0,
+            category: points.has(s.id) ? Math.min(...points.get(s.id)!) : 0,
+            children: [],
+          });
+      const roots: PueMenuNode[] = [];
+      for (const n of nodes.values()) {
+        const parent = nodes.get(n.parent_id);
+        if (parent) parent.children.push(n);
+        else roots.push(n);
+      }
+      return roots;
+    },
+
+    async electricityStatistics(allowed: Allowed) {
+      const meters = await repo.meters(allowed);
+      const sites = (await repo.siteRows()).filter((s) => visible(s.id, allowed));
+      const t = now();
+      const monthStart = intervalStart(t, 'month', clock);
+      const lastMonthStart = intervalStart(monthStart - 1, 'month', clock);
+      await deps.catchUp?.(meters.map((m) => m.id));
+      const periods = await periodsBySite(sites.map((s) => s.id));
+      const hoursBy = await partsOf(
+        meters.map((m) => m.id),
+        monthStart,
+        t,
+        false,
+      );
+      const rows = [];
+      for (const site of sites) {
+        // Each row is the site's own meters, so that the rows of a site and its sub-sites do not overlap.
+        const own = meters.filter((m) => m.device_group_id === site.id);
+        if (own.length === 0) continue;
+        const { meters: fac } = facility(own, false);
+        const month = await totalsOf(
+          own.map((m) => m.id),
+          monthStart,
+          t,
+        );
+        const last = await totalsOf(
+          fac.map((m) => m.id),
+          lastMonthStart,
+          monthStart - 1,
+        );
+        const sumOf = (list: typeof own, totals: Map<number, number>) =>
+          list.reduce((s, m) => s + (totals.get(m.id) ?? 0), 0);
+        const itKwh = sumOf(
+          own.filter((m) => m.category === 'it'),
+          month,
+        );
+        let units = 0;
+        for (const m of own)
+          for (const h of costHours(hoursBy.get(m.id) ?? [], periods.get(site.id) ?? [], clock)) units += h.cost ?? 0;
+        const inForce = (periods.get(site.id) ?? []).filter((p) => p.validFrom <= t).at(-1);
+        rows.push({
+          device_group_id: site.id,
+          name: site.name,
+          meters: own.length,
+          month_kwh: round3(sumOf(fac, month)),
+          last_month_kwh: round3(sumOf(fac, last)),
+          month_cost_cents: toCents(units),
+          month_pue: itKwh > 0 ? round3(sumOf(fac, month) / itKwh) : null,
+          tariff_name: inForce ? inForce.tariff.name : null,
+        });
+      }
+      return rows;
     },
 
     async tariffs(mode: TariffMode) {

@@ -241,3 +241,64 @@ export const costHours = (
   }
   return out;
 };
+
+export type Band = 'sharp' | 'peak' | 'flat' | 'valley' | 'none';
+
+/**
+ * Energy of each hour by time-share period under the tariffs in force (time_sharing_statistics).
+ * An hour whose minutes fall in several periods is split by minutes (even load within the hour),
+ * as the cost is; hours under a stair tariff or before any tariff have no period (`none`).
+ */
+export const bandHours = (
+  hours: Array<{ ts: number; kwh: number }>,
+  periods: TariffPeriod[],
+  clock: LocalClock,
+): Array<{ ts: number; parts: Array<[Band, number]> }> => {
+  const sorted = [...periods].sort((a, b) => a.validFrom - b.validFrom);
+  const prepared = sorted.map((p) => {
+    const minutes = new Map<string, Band[]>();
+    for (const s of p.tariff.slots) {
+      const day = minutes.get(s.season) ?? new Array<Band>(1440).fill('none');
+      const a = minutesOf(s.start);
+      let b = minutesOf(s.end);
+      if (b <= a) b += 1440;
+      for (let m = a; m < b; m++) day[m % 1440] = s.band;
+      minutes.set(s.season, day);
+    }
+    return { validFrom: p.validFrom, t: p.tariff, minutes, cache: new Map<string, Array<[Band, number]>>() };
+  });
+  let pi = -1;
+  return hours.map((h) => {
+    const wh = Math.max(0, Math.round(h.kwh * 1000));
+    while (pi + 1 < prepared.length && prepared[pi + 1]!.validFrom <= h.ts) pi++;
+    const p = prepared[pi];
+    if (!p || p.t.mode === 'stair') return { ts: h.ts, parts: [['none', wh]] };
+    const local = new Date((h.ts + clock.offsetMinutes(h.ts) * 60) * 1000);
+    const season =
+      p.t.summer_months.length === 0
+        ? 'all'
+        : p.t.summer_months.includes(local.getUTCMonth() + 1)
+          ? 'summer'
+          : 'non_summer';
+    const m0 = local.getUTCHours() * 60 + local.getUTCMinutes();
+    const key = `${season}|${m0}`;
+    let share = p.cache.get(key);
+    if (!share) {
+      const day = p.minutes.get(season);
+      const by = new Map<Band, number>();
+      for (let m = 0; m < 60; m++) {
+        const band = day?.[(m0 + m) % 1440] ?? 'none';
+        by.set(band, (by.get(band) ?? 0) + 1);
+      }
+      share = [...by.entries()];
+      p.cache.set(key, share);
+    }
+    let left = wh;
+    const parts = share.map(([band, n], i): [Band, number] => {
+      const part = i === share!.length - 1 ? left : Math.floor((wh * n) / 60);
+      left -= part;
+      return [band, part];
+    });
+    return { ts: h.ts, parts };
+  });
+};
