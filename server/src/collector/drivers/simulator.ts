@@ -13,13 +13,29 @@ export interface SimulatorOptions {
 interface ItemState {
   drift: number;
   faultUntil: number;
-  counter: number;
-  lastAt: number;
   override: number | null;
 }
 
 /** A stable pseudo-random phase per item, so devices of one kind do not move in lockstep. */
 const phaseOf = (id: number) => ((Math.sin(id * 12.9898) * 43758.5453) % 1) * 2 * Math.PI;
+
+/** Counters count from here (the same value whenever the server starts). */
+const counterEpoch = Date.UTC(2025, 0, 1);
+/** How far a counter's power swings around its mean over a day (0.15: ±15 %). */
+const counterSwing = 0.15;
+
+/**
+ * A simulated energy counter (kWh) at `tMs`: the integral since a fixed epoch of a power of `perHour`
+ * kW on average swinging ±15 % over the day, so that it grows like a real meter, never runs
+ * backwards and does not start again when the server does (docs/energy.md "Demo meters").
+ */
+export const counterValue = (id: number, perHour: number, tMs: number) => {
+  const t = (tMs - counterEpoch) / 1000;
+  const day = 86_400;
+  const phase = phaseOf(id);
+  const wave = ((counterSwing * day) / (2 * Math.PI)) * (Math.sin((2 * Math.PI * t) / day + phase) - Math.sin(phase));
+  return 1000 + (id % 97) * 37 + (perHour * (t + wave)) / 3600;
+};
 
 const gauss = (random: () => number) => {
   const u = Math.max(random(), 1e-12);
@@ -42,14 +58,12 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver =>
   const random = options.random ?? Math.random;
   const commFaultRate = options.commFaultRate ?? 0;
   const states = new Map<number, ItemState>();
-  const stateOf = (id: number, source: SimSource): ItemState => {
+  const stateOf = (id: number): ItemState => {
     let s = states.get(id);
     if (!s) {
       s = {
         drift: 0,
         faultUntil: 0,
-        counter: source.model === 'counter' ? 1000 + (id % 97) * 37 : 0,
-        lastAt: now(),
         override: null,
       };
       states.set(id, s);
@@ -58,14 +72,11 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver =>
   };
 
   const sample = (item: DriverItem, source: SimSource, t: number): number => {
-    const s = stateOf(item.id, source);
+    const s = stateOf(item.id);
     if (s.override !== null) return s.override;
-    const dtS = Math.max(0, (t - s.lastAt) / 1000);
-    s.lastAt = t;
     switch (source.model) {
       case 'counter':
-        s.counter += (source.base * dtS) / 3600;
-        return round(s.counter, source.decimals);
+        return round(counterValue(item.id, source.base, t), source.decimals);
       case 'status': {
         const normal = source.base;
         if (t < s.faultUntil) return normal ? 0 : 1;
@@ -105,7 +116,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver =>
         },
         async write(item, value) {
           if (item.source.kind !== 'simulator') throw new Error('not a simulator item');
-          stateOf(item.id, item.source).override = value;
+          stateOf(item.id).override = value;
         },
         async close() {},
       };

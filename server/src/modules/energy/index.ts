@@ -10,6 +10,8 @@ import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { energyWorkbook } from './export.ts';
 
+export { seedEnergyDemo } from './demo.ts';
+
 import { createEnergyFill, type EnergyFill } from './fill.ts';
 import { createEnergyRepository } from './repository.ts';
 import { createEnergyService } from './service.ts';
