@@ -10,8 +10,11 @@ import { metersQuery, monitorQuery } from '../api.ts';
 import { fmt, issueKey, roleKey } from '../components/labels.ts';
 import { MappingDialog } from '../components/mapping-dialog.tsx';
 
-const phases = (r: MonitorRow, roles: readonly ['ua', 'ub', 'uc'] | readonly ['ia', 'ib', 'ic'], digits = 1) =>
-  roles.some((k) => k in r.readings) ? roles.map((k) => fmt(r.readings[k], digits)).join(' / ') : '—';
+const phases = (r: MonitorRow, roles: readonly ['ua', 'ub', 'uc'] | readonly ['ia', 'ib', 'ic'], digits = 1) => (
+  <span style={{ whiteSpace: 'nowrap' }}>
+    {roles.some((k) => k in r.readings) ? roles.map((k) => fmt(r.readings[k], digits)).join(' / ') : '—'}
+  </span>
+);
 
 /**
  * /energy_manage/elect_monitor: every meter's latest phase values and its quality figures
@@ -72,7 +75,7 @@ export const MonitorPage = () => {
         size="small"
         loading={answer.isPending}
         dataSource={answer.data?.data ?? []}
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1500 }}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         columns={[
           { title: t('electricalUi.site'), dataIndex: 'device_group_name', fixed: 'left', width: 120 },

@@ -43,7 +43,8 @@ export const SwitchOptPage = () => {
     <Button
       size="small"
       danger={value === 0}
-      disabled={!control || !row.writable}
+      // The state it is already in is not offered again.
+      disabled={!control || !row.writable || row.switch_state === (value === 1 ? 'on' : 'off')}
       onClick={() => setTarget({ item_id: row.item_id, name: row.name, device_name: row.device_name, value })}
     >
       {value === 1 ? t('electricalUi.close') : t('electricalUi.open')}

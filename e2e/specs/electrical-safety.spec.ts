@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { adminHeaders, encrypt } from '../fixtures/product.ts';
+import { adminApi } from '../fixtures/stage.ts';
+import { expect, test } from '../fixtures/test.ts';
+
+const shots = path.resolve(import.meta.dirname, '../screenshots');
+const switchPassword = 'Switch-Pass-61';
+
+test('power quality of a meter analysed, and a switch opened with the verification password', async ({
+  page,
+  request,
+}) => {
+  mkdirSync(shots, { recursive: true });
+  const headers = await adminHeaders(request);
+  // A room of its own: a simulated power meter and a simulated four-way switch, read every second.
+  const site = (await adminApi(request, 'post', 'setting/device_groups', { name: '配电室', weight: 1 })).id;
+  const device = async (name: string, code: string, template_id: number) =>
+    (
+      await adminApi(request, 'post', 'setting/devices', {
+        name,
+        device_group_id: site,
+        driver: 'simulator',
+        code,
+        template_id,
+        check_interval: 1,
+      })
+    ).id as number;
+  const meter = await device('总进线电表', 'power_meter', 4);
+  const switches = await device('馈线开关柜', 'switch', 8);
+  const items = (await (await request.get(`/api/v1/setting/items?device_id=${switches}`, { headers })).json()).data
+    .data as Array<{ id: number; item_cell_name: string }>;
+  const sw1 = items.find((i) => i.item_cell_name === 'SW1')!.id;
+  // Switch control on, with its verification password (sent encrypted, stored hashed).
+  const key = (await (await request.get('/api/v1/pub/login/params')).json()).data.public_key;
+  const limits = (await (await request.get('/api/v1/setting/power_safety_settings', { headers })).json()).data.limits;
+  await adminApi(request, 'put', 'setting/power_safety_settings', {
+    control_enabled: true,
+    limits,
+    new_password: encrypt(key, switchPassword),
+  });
+  await page.addInitScript(
+    (value) => sessionStorage.setItem('token', value),
+    headers.authorization.replace('Bearer ', ''),
+  );
+
+  // The monitor: the new meter's phase values and figures, judged by the limits.
+  await page.goto('/energy_manage/elect_monitor');
+  // The demo estate's meters fill the first page: the room is picked in the site picker.
+  await page.getByTestId('elect-monitor-page').getByRole('combobox').first().click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper[title="配电室"]').click();
+  const row = page.getByRole('row', { name: /总进线电表/ });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(/\d+\.\d \/ \d+\.\d \/ \d+\.\d/, { timeout: 20_000 });
+  await page.screenshot({ path: path.join(shots, 'elect-monitor-zh_cn.png') });
+  await row.getByRole('button', { name: '分析' }).click();
+
+  // The analysis of that meter over the last 24 hours: the summary and the charts of its minute means.
+  await expect(page).toHaveURL(new RegExp(`elect_analysis\\?device_id=${meter}`));
+  const summary = page.getByTestId('analysis-summary');
+  await expect(summary.getByRole('row', { name: /电压不平衡度/ }).first()).toContainText(/\d+\.\d{3}/, {
+    timeout: 20_000,
+  });
+  await expect(page.getByTestId('analysis-resolution')).toContainText('按分钟平均');
+  await page.waitForTimeout(600); // the charts' first animation
+  await page.screenshot({ path: path.join(shots, 'elect-analysis-zh_cn.png'), fullPage: true });
+
+  // The distribution diagram: SW1 is closed; opening it asks for the verification password.
+  await page.goto('/electricity_safe/distribution_power');
+  const sw = page.getByTestId(`switch-${sw1}`);
+  await expect(sw).toHaveAttribute('data-state', 'on', { timeout: 20_000 });
+  await page.screenshot({ path: path.join(shots, 'distribution-power-zh_cn.png'), fullPage: true });
+  await sw.click();
+  const dialog = page.getByRole('dialog', { name: '开关分闸' });
+  await expect(dialog).toContainText('馈线开关柜');
+  await dialog.getByLabel('开关操作验证密码').fill('Wrong-Pass-00');
+  await dialog.getByRole('button', { name: /^分 ?闸$/ }).click();
+  await expect(page.getByText('密码错误，请重新输入！')).toBeVisible();
+  await expect(sw).toHaveAttribute('data-state', 'on');
+  await dialog.getByLabel('开关操作验证密码').fill(switchPassword);
+  await dialog.getByRole('button', { name: /^分 ?闸$/ }).click();
+  await expect(page.getByText('开关操作成功')).toBeVisible();
+  // The device was written: the next poll reads the switch open.
+  await expect(sw).toHaveAttribute('data-state', 'off', { timeout: 15_000 });
+
+  // The switch operation page lists both attempts: the wrong password and the opening.
+  await page.goto('/electricity_safe/switch_opt');
+  const log = page.getByRole('row', { name: /总进线电表|馈线开关柜/ });
+  await expect(page.getByRole('row', { name: /admin.*馈线开关柜.*分闸.*成功/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /admin.*馈线开关柜.*分闸.*密码错误/ })).toBeVisible();
+  await expect(log.first()).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'switch-opt-zh_cn.png'), fullPage: true });
+
+  // The same pages in English.
+  await page.evaluate(() => localStorage.setItem('language', 'en_us'));
+  await page.goto(`/energy_manage/elect_analysis?device_id=${meter}`);
+  await expect(page.getByTestId('analysis-resolution')).toContainText('Minute means');
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: path.join(shots, 'elect-analysis-en_us.png'), fullPage: true });
+  await page.goto('/electricity_safe/switch_opt');
+  await expect(page.getByRole('row', { name: /admin.*Wrong password/ })).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'switch-opt-en_us.png'), fullPage: true });
+  await page.goto('/electricity_safe/overview');
+  await expect(page.getByTestId('electrical-overview-page')).toContainText('Meters beyond limits');
+  await page.screenshot({ path: path.join(shots, 'electrical-overview-en_us.png'), fullPage: true });
+  await page.evaluate(() => localStorage.setItem('language', 'zh_cn'));
+});
