@@ -78,12 +78,17 @@ test('a device from /station: overview, live details with a setpoint write, its 
   await expect
     .poll(async () => Number(await curve.getAttribute('data-points')), { timeout: 20_000 })
     .toBeGreaterThan(0);
+  // A click while the last choice's list is still closing would toggle the new one shut (seen on a
+  // loaded machine): each choice starts with no list open.
+  const chooseRange = async (title: string) => {
+    await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+    await view.getByTestId('curve-range').click();
+    await page.locator(`.ant-select-item-option[title="${title}"]`).click();
+  };
   const started = Date.now();
-  await view.getByTestId('curve-range').click();
-  await page.locator('.ant-select-item-option[title="最近24小时"]').click();
+  await chooseRange('最近24小时');
   await expect(curve).toHaveAttribute('data-loading', 'false');
-  await view.getByTestId('curve-range').click();
-  await page.locator('.ant-select-item-option[title="最近7天"]').click();
+  await chooseRange('最近7天');
   await expect(curve).toHaveAttribute('data-loading', 'false');
   const points = Number(await curve.getAttribute('data-points'));
   expect(points).toBeGreaterThan(0);

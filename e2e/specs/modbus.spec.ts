@@ -83,6 +83,12 @@ test('Modbus settings in the device and item forms, and values shown with displa
   }
   await page.locator('.ant-select-item-option[title="CDAB（字交换）"]').click();
   await page.screenshot({ path: test.info().outputPath('item-form-modbus-zh_cn.png') });
+  // The form checks with the item request's contract: a maximum below the minimum is refused
+  // beside its field and nothing is sent.
+  await expect(itemForm.field('设备', { exact: true })).toHaveCount(1);
+  await itemForm.fill({ 监控项名称: '越界测点', 阈值最小值: '10', 阈值最大值: '5' });
+  await itemForm.ok();
+  await itemForm.expectRefused('最大值不能小于最小值');
   await itemForm.close();
 
   // The item list and the data list show the value with its 2 decimals.

@@ -1,4 +1,5 @@
 import type { FormInstance, FormRule } from 'antd';
+import { createContext, useContext } from 'react';
 import type { z } from 'zod';
 import { i18n } from '../i18n/index.ts';
 
@@ -28,7 +29,8 @@ export const validValues = async <T>(form: FormInstance<T>): Promise<T | null> =
  * request with finds no issue at that field's path. The whole form is parsed (through `toBody` when
  * the request is built from the values), so defaults and cross-field refinements count as they do
  * on the server. The message is the schema's own where it is a locale key (the server answers the
- * same text), else `message`. `path` names the request field when the form field has another name;
+ * same text), else `message`; a field holding a list (a point table) fails for the issues inside it
+ * too, with `message` when given. `path` names the request field when the form field has another name;
  * `required` only draws antd's mark, the schema decides.
  */
 export const contractRule =
@@ -49,7 +51,13 @@ export const contractRule =
       const issueOf = (values: Record<string, unknown>) => {
         const result = schema.safeParse(options.toBody ? options.toBody(values) : values);
         const path = options.path ?? field;
-        return result.success ? undefined : result.error.issues.find((i) => i.path.join('.') === path);
+        // A field holding a list (a template's point table) answers for the issues inside it too.
+        return result.success
+          ? undefined
+          : result.error.issues.find((i) => {
+              const at = i.path.join('.');
+              return at === path || at.startsWith(`${path}.`);
+            });
       };
       const values = getFieldsValue(true) as Record<string, unknown>;
       const issue = issueOf(values);
@@ -61,10 +69,13 @@ export const contractRule =
         named(issue.message) || (value !== undefined && value !== null)
           ? issue
           : (issueOf(withValue(values, field.split('.'), '')) ?? issue);
+      const inside = own.path.length > (options.path ?? field).split('.').length;
       throw new Error(
-        named(own.message)
-          ? i18n.t(own.message as 'validation.invalid', { field: '' })
-          : (options.message ?? i18n.t('validation.invalid', { field: '' })),
+        inside && options.message
+          ? options.message
+          : named(own.message)
+            ? i18n.t(own.message as 'validation.invalid', { field: '' })
+            : (options.message ?? i18n.t('validation.invalid', { field: '' })),
       );
     },
   });
@@ -82,3 +93,13 @@ const withValue = (values: Record<string, unknown>, path: string[], value: unkno
         : withValue(inner && typeof inner === 'object' ? (inner as Record<string, unknown>) : {}, rest, value),
   };
 };
+
+const FieldRulesContext = createContext<FormRule[]>([]);
+
+/**
+ * The rules of the form around, for field components shared by several forms (an item's name,
+ * thresholds and source appear in the item form and a template point's form): each form provides
+ * its own contractRule, so the shared fields are checked with the schema of the request being made.
+ */
+export const FieldRules = FieldRulesContext.Provider;
+export const useFieldRules = (): FormRule[] => useContext(FieldRulesContext);

@@ -92,7 +92,9 @@ export const ResourcePage = <Row extends { id: number }>(props: ResourcePageProp
   const canDelete = useCan(page, 'delete') && Boolean(routes.remove);
   const query = { ...props.listQuery, ...(pageSize === false ? filter : { ...paging, ...filter }) };
   const list = useQuery({
-    queryKey: [...queryKey, query],
+    // The route's path in the key: pages of one area share the prefix (to refresh each other) but
+    // never a cache entry (the users and roles lists asked with the same paging would collide).
+    queryKey: [...queryKey, routes.list.method, routes.list.path, query],
     queryFn: async () => (await api.call(routes.list, { query })) as { total?: number; data: Row[] },
   });
   const done = () => {

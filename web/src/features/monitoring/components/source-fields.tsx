@@ -1,6 +1,8 @@
 import { defaultCommandPayload, ifMetrics, modbusByteOrders, modbusDataTypes } from '@sitewatch/contract/monitoring';
 import { Col, Form, Input, InputNumber, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useFieldRules } from '../../../components/form-rules.ts';
+import { sourceDefaults } from '../item-body.ts';
 
 /**
  * How an item is read, by kind: Modbus function, register, data type and scale; SNMP OID and
@@ -9,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
+  const rules = useFieldRules();
   const kind = Form.useWatch(['source', 'kind'], form);
   const modbusFunction = Form.useWatch(['source', 'function'], form);
   const dataType = Form.useWatch(['source', 'data_type'], form);
@@ -16,7 +19,7 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
   const bitTable = modbusFunction === 1 || modbusFunction === 2;
   const num = (name: string, label: string, min?: number) => (
     <Col span={6} key={name}>
-      <Form.Item name={['source', name]} label={label}>
+      <Form.Item rules={rules} name={['source', name]} label={label}>
         <InputNumber min={min} style={{ width: '100%' }} />
       </Form.Item>
     </Col>
@@ -24,8 +27,10 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
   return (
     <Row gutter={12}>
       <Col span={6}>
-        <Form.Item name={['source', 'kind']} label={t('monitoringUi.items.sourceKind')}>
+        <Form.Item rules={rules} name={['source', 'kind']} label={t('monitoringUi.items.sourceKind')}>
           <Select
+            // Another kind is read from other fields: they start from that kind's defaults.
+            onChange={(next: string) => form.setFieldValue('source', sourceDefaults(next))}
             options={[
               { value: 'simulator', label: t('monitoringUi.items.kindSimulator') },
               { value: 'modbus', label: 'Modbus' },
@@ -39,7 +44,7 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
       {kind === 'modbus' ? (
         <>
           <Col span={6}>
-            <Form.Item name={['source', 'function']} label={t('monitoringUi.items.modbusFunction')}>
+            <Form.Item rules={rules} name={['source', 'function']} label={t('monitoringUi.items.modbusFunction')}>
               <Select
                 options={[
                   { value: 1, label: '01 Coils' },
@@ -56,13 +61,18 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
             addressBase,
           )}
           <Col span={6}>
-            <Form.Item name={['source', 'data_type']} label={t('monitoringUi.items.dataType')}>
+            <Form.Item rules={rules} name={['source', 'data_type']} label={t('monitoringUi.items.dataType')}>
               <Select options={modbusDataTypes.map((d) => ({ value: d, label: d }))} />
             </Form.Item>
           </Col>
           {!bitTable && dataType !== 'bit' ? (
             <Col span={6}>
-              <Form.Item name={['source', 'byte_order']} label={t('monitoringUi.items.byteOrder')} initialValue="ABCD">
+              <Form.Item
+                rules={rules}
+                name={['source', 'byte_order']}
+                label={t('monitoringUi.items.byteOrder')}
+                initialValue="ABCD"
+              >
                 <Select
                   options={modbusByteOrders.map((o) => ({ value: o, label: t(`monitoringUi.items.byteOrder${o}`) }))}
                 />
@@ -71,7 +81,7 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
           ) : null}
           {!bitTable && dataType === 'bit' ? (
             <Col span={6}>
-              <Form.Item name={['source', 'bit']} label={t('monitoringUi.items.bit')}>
+              <Form.Item rules={rules} name={['source', 'bit']} label={t('monitoringUi.items.bit')}>
                 <InputNumber
                   min={0}
                   max={15}
@@ -88,7 +98,7 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
       {kind === 'snmp' ? (
         <>
           <Col span={12}>
-            <Form.Item name={['source', 'oid']} label="OID">
+            <Form.Item rules={rules} name={['source', 'oid']} label="OID">
               <Input maxLength={400} />
             </Form.Item>
           </Col>
@@ -99,7 +109,7 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
         <>
           {num('if_index', 'ifIndex', 1)}
           <Col span={6}>
-            <Form.Item name={['source', 'metric']} label={t('monitoringUi.items.portMetric')}>
+            <Form.Item rules={rules} name={['source', 'metric']} label={t('monitoringUi.items.portMetric')}>
               <Select options={ifMetrics.map((m) => ({ value: m, label: m }))} />
             </Form.Item>
           </Col>
@@ -109,6 +119,7 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
         <>
           <Col span={9}>
             <Form.Item
+              rules={rules}
               name={['source', 'topic']}
               label={t('monitoringUi.items.topic')}
               tooltip={t('monitoringUi.items.topicHelp')}
@@ -117,18 +128,19 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
             </Form.Item>
           </Col>
           <Col span={9}>
-            <Form.Item name={['source', 'json_path']} label={t('monitoringUi.items.jsonPath')}>
+            <Form.Item rules={rules} name={['source', 'json_path']} label={t('monitoringUi.items.jsonPath')}>
               <Input maxLength={200} />
             </Form.Item>
           </Col>
           {num('scale', t('monitoringUi.items.scale'))}
           <Col span={12}>
-            <Form.Item name={['source', 'command_topic']} label={t('monitoringUi.items.commandTopic')}>
+            <Form.Item rules={rules} name={['source', 'command_topic']} label={t('monitoringUi.items.commandTopic')}>
               <Input maxLength={300} />
             </Form.Item>
           </Col>
           <Col span={12}>
             <Form.Item
+              rules={rules}
               name={['source', 'command_payload']}
               label={t('monitoringUi.items.commandPayload')}
               tooltip={t('monitoringUi.items.commandPayloadHelp')}
@@ -141,7 +153,7 @@ export const SourceFields = ({ addressBase = 0 }: { addressBase?: 0 | 1 }) => {
       {kind === 'simulator' ? (
         <>
           <Col span={6}>
-            <Form.Item name={['source', 'model']} label={t('monitoringUi.items.model')}>
+            <Form.Item rules={rules} name={['source', 'model']} label={t('monitoringUi.items.model')}>
               <Select
                 options={[
                   { value: 'analog', label: t('monitoringUi.items.modelAnalog') },

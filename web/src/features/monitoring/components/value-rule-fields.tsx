@@ -1,10 +1,11 @@
 import { Col, Form, Input, InputNumber, Select, Switch } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFieldRules } from '../../../components/form-rules.ts';
 
-/** A number input of a monitoring form. */
-export const numberField = (name: string, label: string, min?: number) => (
-  <Form.Item name={name} label={label}>
+/** A number input of a monitoring form, checked with the form's rules. */
+export const NumberField = ({ name, label, min }: { name: string | string[]; label: string; min?: number }) => (
+  <Form.Item rules={useFieldRules()} name={name} label={label}>
     <InputNumber min={min} style={{ width: '100%' }} />
   </Form.Item>
 );
@@ -24,12 +25,13 @@ export const ValueRuleFields = ({
 }) => {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
+  const rules = useFieldRules();
   const valueType = Form.useWatch('value_type', form);
   const telemetry = Form.useWatch('telemetry_only', form);
   return (
     <>
       <Col span={6}>
-        <Form.Item name="value_type" label={t('monitoringUi.items.valueType')}>
+        <Form.Item rules={rules} name="value_type" label={t('monitoringUi.items.valueType')}>
           <Select
             options={[
               { value: 1, label: t('monitoringUi.items.numeric') },
@@ -40,6 +42,7 @@ export const ValueRuleFields = ({
       </Col>
       <Col span={6}>
         <Form.Item
+          rules={rules}
           name="telemetry_only"
           label={t('monitoringUi.items.telemetryOnly')}
           tooltip={t('monitoringUi.items.telemetryOnlyHelp')}
@@ -50,14 +53,18 @@ export const ValueRuleFields = ({
       </Col>
       {telemetry ? null : valueType === 0 ? (
         <Col span={6}>
-          <Form.Item name="status_threshold" label={t('monitoringUi.items.statusThreshold')} required>
+          <Form.Item rules={rules} name="status_threshold" label={t('monitoringUi.items.statusThreshold')} required>
             <Input maxLength={32} />
           </Form.Item>
         </Col>
       ) : (
         <>
-          <Col span={thresholdSpan}>{numberField('threshold_min', t('monitoringUi.items.min'))}</Col>
-          <Col span={thresholdSpan}>{numberField('threshold_max', t('monitoringUi.items.max'))}</Col>
+          <Col span={thresholdSpan}>
+            <NumberField name="threshold_min" label={t('monitoringUi.items.min')} />
+          </Col>
+          <Col span={thresholdSpan}>
+            <NumberField name="threshold_max" label={t('monitoringUi.items.max')} />
+          </Col>
           {numericExtra}
         </>
       )}

@@ -1,167 +1,90 @@
-import { type ItemRow, itemBulkUpdate, itemInput } from '@sitewatch/contract/monitoring';
+import { type ItemRow, itemBulkUpdate, itemInput, monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  Button,
-  Card,
-  Col,
-  ColorPicker,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Row,
-  Select,
-  Space,
-  Switch,
-  Table,
-  Tag,
-  Tooltip,
-} from 'antd';
+import { Alert, Button, Col, ColorPicker, Form, Input, InputNumber, Modal, Row, Select, Switch, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormModal } from '../../../components/form-modal.tsx';
+import { contractRule, FieldRules, validValues } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
+import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
 import { formatValue } from '../../../components/value-format.ts';
-import { contactGroupsQuery, devicesQuery, itemsQuery, monitoringApi, periodsQuery } from '../api.ts';
+import { contactGroupsQuery, devicesQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { ItemNameFields } from '../components/item-name-fields.tsx';
 import { SourceFields } from '../components/source-fields.tsx';
-import { numberField, ValueRuleFields } from '../components/value-rule-fields.tsx';
+import { NumberField, ValueRuleFields } from '../components/value-rule-fields.tsx';
 import { useSaved } from '../feedback.ts';
-import { validateWith } from '../form-errors.ts';
+import { itemBody, sourceDefaults } from '../item-body.ts';
 
-const sourceKeys: Record<string, string[]> = {
-  simulator: ['kind', 'model', 'base', 'spread', 'noise', 'period_s', 'fault_rate', 'decimals'],
-  modbus: ['kind', 'function', 'register', 'data_type', 'byte_order', 'bit', 'scale'],
-  snmp: ['kind', 'oid', 'scale'],
-  mqtt: ['kind', 'topic', 'json_path', 'scale', 'command_topic', 'command_payload'],
+const page = '/setting_items';
+const itemRoutes = {
+  list: monitoringRoutes.listItems,
+  create: monitoringRoutes.createItem,
+  update: monitoringRoutes.updateItem,
+  remove: monitoringRoutes.deleteItem,
 };
-const pickSource = (source: Record<string, unknown>) =>
-  Object.fromEntries(
-    (sourceKeys[String(source.kind)] ?? ['kind'])
-      .filter((k) => source[k] !== undefined && source[k] !== null)
-      .map((k) => [k, source[k]]),
-  );
+const itemRules = [contractRule(itemInput, { toBody: itemBody })];
 
-const ItemForm = ({
-  item,
-  deviceId,
-  addressBase,
-  onClose,
-}: {
-  item: ItemRow | 'new' | null;
-  deviceId?: number;
-  /** How the device numbers its registers (its Modbus option), said in the register's label. */
-  addressBase: 0 | 1;
-  onClose: () => void;
-}) => {
+/** A new item until the user says otherwise: numeric 0–100, simulated. */
+const newItem = {
+  name: '',
+  value_type: 1,
+  threshold_min: 0,
+  threshold_max: 100,
+  recovery_point: 0,
+  overrun_point: 0,
+  alarm_level: 1,
+  check_interval: 10,
+  repetitions: 1,
+  notification_interval: 300,
+  enable: true,
+  source: sourceDefaults('simulator'),
+};
+
+/** Devices as the pickers offer them: devices of different sites may share a name, so each says where it stands. */
+const useDeviceOptions = (site?: number | null) => {
+  const devices = useQuery(devicesQuery({ page: 1, limit: 1000, ...(site ? { device_group_id: site } : {}) }));
+  const rows = devices.data?.data ?? [];
+  return { rows, options: rows.map((d) => ({ value: d.id, label: `${d.name} · ${d.device_group_name}` })) };
+};
+
+/** The item dialog's fields (every field of 002 §3), checked with the item request's schema. */
+const ItemFields = () => {
   const { t } = useTranslation();
-  const [form] = Form.useForm();
-  const feedback = useSaved();
+  const form = Form.useFormInstance();
   const periods = useQuery(periodsQuery);
   const groups = useQuery(contactGroupsQuery);
+  const devices = useDeviceOptions();
+  const deviceId = Form.useWatch('device_id', form);
+  // How the device numbers its registers (its Modbus option), said in the register's label.
+  const addressBase = devices.rows.find((d) => d.id === deviceId)?.options.modbus_address_base ?? 0;
   const periodOptions = [
     { value: 0, label: t('monitoringUi.items.always') },
     ...(periods.data?.data ?? []).map((p) => ({ value: p.id, label: p.name })),
   ];
-  const save = useMutation({
-    mutationFn: (body: Parameters<typeof monitoringApi.createItem>[0]) =>
-      item && item !== 'new' ? monitoringApi.updateItem(item.id, body) : monitoringApi.createItem(body),
-    onSuccess: () => {
-      feedback.onSuccess();
-      onClose();
-    },
-  });
-  const initial =
-    item && item !== 'new'
-      ? item
-      : {
-          device_id: deviceId,
-          name: '',
-          value_type: 1,
-          threshold_min: 0,
-          threshold_max: 100,
-          recovery_point: 0,
-          overrun_point: 0,
-          alarm_level: 1,
-          check_interval: 10,
-          repetitions: 1,
-          notification_interval: 300,
-          enable: true,
-          source: {
-            kind: 'simulator',
-            model: 'analog',
-            base: 50,
-            spread: 10,
-            noise: 1,
-            period_s: 86_400,
-            fault_rate: 0,
-            decimals: 1,
-          },
-        };
+  const periodField = (name: string, label: string) => (
+    <Col span={6}>
+      <Form.Item rules={itemRules} name={name} label={label}>
+        <Select options={periodOptions} />
+      </Form.Item>
+    </Col>
+  );
   return (
-    <FormModal
-      open={item !== null}
-      width={820}
-      title={item === 'new' ? t('monitoringUi.items.add') : t('monitoringUi.items.edit')}
-      onCancel={onClose}
-      confirmLoading={save.isPending}
-      form={form}
-      name="item"
-      initialValues={initial}
-      onFinish={(values) => {
-        // Only the fields of the chosen kind go to the server (the schema is strict).
-        const source = pickSource(values.source ?? {});
-        const {
-          id: _id,
-          device_name: _d,
-          device_group_id: _g,
-          state: _s,
-          value: _v,
-          last_check: _l,
-          info: _i,
-          ...rest
-        } = { ...(item && item !== 'new' ? item : {}), ...values } as Record<string, unknown>;
-        const color = values.alarm_color;
-        // Telemetry only: recorded, never judged, so it carries no thresholds (the contract refuses them).
-        const noThresholds = values.telemetry_only
-          ? {
-              threshold_min: null,
-              threshold_max: null,
-              recovery_point: null,
-              overrun_point: null,
-              status_threshold: '',
-            }
-          : {};
-        const body = validateWith(
-          itemInput,
-          {
-            ...rest,
-            ...noThresholds,
-            source,
-            // Empty: the driver's default maximum age (the server stores it).
-            max_age: typeof values.max_age === 'number' ? values.max_age : undefined,
-            alarm_color: typeof color === 'string' ? color : color ? color.toHexString() : '',
-          },
-          form,
-          (k) => t(k as never),
-        );
-        if (body) save.mutate(body);
-      }}
-    >
+    <FieldRules value={itemRules}>
       <Row gutter={12}>
-        <ItemNameFields unitSpan={4} />
-        <Col span={4}>
-          <Form.Item name="location_id" label={t('monitoringUi.items.location')}>
+        <Col span={12}>
+          <Form.Item rules={itemRules} name="device_id" label={t('monitoringUi.items.device')} required>
+            <Select showSearch={{ optionFilterProp: 'label' }} options={devices.options} />
+          </Form.Item>
+        </Col>
+        <Col span={6}>
+          <Form.Item rules={itemRules} name="location_id" label={t('monitoringUi.items.location')}>
             <InputNumber min={0} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
         <Col span={6}>
           <Form.Item
+            rules={itemRules}
             name="decimals"
             label={t('monitoringUi.items.displayDecimals')}
             tooltip={t('monitoringUi.items.displayDecimalsHelp')}
@@ -169,27 +92,32 @@ const ItemForm = ({
             <InputNumber min={0} max={6} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
+        <ItemNameFields />
         <ValueRuleFields
           thresholdSpan={4}
           numericExtra={
             <>
-              <Col span={5}>{numberField('recovery_point', t('monitoringUi.items.recoveryPoint'))}</Col>
-              <Col span={5}>{numberField('overrun_point', t('monitoringUi.items.overrunPoint'))}</Col>
+              <Col span={5}>
+                <NumberField name="recovery_point" label={t('monitoringUi.items.recoveryPoint')} />
+              </Col>
+              <Col span={5}>
+                <NumberField name="overrun_point" label={t('monitoringUi.items.overrunPoint')} />
+              </Col>
             </>
           }
         />
         <Col span={6}>
-          <Form.Item name="alarm_level" label={t('monitoringUi.items.alarmLevel')}>
+          <Form.Item rules={itemRules} name="alarm_level" label={t('monitoringUi.items.alarmLevel')}>
             <LevelSelect style={{ width: '100%' }} />
           </Form.Item>
         </Col>
         <Col span={6}>
-          <Form.Item name="alarm_color" label={t('monitoringUi.items.alarmColor')}>
+          <Form.Item rules={itemRules} name="alarm_color" label={t('monitoringUi.items.alarmColor')}>
             <ColorPicker format="hex" disabledAlpha allowClear />
           </Form.Item>
         </Col>
         <Col span={6}>
-          <Form.Item name="contact_group_id" label={t('monitoringUi.items.contactGroup')}>
+          <Form.Item rules={itemRules} name="contact_group_id" label={t('monitoringUi.items.contactGroup')}>
             <Select
               options={[
                 { value: 0, label: t('monitoringUi.items.noContactGroup') },
@@ -198,55 +126,60 @@ const ItemForm = ({
             />
           </Form.Item>
         </Col>
+        {periodField('working_period_id', t('monitoringUi.items.workingPeriod'))}
         <Col span={6}>
-          <Form.Item name="working_period_id" label={t('monitoringUi.items.workingPeriod')}>
-            <Select options={periodOptions} />
-          </Form.Item>
+          <NumberField name="overrun_action_id" label={t('monitoringUi.items.overrunAction')} min={0} />
         </Col>
-        <Col span={6}>{numberField('overrun_action_id', t('monitoringUi.items.overrunAction'), 0)}</Col>
-        <Col span={6}>{numberField('recovery_action_id', t('monitoringUi.items.recoveryAction'), 0)}</Col>
-        <Col span={6}>{numberField('check_interval', t('monitoringUi.items.checkInterval'), 0)}</Col>
         <Col span={6}>
-          <Form.Item name="max_age" label={t('monitoringUi.items.maxAge')} tooltip={t('monitoringUi.items.maxAgeHelp')}>
+          <NumberField name="recovery_action_id" label={t('monitoringUi.items.recoveryAction')} min={0} />
+        </Col>
+        <Col span={6}>
+          <NumberField name="check_interval" label={t('monitoringUi.items.checkInterval')} min={0} />
+        </Col>
+        <Col span={6}>
+          <Form.Item
+            rules={itemRules}
+            name="max_age"
+            label={t('monitoringUi.items.maxAge')}
+            tooltip={t('monitoringUi.items.maxAgeHelp')}
+          >
             <InputNumber min={0} max={604_800} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
-        <Col span={6}>{numberField('repetitions', t('monitoringUi.items.repetitions'), 0)}</Col>
-        <Col span={6}>{numberField('notification_interval', t('monitoringUi.items.notificationInterval'), 0)}</Col>
         <Col span={6}>
-          <Form.Item name="check_period_id" label={t('monitoringUi.items.checkPeriod')}>
-            <Select options={periodOptions} />
-          </Form.Item>
+          <NumberField name="repetitions" label={t('monitoringUi.items.repetitions')} min={0} />
         </Col>
         <Col span={6}>
-          <Form.Item name="notification_period_id" label={t('monitoringUi.items.notificationPeriod')}>
-            <Select options={periodOptions} />
-          </Form.Item>
+          <NumberField name="notification_interval" label={t('monitoringUi.items.notificationInterval')} min={0} />
         </Col>
+        {periodField('check_period_id', t('monitoringUi.items.checkPeriod'))}
+        {periodField('notification_period_id', t('monitoringUi.items.notificationPeriod'))}
+        {periodField('alarm_period_id', t('monitoringUi.items.alarmPeriod'))}
         <Col span={6}>
-          <Form.Item name="alarm_period_id" label={t('monitoringUi.items.alarmPeriod')}>
-            <Select options={periodOptions} />
-          </Form.Item>
-        </Col>
-        <Col span={6}>
-          <Form.Item name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
+          <Form.Item rules={itemRules} name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
             <Switch />
           </Form.Item>
         </Col>
       </Row>
       <SourceFields addressBase={addressBase} />
-      <Form.Item name="device_id" hidden>
-        <Input />
-      </Form.Item>
-    </FormModal>
+    </FieldRules>
   );
 };
+
+/** The bulk edit's request: only the fields given go into `set`. */
+const bulkBody = (ids: number[], values: Record<string, unknown>) => ({
+  ids,
+  set: Object.fromEntries(
+    Object.entries((values.set ?? {}) as Record<string, unknown>).filter(([, v]) => v !== undefined && v !== null),
+  ),
+});
 
 const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => void }) => {
   const { t } = useTranslation();
   const feedback = useSaved();
   const [form] = Form.useForm();
   const [failed, setFailed] = useState<Array<{ id: number; message: string }>>([]);
+  const rules = [contractRule(itemBulkUpdate, { toBody: (v) => bulkBody(ids ?? [], v) })];
   const bulk = useMutation({
     mutationFn: (body: Parameters<typeof monitoringApi.bulkItems>[0]) => monitoringApi.bulkItems(body),
     onSuccess: (result) => {
@@ -255,15 +188,6 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
       if (result.failed.length === 0) onClose();
     },
   });
-  const fields = [
-    'threshold_min',
-    'threshold_max',
-    'alarm_level',
-    'check_interval',
-    'repetitions',
-    'notification_interval',
-    'decimals',
-  ] as const;
   const labels = {
     threshold_min: t('monitoringUi.items.min'),
     threshold_max: t('monitoringUi.items.max'),
@@ -281,7 +205,12 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
         setFailed([]);
         onClose();
       }}
-      onOk={() => form.submit()}
+      onOk={() =>
+        void validValues(form).then(
+          (values) => values && bulk.mutate(itemBulkUpdate.parse(bulkBody(ids ?? [], values))),
+        )
+      }
+      confirmLoading={bulk.isPending}
       destroyOnHidden
     >
       {failed.length ? (
@@ -292,103 +221,94 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
           description={failed.map((f) => `#${f.id}: ${f.message}`).join('; ')}
         />
       ) : null}
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        onFinish={(values) => {
-          const set = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
-          const body = validateWith(itemBulkUpdate, { ids: ids ?? [], set }, form, (k) => t(k as never));
-          if (body) bulk.mutate(body);
-        }}
-      >
-        <Row gutter={12}>
-          {fields.map((f) => (
-            <Col span={12} key={f}>
-              {numberField(f, labels[f])}
-            </Col>
-          ))}
-        </Row>
+      <Form form={form} layout="vertical" preserve={false}>
+        <FieldRules value={rules}>
+          <Row gutter={12}>
+            {Object.entries(labels).map(([f, label]) => (
+              <Col span={12} key={f}>
+                <NumberField name={['set', f]} label={label} />
+              </Col>
+            ))}
+          </Row>
+        </FieldRules>
       </Form>
     </Modal>
   );
 };
 
-/** /setting_items: monitored items of a device with every field of 002 §3, edit, bulk edit, delete. */
+/** The list's device filter: the devices of the chosen site (all sites when none). */
+const DeviceFilter = ({ onChange }: { onChange: (id: number | undefined) => void }) => {
+  const { t } = useTranslation();
+  const site = Form.useWatch('device_group_id', Form.useFormInstance());
+  return (
+    <Form.Item name="device_id">
+      <Select
+        allowClear
+        showSearch={{ optionFilterProp: 'label' }}
+        placeholder={t('monitoringUi.items.device')}
+        aria-label={t('monitoringUi.items.device')}
+        style={{ width: 280 }}
+        options={useDeviceOptions(site).options}
+        onChange={onChange}
+      />
+    </Form.Item>
+  );
+};
+
+/** /setting_items: monitored items with every field of 002 §3; add, edit, bulk edit, delete by the page's grants. */
 export const ItemsPage = () => {
   const { t } = useTranslation();
-  const feedback = useSaved();
-  const [site, setSite] = useState<number | null>(null);
-  const [query, setQuery] = useState<{ page: number; limit: number; device_id?: number; name?: string }>({
-    page: 1,
-    limit: 20,
-  });
-  const devices = useQuery(devicesQuery({ page: 1, limit: 1000, ...(site ? { device_group_id: site } : {}) }));
-  const items = useQuery(itemsQuery({ ...query, ...(site ? { device_group_id: site } : {}) }));
   const sites = useQuery(sitesQuery);
   const siteName = (id: number) => sites.data?.data.find((s) => s.id === id)?.name ?? '';
-  const [editing, setEditing] = useState<ItemRow | 'new' | null>(null);
+  const [device, setDevice] = useState<number | undefined>();
   const [selected, setSelected] = useState<number[]>([]);
   const [bulk, setBulk] = useState<number[] | null>(null);
-  const remove = useMutation({ mutationFn: monitoringApi.deleteItem, ...feedback });
   return (
-    <Card
-      title={t('monitoringUi.items.title')}
-      extra={
-        <Space>
+    <>
+      <ResourcePage<ItemRow>
+        page={page}
+        title={t('monitoringUi.items.title')}
+        routes={itemRoutes}
+        queryKey={['monitoring']}
+        searchButton={false}
+        filters={(submit) => (
+          <>
+            <Form.Item name="device_group_id">
+              <SiteSelect allowClear placeholder={t('monitoringUi.devices.site')} onChange={submit} />
+            </Form.Item>
+            <DeviceFilter
+              onChange={(id) => {
+                setDevice(id);
+                submit();
+              }}
+            />
+            <Form.Item name="name">
+              <Input.Search
+                allowClear
+                placeholder={t('monitoringUi.items.name')}
+                style={{ width: 220 }}
+                onSearch={submit}
+              />
+            </Form.Item>
+          </>
+        )}
+        toQuery={(v) => ({
+          device_group_id: v.device_group_id ?? undefined,
+          device_id: v.device_id ?? undefined,
+          name: v.name || undefined,
+        })}
+        toolbar={() => (
           <Button disabled={selected.length === 0} onClick={() => setBulk(selected)}>
             {t('monitoringUi.common.bulkEdit')}
           </Button>
-          <Tooltip title={query.device_id ? undefined : t('monitoringUi.items.chooseDeviceFirst')}>
-            <Button type="primary" disabled={!query.device_id} onClick={() => setEditing('new')}>
-              {t('monitoringUi.items.add')}
-            </Button>
-          </Tooltip>
-        </Space>
-      }
-    >
-      <Flex gap={12} style={{ marginBottom: 12 }} wrap>
-        <SiteSelect
-          allowClear
-          placeholder={t('monitoringUi.devices.site')}
-          value={site}
-          onChange={(v) => {
-            setSite(v);
-            setQuery({ page: 1, limit: query.limit });
-          }}
-        />
-        <Select
-          allowClear
-          showSearch={{ optionFilterProp: 'label' }}
-          placeholder={t('monitoringUi.items.device')}
-          aria-label={t('monitoringUi.items.device')}
-          style={{ width: 280 }}
-          value={query.device_id}
-          onChange={(v) => setQuery({ ...query, page: 1, device_id: v })}
-          // Devices of different sites may share a name: each says where it stands.
-          options={(devices.data?.data ?? []).map((d) => ({
-            value: d.id,
-            label: `${d.name} · ${d.device_group_name}`,
-          }))}
-        />
-        <Input.Search
-          allowClear
-          placeholder={t('monitoringUi.items.name')}
-          style={{ width: 220 }}
-          onSearch={(name) => setQuery({ ...query, page: 1, name: name || undefined })}
-        />
-      </Flex>
-      <Table<ItemRow>
-        rowKey="id"
-        loading={items.isLoading}
-        dataSource={items.data?.data}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: items.data?.total,
-          onChange: (page, limit) => setQuery({ ...query, page, limit }),
-        }}
+        )}
+        table={{ rowSelection: { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } }}
+        addLabel={t('monitoringUi.items.add')}
+        dialog={{ addTitle: t('monitoringUi.items.add'), editTitle: t('monitoringUi.items.edit'), width: 820 }}
+        // A new item belongs to the device the list is filtered by, until the user picks another.
+        initial={{ ...newItem, device_id: device }}
+        fromForm={(values, editing) => itemInput.parse(itemBody({ ...editing, ...values }))}
+        fields={() => <ItemFields />}
         columns={[
           { title: t('monitoringUi.items.name'), dataIndex: 'name' },
           { title: t('monitoringUi.items.site'), dataIndex: 'device_group_id', render: (id: number) => siteName(id) },
@@ -410,43 +330,15 @@ export const ItemsPage = () => {
             render: (level: number) => <LevelTag level={level} />,
           },
           { title: t('monitoringUi.items.checkInterval'), dataIndex: 'check_interval', width: 100 },
-          {
-            title: t('monitoringUi.station.value'),
-            render: (_, i) => formatValue(i.value, i),
-          },
+          { title: t('monitoringUi.station.value'), render: (_, i) => formatValue(i.value, i) },
           {
             title: t('monitoringUi.station.state'),
             width: 100,
             render: (_, i) => <Tag color={stateOf(i.state).color}>{t(stateOf(i.state).key)}</Tag>,
           },
-          {
-            title: t('monitoringUi.common.actions'),
-            width: 160,
-            render: (_, i) => (
-              <Space>
-                <Button size="small" onClick={() => setEditing(i)}>
-                  {t('monitoringUi.common.edit')}
-                </Button>
-                <Popconfirm title={t('monitoringUi.common.confirmDelete')} onConfirm={() => remove.mutate(i.id)}>
-                  <Button size="small" danger>
-                    {t('monitoringUi.common.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
         ]}
       />
-      <ItemForm
-        item={editing}
-        deviceId={query.device_id}
-        addressBase={
-          devices.data?.data.find((d) => d.id === (editing && editing !== 'new' ? editing.device_id : query.device_id))
-            ?.options.modbus_address_base ?? 0
-        }
-        onClose={() => setEditing(null)}
-      />
       <BulkDialog ids={bulk} onClose={() => setBulk(null)} />
-    </Card>
+    </>
   );
 };
