@@ -163,6 +163,23 @@ for (let r = 0; r < rounds; r++) {
 }
 times.sort((a, b) => a - b);
 console.log(answer);
+// Where the time goes: each route alone, and the read of the site's year of hours alone.
+const repo = createEnergyRepository(db);
+const siteMeters = (await repo.meters([sites[0]!])).map((m) => m.id);
+for (const [name, call] of [
+  ['cost alone', () => service.cost(q, null)],
+  ['PUE alone', () => service.pue(q, null)],
+  ['read of the year of hours (packed in 365 daily rows a meter) alone', () => repo.dayHours(siteMeters, q.t1, q.t2)],
+] as const) {
+  const alone: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    await call();
+    alone.push(performance.now() - t0);
+  }
+  alone.sort((a, b) => a - b);
+  console.log(`  ${name}: median ${alone[Math.floor(rounds / 2)]!.toFixed(0)} ms`);
+}
 console.log(
   `${pg ? 'PostgreSQL' : 'SQLite'}: a site's monthly cost and PUE for a year: median ${times[Math.floor(rounds / 2)]!.toFixed(0)} ms, best ${times[0]!.toFixed(0)} ms, worst ${times.at(-1)!.toFixed(0)} ms (${rounds} rounds)`,
 );

@@ -138,6 +138,16 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     expect(daily.total_kwh).toBe(1290);
     expect(daily.buckets.length).toBeGreaterThanOrEqual(6);
     expect(daily.buckets.some((b: { estimated: boolean }) => b.estimated)).toBe(true);
+    // The cost reads whole days from the hours packed in the daily rows: every hour counted once.
+    const flat = (
+      await call('POST', 'time_sharing_system', {
+        name: 'Flat',
+        slots: [{ start: '00:00', end: '24:00', band: 'flat', price: 0.5 }],
+      })
+    ).json().data;
+    await call('PUT', `energy_cost_set/${site}`, { tariff_id: flat.id, valid_from: 0 });
+    const cost = (await call('GET', `energy_analysis/cost_statistics?${range}&interval=day`)).json().data[0];
+    expect(cost).toMatchObject({ kwh: 1290, cost_cents: 64_500, uncosted_kwh: 0 });
     const days = await k
       .selectFrom('energy_days')
       .select((eb) => eb.fn.sum<number>('kwh').as('kwh'))

@@ -32,7 +32,8 @@ export interface EnergyTables {
   };
   /** Migration 0021-energy-hourly: booked energy per meter and hour, and per local day. */
   energy_hours: EnergyRow;
-  energy_days: EnergyRow;
+  /** `hours`: the day's hourly kWh, comma-separated from its first whole hour ('' where none). */
+  energy_days: EnergyRow & { hours: string };
   energy_events: {
     meter_id: number;
     ts: number;

@@ -8,14 +8,16 @@ import type { Kysely } from 'kysely';
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   for (const table of ['energy_hours', 'energy_days']) {
-    await db.schema
+    let create = db.schema
       .createTable(table)
       .addColumn('meter_id', 'integer', (c) => c.notNull().references('energy_meters.id').onDelete('cascade'))
       .addColumn('ts', 'bigint', (c) => c.notNull())
       .addColumn('kwh', 'double precision', (c) => c.notNull())
-      .addColumn('estimated', 'integer', (c) => c.notNull())
-      .addPrimaryKeyConstraint(`${table}_pk`, ['meter_id', 'ts'])
-      .execute();
+      .addColumn('estimated', 'integer', (c) => c.notNull());
+    // A day also holds its hours (comma-separated kWh from its first whole hour; empty: none), so
+    // the cost of a year reads 365 rows per meter, not 8 760.
+    if (table === 'energy_days') create = create.addColumn('hours', 'text', (c) => c.notNull().defaultTo(''));
+    await create.addPrimaryKeyConstraint(`${table}_pk`, ['meter_id', 'ts']).execute();
   }
   await db.schema
     .createTable('energy_events')

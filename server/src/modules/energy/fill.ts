@@ -185,19 +185,26 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
 
         // Days from the first one the window touches: kept hours before the window, new ones after.
         const dayFrom = Number.isFinite(p.w) ? dayOf(p.w) : Number.NEGATIVE_INFINITY;
-        const sums = new Map<number, { kwh: number; estimated: number }>();
+        const sums = new Map<number, { kwh: number; estimated: number; hours: string[] }>();
         const add = (ts: number, kwh: number, estimated: boolean) => {
           const d = dayOf(ts);
-          const s = sums.get(d) ?? { kwh: 0, estimated: 0 };
+          const s = sums.get(d) ?? { kwh: 0, estimated: 0, hours: [] };
           s.kwh += kwh;
           if (estimated) s.estimated = 1;
+          s.hours[(ts - Math.ceil(d / hour) * hour) / hour] = String(kwh);
           sums.set(d, s);
         };
         for (const o of old) if (o.ts >= dayFrom && o.ts < p.w) add(o.ts, o.kwh, o.estimated === 1);
         for (const h of p.hours) add(h.ts, h.kwh, h.estimated);
         if (Number.isFinite(dayFrom))
           await trx.deleteFrom('energy_days').where('meter_id', '=', id).where('ts', '>=', dayFrom).execute();
-        const dayRows = [...sums.entries()].map(([ts, s]) => ({ meter_id: id, ts, ...s }));
+        const dayRows = [...sums.entries()].map(([ts, s]) => ({
+          meter_id: id,
+          ts,
+          kwh: s.kwh,
+          estimated: s.estimated,
+          hours: Array.from(s.hours, (v) => v ?? '').join(','),
+        }));
         for (let i = 0; i < dayRows.length; i += batch)
           await trx
             .insertInto('energy_days')
@@ -222,9 +229,11 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
     });
   };
 
-  const run = (meterIds?: number[]) =>
+  /** Which meters have new data, grouped by the hour to recompute from (one pass at a time). */
+  const plan = (meterIds?: number[]) =>
     serial(async () => {
-      if (meterIds?.length === 0) return;
+      const groups = new Map<number | null, MeterWork[]>();
+      if (meterIds?.length === 0) return groups;
       const marks = lateMarks;
       lateMarks = new Map();
       try {
@@ -261,7 +270,6 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
         ]);
       if (meterIds) q = q.where('m.id', 'in', meterIds);
       const meters = await q.execute();
-      const groups = new Map<number | null, MeterWork[]>();
       for (const m of meters) {
         const lastTs = m.last_ts === null ? null : Number(m.last_ts);
         if (lastTs !== null) watched.set(m.item_id, { meterId: m.id, lastTs });
@@ -287,11 +295,35 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
         const key = from === null ? -m.id - 1e12 : from;
         groups.set(key, [...(groups.get(key) ?? []), work]);
       }
-      for (const group of groups.values())
-        for (let i = 0; i < group.length; i += 200) await recompute(group.slice(i, i + 200), group[0]!.from);
+      return groups;
     });
+  /**
+   * A pass: the plan, then each group as a step of its own, so a read waits for the step running
+   * and its own meters, not for a whole first pass over a year of every meter.
+   */
+  const run = async (meterIds?: number[]) => {
+    for (const group of (await plan(meterIds)).values())
+      for (let i = 0; i < group.length; i += 200) {
+        if (stopped) return;
+        const part = group.slice(i, i + 200);
+        await serial(async () => {
+          // A whole history another pass has computed meanwhile is not computed again.
+          if (
+            part[0]!.from === null &&
+            (await k
+              .selectFrom('energy_fill')
+              .select('meter_id')
+              .where('meter_id', '=', part[0]!.id)
+              .executeTakeFirst())
+          )
+            return;
+          await recompute(part, part[0]!.from);
+        });
+      }
+  };
 
   let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
   const tick = () => {
     void run().catch((err) => deps.onError?.(err));
   };
@@ -331,6 +363,7 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
       timer.unref();
     },
     async stop() {
+      stopped = true;
       if (timer) clearInterval(timer);
       timer = null;
       await chain;

@@ -90,6 +90,19 @@ export const createEnergyRepository = (db: Db) => {
               .orderBy('ts')
               .execute()
           ).map((r) => ({ meter_id: r.meter_id, ts: Number(r.ts), kwh: r.kwh, estimated: r.estimated === 1 })),
+    /** The hours of whole local days [t1, t2): each day's hourly kWh as the fill packed them. */
+    dayHours: async (meterIds: number[], t1: number, t2: number) =>
+      meterIds.length === 0 || t2 <= t1
+        ? []
+        : k
+            .selectFrom('energy_days')
+            .select(['meter_id', 'ts', 'hours'])
+            .where('meter_id', 'in', meterIds)
+            .where('ts', '>=', t1)
+            .where('ts', '<', t2)
+            .orderBy('meter_id')
+            .orderBy('ts')
+            .execute(),
     /** Energy per meter over [t1, t2) of hours or days, summed by the database. */
     energySums: async (table: 'energy_hours' | 'energy_days', meterIds: number[], t1: number, t2: number) =>
       meterIds.length === 0 || t2 <= t1

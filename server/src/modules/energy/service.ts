@@ -199,6 +199,28 @@ export const createEnergyService = (deps: EnergyDeps) => {
     for (const list of out.values()) list.sort((x, y) => x.ts - y.ts);
     return out;
   };
+  /**
+   * Energy per meter and hour over [t1, t2] (cost, load and periods need hours): the whole days
+   * from the hours packed in the daily rows, the partial days at the edges from energy_hours.
+   */
+  const hoursOf = async (meterIds: number[], t1: number, t2: number) => {
+    const { a, b, d1, d2 } = split(t1, t2, true);
+    const out = new Map<number, Part[]>();
+    const push = (meterId: number, p: Part) => {
+      const list = out.get(meterId);
+      if (list) list.push(p);
+      else out.set(meterId, [p]);
+    };
+    for (const r of await repo.energy('energy_hours', meterIds, a, d1)) push(r.meter_id, r);
+    for (const r of await repo.dayHours(meterIds, d1, d2)) {
+      const h0 = Math.ceil(Number(r.ts) / hour) * hour;
+      const values = r.hours.split(',');
+      for (let i = 0; i < values.length; i++)
+        if (values[i] !== '') push(r.meter_id, { ts: h0 + i * hour, kwh: Number(values[i]), estimated: false });
+    }
+    for (const r of await repo.energy('energy_hours', meterIds, d2, b + hour)) push(r.meter_id, r);
+    return out;
+  };
   /** kWh per meter over [t1, t2], summed by the database. */
   const totalsOf = async (meterIds: number[], t1: number, t2: number) => {
     const { a, b, d1, d2 } = split(t1, t2, true);
@@ -409,11 +431,10 @@ export const createEnergyService = (deps: EnergyDeps) => {
       // The stair counts from the start of the month: the month's earlier hours are costed too, then left out.
       const from = q.t1 - (q.t1 % hour);
       const meters = await metersOf(q, allowed);
-      const hoursBy = await partsOf(
+      const hoursBy = await hoursOf(
         meters.map((m) => m.id),
         Math.min(from, intervalStart(q.t1, 'month', clock)),
         q.t2,
-        false,
       );
       const periods = await periodsBySite([...new Set(meters.map((m) => m.device_group_id))]);
       return meters.map((meter) => {
@@ -563,11 +584,10 @@ export const createEnergyService = (deps: EnergyDeps) => {
       const a = q.t1 - (q.t1 % hour);
       // Hours still to come do not lower the mean.
       const b = Math.min(q.t2 - (q.t2 % hour), now() - (now() % hour));
-      const parts = await partsOf(
+      const parts = await hoursOf(
         all.filter((m) => chosen.has(m.id) || it.has(m.id)).map((m) => m.id),
         a,
         b,
-        false,
       );
       const perHour = new Map<number, { kwh: number; it: number }>();
       for (const [meterId, list] of parts)
@@ -660,11 +680,10 @@ export const createEnergyService = (deps: EnergyDeps) => {
     async timeSharing(q: EnergyQuery, allowed: Allowed): Promise<TimeShareAnswer> {
       const all = await metersOf(q, allowed);
       const { meters, source } = facility(all, q.meter_id !== undefined);
-      const parts = await partsOf(
+      const parts = await hoursOf(
         meters.map((m) => m.id),
         q.t1,
         q.t2,
-        false,
       );
       const periods = await periodsBySite([...new Set(meters.map((m) => m.device_group_id))]);
       const zero = () => ({ sharp: 0, peak: 0, flat: 0, valley: 0, none: 0 });
@@ -754,11 +773,10 @@ export const createEnergyService = (deps: EnergyDeps) => {
       const lastMonthStart = intervalStart(monthStart - 1, 'month', clock);
       await deps.catchUp?.(meters.map((m) => m.id));
       const periods = await periodsBySite(sites.map((s) => s.id));
-      const hoursBy = await partsOf(
+      const hoursBy = await hoursOf(
         meters.map((m) => m.id),
         monthStart,
         t,
-        false,
       );
       const rows = [];
       for (const site of sites) {

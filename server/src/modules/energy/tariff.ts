@@ -115,6 +115,31 @@ export const zoneClock = (zone: string): LocalClock => {
   };
 };
 
+const locals = new WeakMap<LocalClock, Map<number, [number, number, number]>>();
+/**
+ * [year × 12 + month index, month 1-12, minute of the day] of `ts` on the clock, remembered (a
+ * year of hours of many meters asks for the same 8 760).
+ */
+const localOf = (clock: LocalClock, ts: number) => {
+  let cache = locals.get(clock);
+  if (!cache) {
+    cache = new Map();
+    locals.set(clock, cache);
+  }
+  let v = cache.get(ts);
+  if (!v) {
+    if (cache.size > 200_000) cache.clear();
+    const local = new Date((ts + clock.offsetMinutes(ts) * 60) * 1000);
+    v = [
+      local.getUTCFullYear() * 12 + local.getUTCMonth(),
+      local.getUTCMonth() + 1,
+      local.getUTCHours() * 60 + local.getUTCMinutes(),
+    ];
+    cache.set(ts, v);
+  }
+  return v;
+};
+
 /** Integer price of 1/10 000 yuan. */
 export const priceUnits = (p: number) => Math.round(p * 1e4);
 
@@ -126,7 +151,7 @@ interface Prepared {
   /** Per season: price units of each minute of the day. */
   minutes: Map<string, Int32Array>;
   /** Per season and local start minute of an hour: [price units, minutes] of its periods (a cache). */
-  hourParts: Map<string, Array<[number, number]>>;
+  hourParts: Map<number, Array<[number, number]>>;
 }
 
 const prepare = (t: Tariff): Prepared => {
@@ -182,8 +207,7 @@ export const costHours = (
   for (const h of hours) {
     const wh = Math.max(0, Math.round(h.kwh * 1000));
     while (pi + 1 < prepared.length && prepared[pi + 1]!.validFrom <= h.ts) pi++;
-    const local = new Date((h.ts + clock.offsetMinutes(h.ts) * 60) * 1000);
-    const month = local.getUTCFullYear() * 12 + local.getUTCMonth();
+    const [month, monthNo, m0] = localOf(clock, h.ts);
     if (month !== monthKey) {
       monthKey = month;
       used = 0;
@@ -194,13 +218,12 @@ export const costHours = (
       continue;
     }
     const t = prepared[pi]!.t;
-    const season = t.summer.size === 0 ? 'all' : t.summer.has(local.getUTCMonth() + 1) ? 'summer' : 'non_summer';
+    const season = t.summer.size === 0 ? 'all' : t.summer.has(monthNo) ? 'summer' : 'non_summer';
     // Split the hour's Wh over its minutes' period prices (remainder to the last part: exact sum).
     const parts: Array<[number, number]> = [];
     if (t.mode === 'stair') parts.push([wh, 0]);
     else {
-      const m0 = local.getUTCHours() * 60 + local.getUTCMinutes();
-      const key = `${season}|${m0}`;
+      const key = (season === 'all' ? 0 : season === 'summer' ? 1 : 2) * 1440 + m0;
       let minutesByPrice = t.hourParts.get(key);
       if (!minutesByPrice) {
         const day = t.minutes.get(season)!;
