@@ -303,7 +303,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     bus,
     clock,
   });
-  const stopAlarmPush = pushAlarms(bus, push, grants, clock);
+  const stopAlarmPush = pushAlarms(bus, push, grants, clock, () => notifier.dutyRoster());
 
   // ---------- the areas (areas.ts), each given the kernel ----------
   const kernel: Kernel = {

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
+import { pdfFont } from '../src/http/pdf.ts';
 import { inspectionOf, schedulerOf, scheduleZone } from '../src/modules/inspection/index.ts';
 import { planTask } from '../src/modules/inspection/service.ts';
 import type { Channel } from '../src/notify/channel.ts';
@@ -10,6 +11,7 @@ import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
 import { createUser } from './helpers/login.ts';
+import { pdfText } from './helpers/pdf-text.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const waitFor = async (what: string, check: () => boolean, ms = 8000) => {
@@ -219,6 +221,44 @@ describeEachDatabase('inspection and duty', (dialect) => {
     const sheet = book.worksheets[0]!;
     expect(sheet.getRow(2).getCell(3).value).toBe('温度0');
     expect(sheet.getRow(2).getCell(6).value).toBe('异常');
+
+    // The same report as a PDF: the Chinese text survives (read back through the font's ToUnicode map).
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/inspection/report/${report.id}/export?format=pdf`,
+      headers: { authorization: 'Bearer admin-token', 'accept-language': 'zh-CN' },
+    });
+    if (pdfFont() === null) {
+      // A machine without a CJK font: refused with the message, not a document of empty boxes.
+      expect(pdf.statusCode).toBe(409);
+      expect(pdf.json().message).toContain('SITEWATCH_PDF_FONT');
+      return;
+    }
+    expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe(`attachment; filename="inspection-${report.id}.pdf"`);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.rawPayload.toString('latin1')).toContain('/FontFile2');
+    const lines = pdfText(pdf.rawPayload);
+    const all = lines.join('');
+    expect(lines[0]).toBe(`巡检报告 ${report.id}`);
+    for (const text of [
+      '巡检人: admin',
+      '状态: 已通过',
+      '审核意见: 已处理',
+      '机房巡检正常，温度2偏高',
+      '机房I',
+      'TH-I',
+      '风扇异响',
+    ])
+      expect(all).toContain(text);
+    // Three item rows, their results in the table's result column.
+    expect(lines.filter((l) => l.startsWith('温度'))).toEqual(['温度0', '温度1', '温度2']);
+    expect(lines.filter((l) => l === '异常' || l === '正常')).toEqual(['异常', '正常', '异常']);
+    expect(all).not.toContain('\ufffd');
+    expect(pdf.rawPayload.length).toBeLessThan(300_000);
+    // An unknown format is refused.
+    expect((await call('GET', `inspection/report/${report.id}/export?format=doc`)).status).toBe(400);
   });
 
   it('with shift handover enabled the operator on duty gets the alarm notice and the one off duty does not', async () => {
@@ -340,5 +380,97 @@ describeEachDatabase('inspection and duty', (dialect) => {
     // 甲: weeks one and three of the day shift, and the week of nights but tonight (乙's override).
     expect(events).toBe(14 + 7 - 1);
     expect(res.body).toContain('SUMMARY:白班');
+  });
+
+  it('with handover on, only the users on duty get the pop-up; an order records who was on duty and may go to them', async () => {
+    // 22:00: 乙 is on duty (tonight's override); the administrator is 甲 by e-mail, off duty now.
+    const w = wallTime(now, zone);
+    now = fromWallTime({ ...w, h: 22, mi: 0, s: 0 }, zone);
+    await ok('PUT', `setting/contacts/${ids.b}`, { name: '乙', sms_number: '13800000002', email: 'yi@example.com' });
+    const yi = await createUser(t.database.db, `yi-${dialect}`, 'Passw0rd!x', [1]);
+    await t.database.db.kysely.updateTable('users').set({ email: 'YI@example.com' }).where('id', '=', yi).execute();
+    fakeTokens[`yi-${dialect}`] = { user_id: yi, user_name: `yi-${dialect}`, session_id: 902 };
+    const pushed = new Map<number, { event: string; notice?: boolean; alarm: { status_id: number } }[]>();
+    const removers = [1, yi].map((user_id) =>
+      t.push.add({
+        principal: { user_id, user_name: String(user_id), session_id: 1 },
+        send: (m) => {
+          const msg = JSON.parse(m);
+          if (msg.type === 'alarm') pushed.set(user_id, [...(pushed.get(user_id) ?? []), msg]);
+        },
+      }),
+    );
+    try {
+      const alarm = (await ok('GET', 'review?scope=all&page=1&limit=1')).data[0];
+      const raise = (statusId: number) =>
+        t.sitewatch.bus.publish('alarm.raised', { alarm: { ...alarm, status_id: statusId } });
+      await ok('PUT', 'on_duty_handover/setting', { handover_enable: true });
+      raise(alarm.status_id);
+      await waitFor('both pushes', () => pushed.get(1)?.length === 1 && pushed.get(yi)?.length === 1);
+      expect(pushed.get(yi)![0]).toMatchObject({ event: 'raise', notice: true });
+      expect(pushed.get(1)![0]).toMatchObject({ event: 'raise', notice: false });
+      // Off: everyone is told, no mark.
+      await ok('PUT', 'on_duty_handover/setting', { handover_enable: false });
+      raise(alarm.status_id);
+      await waitFor('the second pushes', () => pushed.get(1)?.length === 2 && pushed.get(yi)?.length === 2);
+      expect(pushed.get(1)![1]!.notice).toBeUndefined();
+      expect(pushed.get(yi)![1]!.notice).toBeUndefined();
+
+      // A manual order records who was on duty then, whatever the handover switch.
+      const manual = await ok('POST', 'work_order', {
+        description: '夜间巡查',
+        priority: 2,
+        handler_id: 1,
+        reviewer_id: 1,
+        deadline_hours: 2,
+      });
+      expect(manual.on_duty).toBe('乙');
+      // A rule that sends to the person on duty: 乙's user gets the order raised by the alarm.
+      const rule = {
+        name: '当班派单',
+        enable: true,
+        levels: [1, 2, 3, 4, 5],
+        device_group_ids: [],
+        handler_id: 1,
+        reviewer_id: 1,
+        priority: 4,
+        deadline_hours: 1,
+        require_recovered: false,
+        handler_on_duty: true,
+      };
+      expect(await ok('PUT', 'work_order_set/1', rule)).toMatchObject({ handler_on_duty: true });
+      raise(alarm.status_id);
+      const orders = await (async () => {
+        for (let i = 0; i < 200; i++) {
+          const rows = await ok('GET', `work_order/of_alarms?alarm_ids=${alarm.status_id},999999`);
+          if (rows.length > 0) return rows;
+          await sleep(25);
+        }
+        throw new Error('no order for the alarm');
+      })();
+      expect(orders).toMatchObject([{ alarm_id: alarm.status_id, number: expect.stringMatching(/^WO\d{6}$/) }]);
+      const order = await ok('GET', `work_order_info?id=${orders[0].id}`);
+      expect(order).toMatchObject({ dispatch: 'auto', handler_id: yi, on_duty: '乙', alarm_id: alarm.status_id });
+      // The alarm list opens that one alarm by id (the order's link back).
+      const one = await ok('GET', `review?scope=all&status_id=${alarm.status_id}`);
+      expect(one.total).toBe(1);
+      expect(one.data[0].status_id).toBe(alarm.status_id);
+      expect((await call('GET', 'work_order/of_alarms?alarm_ids=1,x')).status).toBe(400);
+      // The one on duty is no enabled user: the rule's own handler gets it, 乙 is still recorded.
+      await t.database.db.kysely.updateTable('users').set({ enable: 0 }).where('id', '=', yi).execute();
+      raise(999_001);
+      const fallback = await (async () => {
+        for (let i = 0; i < 200; i++) {
+          const rows = await ok('GET', 'work_order/of_alarms?alarm_ids=999001');
+          if (rows.length > 0) return ok('GET', `work_order_info?id=${rows[0].id}`);
+          await sleep(25);
+        }
+        throw new Error('no order for the alarm');
+      })();
+      expect(fallback).toMatchObject({ handler_id: 1, on_duty: '乙' });
+      await ok('PUT', 'work_order_set/1', { ...rule, enable: false });
+    } finally {
+      for (const remove of removers) remove();
+    }
   });
 });

@@ -285,12 +285,15 @@ describeEachDatabase('work orders', (dialect) => {
       });
       expect(order).toMatchObject({ dispatch: 'auto', creator_id: 0, priority: 5, alarm_level: 1, state: 1 });
       expect(order.deadline - order.creation_time).toBe(7200);
-      expect(pushed.map((m) => JSON.parse(m))).toContainEqual({
-        type: 'work_order',
-        id: order.id,
-        state: 1,
-        handler_id: ids.handler,
-      });
+      // The push follows the write: waited for, not raced.
+      await vi.waitFor(() =>
+        expect(pushed.map((m) => JSON.parse(m))).toContainEqual({
+          type: 'work_order',
+          id: order.id,
+          state: 1,
+          handler_id: ids.handler,
+        }),
+      );
       // Level 3 is not in the rule; the same alarm raised again makes no second order.
       expect((await ok('GET', 'work_order?index=0&alarm_id=7001', 'handler')).total).toBe(0);
       t.sitewatch.bus.publish('alarm.raised', { alarm: alarmRow(7002, 1, 1) });

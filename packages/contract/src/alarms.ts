@@ -176,6 +176,8 @@ export const reviewQuery = pageQuery.extend({
   scope: z.enum(['open', 'all']).default('open'),
   start: z.coerce.number().int().min(0).max(4_102_444_800).optional(),
   end: z.coerce.number().int().min(0).max(4_102_444_800).optional(),
+  /** One alarm (a work order's link to its alarm). */
+  status_id: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
 });
 
 const remarks = z
@@ -233,6 +235,11 @@ export const alarmPushMessage = z.object({
   /** Milliseconds since the epoch when the engine published it (latency figures). */
   sent_ms: z.number(),
   alarm: alarmRow,
+  /**
+   * Shift handover on (002 §4): true for the users on duty now, false for the others (their lists
+   * follow, no pop-up or sound). Absent when handover is off: everyone is told.
+   */
+  notice: z.boolean().optional(),
 });
 export type AlarmPushMessage = z.infer<typeof alarmPushMessage>;
 

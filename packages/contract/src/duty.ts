@@ -257,6 +257,14 @@ export const dutyRoutes = {
     query: z.object({ t: tParam }),
     response: z.array(z.object({ id: z.number().int(), name: z.string() })),
   }),
+  me: defineRoute({
+    method: 'GET',
+    path: 'on_duty_handover/me',
+    summary: 'Whether shift handover is on and the caller is on duty now (the shell’s alarm pop-up)',
+    tags,
+    query: z.object({ t: tParam }),
+    response: z.object({ handover_enable: z.boolean(), on_duty: z.boolean() }),
+  }),
   getSettings: defineRoute({
     method: 'GET',
     path: 'on_duty_handover/setting',

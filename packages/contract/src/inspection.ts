@@ -199,10 +199,10 @@ export const inspectionRoutes = {
   exportReport: defineRoute({
     method: 'GET',
     path: 'inspection/report/:id/export',
-    summary: 'A report as an xlsx workbook',
+    summary: 'A report as an xlsx workbook or a PDF document',
     tags,
     params: idParams,
-    query: z.object({ t: tParam }),
+    query: z.object({ format: z.enum(['xlsx', 'pdf']).default('xlsx').describe('File format.'), t: tParam }),
     response: z.null(),
   }),
   plans: defineRoute({

@@ -130,6 +130,7 @@ export const workOrderRow = z.object({
   resolution: z.string(),
   comment: z.string().describe('Last comment (refuse, transfer, pass).'),
   require_recovered: z.boolean(),
+  on_duty: z.string().describe('Who was on duty (the duty table) when the order was made; empty: nobody.'),
   creation_time: z.number().int(),
   received_at: z.number().int().nullable(),
   transferred_at: z.number().int().nullable(),
@@ -186,6 +187,9 @@ export const workOrderSet = z.object({
   priority: z.number().int(),
   deadline_hours: z.number(),
   require_recovered: z.boolean().describe('Closing as "fixed" needs the linked alarm recovered.'),
+  handler_on_duty: z
+    .boolean()
+    .describe('The handler is the person on duty when the alarm is raised; the rule’s handler when nobody is.'),
 });
 export type WorkOrderSet = z.infer<typeof workOrderSet>;
 export const workOrderSetBody = z.object({
@@ -198,6 +202,7 @@ export const workOrderSetBody = z.object({
   priority: workOrderPriority,
   deadline_hours: z.number().min(0.1).max(8760),
   require_recovered: z.boolean(),
+  handler_on_duty: z.boolean().default(false),
   t: tParam,
 });
 
@@ -218,6 +223,15 @@ export const workOrderStatistics = z.object({
 });
 export const monthQuery = z.object({ year: z.coerce.number().int().min(2000).max(2100), t: tParam });
 export const seriesRow = z.object({ label: z.string(), created: z.number().int(), completed: z.number().int() });
+
+/** The order of each alarm (the alarm list's column and link). */
+export const alarmOrderRow = z.object({
+  alarm_id: z.number().int(),
+  id: z.number().int(),
+  number: z.string(),
+  state: z.number().int(),
+});
+export type AlarmOrderRow = z.infer<typeof alarmOrderRow>;
 
 export const workOrderRoutes = {
   list: defineRoute({
@@ -268,6 +282,20 @@ export const workOrderRoutes = {
     tags,
     query: z.object({ t: tParam }),
     response: z.object({ count: z.number().int(), creation_time: z.number().int().nullable() }),
+  }),
+  ofAlarms: defineRoute({
+    method: 'GET',
+    path: 'work_order/of_alarms',
+    summary: 'The work orders of these alarms that the caller may see (comma-separated alarm ids)',
+    tags,
+    query: z.object({
+      alarm_ids: z
+        .string()
+        .regex(/^\d{1,10}(,\d{1,10}){0,199}$/)
+        .describe('Up to 200 alarm ids, comma-separated.'),
+      t: tParam,
+    }),
+    response: z.array(alarmOrderRow),
   }),
   users: defineRoute({
     method: 'GET',

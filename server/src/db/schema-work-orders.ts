@@ -35,6 +35,8 @@ export interface WorkOrderTables {
     priority: number;
     deadline_hours: number;
     require_recovered: number;
+    /** 1: the handler is the person on duty at the alarm (the rule's handler when nobody is). */
+    handler_on_duty: number;
     updated_at: number;
   };
 }
@@ -58,6 +60,8 @@ export interface WorkOrdersTable {
   resolution: Generated<string>;
   comment: Generated<string>;
   require_recovered: Generated<number>;
+  /** Names of the people on duty when the order was made (migration 0020). */
+  on_duty: Generated<string>;
   created_at: number;
   received_at: number | null;
   transferred_at: number | null;

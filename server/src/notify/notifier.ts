@@ -52,6 +52,8 @@ export interface Notifier {
   running(): boolean;
   /** Routes notices by the duty roster while shift handover is enabled (the duty area sets it). */
   setDutyRoster(roster: DutyRoster | null): void;
+  /** The roster set by the duty area (the alarm pushes mark who is on duty with it). */
+  dutyRoster(): DutyRoster | null;
 }
 
 /**
@@ -60,6 +62,8 @@ export interface Notifier {
  */
 export interface DutyRoster {
   onDuty(atSeconds: number): Promise<number[] | null>;
+  /** The user ids on duty (users with an on-duty contact's e-mail), or null as above. */
+  onDutyUsers?(atSeconds: number): Promise<number[] | null>;
 }
 
 export interface NotifierOptions {
@@ -416,6 +420,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
     setDutyRoster: (r) => {
       roster = r;
     },
+    dutyRoster: () => roster,
     async stop() {
       stopped = true;
       if (floodTimer) clearInterval(floodTimer);

@@ -1,6 +1,8 @@
 import type { AlarmPushMessage } from '@sitewatch/contract/alarms';
 import type { PushServerMessage } from '@sitewatch/contract/push';
 import type { EventBus } from '../bus/bus.ts';
+import type { Principal } from '../http/auth.ts';
+import type { DutyRoster } from '../notify/notifier.ts';
 import type { PushHub } from './hub.ts';
 
 /**
@@ -68,10 +70,17 @@ export const createGrantCache = (options: {
  * Scoping in one place: a message about a site goes to the connected users granted it. Users whose
  * grants are not known yet get it as soon as they are loaded.
  */
-export const pushToSite = (hub: PushHub, grants: GrantCache, siteId: number, message: PushServerMessage) => {
+export const pushToSite = (
+  hub: PushHub,
+  grants: GrantCache,
+  siteId: number,
+  message: PushServerMessage,
+  only: (principal: Principal) => boolean = () => true,
+) => {
   const missing = new Set<number>();
   const allows = (sites: Set<number> | null) => sites === null || sites.has(siteId);
   hub.publish(message, (principal) => {
+    if (!only(principal)) return false;
     const sites = grants.peek(principal.user_id);
     if (sites === undefined) missing.add(principal.user_id);
     return sites !== undefined && allows(sites);
@@ -79,25 +88,53 @@ export const pushToSite = (hub: PushHub, grants: GrantCache, siteId: number, mes
   if (missing.size === 0) return;
   void Promise.all([...missing].map((id) => grants.load(id).catch(() => new Set<number>()))).then(() => {
     hub.publish(message, (principal) => {
-      if (!missing.has(principal.user_id)) return false;
+      if (!missing.has(principal.user_id) || !only(principal)) return false;
       const sites = grants.peek(principal.user_id);
       return sites !== undefined && allows(sites);
     });
   });
 };
 
-/** Alarm events of the bus become the `alarm` push messages of 000 §8, to the users of the alarm's site. */
-export const pushAlarms = (bus: EventBus, hub: PushHub, grants: GrantCache, clock: () => number = Date.now) => {
+/**
+ * Alarm events of the bus become the `alarm` push messages of 000 §8, to the users of the alarm's site.
+ * With shift handover on (the duty roster answers users), a raise is marked `notice` for the users on
+ * duty and not for the others: everyone's lists follow, only those on duty get the pop-up and sound.
+ */
+export const pushAlarms = (
+  bus: EventBus,
+  hub: PushHub,
+  grants: GrantCache,
+  clock: () => number = Date.now,
+  roster: () => DutyRoster | null = () => null,
+) => {
   const events = {
     'alarm.raised': 'raise',
     'alarm.recovered': 'recover',
     'alarm.operated': 'operation',
     'alarm.jitter': 'jitter',
   } as const;
+  const send = (message: AlarmPushMessage, onDuty: number[] | null) => {
+    const siteId = message.alarm.device_group_id;
+    if (onDuty === null) return pushToSite(hub, grants, siteId, message);
+    const on = new Set(onDuty);
+    pushToSite(hub, grants, siteId, { ...message, notice: true }, (p) => on.has(p.user_id));
+    pushToSite(hub, grants, siteId, { ...message, notice: false }, (p) => !on.has(p.user_id));
+  };
+  // A raise waits for the duty lookup; events behind it wait too, so none overtakes it.
+  let pending: Promise<void> | null = null;
   const subscriptions = Object.entries(events).map(([name, event]) =>
     bus.subscribe(name as keyof typeof events, ({ alarm }) => {
       const message: AlarmPushMessage = { type: 'alarm', event, sent_ms: clock(), alarm };
-      pushToSite(hub, grants, alarm.device_group_id, message);
+      const duty = event === 'raise' ? roster() : null;
+      if (!duty?.onDutyUsers && pending === null) return send(message, null);
+      const users = duty?.onDutyUsers
+        ? duty.onDutyUsers(Math.floor(clock() / 1000)).catch(() => null)
+        : Promise.resolve(null);
+      const next: Promise<void> = Promise.all([pending, users]).then(([, u]) => send(message, u));
+      pending = next;
+      void next.finally(() => {
+        if (pending === next) pending = null;
+      });
     }),
   );
   return () => {

@@ -10,6 +10,8 @@ export interface AlarmListFilter {
   scope: 'open' | 'all';
   start?: number | undefined;
   end?: number | undefined;
+  /** One alarm by id. */
+  status_id?: number | undefined;
 }
 
 export interface LogFilter {
@@ -33,6 +35,7 @@ export const createAlarmsRepository = (db: Db) => {
     if (f.handling !== undefined) q = q.where('handling', '=', f.handling);
     if (f.start !== undefined) q = q.where('start_time', '>=', f.start);
     if (f.end !== undefined) q = q.where('start_time', '<=', f.end);
+    if (f.status_id !== undefined) q = q.where('id', '=', f.status_id);
     return q;
   };
   const logsQuery = (f: LogFilter) => {

@@ -84,6 +84,7 @@ export const createAlarmsService = ({ repo, engine, bus, settings }: AlarmsServi
           scope: query.scope,
           start: query.start,
           end: query.end,
+          status_id: query.status_id,
         },
         query.page,
         query.limit,

@@ -6,7 +6,7 @@ import { addRoute } from '../../http/route.ts';
 import type { Notifier } from '../../notify/notifier.ts';
 import { scheduleZone } from '../inspection/index.ts';
 import { createDutyRepository } from './repository.ts';
-import { createDutyService } from './service.ts';
+import { createDutyService, type DutyService } from './service.ts';
 
 /** Menus of migration 0017: 731 duty table and time schedule, 732 handover, 733 memorandum. */
 const arrange = 731;
@@ -21,6 +21,11 @@ export const registerDuty = (
   // Shift handover enabled: the notifier asks who is on duty; disabled: null, the standard mode.
   deps.notifier?.setDutyRoster({
     onDuty: async (at) => ((await service.settings()).handover_enable ? service.onDutyIds(at) : null),
+    // The browsers' alarm pop-ups: users whose e-mail is an on-duty contact's.
+    onDutyUsers: async (at) =>
+      (await service.settings()).handover_enable
+        ? (await service.onDutyPeople(at)).flatMap((p) => (p.user_id === null ? [] : [p.user_id]))
+        : null,
   });
   const user = (request: FastifyRequest) => ({
     id: request.principal?.user_id ?? 0,
@@ -102,6 +107,13 @@ export const registerDuty = (
     p(change),
   );
   addRoute(app, r.getSettings, async () => service.settings(), p(change));
+  // Every signed-in user: the shell asks before showing alarms raised while it was away.
+  addRoute(app, r.me, async ({ request }) => {
+    const { handover_enable } = await service.settings();
+    const id = user(request).id;
+    const people = handover_enable ? await service.onDutyPeople(Math.floor(deps.clock() / 1000)) : [];
+    return { handover_enable, on_duty: people.some((x) => x.user_id === id) };
+  });
   addRoute(
     app,
     r.setSettings,
@@ -111,9 +123,12 @@ export const registerDuty = (
   return service;
 };
 
+/** The duty service of each app: the work orders record who was on duty (tests build several apps). */
+export const dutyOf = new WeakMap<FastifyInstance, DutyService>();
+
 export const dutyArea: Area = {
   name: 'duty',
   register: (k) => {
-    registerDuty(k.app, { db: k.db, notifier: k.notifier, clock: k.clock });
+    dutyOf.set(k.app, registerDuty(k.app, { db: k.db, notifier: k.notifier, clock: k.clock }));
   },
 };

@@ -84,6 +84,27 @@ export const createDutyService = (deps: { repo: DutyRepository; zone: string; cl
     async onDutyNow() {
       return finalSchedule(await repo.covering(now()));
     },
+    /**
+     * The people on duty at an instant: each contact with the enabled user of the same e-mail, if
+     * any (the duty table's members are contacts; a user is a contact by e-mail, as for iCal).
+     */
+    async onDutyPeople(at: number) {
+      const ids = [...new Set(finalSchedule(await repo.covering(at)).map((e) => e.contact_id))];
+      const found = new Map((await repo.contacts(ids)).map((c) => [c.id, c]));
+      // In the order of the duty rows: the first one on duty is the first one asked.
+      const contacts = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+      const users = await k.selectFrom('users').select(['id', 'email']).where('enable', '=', 1).orderBy('id').execute();
+      const byEmail = new Map<string, number>();
+      for (const u of users) {
+        const email = u.email.trim().toLowerCase();
+        if (email && !byEmail.has(email)) byEmail.set(email, u.id);
+      }
+      return contacts.map((c) => ({
+        contact_id: c.id,
+        name: c.name,
+        user_id: byEmail.get(c.email.trim().toLowerCase()) ?? null,
+      }));
+    },
 
     shifts: () => repo.shifts(),
     async addShift(input: ShiftTimes & { name: string }) {

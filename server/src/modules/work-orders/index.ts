@@ -13,8 +13,9 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { addRoute, routeRequirements } from '../../http/route.ts';
 import type { PushHub } from '../../push/hub.ts';
+import { dutyOf } from '../duty/index.ts';
 import { createWorkOrderRepository } from './repository.ts';
-import { createWorkOrderService } from './service.ts';
+import { createWorkOrderService, type DutyLookup } from './service.ts';
 
 /** /work_order (menu 741) and /workorder_statistics (menu 742), migration 0019. */
 const orders = 741;
@@ -37,12 +38,20 @@ export const sniffAttachment = (buf: Buffer): 'png' | 'jpg' | null => {
  */
 export const registerWorkOrders = (
   app: FastifyInstance,
-  deps: { db: Db; bus: EventBus; push: PushHub; dataDir: string; clock?: () => number },
+  deps: {
+    db: Db;
+    bus: EventBus;
+    push: PushHub;
+    dataDir: string;
+    clock?: () => number;
+    duty?: DutyLookup | undefined;
+  },
 ) => {
   const repo = createWorkOrderRepository(deps.db);
   const service = createWorkOrderService({
     repo,
     clock: deps.clock,
+    duty: deps.duty,
     notify: (order, userIds) => deps.push.publish({ type: 'work_order', ...order }, (p) => userIds.includes(p.user_id)),
   });
   const sites = (request: FastifyRequest) => request.server.access.sites(request);
@@ -71,6 +80,13 @@ export const registerWorkOrders = (
   addRoute(app, r.info, async ({ query, request }) => service.info(query.id, user(request), await sites(request)), {
     permission: view,
   });
+  addRoute(
+    app,
+    r.ofAlarms,
+    async ({ query, request }) =>
+      service.ofAlarms([...new Set(query.alarm_ids.split(',').map(Number))], user(request), await sites(request)),
+    { permission: view },
+  );
   addRoute(app, r.notReceived, async ({ request }) => service.notReceived(user(request)), { permission: view });
   addRoute(app, r.users, async () => (await repo.users()).map((u) => ({ id: u.id, name: u.alias || u.user_name })), {
     permission: view,
@@ -214,6 +230,14 @@ export const registerWorkOrders = (
 export const workOrdersArea: Area = {
   name: 'work-orders',
   register: (k) => {
-    registerWorkOrders(k.app, { db: k.db, bus: k.bus, push: k.push, dataDir: k.dataDir, clock: k.clock });
+    // The duty area registers first (areas.ts): who is on duty is recorded on each order.
+    registerWorkOrders(k.app, {
+      db: k.db,
+      bus: k.bus,
+      push: k.push,
+      dataDir: k.dataDir,
+      clock: k.clock,
+      duty: dutyOf.get(k.app),
+    });
   },
 };

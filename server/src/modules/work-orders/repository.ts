@@ -19,15 +19,17 @@ export const createWorkOrderRepository = (db: Db) => {
     k,
     order: (id: number) => orders().where('o.id', '=', id).executeTakeFirst(),
     orders,
-    insertOrder: async (row: Insertable<WorkOrdersTable>) => {
-      const { id } = await k.insertInto('work_orders').values(row).returning('id').executeTakeFirstOrThrow();
-      await k
-        .updateTable('work_orders')
-        .set({ number: `WO${String(id).padStart(6, '0')}` })
-        .where('id', '=', id)
-        .execute();
-      return id;
-    },
+    // One transaction: nobody reads an order without its number (the number comes from the id).
+    insertOrder: (row: Insertable<WorkOrdersTable>) =>
+      k.transaction().execute(async (tx) => {
+        const { id } = await tx.insertInto('work_orders').values(row).returning('id').executeTakeFirstOrThrow();
+        await tx
+          .updateTable('work_orders')
+          .set({ number: `WO${String(id).padStart(6, '0')}` })
+          .where('id', '=', id)
+          .execute();
+        return id;
+      }),
     /** Changes an order only if it is still in `from`: two racing actions cannot both apply. */
     updateOrder: async (id: number, from: number, set: Updateable<WorkOrdersTable>) =>
       Number(

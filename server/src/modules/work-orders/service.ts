@@ -29,6 +29,10 @@ export interface Actor {
   id: number;
   name: string;
 }
+/** Who is on duty at an instant (the duty area's stored shifts): contacts, each with its user if any. */
+export interface DutyLookup {
+  onDutyPeople(at: number): Promise<{ name: string; user_id: number | null }[]>;
+}
 type Order = NonNullable<Awaited<ReturnType<WorkOrderRepository['order']>>>;
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 const day = 86_400;
@@ -69,6 +73,7 @@ const toRow = (o: Order, userId: number): WorkOrderRow => {
     resolution: o.resolution,
     comment: o.comment,
     require_recovered: o.require_recovered === 1,
+    on_duty: o.on_duty,
     creation_time: Number(o.created_at),
     received_at: num(o.received_at),
     transferred_at: num(o.transferred_at),
@@ -91,6 +96,7 @@ const toSet = (s: Awaited<ReturnType<WorkOrderRepository['sets']>>[number]): Wor
   priority: s.priority,
   deadline_hours: Number(s.deadline_hours),
   require_recovered: s.require_recovered === 1,
+  handler_on_duty: s.handler_on_duty === 1,
 });
 
 /** An order the caller takes part in, or one of a site granted to them. */
@@ -106,6 +112,8 @@ export const createWorkOrderService = (deps: {
   clock?: () => number;
   /** Tells the users of an order (handler, creator, reviewer) that it changed. */
   notify?: (order: { id: number; state: number; handler_id: number }, userIds: number[]) => void;
+  /** The duty table, when the duty area is there. */
+  duty?: DutyLookup | undefined;
 }) => {
   const { repo } = deps;
   const now = () => nowSeconds((deps.clock ?? Date.now)());
@@ -124,6 +132,8 @@ export const createWorkOrderService = (deps: {
     if (!o) throw notFound('workOrders.notFound', { id });
     return o;
   };
+  /** The people on duty now; none when there is no duty area (or its read fails: an order still goes out). */
+  const onDuty = async (at: number) => (deps.duty ? await deps.duty.onDutyPeople(at).catch(() => []) : []);
   const recoveredOrRefuse = async (o: Pick<Order, 'alarm_id' | 'require_recovered'>) => {
     if (o.require_recovered !== 1 || o.alarm_id === null) return;
     const alarm = await repo.alarm(o.alarm_id);
@@ -134,7 +144,12 @@ export const createWorkOrderService = (deps: {
     body: z.infer<typeof createWorkOrderBody>,
     actor: Actor,
     sites: number[] | null,
-    extra: { dispatch?: 'auto'; alarm_level?: number | null; require_recovered?: boolean } = {},
+    extra: {
+      dispatch?: 'auto';
+      alarm_level?: number | null;
+      require_recovered?: boolean;
+      on_duty?: { name: string }[];
+    } = {},
   ) => {
     await activeUser(body.handler_id, 'workOrders.handlerNotFound');
     await activeUser(body.reviewer_id, 'workOrders.reviewerNotFound');
@@ -148,6 +163,8 @@ export const createWorkOrderService = (deps: {
       alarmLevel = alarm.level;
     }
     const at = now();
+    // Who was on duty when the order was made, kept as it was then (the duty table may change later).
+    const people = extra.on_duty ?? (await onDuty(at));
     const id = await repo.insertOrder({
       description: body.description,
       priority: body.priority,
@@ -162,6 +179,7 @@ export const createWorkOrderService = (deps: {
       deadline_hours: body.deadline_hours,
       deadline: at + Math.round(body.deadline_hours * 3600),
       require_recovered: extra.require_recovered ? 1 : 0,
+      on_duty: [...new Set(people.map((p) => p.name))].join(', ').slice(0, 1000),
       created_at: at,
       received_at: null,
       transferred_at: null,
@@ -304,6 +322,15 @@ export const createWorkOrderService = (deps: {
     };
   };
 
+  /** The orders of these alarms that the caller may see (the alarm list's links). */
+  const ofAlarms = async (alarmIds: number[], actor: Actor, sites: number[] | null) => {
+    if (alarmIds.length === 0) return [];
+    const rows = await repo.orders().where('o.alarm_id', 'in', alarmIds).orderBy('o.id').execute();
+    return rows
+      .filter((o) => visible(o, actor.id, sites))
+      .map((o) => ({ alarm_id: o.alarm_id!, id: o.id, number: o.number, state: o.state }));
+  };
+
   const info = async (id: number, actor: Actor, sites: number[] | null) => {
     const o = await load(id);
     if (!visible(o, actor.id, sites)) throw notFound('workOrders.notFound', { id });
@@ -347,6 +374,7 @@ export const createWorkOrderService = (deps: {
       priority: body.priority,
       deadline_hours: body.deadline_hours,
       require_recovered: body.require_recovered ? 1 : 0,
+      handler_on_duty: body.handler_on_duty ? 1 : 0,
       updated_at: now(),
     });
     return toSet((await repo.sets()).find((s) => s.id === id)!);
@@ -366,12 +394,15 @@ export const createWorkOrderService = (deps: {
           (s.device_group_ids.length === 0 || s.device_group_ids.includes(alarm.device_group_id)),
       );
     if (!rule || (await repo.orderOfAlarm(alarm.status_id))) return null;
+    const people = await onDuty(now());
+    // The rule may send it to whoever is on duty (the first of them who is an enabled user); nobody: its handler.
+    const handler = (rule.handler_on_duty && people.find((p) => p.user_id !== null)?.user_id) || rule.handler_id;
     const description = `${alarm.device_group_name} / ${alarm.device_name} / ${alarm.item_name}: ${alarm.info || alarm.status_label}`;
     return create(
       {
         description: description.slice(0, 2000),
         priority: rule.priority,
-        handler_id: rule.handler_id,
+        handler_id: handler,
         reviewer_id: rule.reviewer_id,
         deadline_hours: rule.deadline_hours,
         device_group_id: alarm.device_group_id,
@@ -380,7 +411,7 @@ export const createWorkOrderService = (deps: {
       },
       { id: 0, name: 'system' },
       null,
-      { dispatch: 'auto', alarm_level: alarm.level, require_recovered: rule.require_recovered },
+      { dispatch: 'auto', alarm_level: alarm.level, require_recovered: rule.require_recovered, on_duty: people },
     );
   };
 
@@ -463,6 +494,7 @@ export const createWorkOrderService = (deps: {
     remove,
     list,
     info,
+    ofAlarms,
     notReceived,
     sets: async () => (await repo.sets()).map(toSet),
     putSet,
