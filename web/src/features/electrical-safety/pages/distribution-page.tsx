@@ -1,6 +1,6 @@
-import type { SwitchRow } from '@sitewatch/contract/electrical-safety';
+import type { DistributionAnswer, SwitchRow } from '@sitewatch/contract/electrical-safety';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Empty, Flex, Space, Spin, Tag, Typography } from 'antd';
+import { Card, Empty, Flex, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -12,6 +12,20 @@ import { SwitchDiagram } from '../components/switch-diagram.tsx';
 import { SwitchDialog, type SwitchTarget } from '../components/switch-dialog.tsx';
 
 const shown = ['ua', 'ub', 'uc', 'ia', 'ib', 'ic', 'p', 'pf', 'f'] as const;
+type Device = DistributionAnswer['data'][number]['devices'][number];
+
+const IssueTags = ({ issues }: { issues: Device['issues'] }) => {
+  const { t } = useTranslation();
+  return (
+    <Space size={4} wrap>
+      {issues.map((i) => (
+        <Tag key={i} color="error">
+          {t(issueKey(i))}
+        </Tag>
+      ))}
+    </Space>
+  );
+};
 
 /**
  * /electricity_safe/distribution_power: each site's power devices as single-line diagrams with the
@@ -29,6 +43,11 @@ export const DistributionPage = () => {
   const sites = (answer.data?.data ?? [])
     .map((s) => ({ ...s, devices: s.devices.filter((d) => !onlyDevice || d.device_id === onlyDevice) }))
     .filter((s) => s.devices.length > 0);
+  const readingsText = (d: Device) =>
+    shown
+      .filter((role) => role in d.readings)
+      .map((role) => `${t(roleKey(role))} ${fmt(d.readings[role])} ${d.units[role] ?? ''}`.trim())
+      .join(' · ');
   const operate = (deviceName: string) => (s: SwitchRow) =>
     setTarget({ item_id: s.item_id, name: s.name, device_name: deviceName, value: s.switch_state === 'on' ? 0 : 1 });
 
@@ -52,43 +71,47 @@ export const DistributionPage = () => {
         sites.map((s) => (
           <Card key={s.device_group_id} title={s.device_group_name} size="small" style={{ marginBottom: 12 }}>
             <Flex wrap gap={16}>
-              {s.devices.map((d) => (
-                <Card
-                  key={d.device_id}
-                  type="inner"
-                  size="small"
-                  title={d.device_name}
-                  data-testid={`distribution-device-${d.device_id}`}
-                  extra={
-                    <Space size={4} wrap>
-                      {d.issues.map((i) => (
-                        <Tag key={i} color="error">
-                          {t(issueKey(i))}
-                        </Tag>
-                      ))}
-                    </Space>
-                  }
-                >
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {shown
-                      .filter((role) => role in d.readings)
-                      .map((role) => `${t(roleKey(role))} ${fmt(d.readings[role])} ${d.units[role] ?? ''}`.trim())
-                      .join(' · ')}
-                  </Typography.Text>
-                  {d.switches.length > 0 ? (
+              {s.devices
+                .filter((d) => d.switches.length > 0)
+                .map((d) => (
+                  <Card
+                    key={d.device_id}
+                    type="inner"
+                    size="small"
+                    title={d.device_name}
+                    data-testid={`distribution-device-${d.device_id}`}
+                    extra={<IssueTags issues={d.issues} />}
+                  >
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {readingsText(d)}
+                    </Typography.Text>
                     <SwitchDiagram
                       deviceName={d.device_name}
                       switches={d.switches}
                       onOperate={control ? operate(d.device_name) : undefined}
                     />
-                  ) : (
-                    <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }}>
-                      {t('electricalUi.noSwitches')}
-                    </Typography.Paragraph>
-                  )}
-                </Card>
-              ))}
+                  </Card>
+                ))}
             </Flex>
+            {/* Meters without switches: their readings in one compact list under the diagrams. */}
+            {s.devices.some((d) => d.switches.length === 0) && (
+              <Table<Device>
+                size="small"
+                rowKey="device_id"
+                pagination={false}
+                style={{ marginTop: 12 }}
+                dataSource={s.devices.filter((d) => d.switches.length === 0)}
+                columns={[
+                  { title: t('electricalUi.meter'), dataIndex: 'device_name', width: 140 },
+                  { title: t('electricalUi.readings'), render: (_, d) => readingsText(d) },
+                  {
+                    title: t('electricalUi.issuesTitle'),
+                    width: 220,
+                    render: (_, d) => <IssueTags issues={d.issues} />,
+                  },
+                ]}
+              />
+            )}
           </Card>
         ))
       )}
