@@ -192,7 +192,7 @@ test('logs name their codes: the operation log’s modules and actions, the alar
   await page.screenshot({ path: test.info().outputPath('alarm-log-zh_cn.png') });
 });
 
-test('pickers name what they pick: devices with their site, a site tree on /alarm, a hint on adding an item', async ({
+test('pickers name what they pick: devices with their site, a site tree on /alarm, the device of a new item', async ({
   page,
 }) => {
   await loginToConsole(page, 'admin', adminPassword);
@@ -203,9 +203,18 @@ test('pickers name what they pick: devices with their site, a site tree on /alar
   await expect(page.locator('.ant-select-item-option').filter({ hasText: /^UPS-01 · / })).toHaveCount(3);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('columnheader', { name: '站点' })).toBeVisible();
-  await page.getByRole('button', { name: /添加监控项/ }).hover();
-  await expect(page.getByText('请先选择设备，再添加监控项')).toBeVisible();
+  // Adding an item picks its device in the dialog, named with its site the same way.
+  await page.getByRole('button', { name: /添加监控项/ }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('设备', { exact: true }).fill('UPS-01');
+  // The filter's closed list stays in the page, hidden: count the open one.
+  await expect(
+    page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^UPS-01 · / }),
+  ).toHaveCount(3);
   await page.screenshot({ path: test.info().outputPath('items-pickers-zh_cn.png') });
+  await page.keyboard.press('Escape');
+  await dialog.getByRole('button', { name: /取\s*消/ }).click();
+  await expect(dialog).toBeHidden();
   await page.goto('/alarm');
   await page.locator('.ant-form-item').filter({ hasText: '站点' }).locator('.ant-select').click();
   await expect(page.locator('.ant-select-tree').getByText('北京总部机房')).toBeVisible();
