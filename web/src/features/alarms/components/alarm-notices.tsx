@@ -1,5 +1,6 @@
 import { CloseOutlined, SoundOutlined } from '@ant-design/icons';
 import { type AlarmRow, alarmRoutes } from '@sitewatch/contract/alarms';
+import { dutyRoutes } from '@sitewatch/contract/duty';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Card, Flex, List, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -34,10 +35,18 @@ export const AlarmNotices = () => {
   useEffect(() => {
     // Alarms raised while no channel was up (a reload, a reconnect) are fetched once it is ready;
     // they wait behind the folded panel's button, and new ones open the panel.
+    // With shift handover on, a user off duty is not shown them (the pushes mark it the same way).
     const seed = () =>
       void api
-        .call(alarmRoutes.review, { query: { page: 1, limit: 50, handling: 0 } })
+        .call(dutyRoutes.me)
+        .catch(() => null)
+        .then((me) =>
+          me?.handover_enable && !me.on_duty
+            ? null
+            : api.call(alarmRoutes.review, { query: { page: 1, limit: 50, handling: 0 } }),
+        )
         .then((page) => {
+          if (!page) return;
           for (const a of [...page.data].reverse()) receive(a);
         })
         .catch(() => undefined);
@@ -45,6 +54,11 @@ export const AlarmNotices = () => {
     const unsubscribe = pushClient.subscribe((m) => {
       if (m.type === 'ready') seed();
       if (m.type !== 'alarm') return;
+      // Shift handover on and this user off duty: the lists follow, no pop-up and no sound.
+      if (m.event === 'raise' && m.notice === false) {
+        void client.invalidateQueries({ queryKey: ['alarms', 'list'] });
+        return;
+      }
       receive(m.alarm);
       if (m.event === 'raise') setExpanded(true);
       void client.invalidateQueries({ queryKey: ['alarms', 'list'] });

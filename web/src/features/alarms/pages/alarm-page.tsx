@@ -1,9 +1,11 @@
 import { type AlarmRow, alarmRoutes } from '@sitewatch/contract/alarms';
+import { workOrderRoutes } from '@sitewatch/contract/work-orders';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, DatePicker, Flex, Form, Select, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { SiteSelect } from '../../../components/site-select.tsx';
@@ -21,6 +23,7 @@ interface Filters {
   scope: 'open' | 'all';
   start?: number | undefined;
   end?: number | undefined;
+  status_id?: number | undefined;
 }
 const handlingKeys = ['unprocessed', 'confirmed', 'disabled', 'processed'] as const;
 
@@ -32,17 +35,30 @@ export const AlarmPage = () => {
   const { message } = App.useApp();
   const client = useQueryClient();
   const version = useAlarmNotices((s) => s.version);
+  // A work order opens its alarm by address (?status_id=): that one alarm, open or recovered.
+  const [params, setParams] = useSearchParams();
+  const statusId = Number(params.get('status_id')) || undefined;
   const [filters, setFilters] = useState<Filters>({ scope: 'open' });
   const [paging, setPaging] = useState({ page: 1, limit: 20 });
   const [pending, setPending] = useState<{ alarm: AlarmRow; action: 0 | 1 | 2 | 3 } | null>(null);
   const canConfirm = useCan('/alarm', 'confirm');
   const canDisable = useCan('/alarm', 'disable');
   const canExport = useCan('/alarm', 'export');
-  const query = Object.fromEntries(Object.entries({ ...filters, ...paging }).filter(([, v]) => v !== undefined));
+  const canOrders = useCan('/work_order', 'view');
+  const shown = statusId ? { ...filters, scope: 'all' as const, status_id: statusId } : filters;
+  const query = Object.fromEntries(Object.entries({ ...shown, ...paging }).filter(([, v]) => v !== undefined));
   const list = useQuery({
     queryKey: ['alarms', 'list', 'page', query, version],
     queryFn: () => api.call(alarmRoutes.review, { query }),
   });
+  // The work order of each alarm on the page (only where the work-order page is enabled).
+  const alarmIds = (list.data?.data ?? []).map((a) => a.status_id).join(',');
+  const orders = useQuery({
+    queryKey: ['work-orders', 'of-alarms', alarmIds],
+    queryFn: () => api.call(workOrderRoutes.ofAlarms, { query: { alarm_ids: alarmIds } }),
+    enabled: canOrders && alarmIds !== '',
+  });
+  const orderOf = new Map((orders.data ?? []).map((o) => [o.alarm_id, o]));
   const actionTitle = (a: 0 | 1 | 2 | 3) =>
     [t('alarmPages.confirm'), t('alarmPages.unconfirm'), t('alarmPages.disable'), t('alarmPages.enable')][a];
 
@@ -111,6 +127,7 @@ export const AlarmPage = () => {
             end: v.range?.[1]?.endOf('day').unix(),
           });
           setPaging((p) => ({ ...p, page: 1 }));
+          if (statusId) setParams({});
         }}
         initialValues={{ scope: 'open' }}
       >
@@ -150,6 +167,11 @@ export const AlarmPage = () => {
           )}
         </Space>
       </Form>
+      {statusId && (
+        <Tag closable style={{ marginBottom: 8 }} onClose={() => setParams({})} data-testid="alarm-one">
+          {t('alarmPages.oneAlarm', { id: statusId })}
+        </Tag>
+      )}
       <Table<AlarmRow>
         rowKey="status_id"
         size="small"
@@ -199,6 +221,22 @@ export const AlarmPage = () => {
             render: (h: number) => t(`alarmPages.handlingState.${handlingKeys[h] ?? 'unprocessed'}`),
           },
           { title: t('alarmPages.remarks'), dataIndex: 'remarks' },
+          ...(canOrders
+            ? [
+                {
+                  title: t('alarmPages.workOrder'),
+                  key: 'work_order',
+                  render: (_: unknown, a: AlarmRow) => {
+                    const o = orderOf.get(a.status_id);
+                    return o ? (
+                      <Link to={`/work_order?index=3&id=${o.id}`} data-testid="alarm-work-order">
+                        {o.number}
+                      </Link>
+                    ) : null;
+                  },
+                },
+              ]
+            : []),
           {
             title: t('common.actions'),
             render: (_: unknown, a) => (

@@ -32,13 +32,23 @@ export const DetailPage = () => {
       void message.success(t('inspectionUi.saved'));
     },
   });
-  const download = () => downloadFile(routeUrl(r.exportReport).replace(':id', String(id)), {}, `inspection-${id}.xlsx`);
+  const download = (format: 'xlsx' | 'pdf') =>
+    downloadFile(routeUrl(r.exportReport).replace(':id', String(id)), { format }, `inspection-${id}.${format}`).catch(
+      (e: Error) => void message.error(e.message),
+    );
   const x = report.data;
   return (
     <Card
       title={`${t('inspectionUi.report')} ${x ? `#${x.id}` : ''}`}
       loading={report.isLoading}
-      extra={<Button onClick={() => void download()}>{t('common.export')}</Button>}
+      extra={
+        <Space>
+          <Button onClick={() => void download('xlsx')}>{t('inspectionUi.exportXlsx')}</Button>
+          <Button onClick={() => void download('pdf')} data-testid="inspection-export-pdf">
+            {t('inspectionUi.exportPdf')}
+          </Button>
+        </Space>
+      }
       data-testid="inspection-detail"
     >
       {x && (

@@ -18,6 +18,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { formatTime } from '../../../components/time.ts';
 import { historyKey, priorityKey, stateKey, uploadAttachment, usersQuery, workOrderKeys } from '../api.ts';
@@ -274,9 +275,14 @@ export const OrderDetail = ({ id, onClose }: { id: number | null; onClose: () =>
             </Descriptions.Item>
             {o.alarm_id !== null && (
               <Descriptions.Item label={t('workOrderUi.alarm')} span={2}>
-                <a href={`/alarm?status_id=${o.alarm_id}`}>
+                <Link to={`/alarm?status_id=${o.alarm_id}`} data-testid="work-order-alarm">
                   #{o.alarm_id} ({t('workOrderUi.level')} {o.alarm_level})
-                </a>
+                </Link>
+              </Descriptions.Item>
+            )}
+            {o.on_duty && (
+              <Descriptions.Item label={t('workOrderUi.onDuty')} span={2}>
+                {o.on_duty}
               </Descriptions.Item>
             )}
             {o.processing_method && (

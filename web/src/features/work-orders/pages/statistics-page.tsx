@@ -1,11 +1,12 @@
 import { workOrderRoutes as r } from '@sitewatch/contract/work-orders';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Row, Statistic } from 'antd';
+import { Card, Col, DatePicker, Row, Statistic } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { use } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { useEChart } from '../../../components/use-echart.ts';
@@ -24,9 +25,18 @@ export const StatisticsPage = () => {
     queryKey: ['work-orders', 'stats', 'month', year],
     queryFn: () => api.call(r.month, { query: { year } }),
   });
+  // work_order_main_page/time: created and completed per day of a range (the last 30 days at first).
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day').startOf('day'), dayjs()]);
+  const start = range[0].startOf('day').unix();
+  const end = range[1].endOf('day').unix() + 1;
+  const days = useQuery({
+    queryKey: ['work-orders', 'stats', 'time', start, end],
+    queryFn: () => api.call(r.time, { query: { start, end } }),
+  });
   const byState = useEChart();
   const byHandler = useEChart();
   const perMonth = useEChart();
+  const perDay = useEChart();
   const s = stats.data;
   useEffect(() => {
     if (!s) return;
@@ -62,6 +72,20 @@ export const StatisticsPage = () => {
       ],
     });
   }, [months.data, t, perMonth.chart]);
+  useEffect(() => {
+    if (!days.data) return;
+    perDay.chart.current?.setOption({
+      tooltip: { trigger: 'axis' },
+      legend: {},
+      grid: { left: 40, right: 16, top: 36, bottom: 30 },
+      xAxis: { type: 'category', data: days.data.map((d) => d.label.slice(5)) },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [
+        { name: t('workOrderUi.created'), type: 'bar', data: days.data.map((d) => d.created) },
+        { name: t('workOrderUi.completed'), type: 'bar', data: days.data.map((d) => d.completed) },
+      ],
+    });
+  }, [days.data, t, perDay.chart]);
   return (
     <Row gutter={[16, 16]}>
       <Col span={24}>
@@ -97,6 +121,22 @@ export const StatisticsPage = () => {
       <Col span={12}>
         <Card title={t('workOrderUi.byHandler')}>
           <div ref={byHandler.box} style={{ height: 260 }} />
+        </Card>
+      </Col>
+      <Col span={24}>
+        <Card
+          title={t('workOrderUi.perDay')}
+          extra={
+            <DatePicker.RangePicker
+              allowClear={false}
+              value={range}
+              maxDate={dayjs()}
+              onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+            />
+          }
+          data-testid="work-order-stats-days"
+        >
+          <div ref={perDay.box} style={{ height: 280 }} />
         </Card>
       </Col>
       <Col span={24}>

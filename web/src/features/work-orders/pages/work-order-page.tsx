@@ -1,12 +1,14 @@
 import { workOrderRoutes as r, type WorkOrderRow } from '@sitewatch/contract/work-orders';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Select, Table, Tabs } from 'antd';
+import { Button, Card, Select, Space, Table, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { formatTime } from '../../../components/time.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { priorityKey, stateKey, workOrderKeys } from '../api.ts';
+import { DispatchRules } from '../components/dispatch-rules.tsx';
 import { OrderDetail, OrderForm, StateTag } from '../components/order-dialogs.tsx';
 
 /** /work_order (002 §2.1): tabs by `index`, the state filter by `state` (the bell opens index=0&state=1). */
@@ -24,6 +26,10 @@ export const WorkOrderPage = () => {
     if (idParam) setOpen(Number(idParam));
   }, [idParam]);
   const [creating, setCreating] = useState<null | undefined>(undefined);
+  const [rules, setRules] = useState(false);
+  // The dispatch rules are the page's edit function (migration 0019).
+  const canRules = useCan('/work_order', 'edit');
+  const canAdd = useCan('/work_order', 'add');
   const list = useQuery({
     queryKey: [...workOrderKeys.all, 'list', index, state, page],
     queryFn: () => api.call(r.list, { query: { index, page, limit: 10, ...(state ? { state } : {}) } }),
@@ -39,9 +45,18 @@ export const WorkOrderPage = () => {
     <Card
       title={t('workOrderUi.title')}
       extra={
-        <Button type="primary" onClick={() => setCreating(null)}>
-          {t('workOrderUi.create')}
-        </Button>
+        <Space>
+          {canRules && (
+            <Button onClick={() => setRules(true)} data-testid="dispatch-rules-open">
+              {t('workOrderUi.rules.title')}
+            </Button>
+          )}
+          {canAdd && (
+            <Button type="primary" onClick={() => setCreating(null)}>
+              {t('workOrderUi.create')}
+            </Button>
+          )}
+        </Space>
       }
     >
       <Tabs
@@ -80,6 +95,7 @@ export const WorkOrderPage = () => {
       />
       <OrderDetail id={open} onClose={() => setOpen(null)} />
       <OrderForm order={creating} onClose={() => setCreating(undefined)} />
+      <DispatchRules open={rules} onClose={() => setRules(false)} />
     </Card>
   );
 };
