@@ -21,6 +21,7 @@ import * as m0019workOrders from './migrations/0019-work-orders.ts';
 import * as m0020workOrderDuty from './migrations/0020-work-order-duty.ts';
 import * as m0022electricalSafety from './migrations/0022-electrical-safety.ts';
 import * as m0021energyHourly from './migrations/0021-energy-hourly.ts';
+import * as m0023energyMenus from './migrations/0023-energy-menus.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020-work-order-duty': m0020workOrderDuty,
   '0022-electrical-safety': m0022electricalSafety,
   '0021-energy-hourly': m0021energyHourly,
+  '0023-energy-menus': m0023energyMenus,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -14,6 +14,7 @@ type Node = { value: number; title: string; children: Node[]; disabled?: boolean
 
 /** A site picker over the site tree; `devicesOnly` disables sites that do not mount devices. */
 export const SiteSelect = ({
+  id,
   value,
   onChange,
   devicesOnly = false,
@@ -22,6 +23,8 @@ export const SiteSelect = ({
   placeholder,
   ariaLabel,
 }: {
+  /** Set by a Form.Item, so that its label names the picker. */
+  id?: string;
   value?: number | null;
   onChange?: (value: number | null) => void;
   devicesOnly?: boolean;
@@ -48,6 +51,7 @@ export const SiteSelect = ({
   }, [sites.data, devicesOnly, exclude]);
   return (
     <TreeSelect
+      id={id}
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
       treeData={tree}

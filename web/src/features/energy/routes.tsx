@@ -9,6 +9,7 @@ const ConsumptionPage = lazy(() =>
 );
 const AnalysisPage = lazy(() => import('./pages/analysis-page.tsx').then((m) => ({ default: m.AnalysisPage })));
 const CostPage = lazy(() => import('./pages/cost-page.tsx').then((m) => ({ default: m.CostPage })));
+const TimeSharePage = lazy(() => import('./pages/time-share-page.tsx').then((m) => ({ default: m.TimeSharePage })));
 
 /** Energy (issue 17; docs/energy.md "Web pages"): meters, tariffs and the analysis pages of 002 §2.1. */
 export const energyRoutes: RouteObject[] = [
@@ -19,4 +20,5 @@ export const energyRoutes: RouteObject[] = [
   { path: '/energy_manage/energy_static', element: <ConsumptionPage /> },
   { path: '/energy_manage/energy_analysis', element: <AnalysisPage /> },
   { path: '/energy_manage/cost_static', element: <CostPage /> },
+  { path: '/energy_manage/time_share_static', element: <TimeSharePage /> },
 ];

@@ -1,4 +1,4 @@
-import { bands, type TariffMode, tariffInput } from '@sitewatch/contract/energy';
+import { bands, type TariffInput, type TariffMode, tariffInput } from '@sitewatch/contract/energy';
 import { tariffProblems } from '@sitewatch/contract/rules/tariff';
 import {
   Button,
@@ -68,13 +68,17 @@ export const tariffBody = (mode: TariffMode, v: Values) => {
 
 /** What is wrong at a request path of the form's tariff, as text: the schema first, then the rules of the mode. */
 export const tariffError = (mode: TariffMode, values: Values, path: string): string | null => {
-  const parsed = tariffInput.safeParse(tariffBody(mode, values));
+  const body = tariffBody(mode, values);
+  const parsed = tariffInput.safeParse(body);
   const text = (key: string) =>
     i18n.exists(key) ? i18n.t(key as 'validation.invalid', { field: '' }) : i18n.t('energyUi.tariffs.fill');
   if (!parsed.success) {
     const issue = parsed.error.issues.find((i) => i.path.join('.') === path);
-    // Another field's issue hides the rules of the mode until it is fixed (they need a whole tariff).
-    return issue ? text(issue.message) : null;
+    if (issue) return text(issue.message);
+    // A row's own rules (an end below its start) need no whole tariff; the list's rules wait for one.
+    if (!/\.\d+\./.test(path)) return null;
+    const own = tariffProblems(mode, body as TariffInput).find((p) => p.path === path);
+    return own ? text(own.key) : null;
   }
   const problem = tariffProblems(mode, parsed.data).find((p) => p.path === path);
   return problem ? text(problem.key) : null;

@@ -1,11 +1,13 @@
 import type { PueAnswer } from '@sitewatch/contract/energy';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Descriptions, Empty, Row, Table, Tabs, Tag } from 'antd';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { categoryKey, type EnergyQuery, kwh, pueQuery, rankingQuery, ratio, ratioQuery } from '../api.ts';
 import { EnergyChart } from '../components/energy-chart.tsx';
 import { bucketLabel, EnergyFilterBar, useEnergyFilter } from '../components/energy-filter.tsx';
+import { ExportButton } from '../components/export-button.tsx';
+import { Load, Trend } from '../components/trend-tabs.tsx';
 
 /** Meters by consumption over the range, largest first. */
 const Ranking = ({ q }: { q: EnergyQuery }) => {
@@ -158,19 +160,31 @@ const Pue = ({ q }: { q: EnergyQuery }) => {
   );
 };
 
-/** /energy_manage/energy_analysis: ranking, proportion and PUE over one site, range and interval. */
+/** /energy_manage/energy_analysis: ranking, proportion, trend with YoY and MoM, load and PUE over one site, range and interval. */
 export const AnalysisPage = () => {
   const { t } = useTranslation();
   const filter = useEnergyFilter({ range: 'month' });
   const q = filter.query;
+  const [tab, setTab] = useState<'ranking' | 'ratio' | 'trend' | 'load' | 'pue'>('ranking');
   return (
     <Card title={t('energyUi.analysis.title')}>
-      <EnergyFilterBar filter={filter} />
+      <EnergyFilterBar
+        filter={filter}
+        extra={
+          tab === 'ranking' || tab === 'ratio' || tab === 'pue' ? (
+            <ExportButton report={tab} query={q} name={tab} />
+          ) : null
+        }
+      />
       <Tabs
         destroyOnHidden
+        activeKey={tab}
+        onChange={(k) => setTab(k as typeof tab)}
         items={[
           { key: 'ranking', label: t('energyUi.ranking.title'), children: <Ranking q={q} /> },
           { key: 'ratio', label: t('energyUi.ratio.title'), children: <Proportion q={q} /> },
+          { key: 'trend', label: t('energyUi.trend.title'), children: <Trend q={q} /> },
+          { key: 'load', label: t('energyUi.load.title'), children: <Load q={q} /> },
           { key: 'pue', label: t('energyUi.pue.title'), children: <Pue q={q} /> },
         ]}
       />

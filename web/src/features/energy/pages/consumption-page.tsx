@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { categoryKey, kwh, metersQuery, usedQuery } from '../api.ts';
 import { EnergyChart } from '../components/energy-chart.tsx';
 import { bucketLabel, EnergyFilterBar, useEnergyFilter } from '../components/energy-filter.tsx';
+import { ExportButton } from '../components/export-button.tsx';
 
 const ruleColors = { reset: 'orange', rollover: 'blue', dip: 'default', spike: 'red', gap: 'gold' } as const;
 /** Meters drawn at once: more bars than this cannot be read. */
@@ -85,19 +86,22 @@ export const ConsumptionPage = () => {
       <EnergyFilterBar
         filter={filter}
         extra={
-          <Select
-            allowClear
-            showSearch
-            optionFilterProp="label"
-            value={meter}
-            onChange={(v) => setMeter(v ?? null)}
-            placeholder={t('energyUi.allMeters')}
-            aria-label={t('energyUi.meter')}
-            style={{ width: 220 }}
-            options={(meters.data ?? [])
-              .filter((m) => !filter.site || m.device_group_id === filter.site)
-              .map((m) => ({ value: m.id, label: m.name }))}
-          />
+          <Flex gap={8}>
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              value={meter}
+              onChange={(v) => setMeter(v ?? null)}
+              placeholder={t('energyUi.allMeters')}
+              aria-label={t('energyUi.meter')}
+              style={{ width: 220 }}
+              options={(meters.data ?? [])
+                .filter((m) => !filter.site || m.device_group_id === filter.site)
+                .map((m) => ({ value: m.id, label: m.name }))}
+            />
+            <ExportButton report="used" query={q} name="consumption" />
+          </Flex>
         }
       />
       <EnergyChart option={used.data ? option : null} height={300} testId="used-chart" />

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { categoryKey, costQuery, kwh, yuan } from '../api.ts';
 import { EnergyChart } from '../components/energy-chart.tsx';
 import { bucketLabel, EnergyFilterBar, useEnergyFilter } from '../components/energy-filter.tsx';
+import { ExportButton } from '../components/export-button.tsx';
 import { facilityRows, sumOf } from '../components/facility.ts';
 
 /**
@@ -44,7 +45,7 @@ export const CostPage = () => {
   }, [rows, interval, t]);
   return (
     <Card title={t('energyUi.cost.title')}>
-      <EnergyFilterBar filter={filter} />
+      <EnergyFilterBar filter={filter} extra={<ExportButton report="cost" query={q} name="cost" />} />
       <Row gutter={16} style={{ marginBottom: 16 }}>
         <Col xs={12} lg={6}>
           <Statistic

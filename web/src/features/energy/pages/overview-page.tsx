@@ -1,8 +1,21 @@
+import { energyRoutes as r } from '@sitewatch/contract/energy';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Empty, Row, Statistic, Table, Tag } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { categoryKey, costQuery, kwh, metersQuery, pueQuery, rankingQuery, ratio, ratioQuery, yuan } from '../api.ts';
+import { api } from '../../../api/client.ts';
+import {
+  categoryKey,
+  costQuery,
+  energyKey,
+  kwh,
+  metersQuery,
+  pueQuery,
+  rankingQuery,
+  ratio,
+  ratioQuery,
+  yuan,
+} from '../api.ts';
 import { EnergyChart } from '../components/energy-chart.tsx';
 import { bucketLabel, EnergyFilterBar, useEnergyFilter } from '../components/energy-filter.tsx';
 import { facilityRows, sumOf } from '../components/facility.ts';
@@ -27,6 +40,11 @@ export const OverviewPage = () => {
   const cost = useQuery(costQuery(q));
   const ranking = useQuery(rankingQuery(q));
   const shares = useQuery(ratioQuery(q));
+  const power = useQuery({
+    queryKey: [...energyKey, 'active-power', q.device_group_id],
+    queryFn: () => api.call(r.activePower, { query: q.device_group_id ? { device_group_id: q.device_group_id } : {} }),
+    refetchInterval: 60_000,
+  });
   const facility = facilityRows(cost.data ?? []);
   const p = pue.data;
 
@@ -103,8 +121,15 @@ export const OverviewPage = () => {
             </Tag>
           ) : null}
         </Col>
-        <Col xs={12} lg={6}>
+        <Col xs={12} lg={3}>
           <Statistic title={t('energyUi.pue.ppueCooling')} value={ratio(p?.ppue_cooling)} />
+        </Col>
+        <Col xs={12} lg={3}>
+          <Statistic
+            title={t('energyUi.load.now')}
+            value={power.data ? power.data.total_kw.toFixed(1) : '—'}
+            data-testid="overview-power"
+          />
         </Col>
         <Col xs={24} lg={16}>
           <Card size="small" title={t('energyUi.overview.perInterval')}>
