@@ -53,6 +53,17 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   await expect(row).toBeVisible();
   await expect(row).toContainText(/\d+\.\d \/ \d+\.\d \/ \d+\.\d/, { timeout: 20_000 });
   await page.screenshot({ path: path.join(shots, 'elect-monitor-zh_cn.png') });
+  // The switch cabinet has no meter items: its mapping is opened from the device picker and shows
+  // the four switches read from the cell names SW1-SW4.
+  await page.getByRole('combobox', { name: '设置设备的监控项用途…' }).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="配电室 / 馈线开关柜"]').click();
+  const mapping = page.getByRole('dialog', { name: '馈线开关柜 的监控项用途' });
+  await expect(mapping).toContainText('当前按监控项单元名自动识别');
+  await expect(mapping.getByRole('combobox', { name: '开关' })).toHaveCount(4);
+  await page.waitForTimeout(400); // the dialog's opening animation
+  await page.screenshot({ path: path.join(shots, 'elect-mapping-zh_cn.png') });
+  await mapping.getByRole('button', { name: /^取 ?消$/ }).click();
+  await expect(mapping).toBeHidden();
   await row.getByRole('button', { name: '分析' }).click();
 
   // The analysis of that meter over the last 24 hours: the summary and the charts of its minute means.
@@ -90,6 +101,16 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   await expect(page.getByRole('row', { name: /admin.*馈线开关柜.*分闸.*密码错误/ })).toBeVisible();
   await expect(log.first()).toBeVisible();
   await page.screenshot({ path: path.join(shots, 'switch-opt-zh_cn.png'), fullPage: true });
+  // The settings: switch control on, a password set (never shown), the limits.
+  await page.getByRole('button', { name: '用电安全设置' }).click();
+  const drawer = page.getByRole('dialog', { name: '用电安全设置' });
+  await expect(drawer.getByRole('switch')).toBeChecked();
+  await expect(drawer).toContainText('已设置开关操作验证密码');
+  await expect(drawer.getByLabel('电压不平衡度上限')).toHaveValue('2.0');
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: path.join(shots, 'power-safety-settings-zh_cn.png') });
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
 
   // The same pages in English.
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
