@@ -151,11 +151,16 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     expect(await refused('PUT', url, 400, foreign)).toBe('监控项不属于该设备');
     const twice = { points: { ua: items.get('m.Ua'), ub: items.get('m.Ua') } };
     expect(await refused('PUT', url, 400, twice)).toBe('同一监控项只能用于一个用途');
-    expect(await refused('PUT', url, 400, { points: { voltage: items.get('m.Ua') } })).toBeTruthy();
+    expect(await refused('PUT', url, 400, { points: { voltage: items.get('m.Ua') } })).toContain('请求参数有误');
+    expect(await refused('GET', 'electricity_safe/meters?device_group_id=abc', 400)).toContain('device_group_id');
     expect(
       await refused('PUT', url, 400, { switches: [{ item_id: items.get('m.P'), name: 'x'.repeat(51) }] }),
     ).toContain('内容过长');
-    expect(await refused('PUT', url, 403, { points: {} }, viewer)).toBeTruthy();
+    expect(await refused('PUT', url, 403, { points: {} }, viewer)).toBe('当前用户无权限访问此页面！');
+    expect(await refused('DELETE', url, 403, undefined, viewer)).toBe('当前用户无权限访问此页面！');
+    expect(await refused('DELETE', `electricity_safe/meters/${ids.southMeter}`, 404, undefined, operator)).toBe(
+      '设备不存在',
+    );
     expect(await refused('PUT', `electricity_safe/meters/${ids.southMeter}`, 404, { points: {} }, operator)).toBe(
       '设备不存在',
     );
@@ -201,7 +206,7 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     expect(await refused('GET', `energy/elect_monitor?device_group_id=${ids.south}`, 404, undefined, operator)).toBe(
       '站点不存在',
     );
-    expect(await refused('GET', 'energy/elect_monitor?device_id=abc', 400)).toBeTruthy();
+    expect(await refused('GET', 'energy/elect_monitor?device_id=abc', 400)).toContain('device_id');
   });
 
   it('analyses a meter over time from the series store', async () => {
@@ -262,7 +267,7 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     );
     expect(await message({ control_enabled: true, limits, new_password: enc('abc') })).toBe('验证密码至少 6 位');
     // The operator may operate switches but not change their settings.
-    expect(await message({ control_enabled: false, limits }, 403, operator)).toBeTruthy();
+    expect(await message({ control_enabled: false, limits }, 403, operator)).toBe('当前用户无权限访问此页面！');
     expect(
       await t.database.db.kysely.selectFrom('module_settings').selectAll().where('k', '=', 'power_safety').execute(),
     ).toHaveLength(0);
@@ -323,7 +328,9 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
         operator,
       ),
     ).toBe('站点不存在');
-    expect(await refused('GET', 'electricity_safe/distribution_power?device_group_id=0', 400)).toBeTruthy();
+    expect(await refused('GET', 'electricity_safe/distribution_power?device_group_id=0', 400)).toContain(
+      'device_group_id',
+    );
   });
 
   it('operates a switch on the device only with the password, the control function and the site', async () => {
@@ -372,7 +379,7 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
       user_name: 'es-operator',
     });
     expect((await ok('GET', 'electricity_safe/switch_opt', undefined, outsider)).total).toBe(0);
-    expect(await refused('GET', 'electricity_safe/switch_opt?limit=0', 400)).toBeTruthy();
+    expect(await refused('GET', 'electricity_safe/switch_opt?limit=0', 400)).toContain('limit');
 
     // With switch control turned off, even the right password operates nothing.
     const limits = (await ok('GET', 'setting/power_safety_settings')).limits;
@@ -380,6 +387,16 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     const off = await op({ item_id: ids.coil, value: 0, password: enc(password) });
     expect(off.statusCode).toBe(409);
     expect(off.json().message).toBe('开关操作未启用');
+    expect(peer.coils[0]).toBe(true);
+
+    // Five wrong passwords within the window (one above, four here) stop even the right one.
+    await ok('PUT', 'setting/power_safety_settings', { control_enabled: true, limits });
+    for (let i = 0; i < 4; i++)
+      expect((await op({ item_id: ids.coil, value: 0, password: enc(`Guess-${i}-pass`) })).statusCode).toBe(400);
+    const blocked = await op({ item_id: ids.coil, value: 0, password: enc(password) });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('验证密码错误次数过多，请 15 分钟后再试');
+    await sleep(300);
     expect(peer.coils[0]).toBe(true);
   });
 
