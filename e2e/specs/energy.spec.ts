@@ -9,10 +9,11 @@ import { FormDialog } from '../pages/resource-list.ts';
 const shots = path.resolve(import.meta.dirname, '../screenshots');
 test.afterEach(async ({ request }) => resetAdminLanguage(request));
 
-/** Picks a site in a site picker (a tree select) by its name. */
+/** Picks a site in a site picker (a tree select) by its name; the drop-down closes. */
 const pickSite = async (page: Page, picker: ReturnType<Page['getByLabel']>, name: string) => {
   await picker.click();
   await page.locator(`.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper[title="${name}"]`).click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
 };
 /** Picks an option of an antd select by its title. */
 const pick = async (page: Page, select: ReturnType<Page['getByLabel']>, option: string) => {
@@ -178,6 +179,7 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await page.getByRole('tab', { name: 'PUE 分析' }).click();
   await expect(page.getByTestId('pue-value')).toHaveText('1.50');
   await expect(page.getByTestId('pue-category')).toHaveText('PUE 类别 1');
+  await page.waitForTimeout(400); // the tab's ink bar
   await page.screenshot({ path: path.join(shots, 'energy-pue-zh_cn.png'), fullPage: true });
 
   // The consumption page says which counter rule fired: the IT meter's gap.
@@ -200,6 +202,7 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await pickSite(page, page.getByLabel('Site', { exact: true }), '能耗机房');
   await page.getByRole('tab', { name: 'PUE analysis' }).click();
   await expect(page.getByTestId('pue-category')).toHaveText('PUE category 1');
+  await page.waitForTimeout(400); // the tab's ink bar
   await page.screenshot({ path: path.join(shots, 'energy-pue-en_us.png'), fullPage: true });
   await page.goto('/energy_manage/cost_static');
   await pick(page, page.getByLabel('Time range'), 'Last 7 days');

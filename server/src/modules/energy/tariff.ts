@@ -1,4 +1,4 @@
-import type { Gradient, TariffInput, TariffMode, TimeSlot } from '@sitewatch/contract/energy';
+import type { Gradient, TariffMode, TimeSlot } from '@sitewatch/contract/energy';
 
 /**
  * Tariffs and cost (002 §2.3, §3, §5.1; docs/energy.md "Tariffs"). Pure. Money is exact: prices are
@@ -6,68 +6,16 @@ import type { Gradient, TariffInput, TariffMode, TimeSlot } from '@sitewatch/con
  * integers of 1e-7 yuan summed exactly, and a bill is rounded to the fen once, at the end.
  */
 
-export interface FieldProblem {
-  path: string;
-  key: string;
-}
-
 const minutesOf = (hhmm: string) => {
   const [h, m] = hhmm.split(':').map(Number);
   return h! * 60 + m!;
 };
 
-const seasonsIn = (input: TariffInput) =>
-  input.summer_months.length > 0 ? (['summer', 'non_summer'] as const) : (['all'] as const);
-
-/** Rules the schema cannot see alone: those of the mode, gradients in order, slots covering the day. */
-export const tariffProblems = (mode: TariffMode, input: TariffInput): FieldProblem[] => {
-  const out: FieldProblem[] = [];
-  const k = (key: string) => `energy.validation.${key}`;
-  const wanted = seasonsIn(input);
-  input.gradients.forEach((g, i) => {
-    if (g.end !== null && g.end < g.start) out.push({ path: `gradients.${i}.end`, key: k('endBelowStart') });
-    if (!(wanted as readonly string[]).includes(g.season))
-      out.push({ path: `gradients.${i}.season`, key: k('season') });
-  });
-  input.slots.forEach((s, i) => {
-    if (!(wanted as readonly string[]).includes(s.season)) out.push({ path: `slots.${i}.season`, key: k('season') });
-  });
-  if (out.length > 0) return out;
-  if (mode !== 'time_share') {
-    for (const season of wanted) {
-      const tiers = input.gradients.filter((g) => g.season === season).sort((a, b) => a.start - b.start);
-      if (tiers.length === 0) {
-        out.push({ path: 'gradients', key: k('gradientRequired') });
-        break;
-      }
-      // Tiers follow each other from 0, the last one open-ended: every kWh has one price.
-      let expect = 0;
-      tiers.forEach((g, i) => {
-        if (g.start !== expect) out.push({ path: 'gradients', key: k('gradientsContiguous') });
-        if (g.end === null && i < tiers.length - 1) out.push({ path: 'gradients', key: k('gradientsContiguous') });
-        expect = g.end ?? Number.POSITIVE_INFINITY;
-      });
-      if (tiers.at(-1)!.end !== null) out.push({ path: 'gradients', key: k('gradientsOpenEnd') });
-      if (out.length > 0) break;
-    }
-  } else if (input.gradients.length > 0) out.push({ path: 'gradients', key: k('noGradients') });
-  if (mode !== 'stair') {
-    for (const season of wanted) {
-      const minutes = new Array<number>(1440).fill(0);
-      for (const s of input.slots.filter((x) => x.season === season)) {
-        const a = minutesOf(s.start);
-        let b = minutesOf(s.end);
-        if (b <= a) b += 1440;
-        for (let m = a; m < b; m++) minutes[m % 1440]! += 1;
-      }
-      if (minutes.some((n) => n !== 1)) {
-        out.push({ path: 'slots', key: k('slotsCoverDay') });
-        break;
-      }
-    }
-  } else if (input.slots.length > 0) out.push({ path: 'slots', key: k('noSlots') });
-  return out;
-};
+/**
+ * The rules the schema cannot see alone (the mode's parts, gradients in order, slots covering the
+ * day) live in the contract, so the web's tariff editors check a tariff as the server does.
+ */
+export { tariffProblems } from '@sitewatch/contract/rules/tariff';
 
 /** What the cost function needs of a tariff. */
 export interface Tariff {

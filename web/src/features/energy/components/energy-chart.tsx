@@ -19,7 +19,8 @@ export const EnergyChart = ({
 }) => {
   const { box, chart } = useEChart();
   useEffect(() => {
-    if (option) chart.current?.setOption(option, { notMerge: true });
+    // No animation: a figure is read, and a picture of the page shows what it says at once.
+    if (option) chart.current?.setOption({ animation: false, ...option }, { notMerge: true });
   }, [option, chart]);
   return <div ref={box} style={{ height }} data-testid={testId} />;
 };

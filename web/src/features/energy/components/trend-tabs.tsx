@@ -36,7 +36,7 @@ export const Trend = ({ q }: { q: EnergyQuery }) => {
       a
         ? {
             tooltip: { trigger: 'axis' },
-            legend: {},
+            legend: { top: 0 },
             grid: { left: 56, right: 56, top: 40, bottom: 30 },
             xAxis: { type: 'category', data: a.buckets.map((b) => bucketLabel(b.ts, interval)) },
             yAxis: [
@@ -69,7 +69,7 @@ export const Trend = ({ q }: { q: EnergyQuery }) => {
           <ExportButton report="analysis" query={query} name="trend" />
         </Flex>
       </Flex>
-      <Descriptions size="small" bordered column={{ xs: 1, md: 3 }} style={{ marginBottom: 16 }}>
+      <Descriptions size="small" layout="vertical" bordered column={{ xs: 1, md: 3 }} style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t('energyUi.trend.total')}>{a ? kwh(a.total_kwh) : '—'}</Descriptions.Item>
         <Descriptions.Item label={t('energyUi.trend.lastYearTotal')}>
           {a ? kwh(a.last_year_total_kwh) : '—'}
@@ -114,7 +114,7 @@ export const Load = ({ q }: { q: EnergyQuery }) => {
       a
         ? {
             tooltip: { trigger: 'axis' },
-            legend: {},
+            legend: { top: 0 },
             grid: { left: 56, right: 16, top: 40, bottom: 30 },
             xAxis: { type: 'category', data: a.buckets.map((b) => bucketLabel(b.ts, interval)) },
             yAxis: { type: 'value', name: 'kW' },
@@ -132,7 +132,7 @@ export const Load = ({ q }: { q: EnergyQuery }) => {
     <Row gutter={[16, 16]}>
       <Col span={24}>
         <Flex justify="space-between" align="center">
-          <Descriptions size="small" bordered column={{ xs: 1, md: 3 }}>
+          <Descriptions size="small" layout="vertical" bordered column={{ xs: 1, md: 3 }}>
             <Descriptions.Item label={t('energyUi.load.avg')}>
               {a ? `${a.avg_kw.toFixed(2)} kW` : '—'}
             </Descriptions.Item>

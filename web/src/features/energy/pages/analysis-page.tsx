@@ -102,7 +102,7 @@ const Pue = ({ q }: { q: EnergyQuery }) => {
       p
         ? {
             tooltip: { trigger: 'axis' },
-            legend: {},
+            legend: { top: 0 },
             grid: { left: 48, right: 16, top: 36, bottom: 30 },
             xAxis: { type: 'category', data: p.buckets.map((b) => bucketLabel(b.ts, interval)) },
             yAxis: { type: 'value', min: 1, scale: true },
@@ -121,7 +121,7 @@ const Pue = ({ q }: { q: EnergyQuery }) => {
   if (q.device_group_id === undefined) return <Empty description={t('energyUi.pue.chooseSite')} />;
   return (
     <>
-      <Descriptions size="small" column={{ xs: 1, md: 2, xl: 4 }} bordered style={{ marginBottom: 16 }}>
+      <Descriptions size="small" layout="vertical" column={{ xs: 1, md: 2, xl: 4 }} bordered style={{ marginBottom: 16 }}>
         <Descriptions.Item label="PUE">
           <span data-testid="pue-value">{ratio(p?.pue)}</span>
         </Descriptions.Item>

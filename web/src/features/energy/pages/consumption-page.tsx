@@ -57,7 +57,7 @@ export const ConsumptionPage = () => {
     const stamps = [...new Set(shown.flatMap((m) => m.buckets.map((b) => b.ts)))].sort((a, b) => a - b);
     return {
       tooltip: { trigger: 'axis' },
-      legend: { type: 'scroll' },
+      legend: { type: 'scroll', top: 0 },
       grid: { left: 56, right: 16, top: 40, bottom: 30 },
       xAxis: { type: 'category', data: stamps.map((ts) => bucketLabel(ts, interval)) },
       yAxis: { type: 'value', name: 'kWh' },

@@ -27,7 +27,7 @@ export const CostPage = () => {
     const stamps = [...new Set(billed.flatMap((r) => r.buckets.map((b) => b.ts)))].sort((a, b) => a - b);
     return {
       tooltip: { trigger: 'axis' },
-      legend: { type: 'scroll' },
+      legend: { type: 'scroll', top: 0 },
       grid: { left: 64, right: 16, top: 40, bottom: 30 },
       xAxis: { type: 'category', data: stamps.map((ts) => bucketLabel(ts, interval)) },
       yAxis: { type: 'value', name: t('energyUi.yuan') },

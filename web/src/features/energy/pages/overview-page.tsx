@@ -53,7 +53,7 @@ export const OverviewPage = () => {
       p
         ? {
             tooltip: { trigger: 'axis' },
-            legend: {},
+            legend: { top: 0 },
             grid: { left: 56, right: 48, top: 36, bottom: 30 },
             xAxis: { type: 'category', data: p.buckets.map((b) => bucketLabel(b.ts, q.interval ?? 'day')) },
             yAxis: [

@@ -32,7 +32,7 @@ export const TimeSharePage = () => {
       a
         ? {
             tooltip: { trigger: 'axis' },
-            legend: {},
+            legend: { top: 0 },
             grid: { left: 56, right: 16, top: 40, bottom: 30 },
             xAxis: { type: 'category', data: a.buckets.map((b) => bucketLabel(b.ts, interval)) },
             yAxis: { type: 'value', name: 'kWh' },
