@@ -152,6 +152,23 @@ export const costHours = (
   let monthKey = -1;
   let used = 0;
   let pi = -1;
+  /** Cost of `partWh` at a period price: the price alone (time-share), or walking the tiers from the
+   * month's consumption so far, split at tier edges, the tier price added (stair modes). */
+  const charge = (partWh: number, bandPrice: number, tiers: Array<[number, number, number]> | null) => {
+    if (tiers === null) return partWh * bandPrice;
+    let left = partWh;
+    let c = 0;
+    for (let i = 0; i < tiers.length && left > 0; i++) {
+      const [start, end, tierPrice] = tiers[i]!;
+      if (used >= end) continue;
+      const from = Math.max(used, start);
+      const take = Math.min(left, end - from);
+      c += take * (tierPrice + bandPrice);
+      used += take;
+      left -= take;
+    }
+    return c;
+  };
   for (const h of hours) {
     const wh = Math.max(0, Math.round(h.kwh * 1000));
     while (pi + 1 < prepared.length && prepared[pi + 1]!.validFrom <= h.ts) pi++;
@@ -167,9 +184,10 @@ export const costHours = (
     }
     const t = prepared[pi]!.t;
     const season = t.summer.size === 0 ? 'all' : t.summer.has(monthNo) ? 'summer' : 'non_summer';
+    const tiers = t.mode === 'time_share' ? null : (t.tiers.get(season) ?? []);
     // Split the hour's Wh over its minutes' period prices (remainder to the last part: exact sum).
-    const parts: Array<[number, number]> = [];
-    if (t.mode === 'stair') parts.push([wh, 0]);
+    let cost = 0;
+    if (t.mode === 'stair') cost = charge(wh, 0, tiers);
     else {
       const key = (season === 'all' ? 0 : season === 'summer' ? 1 : 2) * 1440 + m0;
       let minutesByPrice = t.hourParts.get(key);
@@ -184,28 +202,11 @@ export const costHours = (
         t.hourParts.set(key, minutesByPrice);
       }
       let left = wh;
-      minutesByPrice.forEach(([p, n], i) => {
-        const part = i === minutesByPrice!.length - 1 ? left : Math.floor((wh * n) / 60);
+      const last = minutesByPrice.length - 1;
+      for (let i = 0; i <= last; i++) {
+        const part = i === last ? left : Math.floor((wh * minutesByPrice[i]![1]) / 60);
         left -= part;
-        parts.push([part, p]);
-      });
-    }
-    let cost = 0;
-    for (const [partWh, bandPrice] of parts) {
-      if (t.mode === 'time_share') {
-        cost += partWh * bandPrice;
-        continue;
-      }
-      // Walk the tiers from the month's consumption so far, splitting at tier edges.
-      let left = partWh;
-      for (const [start, end, tierPrice] of t.tiers.get(season) ?? []) {
-        if (left <= 0) break;
-        if (used >= end) continue;
-        const from = Math.max(used, start);
-        const take = Math.min(left, end - from);
-        cost += take * (tierPrice + bandPrice);
-        used += take;
-        left -= take;
+        cost += charge(part, minutesByPrice[i]![0], tiers);
       }
     }
     out.push({ ts: h.ts, wh, cost });
