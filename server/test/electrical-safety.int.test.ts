@@ -230,6 +230,10 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     const year = await ok('GET', `energy/elect_analysis?device_id=${ids.meter}&t1=${base}&t2=${base + 30 * 86_400}`);
     expect(year.resolution).toBe('hour');
     expect(year.points).toHaveLength(1);
+    const quarter = await ok('GET', `energy/elect_analysis?device_id=${ids.meter}&t1=${base}&t2=${base + 90 * 86_400}`);
+    expect(quarter.resolution).toBe('day');
+    expect(quarter.points).toHaveLength(1);
+    expect(quarter.points[0].voltage_unbalance).toBeCloseTo(unbalance(230, 220, 210)!, 3);
 
     expect(
       await refused('GET', `energy/elect_analysis?device_id=${ids.meter}&t1=${base}&t2=${base - 1}`, 400),

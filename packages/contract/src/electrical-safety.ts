@@ -254,8 +254,8 @@ const stat = z.object({
 export const analysisAnswer = z.object({
   device_id: z.number().int(),
   device_name: z.string(),
-  /** minute: buckets of one minute (ranges up to two days); hour beyond. */
-  resolution: z.enum(['minute', 'hour']),
+  /** Bucket of the means: minute (ranges up to two days), hour (up to 62 days), day (local days) beyond. */
+  resolution: z.enum(['minute', 'hour', 'day']),
   limits: safetyLimits,
   points: z.array(
     qualityFigures.extend({

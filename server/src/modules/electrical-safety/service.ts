@@ -292,19 +292,34 @@ export const createElectricalSafetyService = (deps: ElectricalSafetyDeps) => {
       const [meter] = (await loadMeters(allowed, q.device_id)).filter((m) => hasPoints(m.points));
       if (!meter) throw notFound('electricalSafety.errors.meterNotFound');
       const { limits } = await settings();
-      // Minute buckets up to two days (2 880 points), hourly beyond (8 784 for a year).
-      const resolution = q.t2 - q.t1 <= 2 * 86_400 ? 'minute' : 'hour';
+      // Minute buckets up to two days (2 880 points), hourly up to 62 days (1 488), then local days
+      // folded from the hourly roll-ups (366 for a year: a year of hours answered in about a second).
+      const span = q.t2 - q.t1;
+      const resolution = span <= 2 * 86_400 ? 'minute' : span <= 62 * 86_400 ? 'hour' : 'day';
       const roleOf = new Map<number, MeterRole>();
       for (const role of meterRoles) if (meter.points[role] !== null) roleOf.set(meter.points[role]!, role);
-      const rows = await deps.rollups([...roleOf.keys()], resolution, q.t1, q.t2);
-      const buckets = new Map<number, Partial<Record<MeterRole, number | null>>>();
+      const rows = await deps.rollups([...roleOf.keys()], resolution === 'minute' ? 'minute' : 'hour', q.t1, q.t2);
+      const bucketOf = (ts: number) => {
+        if (resolution !== 'day') return ts;
+        const d = new Date(ts * 1000);
+        return Math.floor(new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime() / 1000);
+      };
+      // Sums and counts per bucket and role, so a day's mean weighs every sample alike.
+      const sums = new Map<number, Map<MeterRole, { sum: number; count: number }>>();
       for (const r of rows) {
         const role = roleOf.get(r.item_id);
         if (!role || r.count <= 0) continue;
-        const b = buckets.get(r.ts) ?? {};
-        b[role] = r.sum / r.count;
-        buckets.set(r.ts, b);
+        const key = bucketOf(r.ts);
+        const b = sums.get(key) ?? new Map<MeterRole, { sum: number; count: number }>();
+        const acc = b.get(role) ?? { sum: 0, count: 0 };
+        acc.sum += r.sum;
+        acc.count += r.count;
+        b.set(role, acc);
+        sums.set(key, b);
       }
+      const buckets = new Map<number, Partial<Record<MeterRole, number | null>>>();
+      for (const [ts, b] of sums)
+        buckets.set(ts, Object.fromEntries([...b].map(([role, acc]) => [role, acc.sum / acc.count])));
       const points = [...buckets.entries()]
         .sort((a, b) => a[0] - b[0])
         .map(([ts, means]) => ({

@@ -163,7 +163,14 @@ export const AnalysisPage = () => {
         <Button onClick={() => setAnchor(Date.now())}>{t('electricalUi.refresh')}</Button>
         {a && (
           <Typography.Text type="secondary" data-testid="analysis-resolution">
-            {t(a.resolution === 'minute' ? 'electricalUi.byMinute' : 'electricalUi.byHour', { n: points.length })}
+            {t(
+              a.resolution === 'minute'
+                ? 'electricalUi.byMinute'
+                : a.resolution === 'hour'
+                  ? 'electricalUi.byHour'
+                  : 'electricalUi.byDay',
+              { n: points.length },
+            )}
           </Typography.Text>
         )}
       </Flex>
