@@ -1,4 +1,5 @@
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { adminHeaders, apiLogin, resetAdminLanguage } from '../fixtures/product.ts';
 import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
@@ -76,6 +77,12 @@ test('an inspection walks a site, captures its live values, and its report is re
   await expect(detail.getByTestId('inspection-status')).toHaveText('已通过');
   await expect(detail).toContainText('已复核');
   await page.screenshot({ path: path.join(shots, 'inspection-detail-zh_cn.png'), fullPage: true });
+  // The report as a PDF (its text is checked by inspection-duty.int.test.ts).
+  const download = page.waitForEvent('download');
+  await page.getByTestId('inspection-export-pdf').click();
+  const pdf = await download;
+  expect(pdf.suggestedFilename()).toMatch(/^inspection-\d+\.pdf$/);
+  expect((await readFile(await pdf.path())).subarray(0, 5).toString()).toBe('%PDF-');
 
   await page.goto('/polling_record');
   await page.getByText('全部', { exact: true }).click();
@@ -166,4 +173,113 @@ test('a duty roster is generated and a handover is confirmed by its successor', 
   await expect(page.getByTestId('duty-arrange')).toContainText('Duty table');
   await page.screenshot({ path: path.join(shots, 'duty-arrange-en_us.png'), fullPage: true });
   expect(successor.id).toBeGreaterThan(1);
+});
+
+test('with shift handover on, the operator on duty gets the alarm pop-up and the one off duty does not', async ({
+  page,
+  freshPage,
+  request,
+}) => {
+  const { public_key } = await api(request, 'get', 'pub/login/params');
+  /** An operator whose e-mail is that of a duty contact (the duty table's members are contacts). */
+  const operator = async (userName: string, alias: string, email: string) => {
+    const contact = await api(request, 'post', 'setting/contacts', { name: alias, email });
+    await api(request, 'post', 'setting/users', {
+      user_name: userName,
+      alias,
+      email,
+      password: encrypt(public_key, `${userName}-First-1A`),
+      role_ids: [1],
+      user_group_ids: [1],
+    });
+    await request.put('/api/v1/user/password_without_login', {
+      data: {
+        user_name: userName,
+        old_password: encrypt(public_key, `${userName}-First-1A`),
+        new_password: encrypt(public_key, `${userName}-Second-2B`),
+      },
+    });
+    const token = (await apiLogin(request, userName, `${userName}-Second-2B`)).data!.access_token;
+    return { token, contact: contact.id as number };
+  };
+  const on = await operator('duty-on', '当班王工', 'on-duty@example.com');
+  const offDuty = await operator('duty-off', '休班赵工', 'off-duty@example.com');
+  // A whole-day shift today (an end not after the start is the next day) with only 王工 on it.
+  const allDay = await api(request, 'post', 'on_duty_time_schedule', { name: '全天班', start: '00:00', end: '00:00' });
+  const today = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+  await api(request, 'post', 'on_duty_table', { date: today, shift_id: allDay.id, contact_ids: [on.contact] });
+  await api(request, 'put', 'on_duty_handover/setting', { handover_enable: true });
+
+  const off = await freshPage();
+  const ready = (p: Page) =>
+    new Promise<void>((resolve) =>
+      p.on('websocket', (ws) =>
+        ws.on('framereceived', (f) => {
+          if (String(f.payload).includes('"type":"ready"')) resolve();
+        }),
+      ),
+    );
+  const offTold = new Promise<void>((resolve) =>
+    off.on('websocket', (ws) =>
+      ws.on('framereceived', (f) => {
+        const s = String(f.payload);
+        if (s.includes('"event":"raise"') && s.includes('排风温度') && s.includes('"notice":false')) resolve();
+      }),
+    ),
+  );
+  await openAs(page, on.token);
+  await openAs(off, offDuty.token);
+  const onReady = ready(page);
+  const offReady = ready(off);
+  await page.goto('/alarm');
+  await off.goto('/alarm');
+  await Promise.all([onReady, offReady]);
+
+  const site = await api(request, 'post', 'setting/device_groups', { name: '值班机房', weight: 1 });
+  const device = await api(request, 'post', 'setting/devices', {
+    name: 'EX-值班',
+    device_group_id: site.id,
+    driver: 'simulator',
+    code: 'temp_hum',
+    check_interval: 1,
+  });
+  await api(request, 'post', 'setting/items', {
+    device_id: device.id,
+    name: '排风温度',
+    value_type: 1,
+    unit: '℃',
+    threshold_min: 10,
+    threshold_max: 30,
+    overrun_point: 0,
+    recovery_point: 1,
+    source: { kind: 'simulator', model: 'analog', base: 45, spread: 0, noise: 0 },
+  });
+
+  // On duty: the pop-up names the alarm. Off duty: the same push arrives marked, the list follows, no pop-up.
+  await expect(
+    page.getByTestId('alarm-notices').getByTestId('alarm-notice').filter({ hasText: '排风温度' }),
+  ).toBeVisible({ timeout: 20_000 });
+  await offTold;
+  await expect(off.getByRole('row').filter({ hasText: '排风温度' })).toBeVisible();
+  await expect(off.getByTestId('alarm-notices')).toHaveCount(0);
+  await expect(off.getByTestId('alarm-notices-open')).toHaveCount(0);
+  await page.screenshot({ path: path.join(shots, 'duty-notice-on-duty-zh_cn.png') });
+  await off.screenshot({ path: path.join(shots, 'duty-notice-off-duty-zh_cn.png') });
+
+  // A reload off duty shows no pop-up either (alarms raised while away are not shown to those off duty).
+  await off.evaluate(() => localStorage.setItem('language', 'en_us'));
+  await off.reload();
+  await expect(off.getByRole('row').filter({ hasText: '排风温度' })).toBeVisible();
+  await expect(off.getByRole('columnheader', { name: 'Site' })).toBeVisible();
+  await expect(off.getByTestId('alarm-notices-open')).toHaveCount(0);
+  await off.screenshot({ path: path.join(shots, 'duty-notice-off-duty-en_us.png') });
+  await page.evaluate(() => localStorage.setItem('language', 'en_us'));
+  await page.reload();
+  await expect(page.getByTestId('alarm-notices-open')).toBeVisible();
+  await page.getByTestId('alarm-notices-open').click();
+  await expect(
+    page.getByTestId('alarm-notices').getByTestId('alarm-notice').filter({ hasText: '排风温度' }),
+  ).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'duty-notice-on-duty-en_us.png') });
+  await api(request, 'put', 'on_duty_handover/setting', { handover_enable: false });
 });

@@ -397,7 +397,8 @@ export const createWorkOrderService = (deps: {
     const people = await onDuty(now());
     // The rule may send it to whoever is on duty (the first of them who is an enabled user); nobody: its handler.
     const handler = (rule.handler_on_duty && people.find((p) => p.user_id !== null)?.user_id) || rule.handler_id;
-    const description = `${alarm.device_group_name} / ${alarm.device_name} / ${alarm.item_name}: ${alarm.info || alarm.status_label}`;
+    // The alarm's own text, else its value: status_label is a key of the web's texts, not words to store.
+    const description = `${alarm.device_group_name} / ${alarm.device_name} / ${alarm.item_name}: ${alarm.info || `${alarm.value ?? '-'}`}`;
     return create(
       {
         description: description.slice(0, 2000),

@@ -280,17 +280,17 @@ export const OrderDetail = ({ id, onClose }: { id: number | null; onClose: () =>
                 </Link>
               </Descriptions.Item>
             )}
-            {o.on_duty && (
+            {o.on_duty !== '' && (
               <Descriptions.Item label={t('workOrderUi.onDuty')} span={2}>
                 {o.on_duty}
               </Descriptions.Item>
             )}
-            {o.processing_method && (
+            {o.processing_method !== '' && (
               <Descriptions.Item label={t('workOrderUi.processingMethod')} span={2}>
                 {o.processing_method}
               </Descriptions.Item>
             )}
-            {o.comment && (
+            {o.comment !== '' && (
               <Descriptions.Item label={t('workOrderUi.comment')} span={2}>
                 {o.comment}
               </Descriptions.Item>
@@ -317,7 +317,7 @@ export const OrderDetail = ({ id, onClose }: { id: number | null; onClose: () =>
           </Space>
           <Timeline
             items={o.history.map((h) => ({
-              children: `${formatTime(h.time)} ${h.user_name || t('workOrderUi.system')} · ${t(historyKey(h.action))}${h.comment ? `: ${h.comment}` : ''}`,
+              children: `${formatTime(h.time)} ${h.user_id === 0 ? t('workOrderUi.system') : h.user_name} · ${t(historyKey(h.action))}${h.comment ? `: ${h.comment}` : ''}`,
             }))}
           />
         </>
