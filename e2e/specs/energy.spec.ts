@@ -74,6 +74,8 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   page,
   request,
 }) => {
+  // One whole path through nine pages in two languages.
+  test.setTimeout(150_000);
   mkdirSync(shots, { recursive: true });
   await stageBoard(request);
   const headers = await adminHeaders(request);
@@ -195,6 +197,18 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   for (const period of ['valley', 'peak'])
     await expect(page.getByTestId(`time-share-${period}`).locator('.ant-statistic-content-value')).toHaveText(/[1-9]/);
   await expect(page.getByTestId('time-share-sharp').locator('.ant-statistic-content-value')).toHaveText('0');
+  await page.screenshot({ path: path.join(shots, 'energy-time-share-zh_cn.png'), fullPage: true });
+
+  // The site at a glance, from the monitoring menu.
+  await page.goto('/energy_survey');
+  await pick(page, page.getByLabel('时间范围'), '最近7天');
+  await pickSite(page, page.getByLabel('站点', { exact: true }), '能耗机房');
+  await expect(page.getByTestId('overview-pue').locator('.ant-statistic-content-value')).toHaveText('1.50');
+  await expect(page.getByTestId('overview-cost').locator('.ant-statistic-content-value')).toHaveText(text);
+  await page.screenshot({ path: path.join(shots, 'energy-overview-zh_cn.png'), fullPage: true });
+  // Every site's month beside the last, with its tariff in force.
+  await page.goto('/electric_statistics');
+  await expect(page.getByRole('row', { name: /能耗机房/ })).toContainText('峰谷阶梯');
 
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await page.goto('/energy_manage/energy_analysis');
@@ -209,4 +223,7 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await pickSite(page, page.getByLabel('Site', { exact: true }), '能耗机房');
   await expect(page.getByTestId('cost-total')).toContainText(text);
   await page.screenshot({ path: path.join(shots, 'energy-cost-en_us.png'), fullPage: true });
+  await page.goto('/setting_energy');
+  await expect(page.getByRole('row', { name: /A1 IT 负载/ }).getByText('PUE category 1 · UPS output')).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'energy-meters-en_us.png'), fullPage: true });
 });

@@ -49,6 +49,7 @@ describeEachDatabase('energy menus and their grants', (dialect) => {
       t.app.inject({ method: 'GET', url: '/api/v1/menus', headers }).then((r) => pages(r.json().data.list as Node[]));
     expect(await menus(admin)).toMatchObject({
       '/energy_survey': ['view'],
+      '/electric_statistics': ['view'],
       '/setting_energy': ['add', 'delete', 'edit', 'view'],
       '/energy_manage/energy_servey': ['view'],
       '/energy_manage/energy_static': ['view'],

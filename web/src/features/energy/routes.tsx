@@ -9,11 +9,15 @@ const ConsumptionPage = lazy(() =>
 );
 const AnalysisPage = lazy(() => import('./pages/analysis-page.tsx').then((m) => ({ default: m.AnalysisPage })));
 const CostPage = lazy(() => import('./pages/cost-page.tsx').then((m) => ({ default: m.CostPage })));
+const ElectricStatisticsPage = lazy(() =>
+  import('./pages/electric-statistics-page.tsx').then((m) => ({ default: m.ElectricStatisticsPage })),
+);
 const TimeSharePage = lazy(() => import('./pages/time-share-page.tsx').then((m) => ({ default: m.TimeSharePage })));
 
 /** Energy (issue 17; docs/energy.md "Web pages"): meters, tariffs and the analysis pages of 002 §2.1. */
 export const energyRoutes: RouteObject[] = [
   { path: '/setting_energy', element: <MetersPage /> },
+  { path: '/electric_statistics', element: <ElectricStatisticsPage /> },
   { path: '/energy_manage/param_config', element: <TariffsPage /> },
   { path: '/energy_survey', element: <OverviewPage /> },
   { path: '/energy_manage/energy_servey', element: <OverviewPage /> },
