@@ -61,6 +61,7 @@ const Proportion = ({ q }: { q: EnergyQuery }) => {
         {
           type: 'pie',
           radius: ['35%', '65%'],
+          label: { formatter: '{d}%' },
           data: rows.filter((r) => r.kwh > 0).map((r) => ({ name: t(categoryKey(r.category)), value: r.kwh })),
         },
       ],
@@ -121,7 +122,13 @@ const Pue = ({ q }: { q: EnergyQuery }) => {
   if (q.device_group_id === undefined) return <Empty description={t('energyUi.pue.chooseSite')} />;
   return (
     <>
-      <Descriptions size="small" layout="vertical" column={{ xs: 1, md: 2, xl: 4 }} bordered style={{ marginBottom: 16 }}>
+      <Descriptions
+        size="small"
+        layout="vertical"
+        column={{ xs: 1, md: 2, xl: 4 }}
+        bordered
+        style={{ marginBottom: 16 }}
+      >
         <Descriptions.Item label="PUE">
           <span data-testid="pue-value">{ratio(p?.pue)}</span>
         </Descriptions.Item>

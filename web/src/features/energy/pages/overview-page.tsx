@@ -79,6 +79,7 @@ export const OverviewPage = () => {
               {
                 type: 'pie',
                 radius: ['40%', '65%'],
+                label: { formatter: '{d}%' },
                 data: shares.data
                   .filter((s) => s.kwh > 0)
                   .map((s) => ({ name: t(categoryKey(s.category)), value: s.kwh })),

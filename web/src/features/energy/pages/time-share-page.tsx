@@ -57,6 +57,7 @@ export const TimeSharePage = () => {
               {
                 type: 'pie',
                 radius: ['35%', '65%'],
+                label: { formatter: '{d}%' },
                 data: periods
                   .filter((p) => a.total[p] > 0)
                   .map((p) => ({
