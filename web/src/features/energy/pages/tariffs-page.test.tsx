@@ -28,6 +28,7 @@ beforeEach(() => {
   answer(monitoringRoutes.listSites, () => ({ total: 0, data: [] }));
   answer(r.stair.create, saved('stair'));
   answer(r.timeShare.create, saved('time_share'));
+  answer(r.stairTimeShare.update, saved('stair_time_share'));
 });
 afterEach(cleanup);
 
@@ -104,6 +105,39 @@ describe('the tariff editors', { timeout: 40_000 }, () => {
         { season: 'all', start: '00:00', end: '08:00', band: 'flat', price: 0.3 },
         { season: 'all', start: '08:00', end: '24:00', band: 'flat', price: 1.2 },
       ],
+    });
+  });
+
+  it('open a saved stair + time-share tariff with its seasons, and send it back whole', async () => {
+    const summer = { name: '峰谷阶梯', summer_months: [7, 8] };
+    const seasonal = ['summer', 'non_summer'] as const;
+    answer(r.stairTimeShare.list, () => [
+      {
+        id: 3,
+        mode: 'stair_time_share',
+        ...summer,
+        gradients: seasonal.map((season) => ({ season, start: 0, end: null, price: 0.1 })),
+        slots: seasonal.map((season) => ({ season, start: '00:00', end: '24:00', band: 'flat' as const, price: 0.5 })),
+      },
+    ]);
+    await renderPage(<TariffsPage />, { page, functions: ['view', 'add', 'edit', 'delete'] });
+    fireEvent.click(await screen.findByRole('tab', { name: '阶梯分时电价' }));
+    const row = (await screen.findByText('峰谷阶梯')).closest('tr') as HTMLElement;
+    expect(row.textContent).toContain('7, 8');
+    fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
+    const d = await dialog();
+    expect(within(d).getAllByText('夏季').length).toBeGreaterThan(0);
+    expect(within(d).getAllByLabelText('结束时间')).toHaveLength(2);
+    type(within(d).getAllByLabelText('电价')[1]!, '0.2');
+    ok(d);
+    await waitFor(() => expect(requestsTo(r.stairTimeShare.update)).toHaveLength(1));
+    expect(requestsTo(r.stairTimeShare.update)[0]!.body).toEqual({
+      ...summer,
+      gradients: [
+        { season: 'summer', start: 0, end: null, price: 0.1 },
+        { season: 'non_summer', start: 0, end: null, price: 0.2 },
+      ],
+      slots: seasonal.map((season) => ({ season, start: '00:00', end: '24:00', band: 'flat', price: 0.5 })),
     });
   });
 });
