@@ -161,6 +161,23 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
     expect(bands.buckets).toEqual([{ ts: jan10, sharp: 42, peak: 345, flat: 105, valley: 240, none: 0 }]);
     expect(bands.percent.sharp).toBe(5.738);
 
+    // The devices whose items are meters, by GET (one site or all) and by POST (several sites).
+    const devices = (await call('GET', 'energy/energy_device')).json().data;
+    expect(devices).toHaveLength(1);
+    expect(devices[0]).toMatchObject({ device_id: device.id, device_name: 'PM-north', device_group_id: north });
+    expect(devices[0].meters.map((m: { name: string; kind: string }) => [m.name, m.kind])).toEqual([
+      ['Incoming', 'power'],
+      ['Racks', 'power'],
+      ['CRAC', 'power'],
+      ['Lights', 'counter'],
+    ]);
+    const bySites = await call('POST', 'energy/device_groups_device', admin, { device_group_ids: [north, south] });
+    expect(bySites.json().data).toEqual(devices);
+    expect((await call('GET', `energy/energy_device?device_group_id=${south}`)).json().data).toEqual([]);
+    const noSites = await call('POST', 'energy/device_groups_device', admin, { device_group_ids: [] });
+    expect(noSites.statusCode).toBe(400);
+    expect(noSites.json().message).toContain('请选择站点');
+
     const menu = (await call('GET', 'device_groups/pue_menu')).json().data;
     expect(menu).toEqual([{ id: north, name: 'North room', parent_id: 0, meter_count: 4, category: 2, children: [] }]);
     const stats = (await call('GET', 'setting/electricity_statistics')).json().data;
@@ -222,6 +239,10 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
       (await call('GET', `energy/get_active_power?device_group_id=${north}`, southman)).json().data.meters,
     ).toEqual([]);
     expect((await call('GET', 'device_groups/pue_menu', southman)).json().data).toEqual([]);
+    expect((await call('GET', 'energy/energy_device', southman)).json().data).toEqual([]);
+    expect(
+      (await call('POST', 'energy/device_groups_device', southman, { device_group_ids: [north] })).json().data,
+    ).toEqual([]);
     expect((await call('GET', 'setting/electricity_statistics', southman)).json().data).toEqual([]);
     const theirs = await call('GET', `energy/export?report=ranking&${day}`, southman);
     const empty = new ExcelJS.Workbook();

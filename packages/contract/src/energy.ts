@@ -323,6 +323,35 @@ export const electricityStatisticsRow = z.object({
   tariff_name: z.string().nullable().describe('The tariff in force now.'),
 });
 
+/** energy/energy_device and energy/device_groups_device: the devices whose items are meters. */
+export const energyDevice = z.object({
+  device_id: z.number().int(),
+  device_name: z.string(),
+  device_group_id: z.number().int().describe("The device's own site."),
+  meters: z.array(
+    z.object({
+      meter_id: z.number().int(),
+      name: z.string(),
+      item_id: z.number().int(),
+      item_name: z.string(),
+      kind: z.enum(['counter', 'power']),
+      category: meterCategory,
+      device_group_id: z.number().int().describe("Site the meter's energy belongs to."),
+    }),
+  ),
+});
+export type EnergyDevice = z.infer<typeof energyDevice>;
+export const deviceGroupsDeviceInput = z
+  .object({
+    device_group_ids: z
+      .array(id)
+      .min(1, { message: msg('siteRequired') })
+      .max(500)
+      .describe('Sites (with their sub-sites) whose meters are wanted.'),
+    t: tParam,
+  })
+  .strict();
+
 /** energy/export: an analysis answer as an xlsx workbook. */
 export const exportReports = ['used', 'ranking', 'ratio', 'cost', 'pue', 'analysis', 'load', 'time_sharing'] as const;
 export const exportQuery = energyQueryFields
@@ -511,6 +540,23 @@ export const energyRoutes = {
     tags,
     query: z.object({ t: tParam }).strict(),
     response: z.array(electricityStatisticsRow),
+  }),
+  energyDevice: defineRoute({
+    method: 'GET',
+    path: 'energy/energy_device',
+    summary: 'Devices with energy meters among their items, with those meters',
+    tags,
+    query: siteQuery,
+    response: z.array(energyDevice),
+  }),
+  deviceGroupsDevice: defineRoute({
+    method: 'POST',
+    path: 'energy/device_groups_device',
+    reads: true,
+    summary: 'Devices with energy meters of several sites (a read sent as POST)',
+    tags,
+    body: deviceGroupsDeviceInput,
+    response: z.array(energyDevice),
   }),
   exportReport: defineRoute({
     method: 'GET',

@@ -98,6 +98,15 @@ export const registerEnergy = (
   addRoute(app, r.timeSharing, async ({ query, request }) => service.timeSharing(query, await sites(request)));
   addRoute(app, r.pueMenu, async ({ request }) => service.pueMenu(await sites(request)));
   addRoute(app, r.electricityStatistics, async ({ request }) => service.electricityStatistics(await sites(request)));
+  addRoute(app, r.energyDevice, async ({ query, request }) =>
+    service.energyDevices(
+      query.device_group_id === undefined ? undefined : [query.device_group_id],
+      await sites(request),
+    ),
+  );
+  addRoute(app, r.deviceGroupsDevice, async ({ body, request }) =>
+    service.energyDevices(body.device_group_ids, await sites(request)),
+  );
   addRoute(app, r.exportReport, async ({ query, request, reply }) => {
     const buffer = await energyWorkbook(service, query, await sites(request), requestLanguage(request), zone);
     await sendXlsx(reply, `energy-${query.report}.xlsx`, buffer);

@@ -2,6 +2,7 @@ import {
   type ActivePowerAnswer,
   type AnalysisAnswer,
   type AnalysisQuery,
+  type EnergyDevice,
   type EnergyQuery,
   type LoadAnswer,
   type MeterCategory,
@@ -816,6 +817,36 @@ export const createEnergyService = (deps: EnergyDeps) => {
         });
       }
       return rows;
+    },
+
+    /** The devices whose items are meters of the sites (and sub-sites), each with its meters. */
+    async energyDevices(siteIds: number[] | undefined, allowed: Allowed): Promise<EnergyDevice[]> {
+      let inScope: Allowed = allowed;
+      if (siteIds !== undefined) {
+        const all = new Set<number>();
+        for (const id of siteIds) for (const s of (await scope(id, allowed)) ?? []) all.add(s);
+        inScope = [...all];
+      }
+      const devices = new Map<number, EnergyDevice>();
+      for (const m of await repo.meters(inScope)) {
+        const d = devices.get(m.device_id) ?? {
+          device_id: m.device_id,
+          device_name: m.device_name,
+          device_group_id: m.item_site_id,
+          meters: [],
+        };
+        d.meters.push({
+          meter_id: m.id,
+          name: m.name,
+          item_id: m.item_id,
+          item_name: m.item_name,
+          kind: m.kind as 'counter' | 'power',
+          category: m.category as MeterCategory,
+          device_group_id: m.device_group_id,
+        });
+        devices.set(m.device_id, d);
+      }
+      return [...devices.values()].sort((a, b) => a.device_id - b.device_id);
     },
 
     async tariffs(mode: TariffMode) {
