@@ -2,70 +2,16 @@
 // 2 000 components on the canvas; a drag of a selection of 200, then of the whole canvas, one pointer
 // move per animation frame. Reports frames per second and the longest frame of each drag.
 // Target: ≥ 50 fps and no frame over 50 ms for the 200-drag. The product starts as `npm start` does.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
-import { openDb } from '../server/src/db/kysely.ts';
-import { createUser } from '../server/test/helpers/login.ts';
+import type { Page } from '@playwright/test';
+import { startProduct } from './product.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
-const port = Number(process.env.BENCH_PORT ?? 18182);
 const frames = Number(process.env.BENCH_FRAMES ?? 180);
-const webDir = path.resolve(root, process.env.SITEWATCH_WEB_DIR ?? 'web/dist');
-const base = `http://127.0.0.1:${port}`;
-const user = { name: 'bench', password: 'Bench-Pass-2026' };
 // A grid of 50 × 40 small devices, 4 px from the canvas edge so a drag-selection can start on the background.
 const cols = 50;
 const rows = 40;
 const cell = { w: 27, h: 19 };
-
-if (!existsSync(path.join(webDir, 'index.html'))) {
-  const built = spawnSync('npx', ['vite', 'build', '--outDir', webDir, '--emptyOutDir'], {
-    cwd: path.join(root, 'web'),
-    stdio: 'inherit',
-  });
-  if (built.status !== 0) process.exit(built.status ?? 1);
-}
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-bench-editor-'));
-const start = async (): Promise<ChildProcess> => {
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      SITEWATCH_DATA_DIR: dataDir,
-      SITEWATCH_WEB_DIR: webDir,
-      SITEWATCH_SKIP_BUILD: '1',
-      SITEWATCH_MODE: 'test',
-      SITEWATCH_CAPTCHA: 'off',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  for (let i = 0; i < 600; i++) {
-    if (server.exitCode !== null) throw new Error('the server exited while starting');
-    if ((await fetch(`${base}/readyz`).catch(() => null))?.ok) return server;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the server did not become ready');
-};
-const stop = (server: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    server.once('exit', () => resolve());
-    server.kill('SIGTERM');
-  });
-
-await stop(await start());
-const db = openDb({ dataDir });
-await createUser(db, user.name, user.password, [1]);
-const site = Number(
-  (await db.kysely.selectFrom('device_groups').select('id').orderBy('id').executeTakeFirstOrThrow()).id,
-);
-await db.close();
-const server = await start();
+const product = await startProduct('editor', Number(process.env.BENCH_PORT ?? 18182));
+const { base, site, page, headers } = product;
 
 /**
  * Drags from `from` by `dx` px: the button goes down for real, then the page itself dispatches one
@@ -101,21 +47,7 @@ const drag = async (page: Page, from: { x: number; y: number }, dx: number) => {
   };
 };
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-});
 try {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  const page = await context.newPage();
-  await page.goto(`${base}/login`);
-  await page.getByLabel(/用户名|User name/).fill(user.name);
-  await page.getByLabel(/^(密码|Password)$/).fill(user.password);
-  await page.getByRole('button', { name: /^(登\s*录|Log in)$/ }).click();
-  await page.waitForURL(/\/home/, { timeout: 60_000 });
-  const token = await page.evaluate(() => sessionStorage.getItem('token') ?? localStorage.getItem('token'));
-  const headers = { authorization: `Bearer ${token}` };
-
   // A background and 2 000 devices, saved through the editor's own route.
   const form = new FormData();
   const svg =
@@ -184,7 +116,5 @@ try {
   console.log(JSON.stringify(result, null, 2));
   if (drag200.fps < 50 || drag200.longest_frame_ms > 50) process.exitCode = 1;
 } finally {
-  await browser.close();
-  await stop(server);
-  rmSync(dataDir, { recursive: true, force: true });
+  await product.close();
 }

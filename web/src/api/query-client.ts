@@ -1,6 +1,7 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { message } from 'antd';
 import { ApiError } from './client.ts';
+import { liveStructuralSharing } from './live.ts';
 
 /**
  * One query client: a failed mutation shows the server's text (or the HTTP error text); queries
@@ -8,7 +9,7 @@ import { ApiError } from './client.ts';
  */
 export const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 },
+    queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000, structuralSharing: liveStructuralSharing },
   },
   mutationCache: new MutationCache({
     onError: (error) => {

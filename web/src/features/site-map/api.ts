@@ -1,7 +1,7 @@
 import { topViewRoutes as tv } from '@sitewatch/contract/top-view';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
-import { livePatch, liveRefetch, refreshOnAlarm } from '../../api/live.ts';
+import { livePatch, liveRefetch, refreshOnAlarmIf } from '../../api/live.ts';
 import { patchPicture } from './picture.ts';
 
 export const siteMapKeys = {
@@ -11,13 +11,15 @@ export const siteMapKeys = {
   rotation: ['site-map', 'rotation'] as const,
 };
 
-// Live values patch the cached pictures in place; an alarm push (raised, recovered, operated) reads
-// the shown picture again, whose answer carries each device's alarm flag: the abnormal image follows
-// the alarm by push, without polling (docs/site-map.md "Live views").
+// Live values patch the cached pictures in place; an alarm push (raised, recovered, operated) of a
+// device drawn on a picture reads that picture again, whose answer carries each device's alarm flag:
+// the abnormal image follows the alarm by push, without polling (docs/site-map.md "Live views").
 livePatch<Awaited<ReturnType<typeof fetchPicture>>>(siteMapKeys.pictures, (data, changes) =>
   patchPicture(data, changes.items),
 );
-refreshOnAlarm(siteMapKeys.pictures);
+refreshOnAlarmIf<Awaited<ReturnType<typeof fetchPicture>>>(siteMapKeys.pictures, (data, alarm) =>
+  data.components.some((c) => c.device_id === alarm.device_id),
+);
 
 const fetchPicture = (site: number, type: number, parent: number) =>
   api.call(tv.picture, { query: { device_group_id: site, type, parent_id: parent } });
