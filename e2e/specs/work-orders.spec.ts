@@ -66,6 +66,8 @@ test('a new order reaches the handler’s bell by push; received, photographed, 
   await page.goto('/workorder_statistics');
   await expect(page.getByTestId('work-order-stats-passed')).toContainText('1');
   await page.screenshot({ path: path.join(shots, 'work-order-statistics-zh_cn.png'), fullPage: true });
+  await page.getByTestId('work-order-stats-days').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'work-order-statistics-days-zh_cn.png') });
 
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await page.goto('/work_order?index=0');
@@ -187,6 +189,14 @@ test('a dispatch rule turns an alarm into an order in the handler’s bell; the 
   await expect(page.getByTestId('dispatch-rules')).toContainText('Every site');
   await page.waitForTimeout(400); // the drawer's opening animation
   await page.screenshot({ path: path.join(shots, 'work-order-rules-en_us.png') });
+
+  // The statistics by day (work_order_main_page/time) count today's two orders.
+  await page.goto('/workorder_statistics');
+  const days = page.getByTestId('work-order-stats-days');
+  await days.scrollIntoViewIfNeeded();
+  await expect(days).toContainText('Per day');
+  await expect(days.locator('canvas')).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'work-order-statistics-days-en_us.png') });
 });
 
 test('one order is returned by its handler, another is transferred to a colleague', async ({ page, request }) => {

@@ -41,6 +41,8 @@ export const StatisticsPage = () => {
   useEffect(() => {
     if (!s) return;
     byState.chart.current?.setOption({
+      // Drawn at once: a picture of the page shows its figures, not a pie half swept.
+      animation: false,
       tooltip: {},
       series: [
         {
@@ -51,6 +53,7 @@ export const StatisticsPage = () => {
       ],
     });
     byHandler.chart.current?.setOption({
+      animation: false,
       tooltip: {},
       grid: { left: 40, right: 16, top: 16, bottom: 30 },
       xAxis: { type: 'category', data: s.by_handler.map((x) => x.name) },
@@ -61,8 +64,9 @@ export const StatisticsPage = () => {
   useEffect(() => {
     if (!months.data) return;
     perMonth.chart.current?.setOption({
+      animation: false,
       tooltip: { trigger: 'axis' },
-      legend: {},
+      legend: { top: 0 },
       grid: { left: 40, right: 16, top: 36, bottom: 30 },
       xAxis: { type: 'category', data: months.data.map((m) => m.label) },
       yAxis: { type: 'value', minInterval: 1 },
@@ -75,8 +79,9 @@ export const StatisticsPage = () => {
   useEffect(() => {
     if (!days.data) return;
     perDay.chart.current?.setOption({
+      animation: false,
       tooltip: { trigger: 'axis' },
-      legend: {},
+      legend: { top: 0 },
       grid: { left: 40, right: 16, top: 36, bottom: 30 },
       xAxis: { type: 'category', data: days.data.map((d) => d.label.slice(5)) },
       yAxis: { type: 'value', minInterval: 1 },
