@@ -8,6 +8,8 @@ const hour = 3600;
 const window = 48 * hour;
 const farFuture = 32_503_680_000;
 const batch = 500;
+/** New readings of a live meter are taken in by a read at most this often (the timer: every minute). */
+const readFreshMs = 15_000;
 
 export interface EnergyFillDeps {
   db: Db;
@@ -57,6 +59,8 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
   /** Meter items and the last hour read, for telling late samples apart (refreshed by every run). */
   const watched = new Map<number, { meterId: number; lastTs: number }>();
   let lateMarks = new Map<number, number>();
+  /** When each meter was last recomputed (ms): a read within `readFreshMs` of it uses what is stored. */
+  const recent = new Map<number, number>();
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = chain.then(fn, fn);
@@ -280,8 +284,10 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
         let from: number | null;
         if (lastTs === null) from = null;
         else if (Number.isFinite(late)) from = Math.min(late, lastTs);
-        else if (Number(m.head_ts) !== lastTs || m.head_count !== m.last_count) from = lastTs;
-        else continue;
+        else if (Number(m.head_ts) === lastTs && m.head_count === m.last_count) continue;
+        // A read does not redo a meter brought up to date moments ago (live meters move every poll).
+        else if (meterIds && Date.now() - (recent.get(m.id) ?? 0) < readFreshMs) continue;
+        else from = lastTs;
         const work: MeterWork = {
           id: m.id,
           item_id: m.item_id,
@@ -318,6 +324,8 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
           )
             return;
           await recompute(part, part[0]!.from);
+          const done = Date.now();
+          for (const m of part) recent.set(m.id, done);
         });
       }
   };
