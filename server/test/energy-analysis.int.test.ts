@@ -220,6 +220,9 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
     expect((await call('GET', `energy/export?${day}&report=everything`)).statusCode).toBe(400);
     expect((await call('GET', 'energy_analysis/time_sharing_statistics?t1=x&t2=1')).statusCode).toBe(400);
     expect((await call('GET', 'energy/get_active_power?device_group_id=0')).statusCode).toBe(400);
+    expect((await call('GET', 'energy/energy_device?device_group_id=abc')).statusCode).toBe(400);
+    expect((await call('GET', 'device_groups/pue_menu?depth=2')).statusCode).toBe(400);
+    expect((await call('GET', 'setting/electricity_statistics?month=1')).statusCode).toBe(400);
 
     // A user of the south room only sees none of the north room's energy.
     await t.database.db.kysely
