@@ -11,6 +11,7 @@ const cols = 50;
 const rows = 40;
 const cell = { w: 27, h: 19 };
 const product = await startProduct('editor', Number(process.env.BENCH_PORT ?? 18182));
+await product.signIn();
 const { base, site, page, headers } = product;
 
 /**

@@ -11,6 +11,7 @@ const itemCount = 500;
 const deviceCount = 1_500;
 const itemsPerDevice = 5;
 const product = await startProduct('map-live', Number(process.env.BENCH_PORT ?? 18183));
+await product.signIn();
 const { api, page, site } = product;
 
 /**

@@ -4,93 +4,40 @@
 // 2. /home ready — every panel drawn (`data-testid="home-ready"`) — with BENCH_ITEMS (100 000) items
 //    in the database besides the demo estate, measured from navigation start. Target: under 1.5 s.
 // The product is started exactly as `npm start` starts it, on a fresh data dir.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
-import { openDb } from '../server/src/db/kysely.ts';
-import { createUser } from '../server/test/helpers/login.ts';
 import { seedEstate } from './estate.ts';
+import { startProduct } from './product.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const items = Number(process.env.BENCH_ITEMS ?? 100_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
-const port = Number(process.env.BENCH_PORT ?? 18181);
-const webDir = path.resolve(root, process.env.SITEWATCH_WEB_DIR ?? 'web/dist');
-const base = `http://127.0.0.1:${port}`;
-const user = { name: 'bench', password: 'Bench-Pass-2026' };
-
-if (!existsSync(path.join(webDir, 'index.html'))) {
-  const built = spawnSync('npx', ['vite', 'build', '--outDir', webDir, '--emptyOutDir'], {
-    cwd: path.join(root, 'web'),
-    stdio: 'inherit',
-  });
-  if (built.status !== 0) process.exit(built.status ?? 1);
-}
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-bench-web-'));
-const start = async (): Promise<ChildProcess> => {
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      SITEWATCH_DATA_DIR: dataDir,
-      SITEWATCH_WEB_DIR: webDir,
-      SITEWATCH_SKIP_BUILD: '1',
-      SITEWATCH_MODE: 'test',
-      SITEWATCH_CAPTCHA: 'off',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  for (let i = 0; i < 600; i++) {
-    if (server.exitCode !== null) throw new Error('the server exited while starting');
-    if ((await fetch(`${base}/readyz`).catch(() => null))?.ok) return server;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('the server did not become ready');
-};
-const stop = (server: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    server.once('exit', () => resolve());
-    server.kill('SIGTERM');
-  });
-
-// First start makes the database, the demo estate and the administrator; then, stopped, the
-// database gets the bench items and a known user of role 1.
-await stop(await start());
-const db = openDb({ dataDir });
-const seeded = performance.now();
-await seedEstate(db, {
-  items,
-  perDevice: 100,
-  siteName: 'bench',
-  item: { check_interval: 60 },
-  deviceCheckInterval: 60,
+let totalItems = 0;
+let seedSeconds = 0;
+// Stopped after its first start, the database gets the bench items besides the demo estate.
+const product = await startProduct('web', Number(process.env.BENCH_PORT ?? 18181), {
+  prepare: async (db) => {
+    const seeded = performance.now();
+    await seedEstate(db, {
+      items,
+      perDevice: 100,
+      siteName: 'bench',
+      item: { check_interval: 60 },
+      deviceCheckInterval: 60,
+    });
+    totalItems = Number(
+      (
+        await db.kysely
+          .selectFrom('items')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    seedSeconds = (performance.now() - seeded) / 1000;
+  },
 });
-await createUser(db, user.name, user.password, [1]);
-const totalItems = Number(
-  (
-    await db.kysely
-      .selectFrom('items')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-  ).n,
-);
-await db.close();
-const seedSeconds = (performance.now() - seeded) / 1000;
-const server = await start();
+const { base, page, webDir } = product;
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-});
 try {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  const page = await context.newPage();
-
   // 1. The login page's scripts.
   const scripts = new Map<string, number>();
   page.on('response', async (response) => {
@@ -112,10 +59,7 @@ try {
   if (process.env.BENCH_VERBOSE) console.error(loginScripts.map(([file, bytes]) => `${file} ${bytes}`).join('\n'));
 
   // 2. /home with every panel drawn.
-  await page.getByLabel(/用户名|User name/).fill(user.name);
-  await page.getByLabel(/^(密码|Password)$/).fill(user.password);
-  await page.getByRole('button', { name: /登\s*录|Log in/ }).click();
-  await page.waitForURL(/\/home/, { timeout: 60_000 });
+  await product.signIn();
   await page.getByTestId('home-ready').waitFor({ timeout: 60_000 });
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -152,7 +96,5 @@ try {
   console.log(JSON.stringify(result, null, 2));
   if (gzipBytes >= 350_000 || median >= 1500) process.exitCode = 1;
 } finally {
-  await browser.close();
-  await stop(server);
-  rmSync(dataDir, { recursive: true, force: true });
+  await product.close();
 }
