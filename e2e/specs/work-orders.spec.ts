@@ -179,6 +179,23 @@ test('a dispatch rule turns an alarm into an order in the handler’s bell; the 
   await expect(page).toHaveURL(/\/work_order\?index=3&id=\d+/);
   await expect(page.getByRole('dialog').locator('.ant-modal-title')).toContainText(number);
 
+  // Handled: closing as "fixed" waits for the alarm's recovery (the rule says so); "other" goes through.
+  const again = page.getByRole('dialog').filter({ has: page.getByTestId('work-order-detail') });
+  await again.getByRole('button', { name: /^接 ?收$/ }).click();
+  await expect(again.getByTestId('work-order-detail')).toContainText('已接收');
+  await again.getByRole('button', { name: /^提 ?交$/ }).click();
+  const submit = page.getByRole('dialog', { name: '提交' });
+  await submit.getByLabel('处理方法').fill('清洗冷凝器，温度待观察');
+  await submit.getByRole('button', { name: /OK|确/ }).click();
+  await expect(page.getByText('关联告警尚未恢复，不能以"已修复"关闭工单')).toBeVisible();
+  await expect(again.getByTestId('work-order-detail')).toContainText('已接收');
+  await submit.getByText('其他', { exact: true }).click();
+  await submit.getByRole('button', { name: /OK|确/ }).click();
+  await expect(again.getByTestId('work-order-detail')).toContainText('待审核');
+  await again.getByRole('button', { name: /^通 ?过$/ }).click();
+  await page.getByRole('dialog', { name: '通过' }).getByRole('button', { name: /OK|确/ }).click();
+  await expect(again.getByTestId('work-order-detail')).toContainText('已通过');
+
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await page.goto(alarmUrl.pathname + alarmUrl.search);
   await expect(page.getByRole('columnheader', { name: 'Work order' })).toBeVisible();

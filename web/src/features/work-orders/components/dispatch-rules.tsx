@@ -49,7 +49,6 @@ const RuleForm = ({
       void qc.invalidateQueries({ queryKey: setsKey });
       onClose();
     },
-    onError: (e) => void message.error(e.message),
   });
   const people = (users.data ?? []).map((u) => ({ value: u.id, label: u.name }));
   return (

@@ -55,7 +55,6 @@ export const OrderForm = ({ order, onClose }: { order: WorkOrderRow | null | und
       void qc.invalidateQueries({ queryKey: workOrderKeys.all });
       onClose();
     },
-    onError: (e) => void message.error(e.message),
   });
   const options = (users.data ?? []).map((u) => ({ value: u.id, label: u.name }));
   return (
@@ -132,7 +131,6 @@ const ActionDialog = ({ order, step, onClose }: { order: WorkOrderRow; step: Ste
       void qc.invalidateQueries({ queryKey: workOrderKeys.all });
       onClose();
     },
-    onError: (e) => void message.error(e.message),
   });
   return (
     <Modal open title={t(`workOrderUi.actions.${step}`)} onCancel={onClose} onOk={() => form.submit()} destroyOnHidden>
@@ -201,7 +199,6 @@ export const OrderDetail = ({ id, onClose }: { id: number | null; onClose: () =>
   const receive = useMutation({
     mutationFn: () => api.call(r.act, { params: { id: id! }, body: { action: 'receive' } }),
     onSuccess: done,
-    onError: (e) => void message.error(e.message),
   });
   const remove = useMutation({
     mutationFn: () => api.call(r.remove, { params: { id: id! } }),
@@ -209,7 +206,6 @@ export const OrderDetail = ({ id, onClose }: { id: number | null; onClose: () =>
       done();
       onClose();
     },
-    onError: (e) => void message.error(e.message),
   });
   const upload = useMutation({
     mutationFn: (file: File) => uploadAttachment(id!, file),
@@ -217,7 +213,6 @@ export const OrderDetail = ({ id, onClose }: { id: number | null; onClose: () =>
       void message.success(t('workOrderUi.uploaded'));
       void qc.invalidateQueries({ queryKey: workOrderKeys.all });
     },
-    onError: (e) => void message.error(e.message),
   });
   const can = (a: WorkOrderAction) => o?.actions.includes(a) ?? false;
   return (

@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { useEChart } from '../../../components/use-echart.ts';
-import { stateKey } from '../api.ts';
+import { priorityKey, stateKey } from '../api.ts';
 
 use([BarChart, LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
@@ -35,6 +35,7 @@ export const StatisticsPage = () => {
   });
   const byState = useEChart();
   const byHandler = useEChart();
+  const byPriority = useEChart();
   const perMonth = useEChart();
   const perDay = useEChart();
   const s = stats.data;
@@ -60,7 +61,15 @@ export const StatisticsPage = () => {
       yAxis: { type: 'value', minInterval: 1 },
       series: [{ type: 'bar', data: s.by_handler.map((x) => x.count) }],
     });
-  }, [s, t, byState.chart, byHandler.chart]);
+    byPriority.chart.current?.setOption({
+      animation: false,
+      tooltip: {},
+      grid: { left: 40, right: 16, top: 16, bottom: 30 },
+      xAxis: { type: 'category', data: s.by_priority.map((x) => t(priorityKey(x.key))) },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [{ type: 'bar', data: s.by_priority.map((x) => x.count) }],
+    });
+  }, [s, t, byState.chart, byHandler.chart, byPriority.chart]);
   useEffect(() => {
     if (!months.data) return;
     perMonth.chart.current?.setOption({
@@ -118,12 +127,17 @@ export const StatisticsPage = () => {
           </Row>
         </Card>
       </Col>
-      <Col span={12}>
+      <Col span={8}>
         <Card title={t('workOrderUi.byState')}>
           <div ref={byState.box} style={{ height: 260 }} />
         </Card>
       </Col>
-      <Col span={12}>
+      <Col span={8}>
+        <Card title={t('workOrderUi.byPriority')}>
+          <div ref={byPriority.box} style={{ height: 260 }} />
+        </Card>
+      </Col>
+      <Col span={8}>
         <Card title={t('workOrderUi.byHandler')}>
           <div ref={byHandler.box} style={{ height: 260 }} />
         </Card>
