@@ -1,4 +1,5 @@
 import { defaultLoginSafe } from '@sitewatch/contract/auth';
+import { exportReports } from '@sitewatch/contract/energy';
 import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
 import { zoneClock } from '../src/modules/energy/tariff.ts';
@@ -206,8 +207,14 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
       'Year-on-year (%)',
     ]);
     expect((sheet.getRow(2).values as unknown[]).slice(2)).toEqual([732, 600, 22, 576, 27.083]);
-    const costFile = await call('GET', `energy/export?report=time_sharing&${day}&interval=day`);
-    expect(costFile.statusCode).toBe(200);
+    // Every report exports: its sheet has the header row and a row per answer line.
+    for (const report of exportReports) {
+      const res = await call('GET', `energy/export?report=${report}&${day}&interval=day`);
+      expect(res.statusCode, report).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      expect(wb.worksheets[0]!.rowCount, report).toBeGreaterThan(1);
+    }
 
     // Bad input: 4xx with the message, in zh_cn word for word.
     const backwards = await call('GET', `energy/analysis?device_group_id=${north}&t1=${jan10}&t2=${jan9}`);
