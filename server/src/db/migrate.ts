@@ -19,8 +19,8 @@ import * as m0017inspectionDuty from './migrations/0017-inspection-duty.ts';
 import * as m0018energy from './migrations/0018-energy.ts';
 import * as m0019workOrders from './migrations/0019-work-orders.ts';
 import * as m0020workOrderDuty from './migrations/0020-work-order-duty.ts';
-import * as m0022electricalSafety from './migrations/0022-electrical-safety.ts';
 import * as m0021energyHourly from './migrations/0021-energy-hourly.ts';
+import * as m0022electricalSafety from './migrations/0022-electrical-safety.ts';
 import * as m0023energyMenus from './migrations/0023-energy-menus.ts';
 import * as m0024electricStatistics from './migrations/0024-electric-statistics-menu.ts';
 
@@ -46,8 +46,8 @@ const migrations: Record<string, Migration> = {
   '0018-energy': m0018energy,
   '0019-work-orders': m0019workOrders,
   '0020-work-order-duty': m0020workOrderDuty,
-  '0022-electrical-safety': m0022electricalSafety,
   '0021-energy-hourly': m0021energyHourly,
+  '0022-electrical-safety': m0022electricalSafety,
   '0023-energy-menus': m0023energyMenus,
   '0024-electric-statistics-menu': m0024electricStatistics,
 };
