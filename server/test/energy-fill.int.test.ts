@@ -154,5 +154,33 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
       .where('meter_id', '=', meter.id)
       .executeTakeFirst();
     expect(Math.round(Number(days?.kwh))).toBe(1290);
+
+    // The server's zone changed (a fill on another clock): the daily rows are cut again on local
+    // midnights of the new zone (Kathmandu, +05:45: not on the hour), their packed hours whole.
+    const other = 'Asia/Kathmandu';
+    const moved = createEnergyFill({
+      db: t.database.db,
+      rollups: (ids, t1, t2) => store.rollups(ids, 'hour', t1, t2),
+      clock: zoneClock(other),
+      zone: other,
+    });
+    await moved.catchUp();
+    expect(
+      (await k.selectFrom('module_settings').select('v').where('k', '=', 'energy_zone').executeTakeFirst())?.v,
+    ).toBe(other);
+    const cut = await k
+      .selectFrom('energy_days')
+      .select(['ts', 'kwh', 'hours'])
+      .where('meter_id', '=', meter.id)
+      .execute();
+    expect(cut.every((d) => Number(d.ts) % h === 15 * 60)).toBe(true);
+    const unpacked = cut.flatMap((d) =>
+      d.hours
+        .split(',')
+        .filter((v) => v !== '')
+        .map(Number),
+    );
+    expect(unpacked).toHaveLength(129);
+    expect(Math.round(unpacked.reduce((a, b) => a + b, 0))).toBe(1290);
   });
 });

@@ -18,6 +18,8 @@ export interface EnergyFillDeps {
   /** Writes the samples still buffered (so a reading just taken counts). */
   flush?: (() => Promise<unknown>) | undefined;
   clock: LocalClock;
+  /** The zone of `clock`: daily rows cut on another zone are rebuilt (see `zoneChecked`). */
+  zone?: string;
   everyMs?: number;
   onError?: (err: unknown) => void;
 }
@@ -233,9 +235,33 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
     });
   };
 
+  /**
+   * Daily rows are cut on the server's clock: when the zone they were cut on is not the zone now
+   * (the server moved), every meter's energy is dropped once and recomputed from the roll-ups.
+   */
+  let zoneChecked = deps.zone === undefined;
+  const checkZone = async () => {
+    if (zoneChecked || deps.zone === undefined) return;
+    const zone = deps.zone;
+    const row = await k.selectFrom('module_settings').select('v').where('k', '=', 'energy_zone').executeTakeFirst();
+    if (row?.v !== zone)
+      await k.transaction().execute(async (trx) => {
+        if (row)
+          for (const table of ['energy_fill', 'energy_events', 'energy_days', 'energy_hours'] as const)
+            await trx.deleteFrom(table).execute();
+        await trx.deleteFrom('module_settings').where('k', '=', 'energy_zone').execute();
+        await trx
+          .insertInto('module_settings')
+          .values({ k: 'energy_zone', v: zone, updated_at: Math.floor(Date.now() / 1000) })
+          .execute();
+      });
+    zoneChecked = true;
+  };
+
   /** Which meters have new data, grouped by the hour to recompute from (one pass at a time). */
   const plan = (meterIds?: number[]) =>
     serial(async () => {
+      await checkZone();
       const groups = new Map<number | null, MeterWork[]>();
       if (meterIds?.length === 0) return groups;
       const marks = lateMarks;

@@ -38,6 +38,7 @@ export const registerEnergy = (
     rollups: (itemIds, t1, t2) => store.rollups(itemIds, 'hour', t1, t2),
     flush: deps.series ? () => deps.series!.flush() : undefined,
     clock: zoneClock(zone),
+    zone,
     onError: (err) => app.log.warn({ err }, 'energy fill failed'),
   });
   // A sample for an hour already read (a late one) recomputes that meter from its hour.
