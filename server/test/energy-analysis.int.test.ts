@@ -66,7 +66,7 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
     const items = (await call('GET', `setting/items?device_id=${device.id}`))
       .json()
       .data.data.map((i: { id: number }) => i.id) as number[];
-    const [totalItem, itItem, coolingItem, lightItem] = items as [number, number, number, number];
+    const [totalItem, itItem, coolingItem, lightItem, lossItem] = items as [number, number, number, number, number];
     const meter = async (name: string, item: number, kind: string, category: string) => {
       const res = await call('POST', 'setting/energy', admin, {
         name,
@@ -82,6 +82,7 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
     await meter('Racks', itItem, 'power', 'it');
     await meter('CRAC', coolingItem, 'power', 'cooling');
     await meter('Lights', lightItem, 'counter', 'lighting');
+    await meter('UPS loss', lossItem, 'counter', 'ups_loss');
 
     // Power meters (kW items, one reading per hour): 10 January 2026 the incoming feed draws 30 kW
     // (42 kW from 14:00 to 15:00), IT 20 kW, cooling 8 kW; on 9 January the feed drew 25 kW and
@@ -102,6 +103,10 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
     store.append(itItem, (now - 120) * 1000, 21);
     store.append(lightItem, (now - 1200) * 1000, 100);
     store.append(lightItem, (now - 300) * 1000, 105);
+    // A counter read twice an hour ago: no two recent readings, its last whole hour's energy (6 kWh).
+    const thisHour = now - (now % h);
+    store.append(lossItem, (thisHour - 2 * h + 1800) * 1000, 200);
+    store.append(lossItem, (thisHour - h + 1800) * 1000, 206);
     await store.flush();
     const day = `device_group_id=${north}&t1=${jan10}&t2=${jan10 + 24 * h - 1}`;
 
@@ -140,7 +145,9 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
       ['Racks', 21, 'power_item'],
       ['CRAC', null, 'power_item'],
       ['Lights', 20, 'counter'],
+      ['UPS loss', 6, 'hour_energy'],
     ]);
+    expect(power.meters[4].ts).toBe(thisHour);
     expect(power).toMatchObject({ total_kw: 31, it_kw: 21, cooling_kw: 0 });
 
     // A time-share tariff in force: the day's 732 kWh by period (the 10:00 hour half flat, half peak).
@@ -171,6 +178,7 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
       ['Racks', 'power'],
       ['CRAC', 'power'],
       ['Lights', 'counter'],
+      ['UPS loss', 'counter'],
     ]);
     const bySites = await call('POST', 'energy/device_groups_device', admin, { device_group_ids: [north, south] });
     expect(bySites.json().data).toEqual(devices);
@@ -180,10 +188,10 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
     expect(noSites.json().message).toContain('请选择站点');
 
     const menu = (await call('GET', 'device_groups/pue_menu')).json().data;
-    expect(menu).toEqual([{ id: north, name: 'North room', parent_id: 0, meter_count: 4, category: 2, children: [] }]);
+    expect(menu).toEqual([{ id: north, name: 'North room', parent_id: 0, meter_count: 5, category: 2, children: [] }]);
     const stats = (await call('GET', 'setting/electricity_statistics')).json().data;
     expect(stats).toHaveLength(1);
-    expect(stats[0]).toMatchObject({ device_group_id: north, name: 'North room', meters: 4, tariff_name: 'TS' });
+    expect(stats[0]).toMatchObject({ device_group_id: north, name: 'North room', meters: 5, tariff_name: 'TS' });
     expect(stats[0].month_kwh).toBeGreaterThan(0);
 
     // The export: the trend as a workbook, headers in the caller's language.

@@ -260,11 +260,13 @@ export const activePowerRow = z.object({
   name: z.string(),
   category: meterCategory,
   device_group_id: z.number().int(),
-  kw: z.number().nullable().describe('null: no reading in the last hour.'),
+  kw: z.number().nullable().describe('null: no reading in the last half hour and no energy in the last two hours.'),
   ts: z.number().int().nullable().describe('Time of the reading the figure comes from.'),
   source: z
-    .enum(['power_item', 'counter'])
-    .describe("power_item: the meter's kW item; counter: the counter's rise over the last minutes."),
+    .enum(['power_item', 'counter', 'hour_energy'])
+    .describe(
+      "power_item: the meter's kW item; counter: the counter's rise over the last minutes; hour_energy: the mean of the last whole hour's energy (no two recent readings).",
+    ),
 });
 export const activePowerAnswer = z.object({
   meters: z.array(activePowerRow),

@@ -646,6 +646,17 @@ export const createEnergyService = (deps: EnergyDeps) => {
         )) ?? [];
       const byItem = new Map<number, RollupBucket[]>();
       for (const r of rows) byItem.set(r.item_id, [...(byItem.get(r.item_id) ?? []), r]);
+      // Without two recent readings (a meter polled rarely): the mean of the last whole hour's energy.
+      const thisHour = t - (t % hour);
+      await deps.catchUp?.(meters.map((m) => m.id));
+      const lastHour = new Map<number, { ts: number; kwh: number }>();
+      for (const r of await repo.energy(
+        'energy_hours',
+        meters.map((m) => m.id),
+        thisHour - 2 * hour,
+        thisHour,
+      ))
+        lastHour.set(r.meter_id, r);
       const out = meters.map((m) => {
         const list = (byItem.get(m.item_id) ?? []).sort((x, y) => x.ts - y.ts);
         const last = list.at(-1);
@@ -656,6 +667,18 @@ export const createEnergyService = (deps: EnergyDeps) => {
           // A counter that went down (reset, rollover) says nothing about the power now.
           kw = rise >= 0 ? round3(rise / ((last!.ts - list[0]!.ts) / hour)) : null;
         }
+        const source = m.kind === 'power' ? ('power_item' as const) : ('counter' as const);
+        const fallback = lastHour.get(m.id);
+        if (kw === null && fallback)
+          return {
+            meter_id: m.id,
+            name: m.name,
+            category: m.category as MeterCategory,
+            device_group_id: m.device_group_id,
+            kw: round3(fallback.kwh),
+            ts: fallback.ts + hour,
+            source: 'hour_energy' as const,
+          };
         return {
           meter_id: m.id,
           name: m.name,
@@ -663,7 +686,7 @@ export const createEnergyService = (deps: EnergyDeps) => {
           device_group_id: m.device_group_id,
           kw,
           ts: kw === null || !last ? null : Number(last.ts),
-          source: m.kind === 'power' ? ('power_item' as const) : ('counter' as const),
+          source,
         };
       });
       const { meters: fac } = facility(meters, false);
