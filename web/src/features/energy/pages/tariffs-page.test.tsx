@@ -114,7 +114,7 @@ describe('the tariff editors', { timeout: 40_000 }, () => {
     answer(r.stairTimeShare.list, () => [
       {
         id: 3,
-        mode: 'stair_time_share',
+        mode: 'stair_time_share' as const,
         ...summer,
         gradients: seasonal.map((season) => ({ season, start: 0, end: null, price: 0.1 })),
         slots: seasonal.map((season) => ({ season, start: '00:00', end: '24:00', band: 'flat' as const, price: 0.5 })),
