@@ -336,10 +336,11 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await adminApi(request, 'delete', `setting/device_groups/${other}`);
 });
 
-test('the full screen cycles the rotation’s two sites at its interval, and the heat map draws over the temperature sensors', async ({
+test('the full screen cycles the rotation’s two sites at its interval, the heat map draws over the temperature sensors, and a new work order is told by a dialog', async ({
   page,
   request,
 }) => {
+  let order: { id: number } | undefined;
   stage = await createStage(request, '轮播一号', 'TH-ROT1');
   item = await addTemperature(request, stage, '温度', 22, { min: -100, max: 100 });
   const second = await createStage(request, '轮播二号', 'TH-ROT2');
@@ -392,7 +393,24 @@ test('the full screen cycles the rotation’s two sites at its interval, and the
       .evaluate((c: HTMLCanvasElement) => [...c.getContext('2d')!.getImageData(344, 354, 1, 1).data]);
     expect(pixel[3]).toBeGreaterThan(100);
     await page.screenshot({ path: path.join(shots, 'site-map-heat-zh_cn.png') });
+
+    // A full screen has no bell: a new work order for this user is told by a dialog (001 §2), at
+    // once by push, and the wall display stays where it is.
+    order = await adminApi(request, 'post', 'work_order', {
+      description: '大屏工单提醒',
+      priority: 2,
+      handler_id: 1,
+      reviewer_id: 1,
+      deadline_hours: 8,
+    });
+    const alert = page.getByRole('dialog').filter({ hasText: '新工单' });
+    await expect(alert).toContainText('条工单待接收', { timeout: 10_000 });
+    await page.screenshot({ path: path.join(shots, 'site-map-work-order-alert-zh_cn.png') });
+    await alert.getByRole('button', { name: /取\s*消/ }).click();
+    await expect(alert).toBeHidden();
+    await expect(page).toHaveURL(/\/fullScreen5/);
   } finally {
+    if (order) await adminApi(request, 'delete', `work_order/${order.id}`);
     await adminApi(request, 'put', 'setting/top_view/vertical_view_polling_set', { enable: false, interval: 10 });
     for (const site of [stage.site, second.site]) await adminApi(request, 'delete', `setting/top_view/device/${site}`);
     await removeStage(request, second);

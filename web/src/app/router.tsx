@@ -26,6 +26,19 @@ import { useSession } from '../session/session.ts';
 // The shell and the 404 page load on demand, so the login page sends only what it needs.
 const ShellLayout = lazy(() => import('./shell/shell-layout.tsx').then((m) => ({ default: m.ShellLayout })));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })));
+const WorkOrderAlert = lazy(() =>
+  import('../features/work-orders/components/work-order-alert.tsx').then((m) => ({ default: m.WorkOrderAlert })),
+);
+
+/** Pages without the shell have no bell: a new work order is told by a dialog there instead (001 §2). */
+const WithoutShell = () => (
+  <>
+    <Outlet />
+    <Suspense fallback={null}>
+      <WorkOrderAlert />
+    </Suspense>
+  </>
+);
 
 /** Pages shown inside the application shell (menu, top bar, tabs); each feature adds its routes here. */
 export const shellRoutes: RouteObject[] = [
@@ -80,7 +93,7 @@ export const routes: RouteObject[] = [
     element: <Lazy />,
     children: [
       ...authRoutes,
-      ...siteMapStandaloneRoutes,
+      { element: <WithoutShell />, children: siteMapStandaloneRoutes },
       {
         element: <ShellLayout />,
         children: [
