@@ -1,0 +1,172 @@
+// Benchmark (issue 18): the real server, started as `npm start` runs it (scripts/start.mjs, the
+// production build, SITEWATCH_MODE=test, a fresh data dir), idle with many simulated items each
+// polled every BENCH_INTERVAL seconds. Prints RSS and V8 heap after start-up and after polling,
+// /readyz latency p50/p99/max sampled every 100 ms over BENCH_SECONDS, and the server's event-loop
+// lag (its /metrics). Fails when RSS reaches 250 MB or /readyz p99 reaches 50 ms.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { openDb } from '../server/src/db/kysely.ts';
+import { migrateToLatest } from '../server/src/db/migrate.ts';
+import { seedEstate } from './estate.ts';
+
+const items = Number(process.env.BENCH_ITEMS ?? 100_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 300);
+const interval = Number(process.env.BENCH_INTERVAL ?? 30);
+const rssLimitMb = 250;
+const readyP99LimitMs = 50;
+
+const root = path.resolve(import.meta.dirname, '..');
+if (!existsSync(path.join(root, 'server/dist/main.js'))) {
+  console.error('server/dist/main.js is missing: run `npm run build -w server` (or `npm start` once) first');
+  process.exit(1);
+}
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-bench-memory-'));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+
+// The estate goes into the database before the first start (the server then seeds no demo).
+const db = openDb({ dataDir });
+await migrateToLatest(db.kysely);
+await seedEstate(db, {
+  items,
+  perDevice: 100,
+  deviceCheckInterval: interval,
+  item: { check_interval: interval },
+});
+await db.close();
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+console.error(`estate of ${items} items seeded; load average ${load()}; starting the server`);
+const startedAt = performance.now();
+const server: ChildProcess = spawn(
+  process.execPath,
+  [...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), 'scripts/start.mjs'].filter(Boolean),
+  {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SITEWATCH_DATA_DIR: dataDir,
+      SITEWATCH_SKIP_BUILD: '1',
+      SITEWATCH_MODE: 'test',
+      SITEWATCH_CAPTCHA: 'off',
+      LOG_LEVEL: 'warn',
+    },
+  },
+);
+const stop = () =>
+  new Promise<void>((resolve) => {
+    if (server.exitCode !== null) return resolve();
+    server.once('exit', () => resolve());
+    server.kill('SIGTERM');
+  });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let ready = false;
+for (let i = 0; i < 1200 && !ready; i++) {
+  if (server.exitCode !== null) throw new Error('the server exited while starting');
+  ready = (await fetch(`${base}/readyz`).catch(() => null))?.ok === true;
+  if (!ready) await sleep(100);
+}
+if (!ready) throw new Error('the server did not become ready');
+const startupMs = performance.now() - startedAt;
+
+/** The server's own figures from its Prometheus endpoint (loopback may read it). */
+const metrics = async () => {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const get = (name: string) => Number(text.match(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm'))?.[1] ?? Number.NaN);
+  return {
+    rss_mb: Math.round(get('process_resident_memory_bytes') / 1e5) / 10,
+    heap_used_mb: Math.round(get('nodejs_heap_size_used_bytes') / 1e5) / 10,
+    heap_total_mb: Math.round(get('nodejs_heap_size_total_bytes') / 1e5) / 10,
+    external_mb: Math.round(get('nodejs_external_memory_bytes') / 1e5) / 10,
+    lag_p99_ms: Math.round(get('nodejs_eventloop_lag_p99_seconds') * 1e4) / 10,
+    lag_max_ms: Math.round(get('nodejs_eventloop_lag_max_seconds') * 1e4) / 10,
+  };
+};
+
+// Start-up: the first polls are spread over min(interval, 5 s); the figure is taken once they ran.
+await sleep(Math.min(interval, 5) * 1000 + 2000);
+const afterStart = { ...(await metrics()), load: load() };
+console.error(`after start-up: ${JSON.stringify(afterStart)}`);
+// BENCH_SNAPSHOT=<dir> (with BENCH_NODE_ARGS="--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=<dir>"):
+// a heap snapshot, which collects all garbage first, so the heap after it is what is live.
+if (process.env.BENCH_SNAPSHOT) {
+  server.kill('SIGUSR2');
+  const dir = process.env.BENCH_SNAPSHOT;
+  let size = -1;
+  for (let i = 0; i < 600; i++) {
+    await sleep(1000);
+    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot'));
+    const now = file ? statSync(path.join(dir, file)).size : -1;
+    if (now > 0 && now === size) break;
+    size = now;
+  }
+  console.error(`after a full collection: ${JSON.stringify(await metrics())}`);
+}
+
+// /readyz every 100 ms over the window; the server's lag and memory every 10 s.
+const latencies: number[] = [];
+const lagP99: number[] = [];
+let lagMax = 0;
+let rssMax = 0;
+let lastMetrics = Date.now();
+const windowEnd = performance.now() + seconds * 1000;
+let tick = performance.now();
+while (performance.now() < windowEnd) {
+  const t0 = performance.now();
+  const res = await fetch(`${base}/readyz`).catch(() => null);
+  latencies.push(res?.ok ? performance.now() - t0 : Number.POSITIVE_INFINITY);
+  await res?.arrayBuffer().catch(() => undefined);
+  if (Date.now() - lastMetrics >= 10_000) {
+    lastMetrics = Date.now();
+    const m = await metrics();
+    lagP99.push(m.lag_p99_ms);
+    lagMax = Math.max(lagMax, m.lag_max_ms);
+    rssMax = Math.max(rssMax, m.rss_mb);
+  }
+  tick += 100;
+  await sleep(Math.max(0, tick - performance.now()));
+}
+const afterPolling = { ...(await metrics()), load: load() };
+rssMax = Math.max(rssMax, afterPolling.rss_mb);
+await stop();
+rmSync(dataDir, { recursive: true, force: true });
+
+const sorted = [...latencies].sort((a, b) => a - b);
+const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const round = (v: number) => Math.round(v * 10) / 10;
+const result = {
+  items,
+  check_interval_s: interval,
+  window_s: seconds,
+  startup_ms: Math.round(startupMs),
+  after_start: afterStart,
+  after_polling: afterPolling,
+  rss_max_mb: rssMax,
+  readyz: { samples: latencies.length, p50_ms: round(pct(50)), p99_ms: round(pct(99)), max_ms: round(pct(100)) },
+  event_loop_lag: { p99_of_10s_windows_max_ms: round(Math.max(0, ...lagP99)), max_ms: lagMax },
+};
+console.log(JSON.stringify(result, null, 2));
+const failures = [
+  rssMax >= rssLimitMb ? `RSS ${rssMax} MB >= ${rssLimitMb} MB` : '',
+  result.readyz.p99_ms >= readyP99LimitMs ? `/readyz p99 ${result.readyz.p99_ms} ms >= ${readyP99LimitMs} ms` : '',
+].filter(Boolean);
+if (failures.length > 0) {
+  console.error(`FAIL: ${failures.join('; ')}`);
+  process.exitCode = 1;
+}
