@@ -120,11 +120,26 @@ export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox
   if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
   const items = await iq.orderBy('id').execute();
   const byDevice = new Map<number, CollectorItem[]>();
+  // Items of one template carry the same source text: it is parsed once and the object shared
+  // (drivers only read it), not kept once per item (issue 18, memory per item).
+  const sources = new Map<string, ItemSource | null>();
   for (const it of items) {
-    const source = parseJson<ItemSource | null>(it.source, itemSource, null);
+    let source = sources.get(it.source);
+    if (source === undefined) {
+      source = parseJson<ItemSource | null>(it.source, itemSource, null);
+      sources.set(it.source, source);
+    }
     if (!source) continue;
     const list = byDevice.get(it.device_id) ?? [];
-    list.push({ ...it, value_type: it.value_type === 0 ? 0 : 1, source });
+    // A literal of fixed shape keeps its fields in the object (a spread left them in a side array).
+    list.push({
+      id: it.id,
+      device_id: it.device_id,
+      name: it.name,
+      value_type: it.value_type === 0 ? 0 : 1,
+      source,
+      max_age: it.max_age,
+    });
     byDevice.set(it.device_id, list);
   }
   const defaultSerial = serialSettings.parse({});
@@ -448,7 +463,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const install = (device: CollectorDevice, poll: boolean) => {
     const loop: Loop = { device, session: null, timer: null, failures: 0, stopped: false, running: null, since: now() };
     loops.set(device.id, loop);
-    for (const item of device.items) itemIndex.set(item.id, { ...item, device_id: device.id });
+    // The device's own item objects (they carry device_id): one copy per item, not two.
+    for (const item of device.items) itemIndex.set(item.id, item);
     if (!liveDevices.has(device.id)) liveDevices.set(device.id, { state: monitorState.notReady, reason: '', time: 0 });
     // First polls are spread over one interval so that a restart does not burst.
     if (poll) schedule(loop, Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));

@@ -10,15 +10,19 @@ export type JitterType = 'standard' | 'weighted';
  * - `weighted` (Nagios): each change weighs from 0.75 (oldest transition) to 1.25 (newest), so
  *   recent flapping counts more; the sum is divided by 20 as well.
  */
-export const jitterPercent = (states: readonly number[], type: JitterType = 'standard'): number => {
-  const n = Math.min(states.length, jitterWindow);
-  const from = states.length - n;
+export const jitterPercent = (states: readonly number[], type: JitterType = 'standard'): number =>
+  percentOf(states.length, (i) => states[i]!, type);
+
+/** The percent over `length` states read by `at(i)`, oldest first (see jitterPercent). */
+const percentOf = (length: number, at: (i: number) => number, type: JitterType): number => {
+  const n = Math.min(length, jitterWindow);
+  const from = length - n;
   const transitions = jitterWindow - 1;
   let sum = 0;
-  for (let i = from + 1; i < states.length; i++) {
-    if (states[i] === states[i - 1]) continue;
+  for (let i = from + 1; i < length; i++) {
+    if (at(i) === at(i - 1)) continue;
     // Position of this transition among the 20 of a full window: 0 oldest … 19 newest.
-    const pos = transitions - (states.length - i);
+    const pos = transitions - (length - i);
     sum += type === 'weighted' ? 0.75 + (0.5 * pos) / (transitions - 1) : 1;
   }
   return Math.round((sum / transitions) * 10_000) / 100;
@@ -39,10 +43,17 @@ export interface JitterSettings {
   period: number;
 }
 
+/**
+ * One item's jitter state. The window of confirmed states is a ring of at most 21 entries, each a
+ * whole-second time and its state packed into one number (time × 8 + state, states being 0–6),
+ * allocated at the first state: one small array per item instead of two growing ones (issue 18,
+ * memory per item: 100 000 items held ~45 MB of windows).
+ */
 export interface JitterState {
-  /** Confirmed states, oldest first, with their times (seconds). */
-  states: number[];
-  times: number[];
+  ring: number[] | null;
+  /** Index of the oldest entry in `ring`, and how many entries it holds. */
+  head: number;
+  size: number;
   jittering: boolean;
   percent: number;
   lifts: number;
@@ -51,13 +62,27 @@ export interface JitterState {
 }
 
 export const newJitterState = (): JitterState => ({
-  states: [],
-  times: [],
+  ring: null,
+  head: 0,
+  size: 0,
   jittering: false,
   percent: 0,
   lifts: 0,
   belowSince: 0,
 });
+
+/** The i-th entry of the window, oldest first. */
+const entry = (s: JitterState, i: number) => s.ring![(s.head + i) % jitterWindow]!;
+const stateAt = (s: JitterState, i: number) => entry(s, i) % 8;
+const timeAt = (s: JitterState, i: number) => Math.floor(entry(s, i) / 8);
+
+/** The confirmed states in the window, oldest first. */
+export const jitterStates = (s: JitterState): number[] => Array.from({ length: s.size }, (_, i) => stateAt(s, i));
+
+const dropOldest = (s: JitterState) => {
+  s.head = (s.head + 1) % jitterWindow;
+  s.size -= 1;
+};
 
 export type JitterEvent = 'start' | 'stop' | null;
 
@@ -73,21 +98,16 @@ export const feedJitter = (
   settings: JitterSettings,
   lifted: boolean,
 ): JitterEvent => {
-  s.states.push(state);
-  s.times.push(t);
-  if (s.states.length > jitterWindow) {
-    s.states.shift();
-    s.times.shift();
-  }
+  s.ring ??= new Array<number>(jitterWindow).fill(0);
+  if (s.size === jitterWindow) dropOldest(s);
+  s.ring[(s.head + s.size) % jitterWindow] = Math.floor(t) * 8 + state;
+  s.size += 1;
   if (settings.period > 0) {
-    while (s.times.length > 1 && (s.times[0] ?? t) < t - settings.period) {
-      s.states.shift();
-      s.times.shift();
-    }
+    while (s.size > 1 && timeAt(s, 0) < t - settings.period) dropOldest(s);
   }
   // Lifts in a row: a recovery counts one; a state that holds for a second check ends the run.
   if (lifted) s.lifts += 1;
-  else if (state === s.states[s.states.length - 2]) s.lifts = 0;
+  else if (s.size >= 2 && state === stateAt(s, s.size - 2)) s.lifts = 0;
   return judgeJitter(s, t, settings);
 };
 
@@ -99,7 +119,7 @@ export const judgeJitter = (s: JitterState, t: number, settings: JitterSettings)
     s.belowSince = 0;
     return was ? 'stop' : null;
   }
-  s.percent = s.states.length >= Math.max(2, settings.buffer_times) ? jitterPercent(s.states, settings.type) : 0;
+  s.percent = s.size >= Math.max(2, settings.buffer_times) ? percentOf(s.size, (i) => stateAt(s, i), settings.type) : 0;
   const liftsExceeded = settings.max_continuous_lifts > 0 && s.lifts >= settings.max_continuous_lifts;
   if (!s.jittering) {
     if (s.percent > settings.start || liftsExceeded) {

@@ -1,6 +1,6 @@
 import { monitorState as S } from '@sitewatch/contract/monitoring';
 import { describe, expect, it } from 'vitest';
-import { feedJitter, type JitterSettings, jitterPercent, newJitterState } from './jitter.ts';
+import { feedJitter, type JitterSettings, jitterPercent, jitterStates, newJitterState } from './jitter.ts';
 import { inPeriod } from './periods.ts';
 import { feedRepetition } from './repetitions.ts';
 import { type ThresholdRule, thresholdState } from './threshold.ts';
@@ -110,7 +110,7 @@ describe('jitter hold and resume', () => {
     const events: string[] = [];
     const held: boolean[] = [];
     states.forEach((st, i) => {
-      const prev = j.states[j.states.length - 1];
+      const prev = jitterStates(j).at(-1);
       const ev = feedJitter(j, st, i, s, prev === A && st === N);
       if (ev) events.push(`${ev}@${i}`);
       held.push(j.jittering);
@@ -165,10 +165,25 @@ describe('jitter hold and resume', () => {
     expect(r.events).toEqual(['start@10']);
   });
 
+  it('keeps the last 21 states in its ring, in order, over long runs', () => {
+    const j = newJitterState();
+    const fed: number[] = [];
+    let seed = 7;
+    for (let i = 0; i < 200; i++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const st = seed % 7;
+      fed.push(st);
+      feedJitter(j, st, 1_700_000_000 + i * 30, { ...settings, type: 'weighted', start: 101 }, false);
+      const last = fed.slice(-21);
+      expect(jitterStates(j)).toEqual(last);
+      if (last.length >= settings.buffer_times) expect(j.percent).toBe(jitterPercent(last, 'weighted'));
+    }
+  });
+
   it('drops states older than the jitter period', () => {
     const j = newJitterState();
     const s = { ...settings, period: 10 };
     for (const [i, st] of flap(21).entries()) feedJitter(j, st, i, s, false);
-    expect(j.states.length).toBeLessThanOrEqual(11);
+    expect(jitterStates(j).length).toBeLessThanOrEqual(11);
   });
 });
