@@ -71,6 +71,8 @@ interface Buffer {
 }
 
 const insertBatch = 1000;
+/** Items written per transaction of a flush (a chunk and two roll-up statements of 1 000 rows). */
+const itemsPerTransaction = 1000;
 
 export const encodeChunk = (ts: number[], values: number[]): Uint8Array => {
   const n = ts.length;
@@ -260,7 +262,24 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       }
     };
     try {
-      await writeIsolating(chunks, [...minutes.values()], [...hours.values()]);
+      // One transaction per slice of items (each item's chunk with its roll-ups), yielding between
+      // them: a flush of 100 000 items held the only SQLite connection, and with it every request
+      // that reads the database (/readyz included), for its whole length (issue 18).
+      const mins = [...minutes.values()];
+      const hrs = [...hours.values()];
+      let m = 0;
+      let h = 0;
+      for (let i = 0; i < chunks.length; i += itemsPerTransaction) {
+        const part = chunks.slice(i, i + itemsPerTransaction);
+        // Chunks are sorted by item and the roll-ups were folded in that order: contiguous runs.
+        const last = part[part.length - 1]!.item_id;
+        const m0 = m;
+        const h0 = h;
+        while (m < mins.length && mins[m]!.item_id <= last) m += 1;
+        while (h < hrs.length && hrs[h]!.item_id <= last) h += 1;
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        await writeIsolating(part, mins.slice(m0, m), hrs.slice(h0, h));
+      }
     } catch (err) {
       // The database does not answer: keep what was not stored for the next attempt.
       for (const [itemId, b] of batch) {
