@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { newJitterState } from './rules/jitter.ts';
 import type { PeriodRange } from './rules/periods.ts';
+import type { ThresholdRule } from './rules/threshold.ts';
 import type { Alarm, EngineState } from './state.ts';
 
 const clampLevel = (level: number) => Math.min(5, Math.max(1, Math.round(level) || 1));
@@ -110,6 +111,16 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
     }
     affected = scoped;
   }
+  // Items of one template have equal rules: one object each (rules are only read), not one per
+  // item (issue 18, memory per item).
+  const rules = new Map<string, ThresholdRule>();
+  const shareRule = (rule: ThresholdRule): ThresholdRule => {
+    const key = `${rule.value_type}|${rule.threshold_min}|${rule.threshold_max}|${rule.overrun_point}|${rule.recovery_point}|${rule.status_threshold}`;
+    const known = rules.get(key);
+    if (known) return known;
+    rules.set(key, rule);
+    return rule;
+  };
   for (const r of rows) {
     if (seen.has(r.id)) continue;
     seen.add(r.id);
@@ -134,7 +145,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
       unit: r.unit,
       device: dev,
       // A telemetry-only item is judged by no threshold: a value is normal, no value unknown.
-      rule:
+      rule: shareRule(
         r.telemetry_only === 1
           ? {
               value_type: r.value_type,
@@ -152,6 +163,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
               overrun_point: r.overrun_point,
               recovery_point: r.recovery_point,
             },
+      ),
       level,
       color: r.alarm_color || state.levelColors.get(level) || '',
       repetitions: r.repetitions,
