@@ -25,6 +25,7 @@ const selfService: Record<string, string> = {
     'revokes the caller’s own API token (another user’s only for the administrator, checked inside)',
   'POST /api/v1/setting/devices/data_history': 'a read sent as POST: history of the caller’s own sites only',
   'POST /api/v1/setting/items/data_history': 'a read sent as POST: history of the caller’s own sites only',
+  'POST /api/v1/energy/device_groups_device': 'a read sent as POST: the meters of the caller’s own sites only',
 };
 
 const writes = () =>
