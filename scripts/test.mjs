@@ -168,7 +168,9 @@ try {
   rmSync(browserJson, { force: true });
   const journeysTitle = 'Browser journeys (Playwright, Debian Chromium, production build)';
   const journeysArgs = ['playwright', 'test', '-c', 'e2e/playwright.config.ts'];
-  const journeysEnv = { PLAYWRIGHT_JSON_OUTPUT_NAME: browserJson };
+  // Two journey workers (two products and browsers side by side): the journeys wait more than they
+  // compute, and one worker made them the suite's long pole (docs/testing.md "Time").
+  const journeysEnv = { PLAYWRIGHT_JSON_OUTPUT_NAME: browserJson, E2E_WORKERS: process.env.E2E_WORKERS ?? '2' };
   // SITEWATCH_TEST_SERIAL=1 runs them after Vitest instead, each stage with the machine to itself.
   const serial = process.env.SITEWATCH_TEST_SERIAL === '1';
   // The journeys mostly wait on the browser and on their products' timers (about 0.4 of a core),
