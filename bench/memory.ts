@@ -56,7 +56,8 @@ const server: ChildProcess = spawn(
   [...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), 'scripts/start.mjs'].filter(Boolean),
   {
     cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_SERVER_STDOUT=1 shows what the server prints (e.g. with BENCH_NODE_ARGS=--trace-gc).
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
     env: {
       ...process.env,
       PORT: String(port),
@@ -103,22 +104,6 @@ const metrics = async () => {
 await sleep(Math.min(interval, 5) * 1000 + 2000);
 const afterStart = { ...(await metrics()), load: load() };
 console.error(`after start-up: ${JSON.stringify(afterStart)}`);
-// BENCH_SNAPSHOT=<dir> (with BENCH_NODE_ARGS="--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=<dir>"):
-// a heap snapshot, which collects all garbage first, so the heap after it is what is live.
-if (process.env.BENCH_SNAPSHOT) {
-  server.kill('SIGUSR2');
-  const dir = process.env.BENCH_SNAPSHOT;
-  let size = -1;
-  for (let i = 0; i < 600; i++) {
-    await sleep(1000);
-    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot'));
-    const now = file ? statSync(path.join(dir, file)).size : -1;
-    if (now > 0 && now === size) break;
-    size = now;
-  }
-  console.error(`after a full collection: ${JSON.stringify(await metrics())}`);
-}
-
 // /readyz every 100 ms over the window; the server's lag and memory every 10 s.
 const latencies: number[] = [];
 const lagP99: number[] = [];
@@ -144,6 +129,26 @@ while (performance.now() < windowEnd) {
 }
 const afterPolling = { ...(await metrics()), load: load() };
 rssMax = Math.max(rssMax, afterPolling.rss_mb);
+let liveHeap: Awaited<ReturnType<typeof metrics>> | null = null;
+// BENCH_SNAPSHOT=<dir> (with BENCH_NODE_ARGS="--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=<dir>"):
+// a heap snapshot after the window. It collects all garbage first, so the snapshot holds what is live
+// (its nodes' sizes add up to the live heap); the heap printed after it also holds the samples
+// buffered while the snapshot held the server.
+if (process.env.BENCH_SNAPSHOT) {
+  server.kill('SIGUSR2');
+  const dir = process.env.BENCH_SNAPSHOT;
+  let size = -1;
+  for (let i = 0; i < 600; i++) {
+    await sleep(1000);
+    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot'));
+    const now = file ? statSync(path.join(dir, file)).size : -1;
+    if (now > 0 && now === size) break;
+    size = now;
+  }
+  liveHeap = await metrics();
+  console.error(`after a full collection: ${JSON.stringify(liveHeap)}`);
+}
+
 await stop();
 rmSync(dataDir, { recursive: true, force: true });
 
@@ -157,6 +162,7 @@ const result = {
   startup_ms: Math.round(startupMs),
   after_start: afterStart,
   after_polling: afterPolling,
+  ...(liveHeap ? { after_full_collection: liveHeap } : {}),
   rss_max_mb: rssMax,
   readyz: { samples: latencies.length, p50_ms: round(pct(50)), p99_ms: round(pct(99)), max_ms: round(pct(100)) },
   event_loop_lag: { p99_of_10s_windows_max_ms: round(Math.max(0, ...lagP99)), max_ms: lagMax },
