@@ -7,7 +7,12 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
-        test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'contract',
+          include: ['packages/contract/src/**/*.test.ts'],
+          environment: 'node',
+          isolate: false,
+        },
       },
       // Checks of the repository itself (the import boundaries of biome.json).
       { test: { name: 'repo', include: ['scripts/**/*.test.ts'], environment: 'node' } },
@@ -16,6 +21,11 @@ export default defineConfig({
           name: 'server',
           include: ['server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           environment: 'node',
+          // Files of a worker share loaded modules instead of importing the whole server afresh
+          // for each: every file builds its own app and databases, so nothing else is shared.
+          // Measured (server, contract and repo, 86 files, load 2): 312 s and 302 s of CPU with
+          // isolation, 209 s and 139 s without; importing was 138 s of worker time, now 12 s.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
