@@ -1,6 +1,6 @@
 import type { Db } from '../../db/kysely.ts';
 import type { RollupBucket } from '../../series/store.ts';
-import { intervalStart, meterHours } from './service.ts';
+import { intervalStart, meterHours } from './hours.ts';
 import type { LocalClock } from './tariff.ts';
 
 const hour = 3600;

@@ -7,32 +7,19 @@ import {
   type LoadAnswer,
   type MeterCategory,
   type MeterEnergy,
-  type MeterInput,
-  type MeterRow,
   type PueAnswer,
   type PueMenuNode,
   pueCategoryOf,
-  type TariffInput,
-  type TariffMode,
-  type TariffRow,
   type TimeShareAnswer,
-  tariffInput,
 } from '@sitewatch/contract/energy';
-import { readJson } from '../../db/json.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import type { RollupBucket } from '../../series/store.ts';
-import { type CounterEvent, counterEnergy } from './counters.ts';
+import type { CounterEvent } from './counters.ts';
+import { intervalStart } from './hours.ts';
+import { createEnergyReader, type EnergyPart } from './reader.ts';
 import type { EnergyRepository } from './repository.ts';
-import {
-  type Band,
-  bandHours,
-  costHours,
-  type LocalClock,
-  type TariffPeriod,
-  tariffProblems,
-  toCents,
-  zoneClock,
-} from './tariff.ts';
+import { createEnergySettings, siteScope } from './settings.ts';
+import { type Band, bandHours, costHours, toCents, zoneClock } from './tariff.ts';
 
 type Allowed = number[] | null;
 const hour = 3600;
@@ -49,54 +36,6 @@ export interface EnergyDeps {
   now?: () => number;
 }
 
-interface HourlyEnergy {
-  hours: Array<{ ts: number; kwh: number; estimated: boolean }>;
-  events: CounterEvent[];
-}
-
-/**
- * Hourly energy of one meter from its item's hourly roll-ups. A counter's hour closes at the hour's
- * highest reading (the last one of a rising counter); the differences of those closings go through
- * the counter rules. A power item's hour is its mean kW over one hour.
- */
-export const meterHours = (
-  meter: { kind: string; rollover_at: number | null; max_power_kw: number | null },
-  rows: RollupBucket[],
-  t1: number,
-  t2: number,
-): HourlyEnergy => {
-  if (meter.kind === 'power') {
-    const hours = rows
-      .filter((r) => r.ts >= t1 - (t1 % hour) && r.ts <= t2 && r.count > 0)
-      .map((r) => ({ ts: r.ts, kwh: Math.max(0, r.sum / r.count), estimated: false }));
-    return { hours, events: [] };
-  }
-  const result = counterEnergy(
-    rows.map((r) => ({ ts: r.ts + hour, value: r.max })),
-    { rolloverAt: meter.rollover_at, maxPowerKw: meter.max_power_kw, gapSeconds: 1.5 * hour, bucketSeconds: hour },
-  );
-  const from = t1 - (t1 % hour);
-  return {
-    hours: result.buckets.filter((b) => b.ts >= from && b.ts <= t2),
-    events: result.events.filter((e) => e.ts > from && e.ts <= t2 + hour),
-  };
-};
-
-/** Start of the interval holding `ts` on the local clock. */
-export const intervalStart = (ts: number, interval: EnergyQuery['interval'], clock: LocalClock) => {
-  if (interval === 'hour') return ts - (ts % hour);
-  const off = clock.offsetMinutes(ts) * 60;
-  const local = new Date((ts + off) * 1000);
-  const y = local.getUTCFullYear();
-  const start =
-    interval === 'day'
-      ? Date.UTC(y, local.getUTCMonth(), local.getUTCDate())
-      : interval === 'month'
-        ? Date.UTC(y, local.getUTCMonth(), 1)
-        : Date.UTC(y, 0, 1);
-  return start / 1000 - off;
-};
-
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export const createEnergyService = (deps: EnergyDeps) => {
@@ -104,263 +43,18 @@ export const createEnergyService = (deps: EnergyDeps) => {
   const clock = zoneClock(deps.zone ?? (process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone));
   const now = () => Math.floor((deps.now?.() ?? Date.now()) / 1000);
 
-  /** The site and its sub-sites, within the allowed ones (all allowed sites without a site). */
-  const scope = async (siteId: number | undefined, allowed: Allowed): Promise<Allowed> => {
-    if (siteId === undefined) return allowed;
-    const sites = await repo.sites();
-    const found = new Set<number>([siteId]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const s of sites)
-        if (found.has(s.parent_id) && !found.has(s.id)) {
-          found.add(s.id);
-          grew = true;
-        }
-    }
-    return [...found].filter((id) => allowed === null || allowed.includes(id));
-  };
-  const visible = (siteId: number, allowed: Allowed) => allowed === null || allowed.includes(siteId);
+  const { scope, visible } = siteScope(repo);
 
-  const toMeterRow = (m: Awaited<ReturnType<EnergyRepository['meters']>>[number]): MeterRow => ({
-    id: m.id,
-    name: m.name,
-    item_id: m.item_id,
-    item_name: m.item_name,
-    device_id: m.device_id,
-    device_name: m.device_name,
-    kind: m.kind as MeterRow['kind'],
-    category: m.category as MeterCategory,
-    device_group_id: m.device_group_id,
-    device_group_name: m.device_group_name ?? '',
-    measure_point: m.measure_point as MeterRow['measure_point'],
-    rollover_at: m.rollover_at === null ? null : Number(m.rollover_at),
-    max_power_kw: m.max_power_kw === null ? null : Number(m.max_power_kw),
-  });
-
-  const checkMeter = async (input: MeterInput, allowed: Allowed, selfId?: number) => {
-    const itemSite = await repo.itemSite(input.item_id);
-    if (itemSite === undefined || !visible(itemSite, allowed)) throw notFound('energy.itemNotFound');
-    if (!(await repo.siteExists(input.device_group_id)) || !visible(input.device_group_id, allowed))
-      throw notFound('energy.siteNotFound');
-    const other = await repo.meterOfItem(input.item_id);
-    if (other && other.id !== selfId) throw conflict('energy.itemIsMeter');
-    return {
-      name: input.name,
-      item_id: input.item_id,
-      kind: input.kind,
-      category: input.category,
-      device_group_id: input.device_group_id,
-      measure_point: input.category === 'it' ? (input.measure_point ?? 'ups_output') : null,
-      rollover_at: input.rollover_at,
-      max_power_kw: input.max_power_kw,
-    };
-  };
-  const ownMeter = async (id: number, allowed: Allowed) => {
-    const m = await repo.meter(id);
-    if (!m || !visible(m.device_group_id, allowed)) throw notFound('energy.meterNotFound');
-    return m;
-  };
-
-  /** The meters in scope, their stored energy brought up to date. */
-  const metersOf = async (q: EnergyQuery, allowed: Allowed) => {
-    let meters = await repo.meters(await scope(q.device_group_id, allowed));
-    if (q.meter_id !== undefined) meters = meters.filter((m) => m.id === q.meter_id);
-    await deps.catchUp?.(meters.map((m) => m.id));
-    return meters;
-  };
-  /**
-   * The hours [a, b] of a range, and within them the whole local days [d1, d2) that the daily sums
-   * answer (a year is 365 rows per meter instead of 8 760); the partial days at the edges are hours.
-   */
-  const split = (t1: number, t2: number, daily: boolean) => {
-    const a = t1 - (t1 % hour);
-    const b = t2 - (t2 % hour);
-    if (!daily) return { a, b, d1: b + hour, d2: b + hour };
-    const first = startOf(a, 'day');
-    const d1 = first === a ? a : intervalStart(first + 26 * hour, 'day', clock);
-    const d2 = startOf(b + hour, 'day');
-    return d2 > d1 ? { a, b, d1, d2 } : { a, b, d1: b + hour, d2: b + hour };
-  };
-  type Part = { ts: number; kwh: number; estimated: boolean };
-  /** Energy per meter over [t1, t2] as hours and whole days (hours only when `daily` is false). */
-  const partsOf = async (meterIds: number[], t1: number, t2: number, daily: boolean) => {
-    const { a, b, d1, d2 } = split(t1, t2, daily);
-    const rows = [
-      ...(await repo.energy('energy_hours', meterIds, a, d1)),
-      ...(await repo.energy('energy_days', meterIds, d1, d2)),
-      ...(await repo.energy('energy_hours', meterIds, d2, b + hour)),
-    ];
-    const out = new Map<number, Part[]>();
-    for (const r of rows) {
-      const list = out.get(r.meter_id);
-      if (list) list.push(r);
-      else out.set(r.meter_id, [r]);
-    }
-    for (const list of out.values()) list.sort((x, y) => x.ts - y.ts);
-    return out;
-  };
-  /**
-   * Energy per meter and hour over [t1, t2] (cost, load and periods need hours): the whole days
-   * from the hours packed in the daily rows, the partial days at the edges from energy_hours.
-   */
-  const hoursOf = async (meterIds: number[], t1: number, t2: number) => {
-    const { a, b, d1, d2 } = split(t1, t2, true);
-    const out = new Map<number, Part[]>();
-    const push = (meterId: number, p: Part) => {
-      const list = out.get(meterId);
-      if (list) list.push(p);
-      else out.set(meterId, [p]);
-    };
-    for (const r of await repo.energy('energy_hours', meterIds, a, d1)) push(r.meter_id, r);
-    for (const r of await repo.dayHours(meterIds, d1, d2)) {
-      const h0 = Math.ceil(Number(r.ts) / hour) * hour;
-      const values = r.hours.split(',');
-      for (let i = 0; i < values.length; i++)
-        if (values[i] !== '') push(r.meter_id, { ts: h0 + i * hour, kwh: Number(values[i]), estimated: false });
-    }
-    for (const r of await repo.energy('energy_hours', meterIds, d2, b + hour)) push(r.meter_id, r);
-    return out;
-  };
-  /** kWh per meter over [t1, t2], summed by the database. */
-  const totalsOf = async (meterIds: number[], t1: number, t2: number) => {
-    const { a, b, d1, d2 } = split(t1, t2, true);
-    const out = new Map<number, number>();
-    for (const [table, from, to] of [
-      ['energy_hours', a, d1],
-      ['energy_days', d1, d2],
-      ['energy_hours', d2, b + hour],
-    ] as const)
-      for (const r of await repo.energySums(table, meterIds, from, to))
-        out.set(r.meter_id, (out.get(r.meter_id) ?? 0) + Number(r.kwh));
-    return out;
-  };
-
-  const starts = {
-    hour: new Map<number, number>(),
-    day: new Map<number, number>(),
-    month: new Map<number, number>(),
-    year: new Map<number, number>(),
-  };
-  /** intervalStart, remembered (a year of hours of many meters asks for the same few thousand). */
-  const startOf = (ts: number, interval: EnergyQuery['interval']) => {
-    const cache = starts[interval];
-    let v = cache.get(ts);
-    if (v === undefined) {
-      if (cache.size > 100_000) cache.clear();
-      v = intervalStart(ts, interval, clock);
-      cache.set(ts, v);
-    }
-    return v;
-  };
-  const sumBy = <T extends { ts: number }>(
-    items: T[],
-    interval: EnergyQuery['interval'],
-    add: (into: Record<string, number>, x: T) => void,
-  ) => {
-    const out = new Map<number, Record<string, number>>();
-    for (const x of items) {
-      const key = startOf(x.ts, interval);
-      const into = out.get(key) ?? {};
-      add(into, x);
-      out.set(key, into);
-    }
-    return [...out.entries()].sort((a, b) => a[0] - b[0]);
-  };
-
-  /** Whose energy a figure is: the incoming meters when there are any, else the sum of the meters. */
-  const facility = <M extends { category: string }>(meters: M[], oneMeter: boolean) => {
-    if (oneMeter) return { meters, source: 'meter' as const };
-    const totals = meters.filter((m) => m.category === 'total');
-    return totals.length > 0
-      ? { meters: totals, source: 'total_meters' as const }
-      : { meters, source: 'sum_of_parts' as const };
-  };
-  /** The same local wall-clock time a year earlier (29 February → 28 February). */
-  const yearBack = (ts: number) => {
-    const off = clock.offsetMinutes(ts) * 60;
-    const l = new Date((ts + off) * 1000);
-    const y = l.getUTCFullYear() - 1;
-    const last = new Date(Date.UTC(y, l.getUTCMonth() + 1, 0)).getUTCDate();
-    const local =
-      Date.UTC(y, l.getUTCMonth(), Math.min(l.getUTCDate(), last), l.getUTCHours(), l.getUTCMinutes()) / 1000;
-    return local - clock.offsetMinutes(local - off) * 60;
-  };
-  /** Start of the interval after the one starting at `key`. */
-  const nextStart = (key: number, interval: EnergyQuery['interval']) =>
-    interval === 'hour'
-      ? key + hour
-      : startOf(key + (interval === 'day' ? 26 : interval === 'month' ? 32 * 24 : 367 * 24) * hour, interval);
-
-  const tariffRow = (t: NonNullable<Awaited<ReturnType<EnergyRepository['tariff']>>>): TariffRow => {
-    const parsed = tariffInput.parse({
-      name: t.name,
-      summer_months: readJson(t.summer_months, { parse: (v: unknown) => v as number[] }, []),
-      gradients: readJson(t.gradients, { parse: (v: unknown) => v as TariffInput['gradients'] }, []),
-      slots: readJson(t.slots, { parse: (v: unknown) => v as TariffInput['slots'] }, []),
+  const { metersOf, split, partsOf, hoursOf, totalsOf, startOf, sumBy, facility, yearBack, nextStart, periodsBySite } =
+    createEnergyReader({
+      repo,
+      clock,
+      scope,
+      catchUp: deps.catchUp,
     });
-    return { id: t.id, mode: t.mode as TariffMode, ...parsed };
-  };
-
-  const checkTariff = async (mode: TariffMode, input: TariffInput, selfId?: number) => {
-    const problems = tariffProblems(mode, input);
-    if (problems.length > 0)
-      throw badRequest(
-        problems[0]!.key,
-        {},
-        problems.map((p) => ({ path: p.path, message: p.key })),
-      );
-    const same = await repo.tariffNamed(input.name);
-    if (same && same.id !== selfId)
-      throw badRequest('energy.validation.nameTaken', {}, [{ path: 'name', message: 'energy.validation.nameTaken' }]);
-    return {
-      name: input.name,
-      summer_months: JSON.stringify([...new Set(input.summer_months)].sort((a, b) => a - b)),
-      gradients: JSON.stringify(input.gradients),
-      slots: JSON.stringify(input.slots),
-      updated_at: now(),
-    };
-  };
-
-  /** Tariff periods per site, for costing. */
-  const periodsBySite = async (siteIds: number[]) => {
-    const sets = await repo.tariffSets(siteIds);
-    const tariffs = new Map((await repo.tariffs()).map((t) => [t.id, tariffRow(t)]));
-    const out = new Map<number, Array<TariffPeriod & { tariff: TariffRow }>>();
-    for (const s of sets) {
-      const t = tariffs.get(s.tariff_id);
-      if (!t) continue;
-      out.set(s.device_group_id, [
-        ...(out.get(s.device_group_id) ?? []),
-        { validFrom: Number(s.valid_from), tariff: t },
-      ]);
-    }
-    return out;
-  };
 
   return {
-    async meters(q: { device_group_id?: number | undefined }, allowed: Allowed): Promise<MeterRow[]> {
-      return (await repo.meters(await scope(q.device_group_id, allowed))).map(toMeterRow);
-    },
-    async createMeter(input: MeterInput, allowed: Allowed): Promise<MeterRow> {
-      const row = await checkMeter(input, allowed);
-      const id = await repo.insertMeter({ ...row, created_at: now() });
-      return toMeterRow((await repo.meter(id))!);
-    },
-    async updateMeter(id: number, input: MeterInput, allowed: Allowed): Promise<MeterRow> {
-      const before = await ownMeter(id, allowed);
-      const row = await checkMeter(input, allowed, id);
-      await repo.updateMeter(id, row);
-      const reading = (m: { item_id: number; kind: string; rollover_at: unknown; max_power_kw: unknown }) =>
-        `${m.item_id}|${m.kind}|${m.rollover_at === null ? '' : Number(m.rollover_at)}|${m.max_power_kw === null ? '' : Number(m.max_power_kw)}`;
-      if (reading(before) !== reading(row)) await deps.forget?.(id);
-      return toMeterRow((await repo.meter(id))!);
-    },
-    async removeMeter(id: number, allowed: Allowed) {
-      const m = await ownMeter(id, allowed);
-      await repo.deleteMeter(id);
-      return m.name;
-    },
+    ...createEnergySettings({ repo, now, scope, visible, forget: deps.forget }),
 
     async used(q: EnergyQuery, allowed: Allowed): Promise<MeterEnergy[]> {
       const meters = await metersOf(q, allowed);
@@ -533,7 +227,7 @@ export const createEnergyService = (deps: EnergyDeps) => {
       const daily = q.interval !== 'hour';
       const a = q.t1 - (q.t1 % hour);
       const b = q.t2 - (q.t2 % hour);
-      const byKey = (parts: Map<number, Part[]>) => {
+      const byKey = (parts: Map<number, EnergyPart[]>) => {
         const out = new Map<number, { kwh: number; estimated: boolean }>();
         for (const list of parts.values())
           for (const p of list) {
@@ -870,42 +564,6 @@ export const createEnergyService = (deps: EnergyDeps) => {
         devices.set(m.device_id, d);
       }
       return [...devices.values()].sort((a, b) => a.device_id - b.device_id);
-    },
-
-    async tariffs(mode: TariffMode) {
-      return (await repo.tariffs(mode)).map(tariffRow);
-    },
-    async createTariff(mode: TariffMode, input: TariffInput) {
-      const row = await checkTariff(mode, input);
-      const id = await repo.insertTariff({ ...row, mode });
-      return tariffRow((await repo.tariff(id))!);
-    },
-    async updateTariff(mode: TariffMode, id: number, input: TariffInput) {
-      const t = await repo.tariff(id);
-      if (!t || t.mode !== mode) throw notFound('energy.tariffNotFound');
-      await repo.updateTariff(id, await checkTariff(mode, input, id));
-      return tariffRow((await repo.tariff(id))!);
-    },
-    async removeTariff(mode: TariffMode, id: number) {
-      const t = await repo.tariff(id);
-      if (!t || t.mode !== mode) throw notFound('energy.tariffNotFound');
-      if (await repo.tariffInUse(id)) throw conflict('energy.tariffInUse');
-      await repo.deleteTariff(id);
-      return t.name;
-    },
-    async costSets(q: { device_group_id?: number | undefined }, allowed: Allowed) {
-      return (await repo.tariffSets(await scope(q.device_group_id, allowed))).map((s) => ({
-        ...s,
-        valid_from: Number(s.valid_from),
-      }));
-    },
-    async setCost(siteId: number, input: { tariff_id: number; valid_from: number }, allowed: Allowed) {
-      if (!visible(siteId, allowed) || !(await repo.siteExists(siteId))) throw notFound('energy.siteNotFound');
-      if (!(await repo.tariff(input.tariff_id))) throw notFound('energy.tariffNotFound');
-      await repo.setTariff(siteId, input.tariff_id, input.valid_from);
-      const sets = await repo.tariffSets([siteId]);
-      const s = sets.find((x) => Number(x.valid_from) === input.valid_from)!;
-      return { ...s, valid_from: Number(s.valid_from) };
     },
   };
 };
