@@ -292,7 +292,7 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     await waitFor(
       'notices resume',
       () => http.accepted.filter((r) => r.path === '/webhook').length > afterConfirm,
-      6000,
+      15_000,
     );
 
     const log = await call('GET', 'alarm_log?limit=50');

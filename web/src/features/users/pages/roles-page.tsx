@@ -65,6 +65,9 @@ const CheckTree = ({
   treeData: DataNode[];
 }) => (
   <Tree
+    // defaultExpandAll acts when the tree mounts: a tree whose data came after the dialog opened
+    // (a slow answer) stayed folded, so it mounts again once the data is there.
+    key={treeData.length > 0 ? 'loaded' : 'empty'}
     checkable
     defaultExpandAll
     treeData={treeData}
