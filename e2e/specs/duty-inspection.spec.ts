@@ -28,10 +28,18 @@ const api = async (request: APIRequestContext, method: 'get' | 'post' | 'put', u
 const openAs = async (page: Page, token: string) => {
   await page.addInitScript((value) => sessionStorage.setItem('token', value), token);
 };
-/** Switches the interface to English through the shell's language menu, as a person does. */
+/**
+ * Switches the interface to English through the shell's language menu, as a person does, and waits
+ * for the page to come back in English (a choice clicked while the list was still opening was lost
+ * with two journey workers: it is chosen again until the page is English).
+ */
 const english = async (page: Page) => {
-  await page.getByLabel('语言').click();
-  await page.getByTitle('English').click();
+  await expect(async () => {
+    if (await page.getByLabel('Language').isVisible()) return;
+    await page.getByLabel('语言').click({ timeout: 2_000 });
+    await page.getByTitle('English').click({ timeout: 2_000 });
+    await expect(page.getByLabel('Language')).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 };
 
 test.afterEach(async ({ request }) => resetAdminLanguage(request));

@@ -188,7 +188,12 @@ test('the inspect button, the console link and logout behave as 000 §2.6 says',
   // Logout asks first; cancelling says so.
   await page.getByTestId('home-logout').click();
   await expect(page.locator('.ant-modal-confirm-title')).toHaveText('是否退出当前账号');
-  await page.getByRole('button', { name: /取\s*消/ }).click();
+  // A click during the dialog's zoom-in can be lost (two journey workers): clicked until it closes.
+  await expect(async () => {
+    if (await page.locator('.ant-modal-confirm-title').isVisible())
+      await page.getByRole('button', { name: /取\s*消/ }).click({ timeout: 2_000 });
+    await expect(page.locator('.ant-modal-confirm-title')).toBeHidden({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   await expect(page.getByText('已取消！')).toBeVisible();
   // The console opens the first page with menu and tabs.
   await page.getByTestId('home-console').click();
