@@ -104,31 +104,23 @@ export const meterListQuery = z
 
 // ---------- settings ----------
 
+/** A limit in percent (0.1–100) with its default. */
+const percentLimit = (value: number) =>
+  z
+    .number()
+    .min(0.1, { message: msg('percent') })
+    .max(100, { message: msg('percent') })
+    .default(value);
+
 /** Limits the quality figures are judged against; defaults from the Chinese standards named in docs. */
 export const safetyLimits = z
   .object({
-    voltage_unbalance_max: z
-      .number()
-      .min(0.1, { message: msg('percent') })
-      .max(100, { message: msg('percent') })
-      .default(2)
-      .describe('Voltage unbalance (%) above which a meter is flagged; GB/T 15543: 2 % normal.'),
-    current_unbalance_max: z
-      .number()
-      .min(0.1, { message: msg('percent') })
-      .max(100, { message: msg('percent') })
-      .default(15),
-    thd_u_max: z
-      .number()
-      .min(0.1, { message: msg('percent') })
-      .max(100, { message: msg('percent') })
-      .default(5)
-      .describe('GB/T 14549, 0.38 kV: 5 %.'),
-    thd_i_max: z
-      .number()
-      .min(0.1, { message: msg('percent') })
-      .max(100, { message: msg('percent') })
-      .default(20),
+    voltage_unbalance_max: percentLimit(2).describe(
+      'Voltage unbalance (%) above which a meter is flagged; GB/T 15543: 2 % normal.',
+    ),
+    current_unbalance_max: percentLimit(15),
+    thd_u_max: percentLimit(5).describe('GB/T 14549, 0.38 kV: 5 %.'),
+    thd_i_max: percentLimit(20),
     pf_min: z
       .number()
       .min(0, { message: msg('pfMin') })
@@ -147,12 +139,7 @@ export const safetyLimits = z
       .max(100_000, { message: msg('voltageNominal') })
       .default(220)
       .describe('Phase voltage (V).'),
-    voltage_deviation_max: z
-      .number()
-      .min(0.1, { message: msg('percent') })
-      .max(100, { message: msg('percent') })
-      .default(7)
-      .describe('GB/T 12325, 380 V three-phase: ±7 %.'),
+    voltage_deviation_max: percentLimit(7).describe('GB/T 12325, 380 V three-phase: ±7 %.'),
   })
   .strict();
 export type SafetyLimits = z.infer<typeof safetyLimits>;
