@@ -22,6 +22,7 @@ import {
   type TrustProxy,
 } from './http/limits.ts';
 import { type MetricsAccess, registerMetrics } from './http/metrics.ts';
+import { registerPipelineMetrics } from './http/pipeline-metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
@@ -271,7 +272,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   await registerSecurityHeaders(app, { hsts: Boolean(deps.tls) });
   await registerOpenApi(app);
   await app.register(rateLimit, { global: false });
-  registerMetrics(app, deps.metrics);
+  registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus, series });
   registerAccess(app, access);
   registerAuthHook(app, authenticator);
   registerAuditTrail(app, audit);

@@ -1,0 +1,50 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { EventBus } from '../bus/bus.ts';
+import type { SeriesStore } from '../series/store.ts';
+
+/**
+ * The collection path in /metrics (issue 18, bench:e2e reads them): samples with a value published
+ * on the bus (each is judged by the alarm engine and handed to the series store as it is
+ * published), what the store still buffers, what it dropped, and its recent flush latency. Samples
+ * stored = samples − pending − dropped (a flush in progress counts as stored a little early).
+ */
+export const registerPipelineMetrics = (
+  registry: Registry,
+  deps: { bus: EventBus; series?: SeriesStore | undefined },
+) => {
+  const samples = new Counter({
+    name: 'sitewatch_samples_total',
+    help: 'Samples with a value published on the bus (judged by the alarm engine, handed to the series store)',
+    registers: [registry],
+  });
+  deps.bus.subscribe('sample', (e) => {
+    if (e.value !== null) samples.inc();
+  });
+  const { series } = deps;
+  if (!series) return;
+  new Gauge({
+    name: 'sitewatch_series_pending',
+    help: 'Samples the series store buffers for its next flush',
+    registers: [registry],
+    collect() {
+      this.set(series.pending());
+    },
+  });
+  new Gauge({
+    name: 'sitewatch_series_dropped',
+    help: 'Samples dropped since start because the database refused them',
+    registers: [registry],
+    collect() {
+      this.set(series.dropped());
+    },
+  });
+  new Gauge({
+    name: 'sitewatch_series_flush_p99_seconds',
+    help: 'p99 of the series store’s recent flush latencies',
+    registers: [registry],
+    collect() {
+      const sorted = [...series.flushLatencies()].sort((a, b) => a - b);
+      this.set((sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0) / 1000);
+    },
+  });
+};
