@@ -13,6 +13,8 @@ export interface MonitoringTables {
   time_periods: TimePeriodsTable;
   serial_ports: SerialPortsTable;
   sample_chunks: SampleChunksTable;
+  sample_blocks: SampleBlocksTable;
+  series_compaction: SeriesCompactionTable;
   samples_1m: RollupTable;
   samples_1h: RollupTable;
   data_history_templates: DataHistoryTemplatesTable;
@@ -146,6 +148,24 @@ export interface SampleChunksTable {
   t1: number;
   n: number;
   data: Uint8Array;
+}
+
+/** A series flush block (migration 0025): `data` is times and values (float64), then item ids (int32). */
+export interface SampleBlocksTable {
+  seq: Generated<number>;
+  claimed: number;
+  item_lo: number;
+  item_hi: number;
+  t0: number;
+  t1: number;
+  n: number;
+  data: Uint8Array;
+}
+
+/** The one row (id 1) of the compaction's progress: the next item of the run in progress, or null. */
+export interface SeriesCompactionTable {
+  id: number;
+  next_item: number | null;
 }
 
 /** A roll-up bucket; `ts` is the bucket start in epoch seconds. */

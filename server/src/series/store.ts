@@ -1,25 +1,25 @@
 import type { Resolution, RetentionSettings } from '@sitewatch/contract/series';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database } from '../db/schema.ts';
+import { createOpenBlocks, type ItemBuffer, packBlocks, writeBlocks } from './blocks.ts';
+import {
+  chooseResolution,
+  decodeBlock,
+  decodeChunk,
+  minMaxBuckets,
+  type RollupBucket,
+  type SeriesPoint,
+} from './codec.ts';
+import { type CompactionStats, createCompactor } from './compact.ts';
 
-/** One point of a read: `ts` in epoch seconds. */
-export interface SeriesPoint {
-  ts: number;
-  value: number;
-}
-
-export interface RollupBucket {
-  item_id: number;
-  ts: number;
-  min: number;
-  max: number;
-  sum: number;
-  count: number;
-}
+export type { RollupBucket, SeriesPoint } from './codec.ts';
+export { chooseResolution, decodeChunk, encodeChunk, minMaxBuckets } from './codec.ts';
+export type { CompactionStats } from './compact.ts';
 
 export interface FlushStats {
   samples: number;
+  /** Rows written: blocks by a started store's flush, chunks when the flush also compacted. */
   chunks: number;
   ms: number;
 }
@@ -29,6 +29,12 @@ export interface SeriesStoreOptions {
   flushEveryMs?: number;
   /** A flush starts early when this many samples wait. */
   maxBuffered?: number;
+  /** How often a started store compacts its blocks into chunks and roll-ups (ms). */
+  compactEveryMs?: number;
+  /** A compaction starts early when this many samples wait in blocks (about 20 bytes each in memory). */
+  compactAtSamples?: number;
+  /** Items per compaction transaction. */
+  itemsPerSlice?: number;
   now?: () => number;
   onFlushError?: (err: unknown) => void;
   /** An item's samples the database refused were dropped (the rest of the flush was stored). */
@@ -36,18 +42,29 @@ export interface SeriesStoreOptions {
 }
 
 /**
- * The series store: every sample is kept, written in batches as one chunk row per item per flush
- * (times and values as float64 arrays), sorted by item; per-minute and per-hour roll-ups (min, max,
- * sum, count) are folded in by the same transaction. Reads pick the resolution for the range and
- * return at most N points (the min and max of each bucket). See docs/monitoring.md.
+ * The series store: every sample is kept. A flush appends the buffered samples as a few blocks
+ * (`sample_blocks`, sorted by item then time), so its cost follows samples, not items; compaction
+ * folds the blocks in the background into one chunk row per item (times and values as float64
+ * arrays) and the per-minute and per-hour roll-ups (min, max, sum, count). Reads union the tables
+ * with the blocks not yet compacted, pick the resolution for the range and return at most N points
+ * (the min and max of each bucket). See docs/monitoring.md and docs/series-store.md.
  */
 export interface SeriesStore {
   append(itemId: number, tsMs: number, value: number): void;
   /** Samples waiting for the next flush. */
   pending(): number;
+  /**
+   * Writes what is buffered: durable and seen by reads when it returns. A store that was not
+   * started (no background compaction) also compacts, so it leaves no blocks behind.
+   */
   flush(): Promise<FlushStats>;
+  /**
+   * Compacts blocks into chunks and roll-ups: a started store every block there is, one that was
+   * not started those it wrote. Null when there was nothing.
+   */
+  compact(): Promise<CompactionStats | null>;
   start(): void;
-  /** Stops the timer and writes what is buffered. */
+  /** Stops the timers, writes what is buffered and compacts it. */
   stop(): Promise<void>;
   read(
     itemId: number,
@@ -61,247 +78,120 @@ export interface SeriesStore {
   prune(retention: RetentionSettings): Promise<{ chunks: number; minutes: number; hours: number }>;
   /** Latency of the last flushes (ms), newest last, for metrics and the benchmark. */
   flushLatencies(): number[];
+  /** Duration of the last compaction runs (ms), newest last. */
+  compactionLatencies(): number[];
   /** Samples dropped since start because the database refused them (see onDropped). */
   dropped(): number;
 }
 
-interface Buffer {
-  ts: number[];
-  values: number[];
-}
-
-const insertBatch = 1000;
-/** Items written per transaction of a flush (a chunk and two roll-up statements of 1 000 rows). */
-const itemsPerTransaction = 1000;
-
-export const encodeChunk = (ts: number[], values: number[]): Uint8Array => {
-  const n = ts.length;
-  const out = new Float64Array(n * 2);
-  out.set(ts, 0);
-  out.set(values, n);
-  return new Uint8Array(out.buffer);
-};
-
-export const decodeChunk = (data: Uint8Array, n: number): { ts: Float64Array; values: Float64Array } => {
-  // Copy into an aligned buffer: drivers may hand back views at any byte offset.
-  const copy = new Uint8Array(n * 16);
-  copy.set(data.subarray(0, n * 16));
-  const all = new Float64Array(copy.buffer);
-  return { ts: all.subarray(0, n), values: all.subarray(n, 2 * n) };
-};
-
-/**
- * Down-samples ordered points to at most `maxPoints`: each bucket of time keeps its minimum and
- * maximum (in time order), so spikes survive; fewer points than the limit come back unchanged.
- */
-export const minMaxBuckets = (
-  rows: Array<{ ts: number; min: number; max: number; minTs?: number; maxTs?: number; avg: number }>,
-  t1: number,
-  t2: number,
-  maxPoints: number,
-): SeriesPoint[] => {
-  if (rows.length <= maxPoints) return rows.map((r) => ({ ts: r.ts, value: r.avg }));
-  const buckets = Math.max(1, Math.floor(maxPoints / 2));
-  const width = Math.max(1, (t2 - t1 + 1) / buckets);
-  const out: SeriesPoint[] = [];
-  let current = -1;
-  let lo: SeriesPoint | null = null;
-  let hi: SeriesPoint | null = null;
-  const emit = () => {
-    if (!lo || !hi) return;
-    if (lo.ts === hi.ts && lo.value === hi.value) out.push(lo);
-    else if (lo.ts <= hi.ts) out.push(lo, hi);
-    else out.push(hi, lo);
-  };
-  for (const r of rows) {
-    const b = Math.max(0, Math.min(buckets - 1, Math.floor((r.ts - t1) / width)));
-    if (b !== current) {
-      emit();
-      current = b;
-      lo = null;
-      hi = null;
-    }
-    if (!lo || r.min < lo.value) lo = { ts: r.minTs ?? r.ts, value: r.min };
-    if (!hi || r.max > hi.value) hi = { ts: r.maxTs ?? r.ts, value: r.max };
-  }
-  emit();
-  return out;
-};
-
-/** The resolution a read of [t1, t2] into `maxPoints` points uses. */
-export const chooseResolution = (t1: number, t2: number, maxPoints: number): Resolution => {
-  const width = (t2 - t1) / Math.max(1, Math.floor(maxPoints / 2));
-  if (width >= 3600) return 'hour';
-  if (width >= 60) return 'minute';
-  return 'raw';
+const keepLast = (list: number[], value: number) => {
+  list.push(value);
+  if (list.length > 10_000) list.splice(0, list.length - 10_000);
 };
 
 export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): SeriesStore => {
   const kysely: Kysely<Database> = db.kysely;
   const flushEveryMs = options.flushEveryMs ?? 1000;
   const maxBuffered = options.maxBuffered ?? 500_000;
-  let buffer = new Map<number, Buffer>();
+  const compactEveryMs = options.compactEveryMs ?? 60_000;
+  const compactAtSamples = options.compactAtSamples ?? 3_000_000;
+  let buffer = new Map<number, ItemBuffer>();
   let buffered = 0;
   let timer: NodeJS.Timeout | null = null;
+  let started = false;
   let flushing: Promise<FlushStats> | null = null;
+  let compacting: Promise<CompactionStats | null> | null = null;
+  let lastCompaction = performance.now();
   const latencies: number[] = [];
-  let droppedSamples = 0;
-  const lesser = db.dialect === 'postgres' ? 'least' : 'min';
-  const greater = db.dialect === 'postgres' ? 'greatest' : 'max';
+  const compactions: number[] = [];
+  const open = createOpenBlocks();
+  const compactor = createCompactor(db, open, {
+    itemsPerSlice: options.itemsPerSlice,
+    onDropped: options.onDropped,
+  });
 
-  const fold = (target: Map<string, RollupBucket>, itemId: number, bucket: number, v: number) => {
-    const key = `${itemId}:${bucket}`;
-    const agg = target.get(key);
-    if (agg) {
-      if (v < agg.min) agg.min = v;
-      if (v > agg.max) agg.max = v;
-      agg.sum += v;
-      agg.count += 1;
-    } else target.set(key, { item_id: itemId, ts: bucket, min: v, max: v, sum: v, count: 1 });
-  };
-
-  const upsertRollups = async (trx: Kysely<Database>, table: 'samples_1m' | 'samples_1h', rows: RollupBucket[]) => {
-    for (let i = 0; i < rows.length; i += insertBatch) {
-      await trx
-        .insertInto(table)
-        .values(rows.slice(i, i + insertBatch))
-        .onConflict((oc) =>
-          oc.columns(['item_id', 'ts']).doUpdateSet({
-            min: sql`${sql.raw(lesser)}(${sql.ref(`${table}.min`)}, excluded.min)`,
-            max: sql`${sql.raw(greater)}(${sql.ref(`${table}.max`)}, excluded.max)`,
-            sum: sql`${sql.ref(`${table}.sum`)} + excluded.sum`,
-            count: sql`${sql.ref(`${table}.count`)} + excluded.count`,
-          }),
-        )
-        .execute();
-    }
-  };
-
-  const doFlush = async (): Promise<FlushStats> => {
+  /** Appends the buffered samples as blocks; on failure they go back to the buffer. */
+  const doFlushBlocks = async (): Promise<FlushStats> => {
     if (buffered === 0) return { samples: 0, chunks: 0, ms: 0 };
-    const started = performance.now();
+    const startedAt = performance.now();
     const batch = buffer;
     const samples = buffered;
     buffer = new Map();
     buffered = 0;
-    const ids = [...batch.keys()].sort((a, b) => a - b);
-    const chunks: Array<{ item_id: number; t0: number; t1: number; n: number; data: Uint8Array }> = [];
-    const minutes = new Map<string, RollupBucket>();
-    const hours = new Map<string, RollupBucket>();
-    for (const itemId of ids) {
-      const b = batch.get(itemId)!;
-      // Samples of one item arrive in time order from its device loop; sort only if they did not.
-      let ordered = true;
-      for (let i = 1; i < b.ts.length; i++) if (b.ts[i]! < b.ts[i - 1]!) ordered = false;
-      if (!ordered) {
-        const order = b.ts.map((_, i) => i).sort((x, y) => b.ts[x]! - b.ts[y]!);
-        b.ts = order.map((i) => b.ts[i]!);
-        b.values = order.map((i) => b.values[i]!);
-      }
-      chunks.push({
-        item_id: itemId,
-        t0: b.ts[0]!,
-        t1: b.ts[b.ts.length - 1]!,
-        n: b.ts.length,
-        data: encodeChunk(b.ts, b.values),
-      });
-      for (let i = 0; i < b.ts.length; i++) {
-        const s = Math.floor(b.ts[i]! / 1000);
-        const v = b.values[i]!;
-        fold(minutes, itemId, s - (s % 60), v);
-        fold(hours, itemId, s - (s % 3600), v);
-      }
-    }
-    type Chunk = (typeof chunks)[number];
-    const write = (part: Chunk[], mins: RollupBucket[], hrs: RollupBucket[]) =>
-      kysely.transaction().execute(async (trx) => {
-        for (let i = 0; i < part.length; i += insertBatch) {
-          await trx
-            .insertInto('sample_chunks')
-            .values(part.slice(i, i + insertBatch))
-            .execute();
-        }
-        await upsertRollups(trx, 'samples_1m', mins);
-        await upsertRollups(trx, 'samples_1h', hrs);
-      });
-    const stored = new Set<number>();
-    /**
-     * A failed write is split in halves until the items the database refuses stand alone: those
-     * are dropped (logged, counted), the rest stored, so one bad sample never stops all storage.
-     * When the database itself does not answer nothing is dropped: what is not stored goes back to
-     * the buffer for the next flush.
-     */
-    const writeIsolating = async (part: Chunk[], mins: RollupBucket[], hrs: RollupBucket[]): Promise<void> => {
-      try {
-        await write(part, mins, hrs);
-        for (const c of part) stored.add(c.item_id);
-      } catch (err) {
-        if (part.length === 1) {
-          // Throws when the database is down; a passing conflict gets one more try.
-          await db.ping();
-          const c = part[0]!;
-          const again = await write(part, mins, hrs).then(
-            () => null,
-            (e: unknown) => e ?? err,
-          );
-          stored.add(c.item_id);
-          if (again === null) return;
-          droppedSamples += c.n;
-          options.onDropped?.({ itemId: c.item_id, samples: c.n, err: again });
-          return;
-        }
-        const half = Math.ceil(part.length / 2);
-        for (const side of [part.slice(0, half), part.slice(half)]) {
-          const ids = new Set(side.map((c) => c.item_id));
-          await writeIsolating(
-            side,
-            mins.filter((r) => ids.has(r.item_id)),
-            hrs.filter((r) => ids.has(r.item_id)),
-          );
-        }
-      }
-    };
+    const blocks = packBlocks(batch, samples);
     try {
-      // One transaction per slice of items (each item's chunk with its roll-ups), yielding between
-      // them: a flush of 100 000 items held the only SQLite connection, and with it every request
-      // that reads the database (/readyz included), for its whole length (issue 18).
-      const mins = [...minutes.values()];
-      const hrs = [...hours.values()];
-      let m = 0;
-      let h = 0;
-      for (let i = 0; i < chunks.length; i += itemsPerTransaction) {
-        const part = chunks.slice(i, i + itemsPerTransaction);
-        // Chunks are sorted by item and the roll-ups were folded in that order: contiguous runs.
-        const last = part[part.length - 1]!.item_id;
-        const m0 = m;
-        const h0 = h;
-        while (m < mins.length && mins[m]!.item_id <= last) m += 1;
-        while (h < hrs.length && hrs[h]!.item_id <= last) h += 1;
-        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-        await writeIsolating(part, mins.slice(m0, m), hrs.slice(h0, h));
-      }
+      const seqs = await writeBlocks(kysely, blocks).catch(async (err: unknown) => {
+        // A block holds no per-item constraint: a refusal is the database's, tried once more
+        // after a health check (which throws when the database is down).
+        await db.ping();
+        void err;
+        return writeBlocks(kysely, blocks);
+      });
+      for (let i = 0; i < blocks.length; i++) open.add({ ...blocks[i]!, seq: seqs[i]! });
     } catch (err) {
-      // The database does not answer: keep what was not stored for the next attempt.
+      // Nothing was stored: the samples wait for the next attempt, ahead of newer ones.
       for (const [itemId, b] of batch) {
-        if (stored.has(itemId)) continue;
         for (let i = 0; i < b.ts.length; i++) append(itemId, b.ts[i]!, b.values[i]!);
       }
       throw err;
     }
-    const ms = performance.now() - started;
-    latencies.push(ms);
-    if (latencies.length > 10_000) latencies.splice(0, latencies.length - 10_000);
-    return { samples, chunks: chunks.length, ms };
+    const ms = performance.now() - startedAt;
+    keepLast(latencies, ms);
+    return { samples, chunks: blocks.length, ms };
   };
 
-  const flush = async (): Promise<FlushStats> => {
+  const flushBlocks = async (): Promise<FlushStats> => {
     while (flushing) await flushing.catch(() => undefined);
-    flushing = doFlush();
+    flushing = doFlushBlocks();
     try {
       return await flushing;
     } finally {
       flushing = null;
     }
+  };
+
+  /** One compaction run at a time in this store. */
+  const compactOnce = async (): Promise<CompactionStats | null> => {
+    while (compacting) await compacting.catch(() => undefined);
+    compacting = compactor.run(started ? undefined : open.seqs());
+    try {
+      const stats = await compacting;
+      lastCompaction = performance.now();
+      if (stats) keepLast(compactions, stats.ms);
+      return stats;
+    } finally {
+      compacting = null;
+    }
+  };
+
+  /** Runs until no block is left (a resumed run leaves the blocks written since for another). */
+  const compactAll = async (): Promise<CompactionStats | null> => {
+    let total: CompactionStats | null = null;
+    for (let i = 0; i < 4; i++) {
+      const stats = await compactOnce();
+      if (!stats) break;
+      total = total
+        ? {
+            blocks: total.blocks + stats.blocks,
+            samples: total.samples + stats.samples,
+            chunks: total.chunks + stats.chunks,
+            ms: total.ms + stats.ms,
+          }
+        : stats;
+    }
+    return total;
+  };
+
+  const flush = async (): Promise<FlushStats> => {
+    const written = await flushBlocks();
+    if (started) return written;
+    const startedAt = performance.now();
+    const compacted = await compactAll();
+    return {
+      samples: written.samples,
+      chunks: compacted?.chunks ?? 0,
+      ms: written.ms + (performance.now() - startedAt),
+    };
   };
 
   const append = (itemId: number, tsMs: number, value: number) => {
@@ -314,60 +204,149 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
     b.ts.push(tsMs);
     b.values.push(value);
     buffered += 1;
-    if (buffered >= maxBuffered && !flushing) void flush().catch((err) => options.onFlushError?.(err));
+    if (buffered >= maxBuffered && !flushing) void flushBlocks().catch((err) => options.onFlushError?.(err));
+  };
+
+  /**
+   * A read of the tables joined with the open blocks: repeated when a compaction commit overlapped
+   * it (the slice would be counted in both, or in neither).
+   */
+  const consistent = async <T>(fromDb: () => Promise<T[]>, fromBlocks: () => T[]): Promise<T[]> => {
+    for (let attempt = 0; ; attempt++) {
+      if (open.size() === 0) return fromDb();
+      const v = open.state.version;
+      if (v % 2 === 1 && attempt < 100) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        continue;
+      }
+      const rows = await fromDb();
+      if (open.state.version === v || attempt >= 100) return [...rows, ...fromBlocks()];
+    }
   };
 
   const raw = async (itemId: number, t1: number, t2: number) => {
     const t1ms = t1 * 1000;
     const t2ms = t2 * 1000 + 999;
-    const rows = await kysely
-      .selectFrom('sample_chunks')
-      .select(['t0', 'n', 'data'])
-      .where('item_id', '=', itemId)
-      .where('t1', '>=', t1ms)
-      .where('t0', '<=', t2ms)
-      .orderBy('t0')
-      .execute();
-    const out: Array<{ tsMs: number; value: number }> = [];
-    for (const row of rows) {
-      const { ts, values } = decodeChunk(row.data, row.n);
-      for (let i = 0; i < ts.length; i++) {
-        const t = ts[i]!;
-        if (t >= t1ms && t <= t2ms) out.push({ tsMs: t, value: values[i]! });
-      }
-    }
+    const out = await consistent(
+      async () => {
+        const rows = await kysely
+          .selectFrom('sample_chunks')
+          .select(['t0', 'n', 'data'])
+          .where('item_id', '=', itemId)
+          .where('t1', '>=', t1ms)
+          .where('t0', '<=', t2ms)
+          .orderBy('t0')
+          .execute();
+        const samples: Array<{ tsMs: number; value: number }> = [];
+        for (const row of rows) {
+          const { ts, values } = decodeChunk(row.data, row.n);
+          for (let i = 0; i < ts.length; i++) {
+            const t = ts[i]!;
+            if (t >= t1ms && t <= t2ms) samples.push({ tsMs: t, value: values[i]! });
+          }
+        }
+        return samples;
+      },
+      () => open.raw(itemId, t1ms, t2ms),
+    );
     out.sort((a, b) => a.tsMs - b.tsMs);
     return out;
   };
 
   const rollups = async (itemIds: number[], table: 'minute' | 'hour', t1: number, t2: number) => {
     if (itemIds.length === 0) return [];
-    return kysely
-      .selectFrom(table === 'minute' ? 'samples_1m' : 'samples_1h')
-      .select(['item_id', 'ts', 'min', 'max', 'sum', 'count'])
-      .where('item_id', 'in', itemIds)
-      .where('ts', '>=', t1 - (t1 % (table === 'minute' ? 60 : 3600)))
-      .where('ts', '<=', t2)
-      .orderBy('item_id')
-      .orderBy('ts')
+    const width = table === 'minute' ? 60 : 3600;
+    const rows = await consistent<RollupBucket>(
+      () =>
+        kysely
+          .selectFrom(table === 'minute' ? 'samples_1m' : 'samples_1h')
+          .select(['item_id', 'ts', 'min', 'max', 'sum', 'count'])
+          .where('item_id', 'in', itemIds)
+          .where('ts', '>=', t1 - (t1 % width))
+          .where('ts', '<=', t2)
+          .orderBy('item_id')
+          .orderBy('ts')
+          .execute(),
+      () => open.rollups(itemIds, width, t1, t2).map((r) => ({ ...r, open: true })),
+    );
+    if (rows.length === 0 || !('open' in rows[rows.length - 1]!)) return rows;
+    // Buckets of the open blocks merge into the stored ones of the same item and time.
+    const merged = new Map<string, RollupBucket>();
+    for (const r of rows) {
+      const key = `${r.item_id}:${r.ts}`;
+      const agg = merged.get(key);
+      if (!agg) {
+        merged.set(key, { item_id: r.item_id, ts: Number(r.ts), min: r.min, max: r.max, sum: r.sum, count: r.count });
+        continue;
+      }
+      agg.min = Math.min(agg.min, r.min);
+      agg.max = Math.max(agg.max, r.max);
+      agg.sum += r.sum;
+      agg.count += r.count;
+    }
+    return [...merged.values()].sort((a, b) => a.item_id - b.item_id || a.ts - b.ts);
+  };
+
+  /** Blocks left by a stopped or crashed server are read back, so reads see them until compacted. */
+  const loadLeftovers = async () => {
+    const progress = await kysely
+      .selectFrom('series_compaction')
+      .select('next_item')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    const rows = await kysely
+      .selectFrom('sample_blocks')
+      .select(['seq', 'claimed', 'item_lo', 'item_hi', 't0', 't1', 'n', 'data'])
+      .orderBy('seq')
       .execute();
+    if (rows.length === 0) return;
+    open.state.version += 1;
+    if (progress?.next_item !== null && progress?.next_item !== undefined) {
+      open.state.claimed = new Set(rows.filter((r) => r.claimed === 1).map((r) => Number(r.seq)));
+      open.state.nextItem = Number(progress.next_item);
+    }
+    for (const r of rows) {
+      open.add({
+        seq: Number(r.seq),
+        n: r.n,
+        itemLo: Number(r.item_lo),
+        itemHi: Number(r.item_hi),
+        t0: Number(r.t0),
+        t1: Number(r.t1),
+        ...decodeBlock(r.data, r.n),
+      });
+    }
+    open.state.version += 1;
   };
 
   return {
     append,
     pending: () => buffered,
     flush,
+    compact: compactAll,
     start() {
       if (timer) return;
+      started = true;
+      lastCompaction = performance.now();
+      void loadLeftovers().catch((err) => options.onFlushError?.(err));
       timer = setInterval(() => {
-        void flush().catch((err) => options.onFlushError?.(err));
+        void flushBlocks()
+          .then(() => {
+            const due = performance.now() - lastCompaction >= compactEveryMs || open.samples() >= compactAtSamples;
+            if (due && !compacting) return compactOnce();
+            return null;
+          })
+          .catch((err) => options.onFlushError?.(err));
       }, flushEveryMs);
       timer.unref();
     },
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
-      await flush();
+      started = false;
+      await compacting?.catch(() => undefined);
+      await flushBlocks();
+      await compactAll();
     },
     async read(itemId, t1, t2, maxPoints) {
       const resolution = chooseResolution(t1, t2, maxPoints);
@@ -380,7 +359,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
         return { resolution, points: minMaxBuckets(rows, t1, t2, maxPoints) };
       }
       const rows = (await rollups([itemId], resolution, t1, t2)).map((r) => ({
-        ts: r.ts,
+        ts: Number(r.ts),
         min: r.min,
         max: r.max,
         avg: r.sum / r.count,
@@ -416,6 +395,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       return result;
     },
     flushLatencies: () => [...latencies],
-    dropped: () => droppedSamples,
+    compactionLatencies: () => [...compactions],
+    dropped: () => compactor.dropped(),
   };
 };

@@ -1,0 +1,319 @@
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../db/kysely.ts';
+import type { Database } from '../db/schema.ts';
+import type { OpenBlock, OpenBlocks } from './blocks.ts';
+import { decodeBlock, encodeChunk, lowerBound, type RollupBucket } from './codec.ts';
+
+export interface CompactorOptions {
+  /** Items per compaction transaction (a chunk and its roll-ups each). */
+  itemsPerSlice?: number;
+  onDropped?: (drop: { itemId: number; samples: number; err: unknown }) => void;
+}
+
+export interface CompactionStats {
+  blocks: number;
+  samples: number;
+  chunks: number;
+  ms: number;
+}
+
+/** Another store finished this slice first (same database): this run stops, nothing is written twice. */
+class LostRace extends Error {}
+
+const insertBatch = 1000;
+
+interface SliceItem {
+  itemId: number;
+  n: number;
+  chunk: { item_id: number; t0: number; t1: number; n: number; data: Uint8Array };
+  minutes: RollupBucket[];
+  hours: RollupBucket[];
+}
+
+/** Roll-ups of one item's time-ordered samples into buckets of `width` seconds. */
+const rollup = (itemId: number, ts: number[], values: number[], width: number): RollupBucket[] => {
+  const out: RollupBucket[] = [];
+  let agg: RollupBucket | null = null;
+  for (let i = 0; i < ts.length; i++) {
+    const s = Math.floor(ts[i]! / 1000);
+    const bucket = s - (s % width);
+    const v = values[i]!;
+    if (!agg || agg.ts !== bucket) {
+      agg = { item_id: itemId, ts: bucket, min: v, max: v, sum: v, count: 1 };
+      out.push(agg);
+    } else {
+      if (v < agg.min) agg.min = v;
+      if (v > agg.max) agg.max = v;
+      agg.sum += v;
+      agg.count += 1;
+    }
+  }
+  return out;
+};
+
+/**
+ * Compaction: folds the flush blocks into the per-item `sample_chunks` (one row per item per run)
+ * and the `samples_1m` / `samples_1h` roll-ups, then deletes the blocks.
+ *
+ * A run claims every block there is (`claimed = 1`) and walks their items in id order, one
+ * transaction per slice of items; each slice advances the run's progress (`series_compaction.
+ * next_item`) in the same transaction, by compare-and-set, so a crash repeats a slice and never
+ * half of one, and two stores on one database never write a slice twice. The last transaction
+ * deletes the claimed blocks. A slice the database refuses is split down to single items; an item
+ * still refused (after a health check passes and one more try) has its samples dropped (counted,
+ * reported) and the run goes on. When the database does not answer the run stops where it is and
+ * the next one resumes it.
+ */
+export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOptions = {}) => {
+  const kysely: Kysely<Database> = db.kysely;
+  const itemsPerSlice = options.itemsPerSlice ?? 1000;
+  const lesser = db.dialect === 'postgres' ? 'least' : 'min';
+  const greater = db.dialect === 'postgres' ? 'greatest' : 'max';
+  let dropped = 0;
+
+  const upsertRollups = async (trx: Kysely<Database>, table: 'samples_1m' | 'samples_1h', rows: RollupBucket[]) => {
+    for (let i = 0; i < rows.length; i += insertBatch) {
+      await trx
+        .insertInto(table)
+        .values(rows.slice(i, i + insertBatch))
+        .onConflict((oc) =>
+          oc.columns(['item_id', 'ts']).doUpdateSet({
+            min: sql`${sql.raw(lesser)}(${sql.ref(`${table}.min`)}, excluded.min)`,
+            max: sql`${sql.raw(greater)}(${sql.ref(`${table}.max`)}, excluded.max)`,
+            sum: sql`${sql.ref(`${table}.sum`)} + excluded.sum`,
+            count: sql`${sql.ref(`${table}.count`)} + excluded.count`,
+          }),
+        )
+        .execute();
+    }
+  };
+
+  /** Runs `work` in a transaction that moves the run's progress from `from` to `to`. */
+  const commit = async (from: number, to: number, work: (trx: Kysely<Database>) => Promise<void>) => {
+    open.state.version += 1;
+    try {
+      await kysely.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('series_compaction')
+          .set({ next_item: to })
+          .where('id', '=', 1)
+          .where('next_item', '=', from)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) throw new LostRace('another store compacted this slice');
+        await work(trx);
+      });
+      open.state.nextItem = to;
+    } finally {
+      open.state.version += 1;
+    }
+  };
+
+  const writeSlice = (from: number, to: number, items: SliceItem[]) =>
+    commit(from, to, async (trx) => {
+      const chunks = items.map((s) => s.chunk);
+      for (let i = 0; i < chunks.length; i += insertBatch) {
+        await trx
+          .insertInto('sample_chunks')
+          .values(chunks.slice(i, i + insertBatch))
+          .execute();
+      }
+      await upsertRollups(
+        trx,
+        'samples_1m',
+        items.flatMap((s) => s.minutes),
+      );
+      await upsertRollups(
+        trx,
+        'samples_1h',
+        items.flatMap((s) => s.hours),
+      );
+    });
+
+  /** Writes items[i..j) with the progress `from` → `to`, isolating what the database refuses. */
+  const writeIsolating = async (items: SliceItem[], from: number, to: number): Promise<number> => {
+    try {
+      await writeSlice(from, to, items);
+      return items.length;
+    } catch (err) {
+      if (err instanceof LostRace) throw err;
+      if (items.length === 1) {
+        // Throws when the database is down: the run stops here and the next one resumes it.
+        await db.ping();
+        const again = await writeSlice(from, to, items).then(
+          () => null,
+          (e: unknown) => e ?? err,
+        );
+        if (again === null) return 1;
+        if (again instanceof LostRace) throw again;
+        const item = items[0]!;
+        await commit(from, to, async () => undefined);
+        dropped += item.n;
+        options.onDropped?.({ itemId: item.itemId, samples: item.n, err: again });
+        return 0;
+      }
+      const half = Math.ceil(items.length / 2);
+      const mid = items[half]!.itemId;
+      const stored = await writeIsolating(items.slice(0, half), from, mid);
+      return stored + (await writeIsolating(items.slice(half), mid, to));
+    }
+  };
+
+  /** Claims the blocks of a new run, or finds the run in progress; returns where it stands. */
+  const begin = async (only?: number[]): Promise<number | null> =>
+    kysely.transaction().execute(async (trx) => {
+      // Compare-and-set: of two stores starting a run at once, one claims, the other resumes it.
+      const started = await trx
+        .updateTable('series_compaction')
+        .set({ next_item: 0 })
+        .where('id', '=', 1)
+        .where('next_item', 'is', null)
+        .executeTakeFirst();
+      if (Number(started.numUpdatedRows) === 0) {
+        const row = await trx
+          .selectFrom('series_compaction')
+          .select('next_item')
+          .where('id', '=', 1)
+          .executeTakeFirst();
+        return row?.next_item === null || row?.next_item === undefined ? null : Number(row.next_item);
+      }
+      let claim = trx.updateTable('sample_blocks').set({ claimed: 1 }).where('claimed', '=', 0);
+      if (only) claim = claim.where('seq', 'in', only.length > 0 ? only : [-1]);
+      const claimed = await claim.executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) > 0) return 0;
+      await trx.updateTable('series_compaction').set({ next_item: null }).where('id', '=', 1).execute();
+      return null;
+    });
+
+  /** The claimed blocks, from memory or (written by another store, or before a restart) the database. */
+  const loadClaimed = async (): Promise<OpenBlock[]> => {
+    const rows = await kysely.selectFrom('sample_blocks').select(['seq', 'claimed']).orderBy('seq').execute();
+    const inDb = new Set(rows.map((r) => Number(r.seq)));
+    const newest = rows.length > 0 ? Number(rows[rows.length - 1]!.seq) : 0;
+    // Blocks of this store that another store compacted meanwhile are gone: reads must not count
+    // them (a block written since the select above is newer than any it saw, and stays).
+    for (const seq of open.seqs()) if (seq <= newest && !inDb.has(seq)) open.remove(seq);
+    const claimed = rows.filter((r) => r.claimed === 1).map((r) => Number(r.seq));
+    const missing = claimed.filter((seq) => !open.get(seq));
+    for (let i = 0; i < missing.length; i += 16) {
+      const loaded = await kysely
+        .selectFrom('sample_blocks')
+        .select(['seq', 'item_lo', 'item_hi', 't0', 't1', 'n', 'data'])
+        .where('seq', 'in', missing.slice(i, i + 16))
+        .execute();
+      for (const r of loaded) {
+        open.add({
+          seq: Number(r.seq),
+          n: r.n,
+          itemLo: Number(r.item_lo),
+          itemHi: Number(r.item_hi),
+          t0: Number(r.t0),
+          t1: Number(r.t1),
+          ...decodeBlock(r.data, r.n),
+        });
+      }
+    }
+    return claimed.map((seq) => open.get(seq)).filter((b): b is OpenBlock => b !== undefined);
+  };
+
+  /**
+   * One run: claims (or resumes), compacts slice by slice, deletes the blocks. Null: nothing to do.
+   * `only`: claim just these blocks (a store that was not started compacts what it wrote, and
+   * leaves the blocks of the server's own store to it).
+   */
+  const run = async (only?: number[]): Promise<CompactionStats | null> => {
+    const started = performance.now();
+    const resumeAt = await begin(only);
+    if (resumeAt === null) return null;
+    const blocks = await loadClaimed();
+    open.state.claimed = new Set(blocks.map((b) => b.seq));
+    open.state.nextItem = resumeAt;
+    // The distinct items still to compact, in id order.
+    const ids: number[] = [];
+    for (const b of blocks) {
+      let last = Number.NaN;
+      for (let i = lowerBound(b.ids, resumeAt); i < b.n; i++) {
+        const id = b.ids[i]!;
+        if (id !== last) ids.push(id);
+        last = id;
+      }
+    }
+    ids.sort((a, b) => a - b);
+    const items = ids.filter((id, i) => i === 0 || id !== ids[i - 1]);
+    const cursors = blocks.map((b) => lowerBound(b.ids, resumeAt));
+    let samples = 0;
+    let chunks = 0;
+    try {
+      for (let s = 0; s < items.length; s += itemsPerSlice) {
+        const slice: SliceItem[] = [];
+        for (const itemId of items.slice(s, s + itemsPerSlice)) {
+          const ts: number[] = [];
+          const values: number[] = [];
+          for (let k = 0; k < blocks.length; k++) {
+            const b = blocks[k]!;
+            let i = cursors[k]!;
+            while (i < b.n && b.ids[i]! < itemId) i++;
+            for (; i < b.n && b.ids[i] === itemId; i++) {
+              ts.push(b.ts[i]!);
+              values.push(b.values[i]!);
+            }
+            cursors[k] = i;
+          }
+          let ordered = true;
+          for (let i = 1; i < ts.length; i++) if (ts[i]! < ts[i - 1]!) ordered = false;
+          if (!ordered) {
+            const order = ts.map((_, i) => i).sort((x, y) => ts[x]! - ts[y]!);
+            const t2 = order.map((i) => ts[i]!);
+            const v2 = order.map((i) => values[i]!);
+            ts.splice(0, ts.length, ...t2);
+            values.splice(0, values.length, ...v2);
+          }
+          slice.push({
+            itemId,
+            n: ts.length,
+            chunk: { item_id: itemId, t0: ts[0]!, t1: ts[ts.length - 1]!, n: ts.length, data: encodeChunk(ts, values) },
+            minutes: rollup(itemId, ts, values, 60),
+            hours: rollup(itemId, ts, values, 3600),
+          });
+          samples += ts.length;
+        }
+        const last = slice[slice.length - 1]!.itemId;
+        const to = s + itemsPerSlice < items.length ? items[s + itemsPerSlice]! : last + 1;
+        chunks += await writeIsolating(slice, open.state.nextItem, to);
+        // Yield between slices: requests (and the flushes) get the connection in between.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const at = open.state.nextItem;
+      open.state.version += 1;
+      try {
+        await kysely.transaction().execute(async (trx) => {
+          const r = await trx
+            .updateTable('series_compaction')
+            .set({ next_item: null })
+            .where('id', '=', 1)
+            .where('next_item', '=', at)
+            .executeTakeFirst();
+          if (Number(r.numUpdatedRows) !== 1) throw new LostRace('another store finished this run');
+          await trx.deleteFrom('sample_blocks').where('claimed', '=', 1).execute();
+        });
+        for (const b of blocks) open.remove(b.seq);
+        open.state.claimed = new Set();
+        open.state.nextItem = 0;
+      } finally {
+        open.state.version += 1;
+      }
+    } catch (err) {
+      if (!(err instanceof LostRace)) throw err;
+      // Another store holds this run: its commits are in the tables, so this store's copies of
+      // those blocks must not count in reads any more; the next run sees which blocks are left.
+      for (const b of blocks) open.remove(b.seq);
+      open.state.claimed = new Set();
+      open.state.nextItem = 0;
+      return null;
+    }
+    return { blocks: blocks.length, samples, chunks, ms: performance.now() - started };
+  };
+
+  return { run, dropped: () => dropped };
+};
+
+export type Compactor = ReturnType<typeof createCompactor>;
