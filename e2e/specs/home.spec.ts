@@ -60,6 +60,8 @@ test('/ lands on the dashboard; counters, curve, ranking, system status and the 
   page,
   request,
 }) => {
+  // The journeys' browser asks for reduced motion (playwright.config.ts); this one watches the list move.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
   await loginInBrowser(page, 'admin', adminPassword);
   await expect(page).toHaveURL(/\/home\?fullShow=yes$/, { timeout: 15_000 });
   await expect(page.getByTestId('home-ready')).toBeVisible({ timeout: 40_000 });

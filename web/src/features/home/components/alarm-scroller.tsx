@@ -3,6 +3,7 @@ import { Empty, theme } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useReducedMotion } from '../../../components/reduced-motion.ts';
 import { fs } from './panel.tsx';
 
 /** 000 §2.6: the list moves 0.3 px a frame and waits 2000 ms at each row. */
@@ -10,9 +11,6 @@ export const scrollStepPx = 0.3;
 export const rowWaitMs = 2000;
 /** Like the seamless-scroll list the spec's client uses: five rows or more move even when they fit. */
 export const limitMoveNum = 5;
-
-const reducedMotion = () =>
-  typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 const statusKey = {
   abnormal: 'homeUi.alarmStatus.abnormal',
@@ -31,7 +29,7 @@ export const AlarmScroller = ({ rows }: { rows: AlarmRow[] }) => {
   const box = useRef<HTMLDivElement>(null);
   const track = useRef<HTMLDivElement>(null);
   const hover = useRef(false);
-  const [still] = useState(reducedMotion);
+  const still = useReducedMotion();
   const [overflow, setOverflow] = useState(false);
 
   // Whether the ten rows are taller than the box: only then is there anything to scroll.
