@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { textSections } from './web/src/i18n/text-sections-plugin.ts';
 
 /** One Vitest run over every workspace: contract and server in Node, web in jsdom. */
 export default defineConfig({
@@ -31,6 +32,8 @@ export default defineConfig({
         },
       },
       {
+        // The locale files' parts (web/src/i18n/sections.ts), as the build serves them.
+        plugins: [textSections()],
         test: {
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { textSections } from './src/i18n/text-sections-plugin.ts';
 
 /**
  * Writes .br and .gz beside each built script, style and SVG, once at build time; the server
@@ -34,7 +35,7 @@ const precompress = (): Plugin => {
 };
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), textSections(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://localhost:8080', ws: true }, '/healthz': 'http://localhost:8080' },

@@ -14,9 +14,13 @@ if (!root) throw new Error('#root is missing from index.html');
 // A signed-in browser asks who it is and for its menus while the texts load, not after the shell's
 // first render (the home dashboard is ready sooner, bench/web.ts).
 if (readToken() && window.location.pathname !== '/login') void useSession.getState().load();
-// The texts of the one language in use load before the first render.
+// The texts of the one language in use load before the first render; the login page's part only
+// on the login page (the router loads the rest before any other page renders).
 const language = storedLanguage();
-const [locale] = await Promise.all([loadAntdLocale(language), initI18n(language)]);
+const [locale] = await Promise.all([
+  loadAntdLocale(language),
+  initI18n(language, window.location.pathname !== '/login'),
+]);
 createRoot(root).render(
   <StrictMode>
     <Providers locale={locale}>

@@ -1,5 +1,5 @@
 import { Spin } from 'antd';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, use } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
@@ -20,6 +20,7 @@ import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/rou
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { workOrderRoutes } from '../features/work-orders/routes.tsx';
+import { allTextsLoaded, loadAllTexts } from '../i18n/index.ts';
 import { normalizePage } from '../session/guard.ts';
 import { useSession } from '../session/session.ts';
 
@@ -88,22 +89,33 @@ const Lazy = () => (
   </Suspense>
 );
 
+/** Every page past the login page renders once all the texts are in, so no key ever shows raw. */
+const AllTexts = () => {
+  if (!allTextsLoaded()) use(loadAllTexts());
+  return <Outlet />;
+};
+
 export const routes: RouteObject[] = [
   {
     element: <Lazy />,
     children: [
       ...authRoutes,
-      { element: <WithoutShell />, children: siteMapStandaloneRoutes },
       {
-        element: <ShellLayout />,
+        element: <AllTexts />,
         children: [
-          { path: '/', element: <RootRedirect /> },
-          ...authShellRoutes(isAdmin),
-          ...tokensShellRoutes(isAdmin),
-          ...shellRoutes,
+          { element: <WithoutShell />, children: siteMapStandaloneRoutes },
+          {
+            element: <ShellLayout />,
+            children: [
+              { path: '/', element: <RootRedirect /> },
+              ...authShellRoutes(isAdmin),
+              ...tokensShellRoutes(isAdmin),
+              ...shellRoutes,
+            ],
+          },
+          { path: '*', element: <NotFoundPage /> },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];

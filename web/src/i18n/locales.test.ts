@@ -6,6 +6,7 @@ import en_us from './locales/en_us.json';
 import zh_cn from './locales/zh_cn.json';
 import zh_tw from './locales/zh_tw.json';
 import zh_xg from './locales/zh_xg.json';
+import { firstSections } from './sections.ts';
 
 const webMessages = { zh_cn, zh_xg, zh_tw, en_us };
 
@@ -61,5 +62,65 @@ describe('keys used in code', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the two parts of each locale file (sections.ts)', () => {
+  // Loaded through the build's plugin (vitest.config.ts), as the browser gets them.
+  const files = {
+    web: {
+      whole: webMessages as Record<string, Tree>,
+      first: import.meta.glob<Tree>('./locales/*.json', { query: '?texts=first', import: 'default' }),
+      rest: import.meta.glob<Tree>('./locales/*.json', { query: '?texts=rest', import: 'default' }),
+    },
+    contract: {
+      whole: sharedMessages as Record<string, Tree>,
+      first: import.meta.glob<Tree>('../../../packages/contract/src/locales/*.json', {
+        query: '?texts=first',
+        import: 'default',
+      }),
+      rest: import.meta.glob<Tree>('../../../packages/contract/src/locales/*.json', {
+        query: '?texts=rest',
+        import: 'default',
+      }),
+    },
+  };
+  it.each(languages.flatMap((lang) => (['web', 'contract'] as const).map((name) => [name, lang] as const)))(
+    '%s %s: the two parts hold every key of the file once',
+    async (name, lang) => {
+      const { whole, first: firsts, rest: rests } = files[name];
+      const load = (glob: typeof firsts) =>
+        Object.entries(glob).find(([file]) => file.endsWith(`/${lang}.json`))?.[1]();
+      const first = (await load(firsts)) ?? {};
+      const rest = (await load(rests)) ?? {};
+      const sections = Object.keys(whole[lang] ?? {});
+      expect(Object.keys(first).sort()).toEqual(sections.filter((s) => firstSections.includes(s)).sort());
+      expect(Object.keys(rest).sort()).toEqual(sections.filter((s) => !firstSections.includes(s)).sort());
+      expect(flatten({ ...first, ...rest })).toEqual(flatten(whole[lang] as Tree));
+    },
+  );
+
+  it('every key the login page and the app frame use is in a first section', () => {
+    // The files the login page runs: its page and what it loads on demand, the app frame
+    // (providers, API client, session) and everything they import. Pages past the login page load
+    // the rest of the texts before they render (router.tsx).
+    const srcDir = path.resolve(import.meta.dirname, '..');
+    const roots = ['features/auth/pages/login-page.tsx', 'app/providers.tsx', 'api/client.ts', 'session/session.ts'];
+    const seen = new Set<string>();
+    const queue = roots.map((file) => path.join(srcDir, file));
+    const used = new Set<string>();
+    while (queue.length > 0) {
+      const file = queue.shift() ?? '';
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      // Static imports everywhere; the login page's lazy parts too (`import('./…')`).
+      const imports = [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+\.tsx?)'/g)].map((m) => m[1] ?? '');
+      for (const spec of imports) queue.push(path.resolve(path.dirname(file), spec));
+      for (const m of text.matchAll(/\b(?:t|text)\(\s*['`]([a-zA-Z0-9_]+)\./g))
+        used.add(`${m[1]} (${path.relative(srcDir, file)})`);
+    }
+    expect(seen.size).toBeGreaterThan(roots.length);
+    expect([...used].filter((entry) => !firstSections.includes(entry.split(' ')[0] ?? ''))).toEqual([]);
   });
 });
