@@ -35,6 +35,7 @@ interface ShapeResult {
   compaction_ms_p50: number;
   compaction_ms_max: number;
   cpu_percent_of_one_core: number;
+  cpu_ms_per_million_samples: number;
   rss_mb_max: number;
   rss_mb_end: number;
   loop_lag_ms_p50: number;
@@ -120,6 +121,9 @@ const runShape = async (items: number, rate: number): Promise<ShapeResult> => {
   await collector.stop();
   await store.stop();
   const finalMs = performance.now() - endStart;
+  // CPU of the whole run, the last write and compaction included: what a sample costs, whatever
+  // share of the cores the machine's other work left this process.
+  const cpuAll = process.cpuUsage(cpu0);
   const stored = await db.kysely
     .selectFrom('sample_chunks')
     .select((eb) => eb.fn.sum<number>('n').as('n'))
@@ -127,13 +131,16 @@ const runShape = async (items: number, rate: number): Promise<ShapeResult> => {
   const storedN = Number(stored.n);
   const lat = store.flushLatencies().sort((a, b) => a - b);
   const pct = (list: number[], p: number) => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? 0;
-  const compactions = (store.compactionLatencies()).sort((a, b) => a - b);
+  const compactions = store.compactionLatencies().sort((a, b) => a - b);
   const offeredPerS = items * rate;
   const inWindow = (offered - backlog) / feedS;
   const misses: string[] = [];
   if (storedN !== offered) misses.push(`lost samples: offered ${offered}, stored ${storedN}`);
   // In real time: the samples buffered at the end are at most two flush intervals' worth.
   if (backlog > 2 * offeredPerS) misses.push(`fell behind: ${backlog} samples still buffered at the end`);
+  // The feed itself lags when the process gets too little CPU (the store holding the thread included).
+  if (offered < 0.95 * offeredPerS * feedS)
+    misses.push(`offered only ${Math.round(offered / feedS)}/s: the process fell behind`);
   if (rate <= 1 && pct(lat, 99) >= p99Target) misses.push(`flush p99 ${Math.round(pct(lat, 99))} ms ≥ ${p99Target} ms`);
   const result: ShapeResult = {
     database: db.dialect,
@@ -154,6 +161,7 @@ const runShape = async (items: number, rate: number): Promise<ShapeResult> => {
     compaction_ms_p50: Math.round(pct(compactions, 50)),
     compaction_ms_max: Math.round(compactions[compactions.length - 1] ?? 0),
     cpu_percent_of_one_core: Math.round(((cpu.user + cpu.system) / 1000 / (feedS * 1000)) * 100),
+    cpu_ms_per_million_samples: Math.round((cpuAll.user + cpuAll.system) / 1000 / (offered / 1e6)),
     rss_mb_max: Math.round(rssMax / 1e6),
     rss_mb_end: Math.round(rssEnd / 1e6),
     loop_lag_ms_p50: Math.round(lag.percentile(50) / 1e6),
@@ -209,6 +217,7 @@ if (one) {
       'flush p50/p99 ms': `${r.flush_ms_p50}/${r.flush_ms_p99}`,
       'compaction p50/max ms': `${r.compaction_ms_p50}/${r.compaction_ms_max}`,
       'CPU %': r.cpu_percent_of_one_core,
+      'CPU ms/M': r.cpu_ms_per_million_samples,
       'RSS max MB': r.rss_mb_max,
       'lag p99/max ms': `${r.loop_lag_ms_p99}/${r.loop_lag_ms_max}`,
       load: r.load_average,

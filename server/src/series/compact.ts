@@ -8,6 +8,8 @@ export interface CompactorOptions {
   /** Items per compaction transaction (a chunk and its roll-ups each). */
   itemsPerSlice?: number;
   onDropped?: (drop: { itemId: number; samples: number; err: unknown }) => void;
+  /** Awaited between slices: a flush under way goes first (it waits for one slice at most). */
+  yieldTo?: () => Promise<unknown>;
 }
 
 export interface CompactionStats {
@@ -66,7 +68,7 @@ const rollup = (itemId: number, ts: number[], values: number[], width: number): 
  */
 export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOptions = {}) => {
   const kysely: Kysely<Database> = db.kysely;
-  const itemsPerSlice = options.itemsPerSlice ?? 1000;
+  const itemsPerSlice = options.itemsPerSlice ?? 250;
   const lesser = db.dialect === 'postgres' ? 'least' : 'min';
   const greater = db.dialect === 'postgres' ? 'greatest' : 'max';
   let dropped = 0;
@@ -279,8 +281,9 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
         const last = slice[slice.length - 1]!.itemId;
         const to = s + itemsPerSlice < items.length ? items[s + itemsPerSlice]! : last + 1;
         chunks += await writeIsolating(slice, open.state.nextItem, to);
-        // Yield between slices: requests (and the flushes) get the connection in between.
+        // Yield between slices: requests and flushes get the connection in between.
         await new Promise((resolve) => setImmediate(resolve));
+        await options.yieldTo?.();
       }
       const at = open.state.nextItem;
       open.state.version += 1;

@@ -108,6 +108,9 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
   const compactor = createCompactor(db, open, {
     itemsPerSlice: options.itemsPerSlice,
     onDropped: options.onDropped,
+    yieldTo: async () => {
+      while (flushing) await flushing.catch(() => undefined);
+    },
   });
 
   /** Appends the buffered samples as blocks; on failure they go back to the buffer. */
