@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database } from '../db/schema.ts';
 import type { OpenBlock, OpenBlocks } from './blocks.ts';
@@ -73,20 +73,36 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
   const greater = db.dialect === 'postgres' ? 'greatest' : 'max';
   let dropped = 0;
 
+  /**
+   * Multi-row inserts compiled once per table and row count and bound positionally: building a
+   * query tree per row value cost more CPU than the database's own work (and SQLite's prepared
+   * statements are kept by their text, see openDb).
+   */
+  const texts = new Map<string, string>();
+  const insertText = (table: string, columns: string[], rows: number, conflict: string) => {
+    const key = `${table}:${rows}`;
+    let text = texts.get(key);
+    if (text) return text;
+    let p = 0;
+    const tuple = () => `(${columns.map(() => (db.dialect === 'postgres' ? `$${++p}` : '?')).join(', ')})`;
+    const values = Array.from({ length: rows }, tuple).join(', ');
+    text = `insert into ${table} (${columns.map((c) => `"${c}"`).join(', ')}) values ${values}${conflict}`;
+    texts.set(key, text);
+    return text;
+  };
+  const rollupConflict = (table: string) =>
+    ` on conflict ("item_id", "ts") do update set "min" = ${lesser}(${table}."min", excluded."min"), ` +
+    `"max" = ${greater}(${table}."max", excluded."max"), "sum" = ${table}."sum" + excluded."sum", ` +
+    `"count" = ${table}."count" + excluded."count"`;
+  const rollupColumns = ['item_id', 'ts', 'min', 'max', 'sum', 'count'];
+
   const upsertRollups = async (trx: Kysely<Database>, table: 'samples_1m' | 'samples_1h', rows: RollupBucket[]) => {
     for (let i = 0; i < rows.length; i += insertBatch) {
-      await trx
-        .insertInto(table)
-        .values(rows.slice(i, i + insertBatch))
-        .onConflict((oc) =>
-          oc.columns(['item_id', 'ts']).doUpdateSet({
-            min: sql`${sql.raw(lesser)}(${sql.ref(`${table}.min`)}, excluded.min)`,
-            max: sql`${sql.raw(greater)}(${sql.ref(`${table}.max`)}, excluded.max)`,
-            sum: sql`${sql.ref(`${table}.sum`)} + excluded.sum`,
-            count: sql`${sql.ref(`${table}.count`)} + excluded.count`,
-          }),
-        )
-        .execute();
+      const part = rows.slice(i, i + insertBatch);
+      const params: unknown[] = [];
+      for (const r of part) params.push(r.item_id, r.ts, r.min, r.max, r.sum, r.count);
+      const text = insertText(table, rollupColumns, part.length, rollupConflict(table));
+      await trx.executeQuery(CompiledQuery.raw(text, params));
     }
   };
 
@@ -114,10 +130,11 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
     commit(from, to, async (trx) => {
       const chunks = items.map((s) => s.chunk);
       for (let i = 0; i < chunks.length; i += insertBatch) {
-        await trx
-          .insertInto('sample_chunks')
-          .values(chunks.slice(i, i + insertBatch))
-          .execute();
+        const part = chunks.slice(i, i + insertBatch);
+        const params: unknown[] = [];
+        for (const c of part) params.push(c.item_id, c.t0, c.t1, c.n, c.data);
+        const text = insertText('sample_chunks', ['item_id', 't0', 't1', 'n', 'data'], part.length, '');
+        await trx.executeQuery(CompiledQuery.raw(text, params));
       }
       await upsertRollups(
         trx,
