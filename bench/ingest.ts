@@ -95,7 +95,7 @@ const runShape = async (items: number, rate: number): Promise<ShapeResult> => {
     while (fed < due && n < 2000) {
       const tick = Math.floor(fed / perTick);
       const d = devices[fed % perTick]!;
-      const ts = wallStart + tick * tickMs + ((fed % perTick) / perTick) * tickMs;
+      const ts = Math.floor(wallStart + tick * tickMs + ((fed % perTick) / perTick) * tickMs);
       const values = new Map<number, number>();
       for (const id of d.items) values.set(id, 20 + Math.sin(tick / 50 + id) * 3);
       const result: ReadResult = { values, errors: new Map() };

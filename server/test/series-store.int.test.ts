@@ -171,6 +171,17 @@ describeEachDatabase('series store: flush blocks and compaction', (dialect) => {
     await store.stop();
   });
 
+  it('keeps samples with times between whole milliseconds (the block and chunk bounds are integers)', async () => {
+    const store = createSeriesStore(t.db);
+    store.append(1, t0 + 0.25, 1);
+    store.append(1, t0 + 999.75, 2);
+    await store.flush();
+    expect(await store.raw(1, t0 / 1000, t0 / 1000 + 1)).toEqual([
+      { tsMs: t0 + 0.25, value: 1 },
+      { tsMs: t0 + 999.75, value: 2 },
+    ]);
+  });
+
   it('repeats a slice a crash interrupted and counts nothing twice', async () => {
     const store = createSeriesStore(t.db, { flushEveryMs: 3_600_000, compactEveryMs: 3_600_000, itemsPerSlice: 5 });
     store.start();

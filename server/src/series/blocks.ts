@@ -70,7 +70,16 @@ export const writeBlocks = async (kysely: Kysely<Database>, blocks: Array<Omit<O
     for (const b of blocks) {
       const row = await trx
         .insertInto('sample_blocks')
-        .values({ claimed: 0, item_lo: b.itemLo, item_hi: b.itemHi, t0: b.t0, t1: b.t1, n: b.n, data: encodeBlock(b) })
+        .values({
+          claimed: 0,
+          item_lo: b.itemLo,
+          item_hi: b.itemHi,
+          // Whole milliseconds around the samples' own (float64) times: the columns are integers.
+          t0: Math.floor(b.t0),
+          t1: Math.ceil(b.t1),
+          n: b.n,
+          data: encodeBlock(b),
+        })
         .returning('seq')
         .executeTakeFirstOrThrow();
       seqs.push(Number(row.seq));

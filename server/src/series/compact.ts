@@ -289,7 +289,14 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
           slice.push({
             itemId,
             n: ts.length,
-            chunk: { item_id: itemId, t0: ts[0]!, t1: ts[ts.length - 1]!, n: ts.length, data: encodeChunk(ts, values) },
+            // The bounds in whole milliseconds (integer columns); the samples keep their own times.
+            chunk: {
+              item_id: itemId,
+              t0: Math.floor(ts[0]!),
+              t1: Math.ceil(ts[ts.length - 1]!),
+              n: ts.length,
+              data: encodeChunk(ts, values),
+            },
             minutes: rollup(itemId, ts, values, 60),
             hours: rollup(itemId, ts, values, 3600),
           });
