@@ -13,6 +13,7 @@ import {
   Select,
   Typography,
 } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../../../i18n/index.ts';
 
@@ -118,27 +119,60 @@ const SeasonSelect = ({ value, onChange }: { value?: Season; onChange?: (s: Seas
   );
 };
 
+interface RowColumn {
+  /** The row's field. */
+  name: 'start' | 'end' | 'band' | 'price';
+  label: string;
+  /** The field's input, named by the column's label. */
+  input: (label: string) => ReactNode;
+  /** Checked again when the row's start changes (an end below its start). */
+  withStart?: boolean;
+}
+
 /**
- * Stair gradients: start, end (empty: no upper bound) and price, per season when the tariff has
- * summer months. A new row starts where the last of its season ended.
+ * The rows of a tariff list (stair gradients or time-share slots): a season column when the tariff
+ * has summer months, the list's columns, a delete button per row, and an add button whose new row
+ * continues the last row of its season.
  */
-export const GradientsEditor = ({ mode, form }: { mode: TariffMode; form: FormInstance }) => {
+const RowsEditor = <Row extends { season?: Season }>({
+  mode,
+  form,
+  list,
+  columns,
+  span,
+  next,
+  addLabel,
+  footer,
+}: {
+  mode: TariffMode;
+  form: FormInstance;
+  list: 'gradients' | 'slots';
+  columns: RowColumn[];
+  /** A column's width without and with the season column. */
+  span: [number, number];
+  next: (season: Season, last: Row | undefined) => Row;
+  addLabel: string;
+  footer?: ReactNode;
+}) => {
   const { t } = useTranslation();
   const summer = ((Form.useWatch('summer_months', form) as number[] | undefined) ?? []).length > 0;
   const rule = [tariffRule(mode)];
-  const span = summer ? 5 : 7;
+  const width = summer ? span[1] : span[0];
+  const testId = list === 'gradients' ? 'gradient' : 'slot';
   return (
-    <Form.List name="gradients" rules={[listRule(mode, form, 'gradients')]}>
+    <Form.List name={list} rules={[listRule(mode, form, list)]}>
       {(fields, { add, remove }, { errors }) => (
-        <Flex vertical gap={4} data-testid="gradients-editor">
+        <Flex vertical gap={4} data-testid={`${list}-editor`}>
           <Row gutter={8}>
             {summer ? <Col span={5}>{t('energyUi.tariffs.season')}</Col> : null}
-            <Col span={span}>{t('energyUi.tariffs.start')}</Col>
-            <Col span={span}>{t('energyUi.tariffs.end')}</Col>
-            <Col span={span}>{t('energyUi.tariffs.gradientPrice')}</Col>
+            {columns.map((c) => (
+              <Col span={width} key={c.name}>
+                {c.label}
+              </Col>
+            ))}
           </Row>
           {fields.map((field) => (
-            <Row gutter={8} key={field.key} data-testid="gradient-row">
+            <Row gutter={8} key={field.key} data-testid={`${testId}-row`}>
               {summer ? (
                 <Col span={5}>
                   <Form.Item name={[field.name, 'season']} rules={rule}>
@@ -146,38 +180,17 @@ export const GradientsEditor = ({ mode, form }: { mode: TariffMode; form: FormIn
                   </Form.Item>
                 </Col>
               ) : null}
-              <Col span={span}>
-                <Form.Item name={[field.name, 'start']} rules={rule}>
-                  <InputNumber
-                    aria-label={t('energyUi.tariffs.start')}
-                    min={0}
-                    style={{ width: '100%' }}
-                    suffix="kWh"
-                  />
-                </Form.Item>
-              </Col>
-              <Col span={span}>
-                <Form.Item name={[field.name, 'end']} rules={rule} dependencies={[['gradients', field.name, 'start']]}>
-                  <InputNumber
-                    aria-label={t('energyUi.tariffs.end')}
-                    min={0}
-                    style={{ width: '100%' }}
-                    placeholder={t('energyUi.tariffs.open')}
-                    suffix="kWh"
-                  />
-                </Form.Item>
-              </Col>
-              <Col span={span}>
-                <Form.Item name={[field.name, 'price']} rules={rule}>
-                  <InputNumber
-                    aria-label={t('energyUi.tariffs.gradientPrice')}
-                    min={0}
-                    step={0.0001}
-                    style={{ width: '100%' }}
-                    suffix={t('energyUi.tariffs.perKwh')}
-                  />
-                </Form.Item>
-              </Col>
+              {columns.map((c) => (
+                <Col span={width} key={c.name}>
+                  <Form.Item
+                    name={[field.name, c.name]}
+                    rules={rule}
+                    dependencies={c.withStart ? [[list, field.name, 'start']] : undefined}
+                  >
+                    {c.input(c.label)}
+                  </Form.Item>
+                </Col>
+              ))}
               <Col span={2}>
                 <Button type="link" danger onClick={() => remove(field.name)}>
                   {t('common.delete')}
@@ -188,21 +201,64 @@ export const GradientsEditor = ({ mode, form }: { mode: TariffMode; form: FormIn
           <Button
             style={{ width: 160 }}
             onClick={() => {
-              const rows = ((form.getFieldValue('gradients') as GradientValues[] | undefined) ?? []).filter(Boolean);
+              const rows = ((form.getFieldValue(list) as Row[] | undefined) ?? []).filter(Boolean);
               const season: Season = summer ? 'summer' : 'all';
-              const last = rows.filter((g) => (g.season ?? 'all') === season).at(-1);
-              add({ season, start: last ? (last.end ?? null) : 0, end: null, price: null });
+              add(next(season, rows.filter((r) => (r.season ?? 'all') === season).at(-1)));
             }}
           >
-            {t('energyUi.tariffs.addGradient')}
+            {addLabel}
           </Button>
           <Form.ErrorList errors={errors} />
-          {mode === 'stair_time_share' ? (
-            <Typography.Text type="secondary">{t('energyUi.tariffs.addedHelp')}</Typography.Text>
-          ) : null}
+          {footer}
         </Flex>
       )}
     </Form.List>
+  );
+};
+
+// Inputs as elements, not components: Form.Item passes its child value and onChange.
+/** A price per kWh, to four decimals. */
+const priceInput = (label: string, perKwh: string) => (
+  <InputNumber aria-label={label} min={0} step={0.0001} style={{ width: '100%' }} suffix={perKwh} />
+);
+const kwhInput = (label: string, placeholder?: string) => (
+  <InputNumber aria-label={label} min={0} style={{ width: '100%' }} placeholder={placeholder} suffix="kWh" />
+);
+const timeInput = (label: string, placeholder: string) => (
+  <Input aria-label={label} placeholder={placeholder} maxLength={5} />
+);
+
+/**
+ * Stair gradients: start, end (empty: no upper bound) and price, per season when the tariff has
+ * summer months. A new row starts where the last of its season ended.
+ */
+export const GradientsEditor = ({ mode, form }: { mode: TariffMode; form: FormInstance }) => {
+  const { t } = useTranslation();
+  const perKwh = t('energyUi.tariffs.perKwh');
+  return (
+    <RowsEditor<GradientValues>
+      mode={mode}
+      form={form}
+      list="gradients"
+      span={[7, 5]}
+      columns={[
+        { name: 'start', label: t('energyUi.tariffs.start'), input: (label) => kwhInput(label) },
+        {
+          name: 'end',
+          label: t('energyUi.tariffs.end'),
+          withStart: true,
+          input: (label) => kwhInput(label, t('energyUi.tariffs.open')),
+        },
+        { name: 'price', label: t('energyUi.tariffs.gradientPrice'), input: (label) => priceInput(label, perKwh) },
+      ]}
+      next={(season, last) => ({ season, start: last ? (last.end ?? null) : 0, end: null, price: null })}
+      addLabel={t('energyUi.tariffs.addGradient')}
+      footer={
+        mode === 'stair_time_share' ? (
+          <Typography.Text type="secondary">{t('energyUi.tariffs.addedHelp')}</Typography.Text>
+        ) : null
+      }
+    />
   );
 };
 
@@ -211,80 +267,28 @@ const bandKey = (b: (typeof bands)[number]) => `energyUi.bands.${b}` as const;
 /** Time-share slots: HH:MM to HH:MM (an end not after the start runs past midnight), period and price. */
 export const SlotsEditor = ({ mode, form }: { mode: TariffMode; form: FormInstance }) => {
   const { t } = useTranslation();
-  const summer = ((Form.useWatch('summer_months', form) as number[] | undefined) ?? []).length > 0;
-  const rule = [tariffRule(mode)];
-  const span = summer ? 4 : 5;
+  const perKwh = t('energyUi.tariffs.perKwh');
   return (
-    <Form.List name="slots" rules={[listRule(mode, form, 'slots')]}>
-      {(fields, { add, remove }, { errors }) => (
-        <Flex vertical gap={4} data-testid="slots-editor">
-          <Row gutter={8}>
-            {summer ? <Col span={5}>{t('energyUi.tariffs.season')}</Col> : null}
-            <Col span={span}>{t('energyUi.tariffs.from')}</Col>
-            <Col span={span}>{t('energyUi.tariffs.to')}</Col>
-            <Col span={span}>{t('energyUi.tariffs.band')}</Col>
-            <Col span={span}>{t('energyUi.tariffs.slotPrice')}</Col>
-          </Row>
-          {fields.map((field) => (
-            <Row gutter={8} key={field.key} data-testid="slot-row">
-              {summer ? (
-                <Col span={5}>
-                  <Form.Item name={[field.name, 'season']} rules={rule}>
-                    <SeasonSelect />
-                  </Form.Item>
-                </Col>
-              ) : null}
-              <Col span={span}>
-                <Form.Item name={[field.name, 'start']} rules={rule}>
-                  <Input aria-label={t('energyUi.tariffs.from')} placeholder="08:00" maxLength={5} />
-                </Form.Item>
-              </Col>
-              <Col span={span}>
-                <Form.Item name={[field.name, 'end']} rules={rule}>
-                  <Input aria-label={t('energyUi.tariffs.to')} placeholder="12:00" maxLength={5} />
-                </Form.Item>
-              </Col>
-              <Col span={span}>
-                <Form.Item name={[field.name, 'band']} rules={rule}>
-                  <Select
-                    aria-label={t('energyUi.tariffs.band')}
-                    options={bands.map((b) => ({ value: b, label: t(bandKey(b)) }))}
-                  />
-                </Form.Item>
-              </Col>
-              <Col span={span}>
-                <Form.Item name={[field.name, 'price']} rules={rule}>
-                  <InputNumber
-                    aria-label={t('energyUi.tariffs.slotPrice')}
-                    min={0}
-                    step={0.0001}
-                    style={{ width: '100%' }}
-                    suffix={t('energyUi.tariffs.perKwh')}
-                  />
-                </Form.Item>
-              </Col>
-              <Col span={2}>
-                <Button type="link" danger onClick={() => remove(field.name)}>
-                  {t('common.delete')}
-                </Button>
-              </Col>
-            </Row>
-          ))}
-          <Button
-            style={{ width: 160 }}
-            onClick={() => {
-              const rows = ((form.getFieldValue('slots') as SlotValues[] | undefined) ?? []).filter(Boolean);
-              const season: Season = summer ? 'summer' : 'all';
-              const last = rows.filter((s) => (s.season ?? 'all') === season).at(-1);
-              add({ season, start: last?.end ?? '00:00', end: '', band: 'flat', price: null });
-            }}
-          >
-            {t('energyUi.tariffs.addSlot')}
-          </Button>
-          <Form.ErrorList errors={errors} />
-        </Flex>
-      )}
-    </Form.List>
+    <RowsEditor<SlotValues>
+      mode={mode}
+      form={form}
+      list="slots"
+      span={[5, 4]}
+      columns={[
+        { name: 'start', label: t('energyUi.tariffs.from'), input: (label) => timeInput(label, '08:00') },
+        { name: 'end', label: t('energyUi.tariffs.to'), input: (label) => timeInput(label, '12:00') },
+        {
+          name: 'band',
+          label: t('energyUi.tariffs.band'),
+          input: (label) => (
+            <Select aria-label={label} options={bands.map((b) => ({ value: b, label: t(bandKey(b)) }))} />
+          ),
+        },
+        { name: 'price', label: t('energyUi.tariffs.slotPrice'), input: (label) => priceInput(label, perKwh) },
+      ]}
+      next={(season, last) => ({ season, start: last?.end ?? '00:00', end: '', band: 'flat', price: null })}
+      addLabel={t('energyUi.tariffs.addSlot')}
+    />
   );
 };
 
