@@ -313,9 +313,10 @@ const mqttPhase = async () => {
     const file = path.join(tmpdir(), `sitewatch-bench-e2e-publisher-${process.pid}.mjs`);
     writeFileSync(
       file,
-      `import mqtt from ${JSON.stringify(import.meta.resolve('mqtt'))};
+      `import { readFileSync } from 'node:fs';
+import mqtt from ${JSON.stringify(import.meta.resolve('mqtt'))};
 const [port, rate, seconds, part, parts] = process.argv.slice(2).map(Number);
-const topics = JSON.parse(process.env.BENCH_TOPICS).filter((_, i) => i % parts === part);
+const topics = JSON.parse(readFileSync(process.env.BENCH_TOPICS, 'utf8')).filter((_, i) => i % parts === part);
 const client = await mqtt.connectAsync('mqtt://127.0.0.1:' + port);
 const started = performance.now();
 let sent = 0;
@@ -331,10 +332,13 @@ await client.endAsync();
 process.send({ sent, seconds: (performance.now() - started) / 1000 });
 `,
     );
+    // 10 000 topics are too long for a child's environment: they go in a file.
+    const topicsFile = path.join(tmpdir(), `sitewatch-bench-e2e-topics-${process.pid}.json`);
+    writeFileSync(topicsFile, JSON.stringify(topics));
     const done: Array<Promise<{ sent: number; seconds: number }>> = [];
     for (let part = 0; part < mqttPublishers; part++) {
       const p = fork(file, [broker.port, mqttRate / mqttPublishers, seconds + 5, part, mqttPublishers].map(String), {
-        env: { ...process.env, BENCH_TOPICS: JSON.stringify(topics) },
+        env: { ...process.env, BENCH_TOPICS: topicsFile },
         execArgv: [],
       });
       publishers.push(p);
@@ -357,6 +361,7 @@ console.error(`bench:e2e: load average ${load()} at the start`);
 if (phases.includes('modbus')) {
   const r = await modbusPhase();
   rows.push({ phase: 'modbus', ...r });
+  console.error(JSON.stringify(rows.at(-1)));
   if (r.polledPerS < targets.modbusPerS) failures.push(`Modbus ${r.polledPerS} values/s < ${targets.modbusPerS}`);
   if (r.storedPerS < targets.modbusPerS) failures.push(`Modbus stored ${r.storedPerS}/s < ${targets.modbusPerS}`);
   if (!(r.lagP99Ms < targets.lagP99Ms)) failures.push(`event-loop lag p99 ${r.lagP99Ms} ms >= ${targets.lagP99Ms} ms`);

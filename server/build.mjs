@@ -10,8 +10,12 @@ const serverDir = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
 
 await build({
-  entryPoints: [path.join(serverDir, 'src/main.ts')],
-  outfile: path.join(serverDir, 'dist/main.js'),
+  // The collector worker is its own entry (a worker thread loads a file): dist/collector-worker.js.
+  entryPoints: {
+    main: path.join(serverDir, 'src/main.ts'),
+    'collector-worker': path.join(serverDir, 'src/collector/worker.ts'),
+  },
+  outdir: path.join(serverDir, 'dist'),
   bundle: true,
   platform: 'node',
   format: 'esm',

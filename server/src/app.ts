@@ -22,8 +22,8 @@ import {
   type TrustProxy,
 } from './http/limits.ts';
 import { type MetricsAccess, registerMetrics } from './http/metrics.ts';
-import { registerPipelineMetrics } from './http/pipeline-metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerPipelineMetrics } from './http/pipeline-metrics.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
 import { createAccessService, registerAccess } from './modules/access/index.ts';
@@ -63,6 +63,8 @@ export interface AppDeps {
   drivers?: DriverRegistry | undefined;
   /** A collector to use instead of building one (tests hand in fakes). */
   collector?: Collector | undefined;
+  /** Where the collector's device loops run (`worker` by default; docs/series-store.md, "Both cores"). */
+  collectorThread?: 'worker' | 'main' | undefined;
   /** A series store to use instead of building one; without either, reads go straight to the tables. */
   series?: SeriesStore | undefined;
   /** The RSA key that protects passwords on the way from the browser. */
@@ -232,6 +234,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
           secrets,
           bus,
           drivers: deps.drivers,
+          thread: deps.collectorThread ?? 'worker',
           log: { warn, info: (obj, msg) => app.log.info(obj, msg) },
         })
       : undefined);

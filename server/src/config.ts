@@ -37,6 +37,8 @@ export const configSchema = z.object({
   /** PEM certificate and key files: with both, the server answers HTTPS (and sends HSTS). */
   tlsCert: z.string().optional(),
   tlsKey: z.string().optional(),
+  /** `worker`: device polling in a worker thread (the main one falls back to it when it cannot start); `main`: in-process. */
+  collectorThread: z.enum(['worker', 'main']).default('worker'),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -59,6 +61,7 @@ const envNames: Record<keyof Config, string> = {
   trustProxy: 'SITEWATCH_TRUST_PROXY',
   tlsCert: 'SITEWATCH_TLS_CERT',
   tlsKey: 'SITEWATCH_TLS_KEY',
+  collectorThread: 'SITEWATCH_COLLECTOR_THREAD',
 };
 
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {

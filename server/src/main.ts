@@ -42,6 +42,7 @@ const demo = process.env.SITEWATCH_DEMO === '0' ? null : await seedDemo(db);
 const sitewatch = await createSitewatch({
   db,
   drivers: createDrivers(),
+  collectorThread: config.collectorThread,
   loginKey: loadOrCreateLoginKey(config.dataDir),
   secrets: loadOrCreateSecretBox(config.dataDir),
   globalConfigDefaults:

@@ -1,45 +1,17 @@
-import {
-  type DeviceOptions,
-  type DriverName,
-  deviceOptions,
-  deviceSecretFields,
-  type ItemSource,
-  itemSource,
-  monitorState,
-  type SerialSettings,
-  serialSettings,
-} from '@sitewatch/contract/monitoring';
-import { sql } from 'kysely';
+import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
-import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
-import {
-  type DriverDevice,
-  type DriverItem,
-  type DriverRegistry,
-  type DriverSession,
-  errorText,
-  type ReadResult,
-  withTimeout,
-} from './driver.ts';
+import type { SecretBox } from '../secrets/index.ts';
+import { type Answer, answerOf } from './answer.ts';
+import { type CollectorDevice, loadDevices } from './devices.ts';
+import type { DriverRegistry, ReadResult } from './driver.ts';
+import { driverRecipes } from './drivers/index.ts';
+import { createItemRowWriter } from './item-rows.ts';
+import { createPoller, type Poller } from './poller.ts';
 import { checkReading } from './reading.ts';
+import { type HostEvents, startPollerWorker } from './worker-host.ts';
 
-/** An item as the collector reads it. */
-export interface CollectorItem extends DriverItem {
-  device_id: number;
-  /** Named in its device's state reason when it gives no usable value. */
-  name?: string;
-  /** Seconds a value may go unrefreshed before the item is unknown; 0: no limit. */
-  max_age: number;
-}
-
-export interface CollectorDevice extends DriverDevice {
-  driver: DriverName;
-  /** The site the device stands in (live values go to browsers granted it). */
-  device_group_id: number;
-  check_interval: number;
-  items: CollectorItem[];
-}
+export { type CollectorDevice, type CollectorItem, loadDevices } from './devices.ts';
 
 export interface LiveItemState {
   value: number | null;
@@ -68,6 +40,12 @@ export interface CollectorOptions {
   maxBackoffMs?: number;
   /** How often items are checked against their maximum age (ms). */
   maxAgeSweepMs?: number;
+  /**
+   * Where the device loops run: `worker` (default) a worker thread of their own when every driver
+   * can be rebuilt there (drivers/index.ts), else and when it cannot start the main thread;
+   * `main` the main thread always (docs/series-store.md, "Both cores").
+   */
+  thread?: 'worker' | 'main';
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
@@ -99,92 +77,28 @@ export interface Collector {
   persist(): Promise<void>;
 }
 
-const parseJson = <T>(text: string, schema: { parse(v: unknown): T }, fallback: T): T => {
-  try {
-    return schema.parse(JSON.parse(text));
-  } catch {
-    return fallback;
-  }
-};
-
-/** Reads every enabled device with its enabled items. */
-export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox): Promise<CollectorDevice[]> => {
-  let q = db.kysely.selectFrom('devices').selectAll().where('enable', '=', 1);
-  if (deviceId !== undefined) q = q.where('id', '=', deviceId);
-  const devices = await q.orderBy('id').execute();
-  if (devices.length === 0) return [];
-  let iq = db.kysely
-    .selectFrom('items')
-    .select(['id', 'device_id', 'name', 'value_type', 'source', 'max_age'])
-    .where('enable', '=', 1);
-  if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
-  const items = await iq.orderBy('id').execute();
-  const byDevice = new Map<number, CollectorItem[]>();
-  // Items of one template carry the same source text: it is parsed once and the object shared
-  // (drivers only read it), not kept once per item (issue 18, memory per item).
-  const sources = new Map<string, ItemSource | null>();
-  for (const it of items) {
-    let source = sources.get(it.source);
-    if (source === undefined) {
-      source = parseJson<ItemSource | null>(it.source, itemSource, null);
-      sources.set(it.source, source);
-    }
-    if (!source) continue;
-    const list = byDevice.get(it.device_id) ?? [];
-    // A literal of fixed shape keeps its fields in the object (a spread left them in a side array).
-    list.push({
-      id: it.id,
-      device_id: it.device_id,
-      name: it.name,
-      value_type: it.value_type === 0 ? 0 : 1,
-      source,
-      max_age: it.max_age,
-    });
-    byDevice.set(it.device_id, list);
-  }
-  const defaultSerial = serialSettings.parse({});
-  const defaultOptions = deviceOptions.parse({});
-  return devices.map((d) => ({
-    id: d.id,
-    name: d.name,
-    driver: d.driver as DriverName,
-    ip: d.ip,
-    port: d.port,
-    protocol_id: d.protocol_id,
-    protocol_version: d.protocol_version,
-    serial: parseJson<SerialSettings>(d.serial, serialSettings, defaultSerial),
-    // Secrets are stored encrypted; the drivers get them in clear.
-    options: parseJson<DeviceOptions>(
-      secrets ? mapJsonFields(d.options, deviceSecretFields, secrets.decrypt) : d.options,
-      deviceOptions,
-      defaultOptions,
-    ),
-    check_interval: d.check_interval,
-    device_group_id: d.device_group_id,
-    items: byDevice.get(d.id) ?? [],
-  }));
-};
-
-interface Loop {
+/** A collected device on the main thread, and what its loop last said of its connection. */
+interface Entry {
   device: CollectorDevice;
-  session: DriverSession | null;
-  timer: NodeJS.Timeout | null;
-  failures: number;
-  stopped: boolean;
-  running: Promise<void> | null;
-  /** When the device's current connection was opened (ms): maximum ages count from no earlier. */
+  /** Which install of the device this is: answers of an earlier one are dropped. */
+  gen: number;
+  /** A session is open (a poll or message can be answered), since when, and whether it pushes. */
+  session: boolean;
   since: number;
+  pushes: boolean;
+  /** Polls in a row that got no answer. */
+  failures: number;
 }
 
 /**
- * The collector: one independent loop per device polls it on its check interval through its
- * driver. A device that does not answer turns unknown with the reason and is retried with a
- * growing delay; a slow or dead device never delays another (each loop awaits only its own I/O).
+ * The collector: the device loops (poller.ts; in a worker thread by default, worker-host.ts) poll
+ * each device on its check interval through its driver; this side takes their answers: live
+ * values and states, samples on the bus, device states, maximum ages, and the item rows.
  */
 export const createCollector = (options: CollectorOptions): Collector => {
   const now = options.now ?? Date.now;
-  const loops = new Map<number, Loop>();
-  const itemIndex = new Map<number, CollectorItem>();
+  const entries = new Map<number, Entry>();
+  const itemIndex = new Map<number, CollectorDevice['items'][number]>();
   const liveItems = new Map<number, LiveItemState>();
   const liveDevices = new Map<number, LiveDeviceState>();
   const dirtyItems = new Set<number>();
@@ -194,11 +108,11 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let persistTimer: NodeJS.Timeout | null = null;
   let sweepTimer: NodeJS.Timeout | null = null;
   let polling = false;
-  let persisting: Promise<void> | null = null;
-  const maxBackoffMs = options.maxBackoffMs ?? 60_000;
-  /** What a retry may wait beyond one interval (issue 13: back within 2 intervals + 10 s). */
-  const recoverySlackMs = 10_000;
+  let poller: Poller | null = null;
+  let gens = 0;
+  let inWorker = false;
   const { bus } = options;
+  const persist = createItemRowWriter(options.db, liveItems, dirtyItems, options.log);
   // Every check of every item is a sample: its value, or null when it gave none.
   const sample = (item_id: number, value: number | null, ts_ms: number) =>
     bus.publish('sample', { item_id, value, ts_ms });
@@ -227,55 +141,70 @@ export const createCollector = (options: CollectorOptions): Collector => {
       .catch((err) => options.log?.warn({ err, deviceId }, 'could not save device state'));
   };
 
-  const accept = (deviceId: number, result: ReadResult, tsMs: number, pushed = false) => {
-    const loop = loops.get(deviceId);
-    // A pushed answer (a message) names only the items it carries; the others are left as they are.
-    const all = loop?.device.items ?? [];
-    const items = pushed ? all.filter((i) => result.values.has(i.id) || result.errors.has(i.id)) : all;
-    const t = Math.floor(tsMs / 1000);
-    let answered = 0;
+  /** One item's check: `raw` undefined when the answer has no value for it. */
+  const checkItem = (item: { id: number }, raw: number | undefined, answer: Answer, tsMs: number, pushed: boolean) => {
+    // The edge: every value a driver returns is checked here once, so no NaN, Infinity or
+    // non-number is ever kept, stored, judged or sent (reading.ts).
+    const reading = raw === undefined ? null : checkReading(raw);
+    // Live states are updated in place: this runs for every sample the collector takes.
+    let live = liveItems.get(item.id);
+    if (!live) {
+      live = { value: null, state: monitorState.notReady, last_check: 0, info: '' };
+      liveItems.set(item.id, live);
+    }
+    // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
+    // the first after none), so a polled value frozen past its maximum age stays unknown.
+    const frozen = !pushed && reading?.ok === true && stale.has(item.id) && live.value === reading.value;
+    if (reading?.ok && !frozen) {
+      if (pushed || live.value !== reading.value || live.state === monitorState.unknown || !refreshedAt.has(item.id))
+        refreshedAt.set(item.id, tsMs);
+      stale.delete(item.id);
+      live.value = reading.value;
+      live.info = '';
+      // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
+      // answers with `item.state` before `sample` returns (a collector without one shows not ready).
+      if (live.state === monitorState.unknown) live.state = monitorState.notReady;
+      sample(item.id, reading.value, tsMs);
+    } else {
+      // The last good value stays for reference; the state and the reason say it is not current.
+      live.state = monitorState.unknown;
+      if (!frozen) {
+        const why = reading && !reading.ok ? reading.reason : undefined;
+        live.info = (answer.errors?.get(item.id) ?? why ?? 'no value').slice(0, 280);
+      }
+      sample(item.id, null, tsMs);
+    }
+    live.last_check = Math.floor(tsMs / 1000);
+    dirtyItems.add(item.id);
+  };
+
+  /**
+   * Takes one answer of a device: a poll's covers all its items (those it does not name gave no
+   * value), a message's (pushed) only the items it names; the others are left as they are.
+   */
+  const acceptAnswer = (entry: Entry | undefined, deviceId: number, answer: Answer, tsMs: number, pushed: boolean) => {
+    const { ids, values, to } = answer;
+    if (pushed) {
+      for (let j = answer.from; j < to; j++) {
+        const item = itemIndex.get(ids[j]!);
+        if (item && item.device_id === deviceId) checkItem(item, values[j], answer, tsMs, true);
+      }
+      if (entry) judgeDevice(entry);
+      return;
+    }
+    const items = entry?.device.items ?? [];
+    // The answered items come in the device's item order: one pass pairs them.
+    let j = answer.from;
     for (const item of items) {
-      // The edge: every value a driver returns is checked here once, so no NaN, Infinity or
-      // non-number is ever kept, stored, judged or sent (reading.ts).
-      const raw = result.values.get(item.id);
-      if (raw !== undefined) answered += 1;
-      const reading = raw === undefined ? null : checkReading(raw);
-      // Live states are updated in place: this loop runs for every sample the collector takes.
-      let live = liveItems.get(item.id);
-      if (!live) {
-        live = { value: null, state: monitorState.notReady, last_check: 0, info: '' };
-        liveItems.set(item.id, live);
-      }
-      // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
-      // the first after none), so a polled value frozen past its maximum age stays unknown.
-      const frozen = !pushed && reading?.ok === true && stale.has(item.id) && live.value === reading.value;
-      if (reading?.ok && !frozen) {
-        if (pushed || live.value !== reading.value || live.state === monitorState.unknown || !refreshedAt.has(item.id))
-          refreshedAt.set(item.id, tsMs);
-        stale.delete(item.id);
-        live.value = reading.value;
-        live.info = '';
-        // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
-        // answers with `item.state` before `sample` returns (a collector without one shows not ready).
-        if (live.state === monitorState.unknown) live.state = monitorState.notReady;
-        sample(item.id, reading.value, tsMs);
-      } else {
-        // The last good value stays for reference; the state and the reason say it is not current.
-        live.state = monitorState.unknown;
-        if (!frozen) {
-          const why = reading && !reading.ok ? reading.reason : undefined;
-          live.info = (result.errors.get(item.id) ?? why ?? 'no value').slice(0, 280);
-        }
-        sample(item.id, null, tsMs);
-      }
-      live.last_check = t;
-      dirtyItems.add(item.id);
+      let raw: number | undefined;
+      if (j < to && ids[j] === item.id) raw = values[j++];
+      checkItem(item, raw, answer, tsMs, false);
     }
     // The device is down only when none of its items answered; an answer that is not a usable
     // number is the item's problem (unknown, with its reason), and the device names those items.
-    if (!pushed && items.length > 0 && answered === 0) {
-      setDeviceState(deviceId, monitorState.unknown, [...result.errors.values()][0] ?? 'no value');
-    } else if (loop) judgeDevice(loop);
+    if (items.length > 0 && to === answer.from) {
+      setDeviceState(deviceId, monitorState.unknown, answer.errors?.values().next().value ?? 'no value');
+    } else if (entry) judgeDevice(entry);
   };
 
   /**
@@ -284,8 +213,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
    * alarm follows), abnormal naming the items that are unknown, abnormal when an item is, else
    * normal (not ready while nothing has come yet).
    */
-  const judgeDevice = (loop: Loop) => {
-    const { items, id } = loop.device;
+  const judgeDevice = (entry: Entry) => {
+    const { items, id } = entry.device;
     if (items.length === 0) return;
     const unreadable: string[] = [];
     let abnormal = false;
@@ -322,18 +251,18 @@ export const createCollector = (options: CollectorOptions): Collector => {
    */
   const sweepMaxAge = () => {
     const tsMs = now();
-    for (const loop of loops.values()) {
+    for (const entry of entries.values()) {
       // Not connected yet (or not answering): nothing has been listened for.
-      if (loop.stopped || loop.failures > 0 || !loop.session) continue;
+      if (entry.failures > 0 || !entry.session) continue;
       let changed = false;
-      for (const item of loop.device.items) {
+      for (const item of entry.device.items) {
         if (item.max_age <= 0 || stale.has(item.id)) continue;
         const live = liveItems.get(item.id);
         if (live?.state === monitorState.unknown) continue;
         // Counted from the last refresh, but never from before the current connection was opened.
-        if (tsMs - Math.max(refreshedAt.get(item.id) ?? 0, loop.since) < item.max_age * 1000) continue;
+        if (tsMs - Math.max(refreshedAt.get(item.id) ?? 0, entry.since) < item.max_age * 1000) continue;
         stale.add(item.id);
-        const info = loop.session?.pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
+        const info = entry.pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
         liveItems.set(item.id, {
           value: live?.value ?? null,
           state: monitorState.unknown,
@@ -344,186 +273,117 @@ export const createCollector = (options: CollectorOptions): Collector => {
         dirtyItems.add(item.id);
         changed = true;
       }
-      if (changed) judgeDevice(loop);
+      if (changed) judgeDevice(entry);
     }
   };
 
-  const markUnknown = (loop: Loop, reason: string) => {
-    const tsMs = now();
+  const markUnknown = (entry: Entry, reason: string, tsMs: number) => {
     const t = Math.floor(tsMs / 1000);
-    for (const item of loop.device.items) {
+    for (const item of entry.device.items) {
       sample(item.id, null, tsMs);
       const prev = liveItems.get(item.id);
       liveItems.set(item.id, { value: prev?.value ?? null, state: monitorState.unknown, last_check: t, info: reason });
       dirtyItems.add(item.id);
     }
-    setDeviceState(loop.device.id, monitorState.unknown, reason);
+    setDeviceState(entry.device.id, monitorState.unknown, reason);
   };
 
-  const closeSession = async (loop: Loop) => {
-    const s = loop.session;
-    loop.session = null;
-    if (s) await s.close().catch(() => undefined);
+  /** The current install of a device, or undefined for an event of an earlier one. */
+  const current = (deviceId: number, gen: number) => {
+    const entry = entries.get(deviceId);
+    return entry?.gen === gen ? entry : undefined;
   };
-
-  const openSession = async (loop: Loop): Promise<DriverSession> => {
-    if (loop.session) return loop.session;
-    const driver = options.drivers[loop.device.driver];
-    if (!driver) throw new Error(`driver ${loop.device.driver} is not available`);
-    const timeout = loop.device.options.timeout_ms;
-    // A session that is told values (MQTT) hands each message to accept() as it comes, while this
-    // loop is the device's current one.
-    const connecting = driver.connect(loop.device, {
-      onValues: (result, tsMs) => {
-        if (!loop.stopped && loops.get(loop.device.id) === loop) accept(loop.device.id, result, tsMs, true);
-      },
-    });
-    const session = await withTimeout(connecting, timeout, `no answer within ${timeout} ms`).catch((err) => {
-      // A connection that completes after the timeout is closed rather than leaked.
-      void connecting.then((s) => s.close()).catch(() => undefined);
-      throw err;
-    });
-    if (loop.stopped) {
-      await session.close().catch(() => undefined);
-      throw new Error('stopped');
-    }
-    loop.session = session;
-    loop.since = now();
-    return session;
-  };
-
-  const intervalMs = (device: CollectorDevice) => Math.max(1, device.check_interval || 10) * 1000;
-
-  const pollOnce = async (loop: Loop) => {
-    const { device } = loop;
-    if (device.items.length === 0) {
-      setDeviceState(device.id, monitorState.notReady, '');
-      return;
-    }
-    try {
-      const session = await openSession(loop);
-      const timeout = device.options.timeout_ms;
-      const result = await withTimeout(session.read(device.items), timeout, `no answer within ${timeout} ms`);
-      if (loop.stopped) return;
-      const recovered = loop.failures > 0;
-      loop.failures = 0;
-      if (!session.pushes) accept(device.id, result, now());
-      else {
-        // The connection answered; values come as messages. Items made unknown by the outage wait
-        // for their next message (or their maximum age) rather than keep the outage's reason.
-        if (recovered) {
-          for (const item of device.items) {
-            const live = liveItems.get(item.id);
-            if (live?.state === monitorState.unknown && !stale.has(item.id)) {
-              live.state = monitorState.notReady;
-              live.info = '';
-              live.value = null;
-              dirtyItems.add(item.id);
-            }
+  /** What the device loops say, on whichever thread they run. */
+  const events: HostEvents = {
+    answer(deviceId, gen, answer, tsMs, pushed) {
+      const entry = current(deviceId, gen);
+      if (!entry) return;
+      if (!pushed) entry.failures = 0;
+      acceptAnswer(entry, deviceId, answer, tsMs, pushed);
+    },
+    empty(deviceId, gen) {
+      if (current(deviceId, gen)) setDeviceState(deviceId, monitorState.notReady, '');
+    },
+    alive(deviceId, gen, recovered) {
+      const entry = current(deviceId, gen);
+      if (!entry) return;
+      entry.failures = 0;
+      // The connection answered; values come as messages. Items made unknown by the outage wait
+      // for their next message (or their maximum age) rather than keep the outage's reason.
+      if (recovered) {
+        for (const item of entry.device.items) {
+          const live = liveItems.get(item.id);
+          if (live?.state === monitorState.unknown && !stale.has(item.id)) {
+            live.state = monitorState.notReady;
+            live.info = '';
+            live.value = null;
+            dirtyItems.add(item.id);
           }
         }
-        judgeDevice(loop);
       }
+      judgeDevice(entry);
+    },
+    opened(deviceId, gen, since, pushes) {
+      const entry = current(deviceId, gen);
+      if (!entry) return;
+      entry.session = true;
+      entry.since = since;
+      entry.pushes = pushes;
+    },
+    failed(deviceId, gen, reason, tsMs, failures) {
+      const entry = current(deviceId, gen);
+      if (!entry) return;
+      entry.failures = failures;
+      entry.session = false;
+      markUnknown(entry, reason, tsMs);
+      if (failures === 1) options.log?.warn({ device: deviceId, err: reason }, 'device does not answer');
+    },
+  };
+
+  /** The device loops: in the collector worker when every driver can be rebuilt there and it starts. */
+  const startPoller = async (): Promise<Poller> => {
+    const inProcess = () =>
+      createPoller({
+        drivers: options.drivers,
+        now,
+        ...(options.maxBackoffMs !== undefined ? { maxBackoffMs: options.maxBackoffMs } : {}),
+        events: {
+          ...events,
+          answer: (deviceId, gen, result, tsMs, pushed) => {
+            const entry = current(deviceId, gen);
+            if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed), tsMs, pushed);
+          },
+        },
+      });
+    const recipes = options.thread === 'main' || options.now ? null : driverRecipes(options.drivers);
+    if (!recipes) return inProcess();
+    try {
+      const worker = await startPollerWorker(recipes, events, options.maxBackoffMs, options.log);
+      inWorker = true;
+      return worker;
     } catch (err) {
-      if (loop.stopped) return;
-      loop.failures += 1;
-      await closeSession(loop);
-      markUnknown(loop, errorText(err));
-      if (loop.failures === 1) options.log?.warn({ device: device.id, err: errorText(err) }, 'device does not answer');
+      options.log?.warn({ err }, 'the collector worker could not start: polling on the main thread');
+      return inProcess();
     }
   };
 
-  const schedule = (loop: Loop, delayMs: number) => {
-    if (loop.stopped) return;
-    loop.timer = setTimeout(() => {
-      loop.timer = null;
-      const started = now();
-      loop.running = pollOnce(loop).finally(() => {
-        loop.running = null;
-        const base = intervalMs(loop.device);
-        // Retries of a dead device back off: 1, 2, 4 … intervals, but never more than one interval
-        // + 10 s (nor maxBackoffMs), whatever the outage length: a device whose peer returns is
-        // polled again within that and seen within 2 intervals + 10 s (docs/monitoring.md).
-        const factor = loop.failures > 1 ? 2 ** Math.min(loop.failures - 1, 6) : 1;
-        const cap = Math.min(maxBackoffMs, base + recoverySlackMs);
-        const wait = Math.max(base, Math.min(base * factor, cap));
-        schedule(loop, Math.max(0, wait - (now() - started)));
-      });
-    }, delayMs);
-    loop.timer.unref?.();
-  };
-
-  const stopLoop = async (loop: Loop) => {
-    loop.stopped = true;
-    if (loop.timer) clearTimeout(loop.timer);
-    await loop.running?.catch(() => undefined);
-    await closeSession(loop);
-  };
-
-  const install = (device: CollectorDevice, poll: boolean) => {
-    const loop: Loop = { device, session: null, timer: null, failures: 0, stopped: false, running: null, since: now() };
-    loops.set(device.id, loop);
+  const install = (device: CollectorDevice) => {
+    const gen = ++gens;
+    entries.set(device.id, { device, gen, session: false, since: now(), pushes: false, failures: 0 });
     // The device's own item objects (they carry device_id): one copy per item, not two.
     for (const item of device.items) itemIndex.set(item.id, item);
     if (!liveDevices.has(device.id)) liveDevices.set(device.id, { state: monitorState.notReady, reason: '', time: 0 });
-    // First polls are spread over one interval so that a restart does not burst.
-    if (poll) schedule(loop, Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));
+    poller?.install(device, gen);
   };
 
-  /** Item rows written per statement (500 × 5 parameters): each statement holds the thread ~10–20 ms. */
-  const persistBatch = 500;
-  const pg = options.db.dialect === 'postgres';
-  const writeRows = async (ids: number[]) => {
-    const rows = [];
-    for (const id of ids) {
-      const s = liveItems.get(id);
-      if (!s) continue;
-      // PostgreSQL types a VALUES list from its parameters: each is cast to its column's type.
-      rows.push(
-        pg
-          ? sql`(cast(${id} as integer), cast(${s.value} as double precision), cast(${s.state} as integer), cast(${s.last_check} as bigint), cast(${s.info} as varchar))`
-          : sql`(${id}, ${s.value}, ${s.state}, ${s.last_check}, ${s.info})`,
-      );
-    }
-    if (rows.length === 0) return;
-    await sql`update items set value = v.column2, state = v.column3, last_check = v.column4, info = v.column5 from (values ${sql.join(rows)}) as v where items.id = v.column1`.execute(
-      options.db.kysely,
-    );
-  };
-  /**
-   * Writes the changed items' values and states: one statement per 500 rows, each its own
-   * transaction, yielding to the event loop between them, so 100 000 items never hold the server
-   * (a row-by-row transaction stalled /readyz 1.7 s every 5 s, issue 18).
-   */
-  const persist = async () => {
-    while (persisting) await persisting;
-    if (dirtyItems.size === 0) return;
-    const ids = [...dirtyItems].filter((id) => liveItems.has(id));
-    dirtyItems.clear();
-    persisting = (async () => {
-      for (let i = 0; i < ids.length; i += persistBatch) {
-        const part = ids.slice(i, i + persistBatch);
-        try {
-          await writeRows(part);
-        } catch (err) {
-          for (const id of part) dirtyItems.add(id);
-          options.log?.warn({ err }, 'could not save item values');
-        }
-        if (i + persistBatch < ids.length) await new Promise((resolve) => setImmediate(resolve));
-      }
-    })().finally(() => {
-      persisting = null;
-    });
-    await persisting;
-  };
-
-  const loadAll = async (poll: boolean) => {
-    for (const device of await loadDevices(options.db, undefined, options.secrets)) install(device, poll);
+  const loadAll = async () => {
+    for (const device of await loadDevices(options.db, undefined, options.secrets)) install(device);
   };
 
   const collector: Collector = {
     async start() {
       polling = true;
+      poller = await startPoller();
       subscriptions = [
         bus.subscribe('item.state', onItemState),
         // A device or item changed through any area is re-read at once (an item change names its device).
@@ -533,14 +393,17 @@ export const createCollector = (options: CollectorOptions): Collector => {
             void collector.reload(id).catch((err) => options.log?.warn({ err, id }, 'could not reload a device'));
         }),
       ];
-      await loadAll(true);
+      await loadAll();
       persistTimer = setInterval(() => void persist(), options.persistEveryMs ?? 5000);
       persistTimer.unref();
       sweepTimer = setInterval(sweepMaxAge, options.maxAgeSweepMs ?? 500);
       sweepTimer.unref();
-      options.log?.info({ devices: loops.size, items: itemIndex.size }, 'collector started');
+      options.log?.info(
+        { devices: entries.size, items: itemIndex.size, thread: inWorker ? 'worker' : 'main' },
+        'collector started',
+      );
     },
-    load: () => loadAll(false),
+    load: loadAll,
     running: () => polling,
     async stop() {
       polling = false;
@@ -549,42 +412,44 @@ export const createCollector = (options: CollectorOptions): Collector => {
       if (persistTimer) clearInterval(persistTimer);
       if (sweepTimer) clearInterval(sweepTimer);
       persistTimer = sweepTimer = null;
-      await Promise.all([...loops.values()].map(stopLoop));
-      loops.clear();
+      const stopping = poller;
+      poller = null;
+      await stopping?.stop();
+      entries.clear();
       await persist();
     },
     async reload(deviceId) {
-      const targets = deviceId === undefined ? [...loops.keys()] : [deviceId];
+      const targets = deviceId === undefined ? [...entries.keys()] : [deviceId];
       for (const id of targets) {
-        const loop = loops.get(id);
-        if (!loop) continue;
-        loops.delete(id);
-        for (const item of loop.device.items) {
+        const entry = entries.get(id);
+        if (!entry) continue;
+        entries.delete(id);
+        for (const item of entry.device.items) {
           itemIndex.delete(item.id);
           stale.delete(item.id);
         }
-        await stopLoop(loop);
+        await poller?.remove(id);
       }
       // Without an id this is a full resync: devices added elsewhere (site copies) start too.
       const fresh = await loadDevices(options.db, deviceId, options.secrets);
       for (const device of fresh) {
-        if (!loops.has(device.id)) install(device, polling);
+        if (!entries.has(device.id)) install(device);
       }
       if (deviceId !== undefined && fresh.length === 0) liveDevices.delete(deviceId);
     },
-    accept,
+    accept(deviceId, result, tsMs, pushed = false) {
+      const entry = entries.get(deviceId);
+      acceptAnswer(entry, deviceId, answerOf(entry?.device.items ?? [], result, pushed), tsMs, pushed);
+    },
     async write(itemId, value) {
       const item = itemIndex.get(itemId);
-      const loop = item ? loops.get(item.device_id) : undefined;
-      if (!item || !loop) throw new Error('item is not being collected');
-      const session = await openSession(loop);
-      const timeout = loop.device.options.timeout_ms;
-      await withTimeout(session.write(item, value), timeout, `no answer within ${timeout} ms`);
+      if (!item || !entries.has(item.device_id) || !poller) throw new Error('item is not being collected');
+      await poller.write(item.device_id, itemId, value);
     },
     liveItem: (id) => liveItems.get(id),
     liveDevice: (id) => liveDevices.get(id),
     deviceOfItem: (id) => itemIndex.get(id)?.device_id,
-    siteOfDevice: (id) => loops.get(id)?.device.device_group_id,
+    siteOfDevice: (id) => entries.get(id)?.device.device_group_id,
     persist,
   };
   return collector;

@@ -66,6 +66,11 @@ export interface Driver {
   readonly sourceKind: ItemSource['kind'];
   /** `sink`: where a driver that is told values delivers them; without one it answers polls with the last values. */
   connect(device: DriverDevice, sink?: PushSink): Promise<DriverSession>;
+  /**
+   * A driver made by a factory: the options the collector worker makes the same driver from
+   * (drivers/index.ts, `driverRecipes`); absent when it cannot be rebuilt there.
+   */
+  readonly workerOptions?: Record<string, number>;
 }
 
 export type DriverRegistry = Partial<Record<DriverName, Driver>>;

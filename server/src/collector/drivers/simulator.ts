@@ -101,6 +101,8 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver =>
   return {
     name: 'simulator',
     sourceKind: 'simulator',
+    // A clock or dice of a test's own cannot cross to a worker thread: such a driver polls in-process.
+    ...(options.now || options.random ? {} : { workerOptions: { commFaultRate } }),
     async connect(device) {
       return {
         async read(items) {

@@ -1,0 +1,96 @@
+import {
+  type DeviceOptions,
+  type DriverName,
+  deviceOptions,
+  deviceSecretFields,
+  type ItemSource,
+  itemSource,
+  type SerialSettings,
+  serialSettings,
+} from '@sitewatch/contract/monitoring';
+import type { Db } from '../db/kysely.ts';
+import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
+import type { DriverDevice, DriverItem } from './driver.ts';
+
+/** An item as the collector reads it. */
+export interface CollectorItem extends DriverItem {
+  device_id: number;
+  /** Named in its device's state reason when it gives no usable value. */
+  name?: string;
+  /** Seconds a value may go unrefreshed before the item is unknown; 0: no limit. */
+  max_age: number;
+}
+
+export interface CollectorDevice extends DriverDevice {
+  driver: DriverName;
+  /** The site the device stands in (live values go to browsers granted it). */
+  device_group_id: number;
+  check_interval: number;
+  items: CollectorItem[];
+}
+
+const parseJson = <T>(text: string, schema: { parse(v: unknown): T }, fallback: T): T => {
+  try {
+    return schema.parse(JSON.parse(text));
+  } catch {
+    return fallback;
+  }
+};
+
+/** Reads every enabled device with its enabled items. */
+export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox): Promise<CollectorDevice[]> => {
+  let q = db.kysely.selectFrom('devices').selectAll().where('enable', '=', 1);
+  if (deviceId !== undefined) q = q.where('id', '=', deviceId);
+  const devices = await q.orderBy('id').execute();
+  if (devices.length === 0) return [];
+  let iq = db.kysely
+    .selectFrom('items')
+    .select(['id', 'device_id', 'name', 'value_type', 'source', 'max_age'])
+    .where('enable', '=', 1);
+  if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
+  const items = await iq.orderBy('id').execute();
+  const byDevice = new Map<number, CollectorItem[]>();
+  // Items of one template carry the same source text: it is parsed once and the object shared
+  // (drivers only read it), not kept once per item (issue 18, memory per item).
+  const sources = new Map<string, ItemSource | null>();
+  for (const it of items) {
+    let source = sources.get(it.source);
+    if (source === undefined) {
+      source = parseJson<ItemSource | null>(it.source, itemSource, null);
+      sources.set(it.source, source);
+    }
+    if (!source) continue;
+    const list = byDevice.get(it.device_id) ?? [];
+    // A literal of fixed shape keeps its fields in the object (a spread left them in a side array).
+    list.push({
+      id: it.id,
+      device_id: it.device_id,
+      name: it.name,
+      value_type: it.value_type === 0 ? 0 : 1,
+      source,
+      max_age: it.max_age,
+    });
+    byDevice.set(it.device_id, list);
+  }
+  const defaultSerial = serialSettings.parse({});
+  const defaultOptions = deviceOptions.parse({});
+  return devices.map((d) => ({
+    id: d.id,
+    name: d.name,
+    driver: d.driver as DriverName,
+    ip: d.ip,
+    port: d.port,
+    protocol_id: d.protocol_id,
+    protocol_version: d.protocol_version,
+    serial: parseJson<SerialSettings>(d.serial, serialSettings, defaultSerial),
+    // Secrets are stored encrypted; the drivers get them in clear.
+    options: parseJson<DeviceOptions>(
+      secrets ? mapJsonFields(d.options, deviceSecretFields, secrets.decrypt) : d.options,
+      deviceOptions,
+      defaultOptions,
+    ),
+    check_interval: d.check_interval,
+    device_group_id: d.device_group_id,
+    items: byDevice.get(d.id) ?? [],
+  }));
+};

@@ -1,0 +1,147 @@
+import { Worker } from 'node:worker_threads';
+import type { Answer } from './answer.ts';
+import type { CollectorDevice } from './devices.ts';
+import type { DriverRecipe } from './drivers/index.ts';
+import type { Poller, PollerEvents } from './poller.ts';
+import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
+
+/** The loops' events as the main thread takes them: answers as numbers (answer.ts). */
+export type HostEvents = Omit<PollerEvents, 'answer'> & {
+  answer(deviceId: number, gen: number, answer: Answer, tsMs: number, pushed: boolean): void;
+};
+
+/**
+ * The worker's code: from source (tests, `SITEWATCH_FROM_SOURCE=1`) worker.ts through tsx, which
+ * worker-boot.mjs registers first; from the build, dist/collector-worker.js beside dist/main.js
+ * (one bundle per entry, server/build.mjs).
+ */
+const startWorker = (data: WorkerData): Worker =>
+  new Worker(
+    new URL(import.meta.url.endsWith('.ts') ? './worker-boot.mjs' : './collector-worker.js', import.meta.url),
+    {
+      workerData: data,
+    },
+  );
+
+/**
+ * Starts the collector worker and answers once it is ready (rejects when it cannot start: the
+ * collector then polls in-process). Devices, removals, writes and stop go to it as messages;
+ * its batches come back as `events`, in order. A worker that dies is started again with the
+ * devices it had (logged).
+ */
+export const startPollerWorker = async (
+  recipes: DriverRecipe[],
+  events: HostEvents,
+  maxBackoffMs: number | undefined,
+  log?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void },
+): Promise<Poller> => {
+  const installed = new Map<number, { device: CollectorDevice; gen: number }>();
+  const pending = new Map<number, { resolve: () => void; reject: (err: unknown) => void }>();
+  let nextReq = 1;
+  let stopping = false;
+  let installs: Array<{ device: CollectorDevice; gen: number }> = [];
+  let worker: Worker;
+
+  const onBatch = (b: Extract<FromWorker, { type: 'batch' }>) => {
+    let e = 0;
+    let err = 0;
+    let offset = 0;
+    const segments = b.h.length / 5;
+    for (let s = 0; s <= segments; s++) {
+      while (e < b.events.length && b.events[e]!.at === s) {
+        const v = b.events[e++]!;
+        if (v.k === 'empty') events.empty(v.d, v.g);
+        else if (v.k === 'alive') events.alive(v.d, v.g, v.recovered);
+        else if (v.k === 'opened') events.opened(v.d, v.g, v.since, v.pushes);
+        else events.failed(v.d, v.g, v.reason, v.ts, v.failures);
+      }
+      if (s === segments) break;
+      const count = b.h[s * 5 + 4]!;
+      let reasons: Map<number, string> | null = null;
+      while (err < b.errors.length && b.errors[err]![0] === s) {
+        const [, id, reason] = b.errors[err++]!;
+        reasons ??= new Map();
+        reasons.set(id, reason);
+      }
+      const answer: Answer = { ids: b.ids, values: b.values, from: offset, to: offset + count, errors: reasons };
+      events.answer(b.h[s * 5]!, b.h[s * 5 + 1]!, answer, b.h[s * 5 + 2]!, b.h[s * 5 + 3] === 1);
+      offset += count;
+    }
+  };
+
+  const spawn = () =>
+    new Promise<Worker>((resolve, reject) => {
+      const w = startWorker({ recipes, maxBackoffMs });
+      // Like the collector's timers, the thread alone does not keep the process running.
+      w.unref();
+      let ready = false;
+      w.on('message', (m: FromWorker) => {
+        if (m.type === 'batch') onBatch(m);
+        else if (m.type === 'ready') {
+          ready = true;
+          resolve(w);
+        } else {
+          const p = pending.get(m.req);
+          pending.delete(m.req);
+          if (m.error === undefined) p?.resolve();
+          else p?.reject(m.plain ? { message: m.error } : new Error(m.error));
+        }
+      });
+      w.on('error', (err) => {
+        if (!ready) reject(err);
+        else log?.warn({ err }, 'the collector worker failed');
+      });
+      w.on('exit', (code) => {
+        if (!ready) return reject(new Error(`the collector worker exited (${code}) while starting`));
+        for (const p of pending.values()) p.reject(new Error('the collector worker stopped'));
+        pending.clear();
+        if (stopping) return;
+        // Polling must go on: a new worker takes the same devices (their next polls say how they are).
+        (log?.error ?? log?.warn)?.call(log, { code }, 'the collector worker exited; starting it again');
+        void spawn().then(
+          (next) => {
+            worker = next;
+            post({ type: 'install', devices: [...installed.values()] });
+          },
+          (err) => log?.warn({ err }, 'the collector worker could not be started again'),
+        );
+      });
+    });
+
+  const post = (m: ToWorker) => worker.postMessage(m);
+  // Omit over each member of the union (a plain Omit of a union keeps only the shared fields).
+  type Request = Extract<ToWorker, { req: number }>;
+  const request = (m: Request extends infer R ? (R extends Request ? Omit<R, 'req'> : never) : never) =>
+    new Promise<void>((resolve, reject) => {
+      const req = nextReq++;
+      pending.set(req, { resolve, reject });
+      flushInstalls();
+      post({ ...m, req } as ToWorker);
+    });
+  // Installs of one turn (a start, a reload of all devices) go as one message.
+  const flushInstalls = () => {
+    if (installs.length === 0) return;
+    post({ type: 'install', devices: installs });
+    installs = [];
+  };
+
+  worker = await spawn();
+  return {
+    install(device, gen) {
+      installed.set(device.id, { device, gen });
+      if (installs.length === 0) queueMicrotask(flushInstalls);
+      installs.push({ device, gen });
+    },
+    async remove(deviceId) {
+      installed.delete(deviceId);
+      await request({ type: 'remove', deviceId });
+    },
+    write: (deviceId, itemId, value) => request({ type: 'write', deviceId, itemId, value }),
+    async stop() {
+      stopping = true;
+      installed.clear();
+      await request({ type: 'stop' }).catch(() => undefined);
+      await worker.terminate();
+    },
+  };
+};

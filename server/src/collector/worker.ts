@@ -1,0 +1,114 @@
+// The collector worker (worker-host.ts starts it): the device loops and drivers of poller.ts on a
+// thread of their own, so polling, protocol decoding and the drivers' sockets use the second core.
+// Each poll's answer goes to the main thread as numbers in transferable arrays, gathered per turn
+// of this thread's event loop (worker-protocol.ts); the main thread judges, stores and shows them.
+import { parentPort, workerData } from 'node:worker_threads';
+import { encodeAnswer } from './answer.ts';
+import type { CollectorDevice } from './devices.ts';
+import { errorText } from './driver.ts';
+import { driversOf } from './drivers/index.ts';
+import { createPoller } from './poller.ts';
+import type { FromWorker, LoopEvent, ToWorker, WorkerData } from './worker-protocol.ts';
+
+const port = parentPort;
+if (!port) throw new Error('the collector worker runs in a worker thread');
+const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
+
+const devices = new Map<number, CollectorDevice>();
+let h: number[] = [];
+let ids: number[] = [];
+let values: number[] = [];
+let errors: Array<[number, number, string]> = [];
+let events: LoopEvent[] = [];
+let scheduled = false;
+
+const flush = () => {
+  scheduled = false;
+  if (h.length === 0 && events.length === 0) return;
+  const batch = {
+    type: 'batch' as const,
+    h: Float64Array.from(h),
+    ids: Float64Array.from(ids),
+    values: Float64Array.from(values),
+    errors,
+    events,
+  };
+  h = [];
+  ids = [];
+  values = [];
+  errors = [];
+  events = [];
+  post(batch, [batch.h.buffer, batch.ids.buffer, batch.values.buffer] as ArrayBuffer[]);
+};
+const soon = () => {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(flush);
+};
+const event = (e: LoopEvent) => {
+  events.push(e);
+  soon();
+};
+const segments = () => h.length / 5;
+
+const data = workerData as WorkerData;
+const poller = createPoller({
+  drivers: driversOf(data.recipes),
+  ...(data.maxBackoffMs !== undefined ? { maxBackoffMs: data.maxBackoffMs } : {}),
+  events: {
+    answer(deviceId, gen, result, tsMs, pushed) {
+      const device = devices.get(deviceId);
+      if (!device) return;
+      const from = ids.length;
+      const segment = segments();
+      const reasons = encodeAnswer(device.items, result, pushed, ids, values);
+      h.push(deviceId, gen, tsMs, pushed ? 1 : 0, ids.length - from);
+      if (reasons) for (const [id, reason] of reasons) errors.push([segment, id, reason]);
+      soon();
+    },
+    empty: (d, g) => event({ k: 'empty', at: segments(), d, g }),
+    alive: (d, g, recovered) => event({ k: 'alive', at: segments(), d, g, recovered }),
+    opened: (d, g, since, pushes) => event({ k: 'opened', at: segments(), d, g, since, pushes }),
+    failed: (d, g, reason, ts, failures) => event({ k: 'failed', at: segments(), d, g, reason, ts, failures }),
+  },
+});
+
+const reply = (req: number, work: Promise<void>) =>
+  work.then(
+    () => {
+      // What the loops said before the reply reaches the main thread before it.
+      flush();
+      post({ type: 'reply', req });
+    },
+    (err: unknown) => {
+      flush();
+      // Thrown as the driver threw it: an Error, or a plain object with a message (modbus-serial).
+      post({ type: 'reply', req, error: errorText(err), plain: !(err instanceof Error) });
+    },
+  );
+
+port.on('message', (m: ToWorker) => {
+  switch (m.type) {
+    case 'install':
+      for (const { device, gen } of m.devices) {
+        devices.set(device.id, device);
+        poller.install(device, gen);
+      }
+      return;
+    case 'remove':
+      void reply(
+        m.req,
+        poller.remove(m.deviceId).then(() => {
+          devices.delete(m.deviceId);
+        }),
+      );
+      return;
+    case 'write':
+      void reply(m.req, poller.write(m.deviceId, m.itemId, m.value));
+      return;
+    case 'stop':
+      void reply(m.req, poller.stop());
+      return;
+  }
+});
+post({ type: 'ready' });
