@@ -17,7 +17,7 @@ import { inPeriod } from './rules/periods.ts';
 import { feedRepetition } from './rules/repetitions.ts';
 import { isProblem, thresholdState } from './rules/threshold.ts';
 import type { AlarmSettings } from './settings.ts';
-import { type Alarm, createEngineState, type DeviceRuntime, type ItemRuntime, type OperationInput } from './state.ts';
+import { type Alarm, createEngineState, type DeviceRuntime, type OperationInput } from './state.ts';
 import { createAlarmStore } from './store.ts';
 
 export interface AlarmEngine {
@@ -98,8 +98,16 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
 
   // ---------- raise and recover ----------
 
+  /** The lowest level of a device's items (a communication alarm's level), at most 5. */
+  const deviceLevel = (dev: DeviceRuntime) => {
+    let level = 5;
+    for (const slot of dev.items) level = Math.min(level, items.level[slot]!);
+    return level;
+  };
+
+  /** `it`: the item's slot, or null for a device's communication alarm. */
   const raise = (
-    it: ItemRuntime | null,
+    it: number | null,
     dev: DeviceRuntime,
     t: number,
     kind: 'threshold' | 'communication',
@@ -109,18 +117,18 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     state.lastId += 1;
     const a: Alarm = {
       id: state.lastId,
-      item_id: it?.id ?? 0,
+      item_id: it === null ? 0 : items.id[it]!,
       device_id: dev.id,
       device_group_id: dev.device_group_id,
-      item_name: it?.name ?? '',
+      item_name: it === null ? '' : items.name[it]!,
       device_name: dev.name,
       device_group_name: dev.device_group_name,
       kind,
       status,
-      level: it?.level ?? Math.min(...dev.items.map((i) => i.level), 5),
-      color: it?.color ?? levelColors.get(Math.min(...dev.items.map((i) => i.level), 5)) ?? '',
+      level: it === null ? deviceLevel(dev) : items.level[it]!,
+      color: it === null ? (levelColors.get(deviceLevel(dev)) ?? '') : items.color[it]!,
       info,
-      value: it?.value ?? null,
+      value: it === null ? null : items.valueOf(it),
       start_time: t,
       end_time: null,
       last_check: t,
@@ -130,8 +138,11 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       confirmed_at: null,
       notify_count: 0,
       escalated: 0,
-      contact_group_id: it?.contact_group_id ?? dev.items.find((i) => i.contact_group_id > 0)?.contact_group_id ?? 0,
-      unit: it?.unit ?? '',
+      contact_group_id:
+        it === null
+          ? (items.contactGroup[dev.items.find((slot) => items.contactGroup[slot]! > 0) ?? -1] ?? 0)
+          : items.contactGroup[it]!,
+      unit: it === null ? '' : items.unit[it]!,
       next_notify_at: t,
     };
     open.set(a.id, a);
@@ -142,7 +153,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     return a;
   };
 
-  const recover = (a: Alarm, t: number, it: ItemRuntime | null) => {
+  const recover = (a: Alarm, t: number, it: number | null) => {
     a.end_time = t;
     a.last_check = t;
     if (a.handling === handlingState.unprocessed) a.handling = handlingState.processed;
@@ -151,23 +162,25 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     log(a, 'recover', t);
     publish('recover', a);
     // A recovery notice follows a problem notice, unless jitter holds notices (then it comes when jitter stops).
-    if (a.notify_count > 0 && !(it?.jitter.jittering ?? false)) {
+    if (a.notify_count > 0 && !(it !== null && items.jitter.jittering[it] === 1)) {
       notify(a, 'recovery');
-      if (it) it.problemNoticed = false;
+      if (it !== null) items.problemNoticed[it] = 0;
     }
   };
 
-  const onJitter = (it: ItemRuntime, ev: JitterEvent, t: number) => {
+  const onJitter = (it: number, ev: JitterEvent, t: number) => {
     if (!ev) return;
-    const a = it.alarm ?? it.last;
+    const current = items.alarm[it];
+    const last = items.last[it];
+    const a = current ?? last;
     if (!a) return;
-    log(a, ev === 'start' ? 'jitter_start' : 'jitter_stop', t, `${it.jitter.percent}%`);
-    if (it.alarm) publish('jitter', it.alarm);
-    if (ev === 'stop' && it.problemNoticed) {
-      if (it.alarm) notify(it.alarm, 'still_abnormal');
-      else if (it.last) {
-        notify(it.last, 'recovery');
-        it.problemNoticed = false;
+    log(a, ev === 'start' ? 'jitter_start' : 'jitter_stop', t, `${items.jitter.percent[it]}%`);
+    if (current) publish('jitter', current);
+    if (ev === 'stop' && items.problemNoticed[it] === 1) {
+      if (current) notify(current, 'still_abnormal');
+      else if (last) {
+        notify(last, 'recovery');
+        items.problemNoticed[it] = 0;
       }
     }
   };
@@ -210,11 +223,11 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     }
     const js = jitterSettings();
     for (const it of jitteringItems) {
-      if (!it.jitter.jittering) {
+      if (items.jitter.jittering[it] === 0) {
         jitteringItems.delete(it);
         continue;
       }
-      const ev = judgeJitter(it.jitter, nowS, js);
+      const ev = judgeJitter(items.jitter, it, nowS, js);
       if (ev) onJitter(it, ev, nowS);
     }
   };
@@ -279,8 +292,8 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await Promise.all([loadItems(scope), options.settings.get('commons'), loadEscalation()]);
     },
     onSample(itemId, value, tsMs) {
-      const it = items.get(itemId);
-      if (!it) {
+      const it = items.slotOf(itemId);
+      if (it === undefined) {
         // A sample of an item not known yet (added a moment ago): read that item alone.
         if (started) scheduleReload('items', [itemId]);
         return;
@@ -288,38 +301,43 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       const t = Math.floor(tsMs / 1000);
       // The engine owns item state (one rule, one owner): no value is unknown, a value is judged by
       // the threshold rule with hysteresis; every change is published for the live views.
-      const judged = value === null ? monitorState.unknown : thresholdState(it.rule, value, it.raw);
-      if (judged !== it.shown) {
-        it.shown = judged;
-        options.bus.publish('item.state', { item_id: it.id, state: judged, ts_ms: tsMs });
+      const judged = value === null ? monitorState.unknown : thresholdState(items.rule[it]!, value, items.raw[it]!);
+      if (judged !== items.shown[it]) {
+        items.shown[it] = judged;
+        options.bus.publish('item.state', { item_id: itemId, state: judged, ts_ms: tsMs });
       }
       if (value === null) return;
-      if (it.check_period_id > 0 && !inPeriod(periods.get(it.check_period_id) ?? [], new Date(tsMs))) return;
-      it.value = value;
-      it.raw = judged;
-      const prev = it.rep.confirmed;
-      const changed = feedRepetition(it.rep, it.raw, it.repetitions);
-      const now = it.rep.confirmed;
+      const checkPeriod = items.checkPeriod[it]!;
+      if (checkPeriod > 0 && !inPeriod(periods.get(checkPeriod) ?? [], new Date(tsMs))) return;
+      items.value[it] = value;
+      items.hasValue[it] = 1;
+      items.raw[it] = judged;
+      const { rep } = items;
+      const prev = rep.confirmed[it]!;
+      const changed = feedRepetition(rep, it, judged, items.repetitions[it]!);
+      const now = rep.confirmed[it]!;
       const js = jitterSettings();
       if (js.enable) {
-        const ev = feedJitter(it.jitter, now, t, js, changed && isProblem(prev) && !isProblem(now));
-        if (it.jitter.jittering) jitteringItems.add(it);
+        const ev = feedJitter(items.jitter, it, now, t, js, changed && isProblem(prev) && !isProblem(now));
+        if (items.jitter.jittering[it] === 1) jitteringItems.add(it);
         onJitter(it, ev, t);
       }
-      if (it.alarm) {
-        it.alarm.value = value;
-        it.alarm.last_check = t;
+      const alarm = items.alarm[it];
+      if (alarm) {
+        alarm.value = value;
+        alarm.last_check = t;
       }
       if (!changed) return;
-      if (isProblem(now) && !it.alarm) {
-        if (disabledItems.has(it.id)) return;
-        if (it.alarm_period_id > 0 && !inPeriod(periods.get(it.alarm_period_id) ?? [], new Date(tsMs))) return;
-        it.alarm = raise(it, it.device, t, 'threshold', now, '');
-        it.last = it.alarm;
-      } else if (!isProblem(now) && it.alarm) {
-        const a = it.alarm;
-        it.alarm = null;
-        recover(a, t, it);
+      if (isProblem(now) && !alarm) {
+        if (disabledItems.has(itemId)) return;
+        const alarmPeriod = items.alarmPeriod[it]!;
+        if (alarmPeriod > 0 && !inPeriod(periods.get(alarmPeriod) ?? [], new Date(tsMs))) return;
+        const raised = raise(it, items.device[it]!, t, 'threshold', now, '');
+        items.alarm[it] = raised;
+        items.last[it] = raised;
+      } else if (!isProblem(now) && alarm) {
+        items.alarm[it] = null;
+        recover(alarm, t, it);
       }
     },
     onDeviceState(deviceId, state) {
@@ -413,8 +431,14 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     },
     flush,
     toRow,
-    jitterOf: (itemId) => items.get(itemId)?.jitter.percent ?? 0,
-    isJittering: (itemId) => items.get(itemId)?.jitter.jittering === true,
+    jitterOf: (itemId) => {
+      const slot = items.slotOf(itemId);
+      return slot === undefined ? 0 : items.jitter.percent[slot]!;
+    },
+    isJittering: (itemId) => {
+      const slot = items.slotOf(itemId);
+      return slot !== undefined && items.jitter.jittering[slot] === 1;
+    },
   };
   return engine;
 };

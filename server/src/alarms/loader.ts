@@ -1,9 +1,6 @@
-import { monitorState } from '@sitewatch/contract/monitoring';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { newJitterState } from './rules/jitter.ts';
 import type { PeriodRange } from './rules/periods.ts';
-import type { ThresholdRule } from './rules/threshold.ts';
 import type { Alarm, EngineState } from './state.ts';
 
 const clampLevel = (level: number) => Math.min(5, Math.max(1, Math.round(level) || 1));
@@ -92,6 +89,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
   state.disabledItems.clear();
   state.disabledDevices.clear();
   for (const d of disabled) (d.kind === 'device' ? state.disabledDevices : state.disabledItems).add(d.target_id);
+  const { items } = state;
   const seen = new Set<number>();
   // The items re-read now: all, or those of the scope's devices, the scope's items and the rows.
   let affected: Set<number> | null = null;
@@ -99,28 +97,21 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
   else {
     const scoped = new Set<number>(scope.items);
     for (const r of rows) scoped.add(r.id);
-    for (const id of scope.devices) for (const it of state.devices.get(id)?.items ?? []) scoped.add(it.id);
+    for (const id of scope.devices) for (const slot of state.devices.get(id)?.items ?? []) scoped.add(items.id[slot]!);
     const touched = new Set<number>(scope.devices);
     for (const id of scoped) {
-      const dev = state.items.get(id)?.device;
+      const slot = items.slotOf(id);
+      const dev = slot === undefined ? null : items.device[slot];
       if (dev) touched.add(dev.id);
     }
     for (const id of touched) {
       const dev = state.devices.get(id);
-      if (dev) dev.items = dev.items.filter((it) => !scoped.has(it.id));
+      if (dev) dev.items = dev.items.filter((slot) => !scoped.has(items.id[slot]!));
     }
     affected = scoped;
   }
-  // Items of one template have equal rules: one object each (rules are only read), not one per
-  // item (issue 18, memory per item).
-  const rules = new Map<string, ThresholdRule>();
-  const shareRule = (rule: ThresholdRule): ThresholdRule => {
-    const key = `${rule.value_type}|${rule.threshold_min}|${rule.threshold_max}|${rule.overrun_point}|${rule.recovery_point}|${rule.status_threshold}`;
-    const known = rules.get(key);
-    if (known) return known;
-    rules.set(key, rule);
-    return rule;
-  };
+  // The arrays grow once for the rows, not by doubling along them.
+  items.reserve(items.size + rows.length);
   for (const r of rows) {
     if (seen.has(r.id)) continue;
     seen.add(r.id);
@@ -140,72 +131,48 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
     dev.device_group_id = r.device_group_id;
     dev.device_group_name = r.device_group_name;
     const level = clampLevel(r.alarm_level);
-    const settings = {
-      name: r.name,
-      unit: r.unit,
-      device: dev,
-      // A telemetry-only item is judged by no threshold: a value is normal, no value unknown.
-      rule: shareRule(
-        r.telemetry_only === 1
-          ? {
-              value_type: r.value_type,
-              threshold_min: null,
-              threshold_max: null,
-              status_threshold: '',
-              overrun_point: null,
-              recovery_point: null,
-            }
-          : {
-              value_type: r.value_type,
-              threshold_min: r.threshold_min,
-              threshold_max: r.threshold_max,
-              status_threshold: r.status_threshold,
-              overrun_point: r.overrun_point,
-              recovery_point: r.recovery_point,
-            },
-      ),
-      level,
-      color: r.alarm_color || state.levelColors.get(level) || '',
-      repetitions: r.repetitions,
-      notification_interval: r.notification_interval,
-      contact_group_id: r.contact_group_id,
-      check_period_id: r.check_period_id,
-      alarm_period_id: r.alarm_period_id,
-      notification_period_id: r.notification_period_id,
-    };
-    let it = state.items.get(r.id);
-    if (it) Object.assign(it, settings);
-    else {
-      // Every field named in one literal of fixed shape: V8 keeps them in the object itself (a
-      // spread of the settings put them in a side array, ~120 bytes more per item; issue 18).
-      it = {
-        id: r.id,
-        name: settings.name,
-        unit: settings.unit,
-        device: settings.device,
-        rule: settings.rule,
-        level: settings.level,
-        color: settings.color,
-        repetitions: settings.repetitions,
-        notification_interval: settings.notification_interval,
-        contact_group_id: settings.contact_group_id,
-        check_period_id: settings.check_period_id,
-        alarm_period_id: settings.alarm_period_id,
-        notification_period_id: settings.notification_period_id,
-        raw: monitorState.notReady,
-        shown: monitorState.notReady,
-        rep: { confirmed: monitorState.notReady, pending: monitorState.notReady, count: 0 },
-        jitter: newJitterState(),
-        value: null,
-        alarm: null,
-        last: null,
-        problemNoticed: false,
-      };
-      state.items.set(r.id, it);
-    }
-    dev.items.push(it);
+    // A known item keeps its rule state; a new one starts fresh.
+    const slot = items.slotOf(r.id) ?? items.add(r.id);
+    items.name[slot] = r.name;
+    items.unit[slot] = items.intern(r.unit);
+    items.device[slot] = dev;
+    // A telemetry-only item is judged by no threshold: a value is normal, no value unknown. Items of
+    // one template have equal rules: one object each, not one per item.
+    items.rule[slot] = items.shareRule(
+      r.telemetry_only === 1
+        ? {
+            value_type: r.value_type,
+            threshold_min: null,
+            threshold_max: null,
+            status_threshold: '',
+            overrun_point: null,
+            recovery_point: null,
+          }
+        : {
+            value_type: r.value_type,
+            threshold_min: r.threshold_min,
+            threshold_max: r.threshold_max,
+            status_threshold: r.status_threshold,
+            overrun_point: r.overrun_point,
+            recovery_point: r.recovery_point,
+          },
+    );
+    items.level[slot] = level;
+    items.color[slot] = items.intern(r.alarm_color || state.levelColors.get(level) || '');
+    items.repetitions[slot] = r.repetitions;
+    items.notificationInterval[slot] = r.notification_interval;
+    items.contactGroup[slot] = r.contact_group_id;
+    items.checkPeriod[slot] = r.check_period_id;
+    items.alarmPeriod[slot] = r.alarm_period_id;
+    items.notificationPeriod[slot] = r.notification_period_id;
+    dev.items.push(slot);
   }
-  for (const id of affected ?? state.items.keys()) if (!seen.has(id)) state.items.delete(id);
+  for (const id of affected ?? [...items.slots.keys()]) {
+    if (seen.has(id)) continue;
+    const slot = items.slotOf(id);
+    if (slot !== undefined) state.jitteringItems.delete(slot);
+    items.remove(id);
+  }
   for (const [id, dev] of state.devices) if (dev.items.length === 0 && !dev.comm) state.devices.delete(id);
 };
 
@@ -218,24 +185,26 @@ export const loadOpen = async (db: Kysely<Database>, state: EngineState, nowS: n
   state.lastId = Math.max(state.lastId, Number(max?.m ?? 0));
   const rows = await db.selectFrom('alarms').selectAll().where('end_time', 'is', null).execute();
   for (const r of rows) {
-    const it = state.items.get(r.item_id);
+    const { items } = state;
+    const it = items.slotOf(r.item_id);
     const dev = state.devices.get(r.device_id);
+    const interval = it === undefined ? 0 : items.notificationInterval[it]!;
     const a: Alarm = {
       ...r,
-      contact_group_id: it?.contact_group_id ?? 0,
-      unit: it?.unit ?? '',
-      next_notify_at: r.notify_count > 0 && it && it.notification_interval > 0 ? nowS + it.notification_interval : nowS,
+      contact_group_id: it === undefined ? 0 : items.contactGroup[it]!,
+      unit: it === undefined ? '' : items.unit[it]!,
+      next_notify_at: r.notify_count > 0 && it !== undefined && interval > 0 ? nowS + interval : nowS,
     };
     if (r.kind === 'communication') {
       if (!dev) continue;
       dev.comm = a;
     } else {
-      if (!it) continue;
-      it.alarm = a;
-      it.raw = r.status;
-      it.rep.confirmed = r.status;
-      it.rep.pending = r.status;
-      if (r.notify_count > 0) it.problemNoticed = true;
+      if (it === undefined) continue;
+      items.alarm[it] = a;
+      items.raw[it] = r.status;
+      items.rep.confirmed[it] = r.status;
+      items.rep.pending[it] = r.status;
+      if (r.notify_count > 0) items.problemNoticed[it] = 1;
     }
     state.open.set(a.id, a);
   }

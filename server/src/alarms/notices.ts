@@ -36,7 +36,11 @@ export const createNotices = (deps: {
     if (groupId > 0) notifier.enqueue({ action, subject: subjectOf(a), contact_group_id: groupId });
   };
 
-  const jittering = (a: Alarm) => state.items.get(a.item_id)?.jitter.jittering === true;
+  const { items } = state;
+  const jittering = (a: Alarm) => {
+    const slot = items.slotOf(a.item_id);
+    return slot !== undefined && items.jitter.jittering[slot] === 1;
+  };
 
   /** Sends the due problem notice of an open alarm, if every rule allows it now. */
   const maybeNotify = (a: Alarm, nowS: number) => {
@@ -44,17 +48,13 @@ export const createNotices = (deps: {
     if (jittering(a) || nowS < a.next_notify_at) return;
     const commons = settings.peek('commons');
     if (a.notify_count >= Math.max(1, commons.notify_times)) return;
-    const it = state.items.get(a.item_id);
-    if (
-      it &&
-      it.notification_period_id > 0 &&
-      !inPeriod(state.periods.get(it.notification_period_id) ?? [], new Date(nowS * 1000))
-    )
-      return;
+    const it = items.slotOf(a.item_id);
+    const period = it === undefined ? 0 : items.notificationPeriod[it]!;
+    if (period > 0 && !inPeriod(state.periods.get(period) ?? [], new Date(nowS * 1000))) return;
     notify(a, 'notice');
-    if (it) it.problemNoticed = true;
+    if (it !== undefined) items.problemNoticed[it] = 1;
     a.notify_count += 1;
-    const interval = it?.notification_interval ?? 0;
+    const interval = it === undefined ? 0 : items.notificationInterval[it]!;
     a.next_notify_at = interval > 0 ? nowS + interval : Number.POSITIVE_INFINITY;
     store.changed(a);
   };

@@ -1,8 +1,6 @@
 import type { AlarmsTable } from '../db/schema-alarms.ts';
-import type { JitterState } from './rules/jitter.ts';
+import { ItemTable } from './items.ts';
 import type { PeriodRange } from './rules/periods.ts';
-import type { RepetitionState } from './rules/repetitions.ts';
-import type { ThresholdRule } from './rules/threshold.ts';
 
 /** An alarm record as the engine holds it (the `alarms` row plus scheduling). */
 export interface Alarm extends AlarmsTable {
@@ -11,40 +9,14 @@ export interface Alarm extends AlarmsTable {
   next_notify_at: number;
 }
 
-export interface ItemRuntime {
-  id: number;
-  name: string;
-  unit: string;
-  device: DeviceRuntime;
-  rule: ThresholdRule;
-  level: number;
-  color: string;
-  repetitions: number;
-  notification_interval: number;
-  contact_group_id: number;
-  check_period_id: number;
-  alarm_period_id: number;
-  notification_period_id: number;
-  raw: number;
-  /** The item's state as last published on the bus (`item.state`): the one the live views show. */
-  shown: number;
-  rep: RepetitionState;
-  jitter: JitterState;
-  value: number | null;
-  alarm: Alarm | null;
-  /** The last alarm of the item (for the notice after jitter stops). */
-  last: Alarm | null;
-  /** A problem notice went out and no recovery notice has followed yet. */
-  problemNoticed: boolean;
-}
-
 export interface DeviceRuntime {
   id: number;
   name: string;
   device_group_id: number;
   device_group_name: string;
   comm: Alarm | null;
-  items: ItemRuntime[];
+  /** Slots of its items in the item table. */
+  items: number[];
 }
 
 export interface OperationInput {
@@ -59,7 +31,8 @@ export interface OperationInput {
  * items and devices with their rule state, the open alarms, and what the rules read.
  */
 export interface EngineState {
-  items: Map<number, ItemRuntime>;
+  /** The items and their rule state, one slot each (items.ts). */
+  items: ItemTable;
   devices: Map<number, DeviceRuntime>;
   /** Open alarms by id. */
   open: Map<number, Alarm>;
@@ -71,13 +44,14 @@ export interface EngineState {
   siteRoles: Map<number, number[]>;
   /** Contact group → the group an unconfirmed alarm escalates to, after `minutes`. */
   escalation: Map<number, { minutes: number; target: number }>;
-  jitteringItems: Set<ItemRuntime>;
+  /** Slots of the items jittering now (re-judged every tick for the recovery period). */
+  jitteringItems: Set<number>;
   /** The id of the newest alarm record. */
   lastId: number;
 }
 
 export const createEngineState = (): EngineState => ({
-  items: new Map(),
+  items: new ItemTable(),
   devices: new Map(),
   open: new Map(),
   disabledItems: new Set(),

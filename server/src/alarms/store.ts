@@ -15,8 +15,9 @@ const stateLabel = (a: AlarmsTable): string =>
         : 'abnormal';
 
 const jitterShown = (state: EngineState, itemId: number) => {
-  const jitter = state.items.get(itemId)?.jitter;
-  return jitter?.jittering ? jitter.percent : 0;
+  const { items } = state;
+  const slot = items.slotOf(itemId);
+  return slot !== undefined && items.jitter.jittering[slot] === 1 ? items.jitter.percent[slot]! : 0;
 };
 
 export interface AlarmStore {

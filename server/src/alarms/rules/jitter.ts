@@ -44,44 +44,72 @@ export interface JitterSettings {
 }
 
 /**
- * One item's jitter state. The window of confirmed states is a ring of at most 21 entries, each a
- * whole-second time and its state packed into one number (time × 8 + state, states being 0–6),
- * allocated at the first state: one small array per item instead of two growing ones (issue 18,
- * memory per item: 100 000 items held ~45 MB of windows).
+ * The jitter state of every item, as a struct of arrays indexed by the item's slot (issue 18, memory
+ * per item: one object and one ring array per item cost ~250 bytes; these arrays ~130). The window
+ * of confirmed states is a ring of at most 21 entries per slot: whole-second times (relative to the
+ * first time fed, so they fit an Int32: ±68 years) and states.
  */
-export interface JitterState {
-  ring: number[] | null;
-  /** Index of the oldest entry in `ring`, and how many entries it holds. */
-  head: number;
-  size: number;
-  jittering: boolean;
-  percent: number;
-  lifts: number;
+export class JitterTable {
+  capacity = 0;
+  /** Time of the first state fed: ring times are seconds after it. */
+  base: number | null = null;
+  times = new Int32Array(0);
+  states = new Uint8Array(0);
+  /** Index of the oldest entry in the slot's ring, and how many entries it holds. */
+  head = new Uint8Array(0);
+  size = new Uint8Array(0);
+  jittering = new Uint8Array(0);
+  percent = new Float64Array(0);
+  lifts = new Int32Array(0);
   /** When the percent first fell below stop while jittering (0: not below). */
-  belowSince: number;
+  belowSince = new Float64Array(0);
+
+  constructor(capacity = 0) {
+    this.grow(capacity);
+  }
+
+  /** Makes room for `capacity` slots, keeping what the existing ones hold. */
+  grow(capacity: number) {
+    if (capacity <= this.capacity) return;
+    const copy = <T extends Int32Array | Uint8Array | Float64Array>(old: T, make: (n: number) => T, per = 1): T => {
+      const next = make(capacity * per);
+      next.set(old);
+      return next;
+    };
+    this.times = copy(this.times, (n) => new Int32Array(n), jitterWindow);
+    this.states = copy(this.states, (n) => new Uint8Array(n), jitterWindow);
+    this.head = copy(this.head, (n) => new Uint8Array(n));
+    this.size = copy(this.size, (n) => new Uint8Array(n));
+    this.jittering = copy(this.jittering, (n) => new Uint8Array(n));
+    this.percent = copy(this.percent, (n) => new Float64Array(n));
+    this.lifts = copy(this.lifts, (n) => new Int32Array(n));
+    this.belowSince = copy(this.belowSince, (n) => new Float64Array(n));
+    this.capacity = capacity;
+  }
+
+  /** Empties a slot (a new item, or one removed). */
+  clear(slot: number) {
+    this.head[slot] = 0;
+    this.size[slot] = 0;
+    this.jittering[slot] = 0;
+    this.percent[slot] = 0;
+    this.lifts[slot] = 0;
+    this.belowSince[slot] = 0;
+  }
 }
 
-export const newJitterState = (): JitterState => ({
-  ring: null,
-  head: 0,
-  size: 0,
-  jittering: false,
-  percent: 0,
-  lifts: 0,
-  belowSince: 0,
-});
+/** Where the i-th entry of a slot's window (oldest first) lies in the ring arrays. */
+const at = (j: JitterTable, slot: number, i: number) => slot * jitterWindow + ((j.head[slot]! + i) % jitterWindow);
+const stateAt = (j: JitterTable, slot: number, i: number) => j.states[at(j, slot, i)]!;
+const timeAt = (j: JitterTable, slot: number, i: number) => j.times[at(j, slot, i)]! + j.base!;
 
-/** The i-th entry of the window, oldest first. */
-const entry = (s: JitterState, i: number) => s.ring![(s.head + i) % jitterWindow]!;
-const stateAt = (s: JitterState, i: number) => entry(s, i) % 8;
-const timeAt = (s: JitterState, i: number) => Math.floor(entry(s, i) / 8);
+/** The confirmed states in a slot's window, oldest first. */
+export const jitterStates = (j: JitterTable, slot: number): number[] =>
+  Array.from({ length: j.size[slot]! }, (_, i) => stateAt(j, slot, i));
 
-/** The confirmed states in the window, oldest first. */
-export const jitterStates = (s: JitterState): number[] => Array.from({ length: s.size }, (_, i) => stateAt(s, i));
-
-const dropOldest = (s: JitterState) => {
-  s.head = (s.head + 1) % jitterWindow;
-  s.size -= 1;
+const dropOldest = (j: JitterTable, slot: number) => {
+  j.head[slot] = (j.head[slot]! + 1) % jitterWindow;
+  j.size[slot]! -= 1;
 };
 
 export type JitterEvent = 'start' | 'stop' | null;
@@ -89,54 +117,62 @@ export type JitterEvent = 'start' | 'stop' | null;
 /**
  * Adds one confirmed state (after repetitions) and says whether jitter starts or stops: notices are
  * held while the percent is above `start`, and resume only once it falls below `stop` (and stays
- * there for `recovery_period`). The state is updated in place.
+ * there for `recovery_period`). The slot is updated in place.
  */
 export const feedJitter = (
-  s: JitterState,
+  j: JitterTable,
+  slot: number,
   state: number,
   t: number,
   settings: JitterSettings,
   lifted: boolean,
 ): JitterEvent => {
-  s.ring ??= new Array<number>(jitterWindow).fill(0);
-  if (s.size === jitterWindow) dropOldest(s);
-  s.ring[(s.head + s.size) % jitterWindow] = Math.floor(t) * 8 + state;
-  s.size += 1;
+  const second = Math.floor(t);
+  j.base ??= second;
+  if (j.size[slot] === jitterWindow) dropOldest(j, slot);
+  const i = at(j, slot, j.size[slot]!);
+  j.times[i] = second - j.base;
+  j.states[i] = state;
+  j.size[slot]! += 1;
   if (settings.period > 0) {
-    while (s.size > 1 && timeAt(s, 0) < t - settings.period) dropOldest(s);
+    while (j.size[slot]! > 1 && timeAt(j, slot, 0) < t - settings.period) dropOldest(j, slot);
   }
   // Lifts in a row: a recovery counts one; a state that holds for a second check ends the run.
-  if (lifted) s.lifts += 1;
-  else if (s.size >= 2 && state === stateAt(s, s.size - 2)) s.lifts = 0;
-  return judgeJitter(s, t, settings);
+  const size = j.size[slot]!;
+  if (lifted) j.lifts[slot]! += 1;
+  else if (size >= 2 && state === stateAt(j, slot, size - 2)) j.lifts[slot] = 0;
+  return judgeJitter(j, slot, t, settings);
 };
 
-/** Re-judges jitter at time `t` (also called without a new state, for the recovery period). */
-export const judgeJitter = (s: JitterState, t: number, settings: JitterSettings): JitterEvent => {
+/** Re-judges a slot's jitter at time `t` (also called without a new state, for the recovery period). */
+export const judgeJitter = (j: JitterTable, slot: number, t: number, settings: JitterSettings): JitterEvent => {
   if (!settings.enable) {
-    const was = s.jittering;
-    s.jittering = false;
-    s.belowSince = 0;
+    const was = j.jittering[slot] === 1;
+    j.jittering[slot] = 0;
+    j.belowSince[slot] = 0;
     return was ? 'stop' : null;
   }
-  s.percent = s.size >= Math.max(2, settings.buffer_times) ? percentOf(s.size, (i) => stateAt(s, i), settings.type) : 0;
-  const liftsExceeded = settings.max_continuous_lifts > 0 && s.lifts >= settings.max_continuous_lifts;
-  if (!s.jittering) {
-    if (s.percent > settings.start || liftsExceeded) {
-      s.jittering = true;
-      s.belowSince = 0;
+  const size = j.size[slot]!;
+  j.percent[slot] =
+    size >= Math.max(2, settings.buffer_times) ? percentOf(size, (i) => stateAt(j, slot, i), settings.type) : 0;
+  const percent = j.percent[slot]!;
+  const liftsExceeded = settings.max_continuous_lifts > 0 && j.lifts[slot]! >= settings.max_continuous_lifts;
+  if (j.jittering[slot] === 0) {
+    if (percent > settings.start || liftsExceeded) {
+      j.jittering[slot] = 1;
+      j.belowSince[slot] = 0;
       return 'start';
     }
     return null;
   }
-  if (s.percent < settings.stop && !liftsExceeded) {
-    if (s.belowSince === 0) s.belowSince = t;
-    if (t - s.belowSince >= settings.recovery_period) {
-      s.jittering = false;
-      s.belowSince = 0;
-      s.lifts = 0;
+  if (percent < settings.stop && !liftsExceeded) {
+    if (j.belowSince[slot] === 0) j.belowSince[slot] = t;
+    if (t - j.belowSince[slot]! >= settings.recovery_period) {
+      j.jittering[slot] = 0;
+      j.belowSince[slot] = 0;
+      j.lifts[slot] = 0;
       return 'stop';
     }
-  } else s.belowSince = 0;
+  } else j.belowSince[slot] = 0;
   return null;
 };

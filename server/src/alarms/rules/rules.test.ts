@@ -1,6 +1,6 @@
 import { monitorState as S } from '@sitewatch/contract/monitoring';
 import { describe, expect, it } from 'vitest';
-import { feedJitter, type JitterSettings, jitterPercent, jitterStates, newJitterState } from './jitter.ts';
+import { feedJitter, type JitterSettings, JitterTable, jitterPercent, jitterStates } from './jitter.ts';
 import { inPeriod } from './periods.ts';
 import { feedRepetition } from './repetitions.ts';
 import { type ThresholdRule, thresholdState } from './threshold.ts';
@@ -54,8 +54,9 @@ describe('repetitions', () => {
     [2, [N, N, A, N, A, A, N, N], [0, N, N, N, N, A, A, N], [false, true, false, false, false, true, false, true]],
   ];
   it.each(cases)('%i repetitions', (reps, raws, confirmed, changed) => {
-    const s = { confirmed: S.notReady, pending: S.notReady, count: 0 };
-    const got = raws.map((r) => [feedRepetition(s, r, reps), s.confirmed] as const);
+    // One slot of the table (notReady is 0, the arrays' initial value).
+    const s = { confirmed: new Int8Array(1), pending: new Int8Array(1), count: new Int32Array(1) };
+    const got = raws.map((r) => [feedRepetition(s, 0, r, reps), s.confirmed[0]] as const);
     expect(got.map((g) => g[1])).toEqual(confirmed);
     expect(got.map((g) => g[0])).toEqual(changed);
   });
@@ -106,14 +107,14 @@ describe('jitter hold and resume', () => {
   };
   /** Feeds confirmed states one per second and returns when jitter started and stopped. */
   const run = (states: number[], s: JitterSettings = settings) => {
-    const j = newJitterState();
+    const j = new JitterTable(1);
     const events: string[] = [];
     const held: boolean[] = [];
     states.forEach((st, i) => {
-      const prev = jitterStates(j).at(-1);
-      const ev = feedJitter(j, st, i, s, prev === A && st === N);
+      const prev = jitterStates(j, 0).at(-1);
+      const ev = feedJitter(j, 0, st, i, s, prev === A && st === N);
       if (ev) events.push(`${ev}@${i}`);
-      held.push(j.jittering);
+      held.push(j.jittering[0] === 1);
     });
     return { events, held, j };
   };
@@ -136,13 +137,13 @@ describe('jitter hold and resume', () => {
     expect(r.events[0]).toMatch(/^start@/);
     expect(r.events[1]).toMatch(/^stop@/);
     // At stop the window holds fewer than 5 changes (< 25 %): 20 + 20 − 16 states later.
-    const j = newJitterState();
-    for (const [i, st] of states.slice(0, stop + 1).entries()) feedJitter(j, st, i, settings, false);
-    expect(j.percent).toBeLessThan(25);
+    const j = new JitterTable(1);
+    for (const [i, st] of states.slice(0, stop + 1).entries()) feedJitter(j, 0, st, i, settings, false);
+    expect(j.percent[0]).toBeLessThan(25);
     // One state earlier it was still at 25 % (not below): still held.
-    const k = newJitterState();
-    for (const [i, st] of states.slice(0, stop).entries()) feedJitter(k, st, i, settings, false);
-    expect(k.percent).toBeGreaterThanOrEqual(25);
+    const k = new JitterTable(1);
+    for (const [i, st] of states.slice(0, stop).entries()) feedJitter(k, 0, st, i, settings, false);
+    expect(k.percent[0]).toBeGreaterThanOrEqual(25);
     expect(start).toBeLessThan(stop);
   });
 
@@ -166,24 +167,24 @@ describe('jitter hold and resume', () => {
   });
 
   it('keeps the last 21 states in its ring, in order, over long runs', () => {
-    const j = newJitterState();
+    const j = new JitterTable(1);
     const fed: number[] = [];
     let seed = 7;
     for (let i = 0; i < 200; i++) {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       const st = seed % 7;
       fed.push(st);
-      feedJitter(j, st, 1_700_000_000 + i * 30, { ...settings, type: 'weighted', start: 101 }, false);
+      feedJitter(j, 0, st, 1_700_000_000 + i * 30, { ...settings, type: 'weighted', start: 101 }, false);
       const last = fed.slice(-21);
-      expect(jitterStates(j)).toEqual(last);
-      if (last.length >= settings.buffer_times) expect(j.percent).toBe(jitterPercent(last, 'weighted'));
+      expect(jitterStates(j, 0)).toEqual(last);
+      if (last.length >= settings.buffer_times) expect(j.percent[0]).toBe(jitterPercent(last, 'weighted'));
     }
   });
 
   it('drops states older than the jitter period', () => {
-    const j = newJitterState();
+    const j = new JitterTable(1);
     const s = { ...settings, period: 10 };
-    for (const [i, st] of flap(21).entries()) feedJitter(j, st, i, s, false);
-    expect(jitterStates(j).length).toBeLessThanOrEqual(11);
+    for (const [i, st] of flap(21).entries()) feedJitter(j, 0, st, i, s, false);
+    expect(jitterStates(j, 0).length).toBeLessThanOrEqual(11);
   });
 });
