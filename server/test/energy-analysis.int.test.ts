@@ -1,15 +1,13 @@
-import { defaultLoginSafe } from '@sitewatch/contract/auth';
 import { exportReports } from '@sitewatch/contract/energy';
 import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
 import { zoneClock } from '../src/modules/energy/tariff.ts';
-import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { createSeriesStore } from '../src/series/store.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
-import { createFirstAdmin, createUser, encryptFor, loginHeader, publicKeyOf } from './helpers/login.ts';
+import { addDeviceItems, addSite, realLogin, signInFirstAdmin } from './helpers/estate.ts';
+import { createUser, loginHeader } from './helpers/login.ts';
 
-const noCaptcha = { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } };
 const h = 3600;
 // The server cuts days on its own clock: the test's days are local days of that same zone.
 const clock = zoneClock(process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone);
@@ -29,44 +27,20 @@ const jan10LastYear = localMidnight(2025, 1, 10);
  * and the xlsx export; bad input answers 4xx with its message, a user without the site sees nothing.
  */
 describeEachDatabase('energy: trend, load, active power, time-share periods, PUE menu, export', (dialect) => {
-  const t = useTestApp(dialect, {
-    authenticator: undefined,
-    globalConfigDefaults: noCaptcha,
-    loginRateLimit: { max: 100_000, timeWindow: 60_000 },
-  });
+  const t = useTestApp(dialect, realLogin);
 
   it('answers the analyses of a site from its meters and refuses bad input', async () => {
-    const first = await createFirstAdmin(t.database.db);
-    const key = await publicKeyOf(t.app);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/user/password_without_login',
-      payload: {
-        user_name: 'admin',
-        old_password: encryptFor(key, first),
-        new_password: encryptFor(key, 'Admin-Strong-91'),
-      },
-    });
-    const admin = await loginHeader(t.app, 'admin', 'Admin-Strong-91');
-    const call = (method: 'GET' | 'POST' | 'PUT', url: string, headers = admin, payload?: object) =>
-      t.app.inject({ method, url: `/api/v1/${url}`, headers, ...(payload ? { payload } : {}) });
-    const site = async (name: string) =>
-      (await call('POST', 'setting/device_groups', admin, { name, weight: 1 })).json().data.id as number;
-    const north = await site('North room');
-    const south = await site('South room');
-    const device = (
-      await call('POST', 'setting/devices', admin, {
-        name: 'PM-north',
-        device_group_id: north,
-        driver: 'simulator',
-        code: 'power_meter',
-        template_id: 4,
-      })
-    ).json().data;
-    const items = (await call('GET', `setting/items?device_id=${device.id}`))
-      .json()
-      .data.data.map((i: { id: number }) => i.id) as number[];
-    const [totalItem, itItem, coolingItem, lightItem, lossItem] = items as [number, number, number, number, number];
+    const { admin, call } = await signInFirstAdmin(t);
+    const north = await addSite(call, 'North room');
+    const south = await addSite(call, 'South room');
+    const device = await addDeviceItems(call, north, { name: 'PM-north', code: 'power_meter', template_id: 4 });
+    const [totalItem, itItem, coolingItem, lightItem, lossItem] = device.items as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const meter = async (name: string, item: number, kind: string, category: string) => {
       const res = await call('POST', 'setting/energy', admin, {
         name,

@@ -1,15 +1,12 @@
-import { defaultLoginSafe } from '@sitewatch/contract/auth';
 import { expect, it } from 'vitest';
 import { createEnergyFill } from '../src/modules/energy/fill.ts';
 import { energyFillOf } from '../src/modules/energy/index.ts';
 import { zoneClock } from '../src/modules/energy/tariff.ts';
-import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { createSeriesStore } from '../src/series/store.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
-import { createFirstAdmin, encryptFor, loginHeader, publicKeyOf } from './helpers/login.ts';
+import { addDeviceItems, addSite, realLogin, signInFirstAdmin } from './helpers/estate.ts';
 
-const noCaptcha = { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } };
 const h = 3600;
 const base = Date.UTC(2026, 0, 5, 0) / 1000;
 
@@ -20,42 +17,16 @@ const base = Date.UTC(2026, 0, 5, 0) / 1000;
  * recomputed over its whole history; the API answers from the stored energy on both databases.
  */
 describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => {
-  const t = useTestApp(dialect, {
-    authenticator: undefined,
-    globalConfigDefaults: noCaptcha,
-    loginRateLimit: { max: 100_000, timeWindow: 60_000 },
-  });
+  const t = useTestApp(dialect, realLogin);
 
   it('resumes after a restart, recomputes late data and a changed meter', async () => {
-    const first = await createFirstAdmin(t.database.db);
-    const key = await publicKeyOf(t.app);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/user/password_without_login',
-      payload: {
-        user_name: 'admin',
-        old_password: encryptFor(key, first),
-        new_password: encryptFor(key, 'Admin-Strong-91'),
-      },
-    });
-    const admin = await loginHeader(t.app, 'admin', 'Admin-Strong-91');
-    const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-      t.app.inject({ method, url: `/api/v1/${url}`, headers: admin, ...(payload ? { payload } : {}) });
-    const site = (await call('POST', 'setting/device_groups', { name: 'Fill room', weight: 1 })).json().data.id;
-    const device = (
-      await call('POST', 'setting/devices', {
-        name: 'PM-fill',
-        device_group_id: site,
-        driver: 'simulator',
-        code: 'temp_hum',
-        template_id: 1,
-      })
-    ).json().data;
-    const [item] = (await call('GET', `setting/items?device_id=${device.id}`))
-      .json()
-      .data.data.map((i: { id: number }) => i.id);
+    const { call } = await signInFirstAdmin(t);
+    const site = await addSite(call, 'Fill room');
+    const {
+      items: [item],
+    } = await addDeviceItems(call, site, { name: 'PM-fill', code: 'temp_hum', template_id: 1 });
     const meterBody = { name: 'Feed', item_id: item, kind: 'counter', category: 'total', device_group_id: site };
-    const meter = (await call('POST', 'setting/energy', meterBody)).json().data;
+    const meter = (await call('POST', 'setting/energy', undefined, meterBody)).json().data;
     const k = t.database.db.kysely;
     const store = createSeriesStore(t.database.db);
     const fill = energyFillOf.get(t.app)!;
@@ -126,9 +97,9 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     );
 
     // A changed meter (another highest power) is recomputed over its whole history: the altered hour heals.
-    expect((await call('PUT', `setting/energy/${meter.id}`, { ...meterBody, max_power_kw: 1000 })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await call('PUT', `setting/energy/${meter.id}`, undefined, { ...meterBody, max_power_kw: 1000 })).statusCode,
+    ).toBe(200);
     const healed = (await call('GET', `energy/energy_used?${range}&interval=hour`)).json().data[0];
     expect(healed.total_kwh).toBe(1290);
     expect(healed.buckets.find((b: { ts: number }) => b.ts === base + 2 * h).kwh).toBe(10);
@@ -140,12 +111,12 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     expect(daily.buckets.some((b: { estimated: boolean }) => b.estimated)).toBe(true);
     // The cost reads whole days from the hours packed in the daily rows: every hour counted once.
     const flat = (
-      await call('POST', 'time_sharing_system', {
+      await call('POST', 'time_sharing_system', undefined, {
         name: 'Flat',
         slots: [{ start: '00:00', end: '24:00', band: 'flat', price: 0.5 }],
       })
     ).json().data;
-    await call('PUT', `energy_cost_set/${site}`, { tariff_id: flat.id, valid_from: 0 });
+    await call('PUT', `energy_cost_set/${site}`, undefined, { tariff_id: flat.id, valid_from: 0 });
     const cost = (await call('GET', `energy_analysis/cost_statistics?${range}&interval=day`)).json().data[0];
     expect(cost).toMatchObject({ kwh: 1290, cost_cents: 64_500, uncosted_kwh: 0 });
     const days = await k

@@ -1,13 +1,10 @@
-import { defaultLoginSafe } from '@sitewatch/contract/auth';
 import type { Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import { down, up } from '../src/db/migrations/0023-energy-menus.ts';
-import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
-import { createFirstAdmin, createUser, encryptFor, loginHeader, publicKeyOf } from './helpers/login.ts';
-
-const noCaptcha = { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } };
+import { realLogin, signInFirstAdmin } from './helpers/estate.ts';
+import { createUser, loginHeader } from './helpers/login.ts';
 
 interface Node {
   url: string;
@@ -26,25 +23,10 @@ const pages = (nodes: Node[]): Record<string, string[]> =>
  * migration gives to the roles that could edit devices (what the writes needed before), and to no other.
  */
 describeEachDatabase('energy menus and their grants', (dialect) => {
-  const t = useTestApp(dialect, {
-    authenticator: undefined,
-    globalConfigDefaults: noCaptcha,
-    loginRateLimit: { max: 100_000, timeWindow: 60_000 },
-  });
+  const t = useTestApp(dialect, realLogin);
 
   it('lists the energy pages and moves the device editors’ energy rights to them', async () => {
-    const first = await createFirstAdmin(t.database.db);
-    const key = await publicKeyOf(t.app);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/user/password_without_login',
-      payload: {
-        user_name: 'admin',
-        old_password: encryptFor(key, first),
-        new_password: encryptFor(key, 'Admin-Strong-91'),
-      },
-    });
-    const admin = await loginHeader(t.app, 'admin', 'Admin-Strong-91');
+    const { admin } = await signInFirstAdmin(t);
     const menus = (headers: Record<string, string>) =>
       t.app.inject({ method: 'GET', url: '/api/v1/menus', headers }).then((r) => pages(r.json().data.list as Node[]));
     expect(await menus(admin)).toMatchObject({

@@ -1,12 +1,10 @@
-import { defaultLoginSafe } from '@sitewatch/contract/auth';
 import { expect, it } from 'vitest';
-import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { createSeriesStore } from '../src/series/store.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
-import { createFirstAdmin, createUser, encryptFor, loginHeader, publicKeyOf } from './helpers/login.ts';
+import { addDeviceItems, addSite, realLogin, signInFirstAdmin } from './helpers/estate.ts';
+import { createUser, loginHeader } from './helpers/login.ts';
 
-const noCaptcha = { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } };
 const h = 3600;
 const base = Date.UTC(2026, 2, 1, 0) / 1000;
 
@@ -16,49 +14,14 @@ const base = Date.UTC(2026, 2, 1, 0) / 1000;
  * validation messages of 002 §5.1 (nothing stored on refusal), and site grants.
  */
 describeEachDatabase('energy: meters, consumption, tariffs, cost and PUE', (dialect) => {
-  const t = useTestApp(dialect, {
-    authenticator: undefined,
-    globalConfigDefaults: noCaptcha,
-    loginRateLimit: { max: 100_000, timeWindow: 60_000 },
-  });
+  const t = useTestApp(dialect, realLogin);
 
   it('configures meters and a tariff, answers consumption, cost and PUE, and refuses bad input', async () => {
-    const first = await createFirstAdmin(t.database.db);
-    const key = await publicKeyOf(t.app);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/user/password_without_login',
-      payload: {
-        user_name: 'admin',
-        old_password: encryptFor(key, first),
-        new_password: encryptFor(key, 'Admin-Strong-91'),
-      },
-    });
-    const admin = await loginHeader(t.app, 'admin', 'Admin-Strong-91');
-    const call = (
-      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-      url: string,
-      headers: Record<string, string>,
-      payload?: object,
-    ) => t.app.inject({ method, url: `/api/v1/${url}`, headers, ...(payload ? { payload } : {}) });
-    const site = async (name: string) =>
-      (await call('POST', 'setting/device_groups', admin, { name, weight: 1 })).json().data.id as number;
-    const north = await site('North room');
-    const south = await site('South room');
-    const itemsOf = async (siteId: number) => {
-      const device = (
-        await call('POST', 'setting/devices', admin, {
-          name: `PM-${siteId}`,
-          device_group_id: siteId,
-          driver: 'simulator',
-          code: 'temp_hum',
-          template_id: 1,
-        })
-      ).json().data;
-      return (await call('GET', `setting/items?device_id=${device.id}`, admin))
-        .json()
-        .data.data.map((i: { id: number }) => i.id) as number[];
-    };
+    const { admin, call } = await signInFirstAdmin(t);
+    const north = await addSite(call, 'North room');
+    const south = await addSite(call, 'South room');
+    const itemsOf = async (siteId: number) =>
+      (await addDeviceItems(call, siteId, { name: `PM-${siteId}`, code: 'temp_hum', template_id: 1 })).items;
     const [totalItem, itItem] = await itemsOf(north);
     const [southItem] = await itemsOf(south);
 

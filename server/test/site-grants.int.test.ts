@@ -1,34 +1,14 @@
-import { defaultLoginSafe } from '@sitewatch/contract/auth';
 import { expect, it } from 'vitest';
-import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
-import { createFirstAdmin, createUser, encryptFor, loginHeader, publicKeyOf } from './helpers/login.ts';
-
-const noCaptcha = { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } };
+import { realLogin, signInFirstAdmin } from './helpers/estate.ts';
+import { createUser, loginHeader } from './helpers/login.ts';
 
 describeEachDatabase('site grants filter what the server answers', (dialect) => {
-  const t = useTestApp(dialect, {
-    authenticator: undefined,
-    globalConfigDefaults: noCaptcha,
-    loginRateLimit: { max: 100_000, timeWindow: 60_000 },
-  });
+  const t = useTestApp(dialect, realLogin);
 
   it('a user granted one site sees only that site, its devices and items; user 1 sees all', async () => {
-    const first = await createFirstAdmin(t.database.db);
-    const key = await publicKeyOf(t.app);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/user/password_without_login',
-      payload: {
-        user_name: 'admin',
-        old_password: encryptFor(key, first),
-        new_password: encryptFor(key, 'Admin-Strong-91'),
-      },
-    });
-    const admin = await loginHeader(t.app, 'admin', 'Admin-Strong-91');
-    const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
-      t.app.inject({ method, url: `/api/v1/${url}`, headers, ...(payload ? { payload } : {}) });
+    const { admin, call } = await signInFirstAdmin(t);
     const north = (await call('POST', 'setting/device_groups', admin, { name: 'North room', weight: 1 })).json().data;
     const south = (await call('POST', 'setting/device_groups', admin, { name: 'South room', weight: 1 })).json().data;
     expect(north.id).toBeGreaterThan(0);
