@@ -35,7 +35,13 @@ const heap = () => {
 const before = heap();
 // No alarm is raised (all values normal): the notifier is never called.
 const notifier = { enqueue: () => undefined } as unknown as Notifier;
-const engine = createAlarmEngine({ db, bus: createEventBus(), notifier, settings: createAlarmSettings(db) });
+const bus = createEventBus();
+const engine = createAlarmEngine({ db, bus, notifier, settings: createAlarmSettings(db) });
+// Every item the engine loaded publishes its first state: the count checks that all were read.
+let judged = 0;
+bus.subscribe('item.state', () => {
+  judged += 1;
+});
 const startedAt = performance.now();
 await engine.start();
 const startMs = performance.now() - startedAt;
@@ -53,6 +59,7 @@ console.log(
     {
       items,
       rounds,
+      items_judged: judged,
       load_average: loadavg().map((l) => Math.round(l * 100) / 100),
       engine_heap_mb: Math.round((after - before) / 1e4) / 100,
       bytes_per_item: Math.round((after - before) / items),

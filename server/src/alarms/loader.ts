@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { PeriodRange } from './rules/periods.ts';
-import type { Alarm, EngineState } from './state.ts';
+import type { Alarm, DeviceRuntime, EngineState } from './state.ts';
 
 const clampLevel = (level: number) => Math.min(5, Math.max(1, Math.round(level) || 1));
 
@@ -13,6 +13,8 @@ export interface ReloadScope {
 
 /** Splits long id lists so no statement passes a database's parameter limit. */
 const idBatch = 5_000;
+/** Rows per page of a full read. */
+const pageSize = 5_000;
 
 /**
  * Reads the enabled items of enabled devices with what their rules need; keeps the state of items
@@ -51,9 +53,9 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
       ])
       .where('items.enable', '=', 1)
       .where('devices.enable', '=', 1);
-  const readRows = async () => {
-    if (!scope) return selectItems().execute();
-    const out: Awaited<ReturnType<ReturnType<typeof selectItems>['execute']>> = [];
+  type Row = Awaited<ReturnType<ReturnType<typeof selectItems>['execute']>>[number];
+  const readScoped = async (scope: ReloadScope) => {
+    const out: Row[] = [];
     for (const [column, ids] of [
       ['devices.id', scope.devices],
       ['items.id', scope.items],
@@ -67,8 +69,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
     }
     return out;
   };
-  const [rows, periodRows, levels, roleSites, disabled] = await Promise.all([
-    readRows(),
+  const [periodRows, levels, roleSites, disabled] = await Promise.all([
     db.selectFrom('time_periods').selectAll().execute(),
     db.selectFrom('alarm_levels').selectAll().execute(),
     db.selectFrom('role_sites').selectAll().execute(),
@@ -93,27 +94,20 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
   const seen = new Set<number>();
   // The items re-read now: all, or those of the scope's devices, the scope's items and the rows.
   let affected: Set<number> | null = null;
-  if (!scope) for (const dev of state.devices.values()) dev.items = [];
-  else {
-    const scoped = new Set<number>(scope.items);
-    for (const r of rows) scoped.add(r.id);
-    for (const id of scope.devices) for (const slot of state.devices.get(id)?.items ?? []) scoped.add(items.id[slot]!);
-    const touched = new Set<number>(scope.devices);
-    for (const id of scoped) {
-      const slot = items.slotOf(id);
-      const dev = slot === undefined ? null : items.device[slot];
-      if (dev) touched.add(dev.id);
+  // A full read builds each device's item list here and swaps it in at the end: between its pages
+  // the devices keep their lists.
+  const lists = new Map<number, number[]>();
+  const listOf = (dev: DeviceRuntime) => {
+    if (scope) return dev.items;
+    let list = lists.get(dev.id);
+    if (!list) {
+      list = [];
+      lists.set(dev.id, list);
     }
-    for (const id of touched) {
-      const dev = state.devices.get(id);
-      if (dev) dev.items = dev.items.filter((slot) => !scoped.has(items.id[slot]!));
-    }
-    affected = scoped;
-  }
-  // The arrays grow once for the rows, not by doubling along them.
-  items.reserve(items.size + rows.length);
-  for (const r of rows) {
-    if (seen.has(r.id)) continue;
+    return list;
+  };
+  const apply = (r: Row) => {
+    if (seen.has(r.id)) return;
     seen.add(r.id);
     let dev = state.devices.get(r.device_id);
     if (!dev) {
@@ -165,7 +159,45 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
     items.checkPeriod[slot] = r.check_period_id;
     items.alarmPeriod[slot] = r.alarm_period_id;
     items.notificationPeriod[slot] = r.notification_period_id;
-    dev.items.push(slot);
+    listOf(dev).push(slot);
+  };
+  if (scope) {
+    const rows = await readScoped(scope);
+    const scoped = new Set<number>(scope.items);
+    for (const r of rows) scoped.add(r.id);
+    for (const id of scope.devices) for (const slot of state.devices.get(id)?.items ?? []) scoped.add(items.id[slot]!);
+    const touched = new Set<number>(scope.devices);
+    for (const id of scoped) {
+      const slot = items.slotOf(id);
+      const dev = slot === undefined ? null : items.device[slot];
+      if (dev) touched.add(dev.id);
+    }
+    for (const id of touched) {
+      const dev = state.devices.get(id);
+      if (dev) dev.items = dev.items.filter((slot) => !scoped.has(items.id[slot]!));
+    }
+    affected = scoped;
+    items.reserve(items.size + rows.length);
+    for (const r of rows) apply(r);
+  } else {
+    // Pages in id order, the event loop free between them: one read of 100 000 rows held it ~0.9 s
+    // and all the row objects at once (the start-up's peak; issue 18). The arrays grow once.
+    const count = await selectItems()
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    items.reserve(Number(count.n));
+    let after: number | null = null;
+    for (;;) {
+      let query = selectItems().orderBy('items.id').limit(pageSize);
+      if (after !== null) query = query.where('items.id', '>', after);
+      const page = await query.execute();
+      for (const r of page) apply(r);
+      if (page.length < pageSize) break;
+      after = page[page.length - 1]!.id;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const dev of state.devices.values()) dev.items = lists.get(dev.id) ?? [];
   }
   for (const id of affected ?? [...items.slots.keys()]) {
     if (seen.has(id)) continue;
