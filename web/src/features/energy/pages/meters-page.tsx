@@ -7,9 +7,10 @@ import {
   energyRoutes as r,
 } from '@sitewatch/contract/energy';
 import { useQuery } from '@tanstack/react-query';
-import { Col, Form, type FormInstance, Input, InputNumber, Row, Select, Tag } from 'antd';
+import { Form, type FormInstance, Input, InputNumber, Row, Select, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { devicesQuery, itemsQuery } from '../../../api/monitoring.ts';
+import { FormCol } from '../../../components/form-col.tsx';
 import { contractRule } from '../../../components/form-rules.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect } from '../../../components/site-select.tsx';
@@ -53,95 +54,78 @@ const MeterFields = ({ form }: { form: FormInstance }) => {
   const items = useQuery({ ...itemsQuery({ device_id: deviceId, page: 1, limit: 1000 }), enabled: Boolean(deviceId) });
   return (
     <Row gutter={12}>
-      <Col span={12}>
-        <Form.Item rules={rules} name="name" label={t('energyUi.meters.name')} required>
-          <Input maxLength={100} />
-        </Form.Item>
-      </Col>
-      <Col span={12}>
-        <Form.Item
-          rules={rules}
-          name="device_group_id"
-          label={t('energyUi.meters.site')}
-          tooltip={t('energyUi.meters.siteHelp')}
-          required
-        >
-          <SiteSelect />
-        </Form.Item>
-      </Col>
-      <Col span={12}>
-        <Form.Item name="device_id" label={t('energyUi.meters.device')} required>
-          <Select
-            showSearch
-            optionFilterProp="label"
-            onChange={() => form.setFieldValue('item_id', undefined)}
-            options={(devices.data?.data ?? []).map((d) => ({
-              value: d.id,
-              label: `${d.device_group_name} / ${d.name}`,
-            }))}
-          />
-        </Form.Item>
-      </Col>
-      <Col span={12}>
-        <Form.Item rules={rules} name="item_id" label={t('energyUi.meters.item')} required>
-          <Select
-            showSearch
-            optionFilterProp="label"
-            disabled={!deviceId}
-            options={(items.data?.data ?? []).map((i) => ({
-              value: i.id,
-              label: i.unit ? `${i.name} (${i.unit})` : i.name,
-            }))}
-          />
-        </Form.Item>
-      </Col>
-      <Col span={12}>
-        <Form.Item rules={rules} name="kind" label={t('energyUi.meters.kind')} required>
-          <Select
-            options={[
-              { value: 'counter', label: t('energyUi.kinds.counter') },
-              { value: 'power', label: t('energyUi.kinds.power') },
-            ]}
-          />
-        </Form.Item>
-      </Col>
-      <Col span={12}>
-        <Form.Item rules={rules} name="category" label={t('energyUi.meters.category')} required>
-          <Select options={meterCategories.map((c) => ({ value: c, label: t(categoryKey(c)) }))} />
-        </Form.Item>
-      </Col>
+      <FormCol rules={rules} name="name" label={t('energyUi.meters.name')} required>
+        <Input maxLength={100} />
+      </FormCol>
+      <FormCol
+        rules={rules}
+        name="device_group_id"
+        label={t('energyUi.meters.site')}
+        tooltip={t('energyUi.meters.siteHelp')}
+        required
+      >
+        <SiteSelect />
+      </FormCol>
+      <FormCol name="device_id" label={t('energyUi.meters.device')} required>
+        <Select
+          showSearch
+          optionFilterProp="label"
+          onChange={() => form.setFieldValue('item_id', undefined)}
+          options={(devices.data?.data ?? []).map((d) => ({
+            value: d.id,
+            label: `${d.device_group_name} / ${d.name}`,
+          }))}
+        />
+      </FormCol>
+      <FormCol rules={rules} name="item_id" label={t('energyUi.meters.item')} required>
+        <Select
+          showSearch
+          optionFilterProp="label"
+          disabled={!deviceId}
+          options={(items.data?.data ?? []).map((i) => ({
+            value: i.id,
+            label: i.unit ? `${i.name} (${i.unit})` : i.name,
+          }))}
+        />
+      </FormCol>
+      <FormCol rules={rules} name="kind" label={t('energyUi.meters.kind')} required>
+        <Select
+          options={[
+            { value: 'counter', label: t('energyUi.kinds.counter') },
+            { value: 'power', label: t('energyUi.kinds.power') },
+          ]}
+        />
+      </FormCol>
+      <FormCol rules={rules} name="category" label={t('energyUi.meters.category')} required>
+        <Select options={meterCategories.map((c) => ({ value: c, label: t(categoryKey(c)) }))} />
+      </FormCol>
       {category === 'it' ? (
-        <Col span={24}>
-          <Form.Item
-            rules={rules}
-            name="measure_point"
-            label={t('energyUi.meters.measurePoint')}
-            tooltip={t('energyUi.meters.measurePointHelp')}
-          >
-            <Select options={measurePoints.map((p) => ({ value: p, label: t(pointKey(p)) }))} />
-          </Form.Item>
-        </Col>
+        <FormCol
+          span={24}
+          rules={rules}
+          name="measure_point"
+          label={t('energyUi.meters.measurePoint')}
+          tooltip={t('energyUi.meters.measurePointHelp')}
+        >
+          <Select options={measurePoints.map((p) => ({ value: p, label: t(pointKey(p)) }))} />
+        </FormCol>
       ) : null}
-      <Col span={12}>
-        <Form.Item
-          rules={rules}
-          name="rollover_at"
-          label={t('energyUi.meters.rollover')}
-          tooltip={t('energyUi.meters.rolloverHelp')}
-        >
-          <InputNumber min={0} style={{ width: '100%' }} suffix="kWh" />
-        </Form.Item>
-      </Col>
-      <Col span={12}>
-        <Form.Item
-          rules={rules}
-          name="max_power_kw"
-          label={t('energyUi.meters.maxPower')}
-          tooltip={t('energyUi.meters.maxPowerHelp')}
-        >
-          <InputNumber min={0} style={{ width: '100%' }} suffix="kW" />
-        </Form.Item>
-      </Col>
+      <FormCol
+        rules={rules}
+        name="rollover_at"
+        label={t('energyUi.meters.rollover')}
+        tooltip={t('energyUi.meters.rolloverHelp')}
+      >
+        <InputNumber min={0} style={{ width: '100%' }} suffix="kWh" />
+      </FormCol>
+      <FormCol
+        rules={rules}
+        name="max_power_kw"
+        label={t('energyUi.meters.maxPower')}
+        tooltip={t('energyUi.meters.maxPowerHelp')}
+      >
+        <InputNumber min={0} style={{ width: '100%' }} suffix="kW" />
+      </FormCol>
     </Row>
   );
 };

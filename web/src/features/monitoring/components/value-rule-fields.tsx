@@ -1,6 +1,7 @@
 import { Col, Form, Input, InputNumber, Select, Switch } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormCol } from '../../../components/form-col.tsx';
 import { useFieldRules } from '../../../components/form-rules.ts';
 
 /** A number input of a monitoring form, checked with the form's rules. */
@@ -30,33 +31,34 @@ export const ValueRuleFields = ({
   const telemetry = Form.useWatch('telemetry_only', form);
   return (
     <>
-      <Col span={6}>
-        <Form.Item rules={rules} name="value_type" label={t('monitoringUi.items.valueType')}>
-          <Select
-            options={[
-              { value: 1, label: t('monitoringUi.items.numeric') },
-              { value: 0, label: t('monitoringUi.items.status') },
-            ]}
-          />
-        </Form.Item>
-      </Col>
-      <Col span={6}>
-        <Form.Item
-          rules={rules}
-          name="telemetry_only"
-          label={t('monitoringUi.items.telemetryOnly')}
-          tooltip={t('monitoringUi.items.telemetryOnlyHelp')}
-          valuePropName="checked"
-        >
-          <Switch />
-        </Form.Item>
-      </Col>
+      <FormCol span={6} rules={rules} name="value_type" label={t('monitoringUi.items.valueType')}>
+        <Select
+          options={[
+            { value: 1, label: t('monitoringUi.items.numeric') },
+            { value: 0, label: t('monitoringUi.items.status') },
+          ]}
+        />
+      </FormCol>
+      <FormCol
+        span={6}
+        rules={rules}
+        name="telemetry_only"
+        label={t('monitoringUi.items.telemetryOnly')}
+        tooltip={t('monitoringUi.items.telemetryOnlyHelp')}
+        valuePropName="checked"
+      >
+        <Switch />
+      </FormCol>
       {telemetry ? null : valueType === 0 ? (
-        <Col span={6}>
-          <Form.Item rules={rules} name="status_threshold" label={t('monitoringUi.items.statusThreshold')} required>
-            <Input maxLength={32} />
-          </Form.Item>
-        </Col>
+        <FormCol
+          span={6}
+          rules={rules}
+          name="status_threshold"
+          label={t('monitoringUi.items.statusThreshold')}
+          required
+        >
+          <Input maxLength={32} />
+        </FormCol>
       ) : (
         <>
           <Col span={thresholdSpan}>

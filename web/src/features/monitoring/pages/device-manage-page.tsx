@@ -6,22 +6,10 @@ import {
   serialSettings,
 } from '@sitewatch/contract/monitoring';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  Button,
-  Col,
-  Divider,
-  Form,
-  type FormInstance,
-  Input,
-  InputNumber,
-  Row,
-  Select,
-  Space,
-  Switch,
-  Tag,
-} from 'antd';
+import { Button, Divider, Form, type FormInstance, Input, InputNumber, Row, Select, Space, Switch, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormCol } from '../../../components/form-col.tsx';
 import { FormModal } from '../../../components/form-modal.tsx';
 import { contractRule } from '../../../components/form-rules.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
@@ -103,86 +91,58 @@ const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow 
   return (
     <>
       <Row gutter={12}>
-        <Col span={12}>
-          <Form.Item rules={rules} name="name" label={t('monitoringUi.devices.name')} required>
-            <Input maxLength={64} />
-          </Form.Item>
-        </Col>
-        <Col span={12}>
-          <Form.Item rules={rules} name="device_group_id" label={t('monitoringUi.devices.site')} required>
-            <SiteSelect devicesOnly />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name="driver" label={t('monitoringUi.devices.driver')} required>
-            <Select options={driverNames.map((d) => ({ value: d, label: d }))} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name="code" label={t('monitoringUi.devices.category')} required>
-            <Select options={(categories.data?.data ?? []).map((c) => ({ value: c.code, label: c.name }))} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name="template_id" label={t('monitoringUi.devices.template')}>
-            <Select
-              allowClear
-              disabled={!isNew}
-              options={(templates.data?.data ?? [])
-                .filter((tpl) => tpl.driver === driver)
-                .map((tpl) => ({ value: tpl.id, label: `${tpl.name} (${tpl.items.length})` }))}
-            />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name="ip" label={t('monitoringUi.devices.ip')}>
-            <Input maxLength={253} />
-          </Form.Item>
-        </Col>
-        <Col span={4}>
-          <Form.Item rules={rules} name="port" label={t('monitoringUi.devices.port')}>
-            <InputNumber min={1} max={65535} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col span={4}>
-          <Form.Item rules={rules} name="protocol_id" label={t('monitoringUi.devices.protocolId')}>
-            <InputNumber min={1} max={255} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col span={4}>
-          <Form.Item rules={rules} name="check_interval" label={t('monitoringUi.devices.checkInterval')}>
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col span={4}>
-          <Form.Item rules={rules} name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name="protocol_version" label={t('monitoringUi.devices.protocolVersion')}>
-            {driver === 'snmp' || driver === 'snmp-ifmib' ? (
-              <Select options={['v1', 'v2c', 'v3'].map((v) => ({ value: v, label: v }))} />
-            ) : (
-              <Input maxLength={16} />
-            )}
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name="classification_id" label={t('monitoringUi.devices.classification')}>
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name="device_count" label={t('monitoringUi.devices.deviceCount')}>
-            <InputNumber min={1} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name={['options', 'timeout_ms']} label={t('monitoringUi.devices.timeout')}>
-            <InputNumber min={100} max={60000} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
+        <FormCol rules={rules} name="name" label={t('monitoringUi.devices.name')} required>
+          <Input maxLength={64} />
+        </FormCol>
+        <FormCol rules={rules} name="device_group_id" label={t('monitoringUi.devices.site')} required>
+          <SiteSelect devicesOnly />
+        </FormCol>
+        <FormCol span={8} rules={rules} name="driver" label={t('monitoringUi.devices.driver')} required>
+          <Select options={driverNames.map((d) => ({ value: d, label: d }))} />
+        </FormCol>
+        <FormCol span={8} rules={rules} name="code" label={t('monitoringUi.devices.category')} required>
+          <Select options={(categories.data?.data ?? []).map((c) => ({ value: c.code, label: c.name }))} />
+        </FormCol>
+        <FormCol span={8} rules={rules} name="template_id" label={t('monitoringUi.devices.template')}>
+          <Select
+            allowClear
+            disabled={!isNew}
+            options={(templates.data?.data ?? [])
+              .filter((tpl) => tpl.driver === driver)
+              .map((tpl) => ({ value: tpl.id, label: `${tpl.name} (${tpl.items.length})` }))}
+          />
+        </FormCol>
+        <FormCol span={8} rules={rules} name="ip" label={t('monitoringUi.devices.ip')}>
+          <Input maxLength={253} />
+        </FormCol>
+        <FormCol span={4} rules={rules} name="port" label={t('monitoringUi.devices.port')}>
+          <InputNumber min={1} max={65535} precision={0} style={{ width: '100%' }} />
+        </FormCol>
+        <FormCol span={4} rules={rules} name="protocol_id" label={t('monitoringUi.devices.protocolId')}>
+          <InputNumber min={1} max={255} precision={0} style={{ width: '100%' }} />
+        </FormCol>
+        <FormCol span={4} rules={rules} name="check_interval" label={t('monitoringUi.devices.checkInterval')}>
+          <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+        </FormCol>
+        <FormCol span={4} rules={rules} name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
+          <Switch />
+        </FormCol>
+        <FormCol span={8} rules={rules} name="protocol_version" label={t('monitoringUi.devices.protocolVersion')}>
+          {driver === 'snmp' || driver === 'snmp-ifmib' ? (
+            <Select options={['v1', 'v2c', 'v3'].map((v) => ({ value: v, label: v }))} />
+          ) : (
+            <Input maxLength={16} />
+          )}
+        </FormCol>
+        <FormCol span={8} rules={rules} name="classification_id" label={t('monitoringUi.devices.classification')}>
+          <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+        </FormCol>
+        <FormCol span={8} rules={rules} name="device_count" label={t('monitoringUi.devices.deviceCount')}>
+          <InputNumber min={1} precision={0} style={{ width: '100%' }} />
+        </FormCol>
+        <FormCol span={8} rules={rules} name={['options', 'timeout_ms']} label={t('monitoringUi.devices.timeout')}>
+          <InputNumber min={100} max={60000} precision={0} style={{ width: '100%' }} />
+        </FormCol>
       </Row>
       {driver === 'snmp' || driver === 'snmp-ifmib' ? (
         <>
@@ -190,61 +150,61 @@ const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow 
           <Row gutter={12}>
             {version === 'v3' ? (
               <>
-                <Col span={8}>
-                  <Form.Item rules={rules} name={['options', 'v3_user']} label={t('monitoringUi.devices.v3User')}>
-                    <Input />
-                  </Form.Item>
-                </Col>
-                <Col span={8}>
-                  <Form.Item rules={rules} name={['options', 'v3_level']} label={t('monitoringUi.devices.v3Level')}>
-                    <Select options={['noAuthNoPriv', 'authNoPriv', 'authPriv'].map((v) => ({ value: v, label: v }))} />
-                  </Form.Item>
-                </Col>
-                <Col span={8}>
-                  <Form.Item
-                    rules={rules}
-                    name={['options', 'v3_auth_protocol']}
-                    label={t('monitoringUi.devices.v3Auth')}
-                  >
-                    <Select options={['md5', 'sha', 'sha256'].map((v) => ({ value: v, label: v.toUpperCase() }))} />
-                  </Form.Item>
-                </Col>
-                <Col span={8}>
-                  <Form.Item
-                    rules={rules}
-                    name={['options', 'v3_auth_key']}
-                    label={t('monitoringUi.devices.v3AuthKey')}
-                    extra={keptHint('v3_auth_key')}
-                  >
-                    <Input.Password autoComplete="new-password" />
-                  </Form.Item>
-                </Col>
-                <Col span={8}>
-                  <Form.Item
-                    rules={rules}
-                    name={['options', 'v3_priv_protocol']}
-                    label={t('monitoringUi.devices.v3Priv')}
-                  >
-                    <Select options={['des', 'aes'].map((v) => ({ value: v, label: v.toUpperCase() }))} />
-                  </Form.Item>
-                </Col>
-                <Col span={8}>
-                  <Form.Item
-                    rules={rules}
-                    name={['options', 'v3_priv_key']}
-                    label={t('monitoringUi.devices.v3PrivKey')}
-                    extra={keptHint('v3_priv_key')}
-                  >
-                    <Input.Password autoComplete="new-password" />
-                  </Form.Item>
-                </Col>
+                <FormCol span={8} rules={rules} name={['options', 'v3_user']} label={t('monitoringUi.devices.v3User')}>
+                  <Input />
+                </FormCol>
+                <FormCol
+                  span={8}
+                  rules={rules}
+                  name={['options', 'v3_level']}
+                  label={t('monitoringUi.devices.v3Level')}
+                >
+                  <Select options={['noAuthNoPriv', 'authNoPriv', 'authPriv'].map((v) => ({ value: v, label: v }))} />
+                </FormCol>
+                <FormCol
+                  span={8}
+                  rules={rules}
+                  name={['options', 'v3_auth_protocol']}
+                  label={t('monitoringUi.devices.v3Auth')}
+                >
+                  <Select options={['md5', 'sha', 'sha256'].map((v) => ({ value: v, label: v.toUpperCase() }))} />
+                </FormCol>
+                <FormCol
+                  span={8}
+                  rules={rules}
+                  name={['options', 'v3_auth_key']}
+                  label={t('monitoringUi.devices.v3AuthKey')}
+                  extra={keptHint('v3_auth_key')}
+                >
+                  <Input.Password autoComplete="new-password" />
+                </FormCol>
+                <FormCol
+                  span={8}
+                  rules={rules}
+                  name={['options', 'v3_priv_protocol']}
+                  label={t('monitoringUi.devices.v3Priv')}
+                >
+                  <Select options={['des', 'aes'].map((v) => ({ value: v, label: v.toUpperCase() }))} />
+                </FormCol>
+                <FormCol
+                  span={8}
+                  rules={rules}
+                  name={['options', 'v3_priv_key']}
+                  label={t('monitoringUi.devices.v3PrivKey')}
+                  extra={keptHint('v3_priv_key')}
+                >
+                  <Input.Password autoComplete="new-password" />
+                </FormCol>
               </>
             ) : (
-              <Col span={8}>
-                <Form.Item rules={rules} name={['options', 'community']} label={t('monitoringUi.devices.community')}>
-                  <Input />
-                </Form.Item>
-              </Col>
+              <FormCol
+                span={8}
+                rules={rules}
+                name={['options', 'community']}
+                label={t('monitoringUi.devices.community')}
+              >
+                <Input />
+              </FormCol>
             )}
           </Row>
         </>
@@ -253,49 +213,45 @@ const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow 
         <>
           <Divider titlePlacement="start">{t('monitoringUi.devices.modbus')}</Divider>
           <Row gutter={12}>
-            <Col span={5}>
-              <Form.Item
-                rules={rules}
-                name={['options', 'modbus_merge']}
-                label={t('monitoringUi.devices.modbusMerge')}
-                tooltip={t('monitoringUi.devices.modbusMergeHelp')}
-                valuePropName="checked"
-              >
-                <Switch />
-              </Form.Item>
-            </Col>
-            <Col span={6}>
-              <Form.Item
-                rules={rules}
-                name={['options', 'modbus_merge_gap']}
-                label={t('monitoringUi.devices.modbusMergeGap')}
-              >
-                <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />
-              </Form.Item>
-            </Col>
-            <Col span={6}>
-              <Form.Item
-                rules={rules}
-                name={['options', 'modbus_max_block']}
-                label={t('monitoringUi.devices.modbusMaxBlock')}
-              >
-                <InputNumber min={1} max={125} precision={0} style={{ width: '100%' }} />
-              </Form.Item>
-            </Col>
-            <Col span={7}>
-              <Form.Item
-                rules={rules}
-                name={['options', 'modbus_address_base']}
-                label={t('monitoringUi.devices.modbusAddressBase')}
-              >
-                <Select
-                  options={[
-                    { value: 0, label: t('monitoringUi.devices.addressBase0') },
-                    { value: 1, label: t('monitoringUi.devices.addressBase1') },
-                  ]}
-                />
-              </Form.Item>
-            </Col>
+            <FormCol
+              span={5}
+              rules={rules}
+              name={['options', 'modbus_merge']}
+              label={t('monitoringUi.devices.modbusMerge')}
+              tooltip={t('monitoringUi.devices.modbusMergeHelp')}
+              valuePropName="checked"
+            >
+              <Switch />
+            </FormCol>
+            <FormCol
+              span={6}
+              rules={rules}
+              name={['options', 'modbus_merge_gap']}
+              label={t('monitoringUi.devices.modbusMergeGap')}
+            >
+              <InputNumber min={0} max={100} precision={0} style={{ width: '100%' }} />
+            </FormCol>
+            <FormCol
+              span={6}
+              rules={rules}
+              name={['options', 'modbus_max_block']}
+              label={t('monitoringUi.devices.modbusMaxBlock')}
+            >
+              <InputNumber min={1} max={125} precision={0} style={{ width: '100%' }} />
+            </FormCol>
+            <FormCol
+              span={7}
+              rules={rules}
+              name={['options', 'modbus_address_base']}
+              label={t('monitoringUi.devices.modbusAddressBase')}
+            >
+              <Select
+                options={[
+                  { value: 0, label: t('monitoringUi.devices.addressBase0') },
+                  { value: 1, label: t('monitoringUi.devices.addressBase1') },
+                ]}
+              />
+            </FormCol>
           </Row>
         </>
       ) : null}
@@ -303,99 +259,78 @@ const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow 
         <>
           <Divider titlePlacement="start">MQTT</Divider>
           <Row gutter={12}>
-            <Col span={12}>
-              <Form.Item rules={rules} name={['options', 'mqtt_username']} label={t('monitoringUi.devices.mqttUser')}>
-                <Input />
-              </Form.Item>
-            </Col>
-            <Col span={12}>
-              <Form.Item
-                rules={rules}
-                name={['options', 'mqtt_password']}
-                label={t('monitoringUi.devices.mqttPassword')}
-                extra={keptHint('mqtt_password')}
-              >
-                <Input.Password autoComplete="new-password" />
-              </Form.Item>
-            </Col>
+            <FormCol rules={rules} name={['options', 'mqtt_username']} label={t('monitoringUi.devices.mqttUser')}>
+              <Input />
+            </FormCol>
+            <FormCol
+              rules={rules}
+              name={['options', 'mqtt_password']}
+              label={t('monitoringUi.devices.mqttPassword')}
+              extra={keptHint('mqtt_password')}
+            >
+              <Input.Password autoComplete="new-password" />
+            </FormCol>
           </Row>
         </>
       ) : null}
       <Divider titlePlacement="start">{t('monitoringUi.devices.serial')}</Divider>
       <Row gutter={12}>
-        <Col span={8}>
-          <Form.Item rules={rules} name={['serial', 'name']} label={t('monitoringUi.devices.serialName')}>
-            <Select allowClear options={(ports.data ?? []).map((p) => ({ value: p.name, label: p.name }))} />
-          </Form.Item>
-        </Col>
-        <Col span={4}>
-          <Form.Item rules={rules} name={['serial', 'baud_rate']} label={t('monitoringUi.devices.baudRate')}>
-            <Select
-              options={[1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200].map((v) => ({ value: v, label: v }))}
-            />
-          </Form.Item>
-        </Col>
-        <Col span={4}>
-          <Form.Item rules={rules} name={['serial', 'data_bit']} label={t('monitoringUi.devices.dataBit')}>
-            <Select options={[5, 6, 7, 8].map((v) => ({ value: v, label: v }))} />
-          </Form.Item>
-        </Col>
-        <Col span={4}>
-          <Form.Item rules={rules} name={['serial', 'stop_bit']} label={t('monitoringUi.devices.stopBit')}>
-            <Select options={[1, 2].map((v) => ({ value: v, label: v }))} />
-          </Form.Item>
-        </Col>
-        <Col span={4}>
-          <Form.Item rules={rules} name={['serial', 'parity']} label={t('monitoringUi.devices.parity')}>
-            <Select
-              options={[
-                { value: 'none', label: t('monitoringUi.devices.parityNone') },
-                { value: 'even', label: t('monitoringUi.devices.parityEven') },
-                { value: 'odd', label: t('monitoringUi.devices.parityOdd') },
-              ]}
-            />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item rules={rules} name={['serial', 'listen_port']} label={t('monitoringUi.devices.listenPort')}>
-            <InputNumber min={0} max={65535} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item
-            rules={rules}
-            name={['serial', 'passive']}
-            label={t('monitoringUi.devices.passive')}
-            valuePropName="checked"
-          >
-            <Switch />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item
-            rules={rules}
-            name={['serial', 'register_package']}
-            label={t('monitoringUi.devices.registerPackage')}
-          >
-            <Input maxLength={100} />
-          </Form.Item>
-        </Col>
-        <Col span={8}>
-          <Form.Item
-            rules={rules}
-            name="zigbee_enable"
-            label={t('monitoringUi.devices.zigbee')}
-            valuePropName="checked"
-          >
-            <Switch />
-          </Form.Item>
-        </Col>
+        <FormCol span={8} rules={rules} name={['serial', 'name']} label={t('monitoringUi.devices.serialName')}>
+          <Select allowClear options={(ports.data ?? []).map((p) => ({ value: p.name, label: p.name }))} />
+        </FormCol>
+        <FormCol span={4} rules={rules} name={['serial', 'baud_rate']} label={t('monitoringUi.devices.baudRate')}>
+          <Select
+            options={[1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200].map((v) => ({ value: v, label: v }))}
+          />
+        </FormCol>
+        <FormCol span={4} rules={rules} name={['serial', 'data_bit']} label={t('monitoringUi.devices.dataBit')}>
+          <Select options={[5, 6, 7, 8].map((v) => ({ value: v, label: v }))} />
+        </FormCol>
+        <FormCol span={4} rules={rules} name={['serial', 'stop_bit']} label={t('monitoringUi.devices.stopBit')}>
+          <Select options={[1, 2].map((v) => ({ value: v, label: v }))} />
+        </FormCol>
+        <FormCol span={4} rules={rules} name={['serial', 'parity']} label={t('monitoringUi.devices.parity')}>
+          <Select
+            options={[
+              { value: 'none', label: t('monitoringUi.devices.parityNone') },
+              { value: 'even', label: t('monitoringUi.devices.parityEven') },
+              { value: 'odd', label: t('monitoringUi.devices.parityOdd') },
+            ]}
+          />
+        </FormCol>
+        <FormCol span={8} rules={rules} name={['serial', 'listen_port']} label={t('monitoringUi.devices.listenPort')}>
+          <InputNumber min={0} max={65535} precision={0} style={{ width: '100%' }} />
+        </FormCol>
+        <FormCol
+          span={8}
+          rules={rules}
+          name={['serial', 'passive']}
+          label={t('monitoringUi.devices.passive')}
+          valuePropName="checked"
+        >
+          <Switch />
+        </FormCol>
+        <FormCol
+          span={8}
+          rules={rules}
+          name={['serial', 'register_package']}
+          label={t('monitoringUi.devices.registerPackage')}
+        >
+          <Input maxLength={100} />
+        </FormCol>
+        <FormCol
+          span={8}
+          rules={rules}
+          name="zigbee_enable"
+          label={t('monitoringUi.devices.zigbee')}
+          valuePropName="checked"
+        >
+          <Switch />
+        </FormCol>
         {zigbee ? (
-          <Col span={16}>
-            <Form.Item rules={rules} name="zigbee_address" label={t('monitoringUi.devices.zigbeeAddress')}>
-              <Input maxLength={16} />
-            </Form.Item>
-          </Col>
+          <FormCol span={16} rules={rules} name="zigbee_address" label={t('monitoringUi.devices.zigbeeAddress')}>
+            <Input maxLength={16} />
+          </FormCol>
         ) : null}
       </Row>
     </>

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, ColorPicker, Form, Input, InputNumber, Modal, Row, Select, Switch, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormCol } from '../../../components/form-col.tsx';
 import { contractRule, FieldRules, validValues } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
@@ -63,35 +64,28 @@ const ItemFields = () => {
     ...(periods.data?.data ?? []).map((p) => ({ value: p.id, label: p.name })),
   ];
   const periodField = (name: string, label: string) => (
-    <Col span={6}>
-      <Form.Item rules={itemRules} name={name} label={label}>
-        <Select options={periodOptions} />
-      </Form.Item>
-    </Col>
+    <FormCol span={6} rules={itemRules} name={name} label={label}>
+      <Select options={periodOptions} />
+    </FormCol>
   );
   return (
     <FieldRules value={itemRules}>
       <Row gutter={12}>
-        <Col span={12}>
-          <Form.Item rules={itemRules} name="device_id" label={t('monitoringUi.items.device')} required>
-            <Select showSearch={{ optionFilterProp: 'label' }} options={devices.options} />
-          </Form.Item>
-        </Col>
-        <Col span={6}>
-          <Form.Item rules={itemRules} name="location_id" label={t('monitoringUi.items.location')}>
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
-        <Col span={6}>
-          <Form.Item
-            rules={itemRules}
-            name="decimals"
-            label={t('monitoringUi.items.displayDecimals')}
-            tooltip={t('monitoringUi.items.displayDecimalsHelp')}
-          >
-            <InputNumber min={0} max={6} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
+        <FormCol rules={itemRules} name="device_id" label={t('monitoringUi.items.device')} required>
+          <Select showSearch={{ optionFilterProp: 'label' }} options={devices.options} />
+        </FormCol>
+        <FormCol span={6} rules={itemRules} name="location_id" label={t('monitoringUi.items.location')}>
+          <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+        </FormCol>
+        <FormCol
+          span={6}
+          rules={itemRules}
+          name="decimals"
+          label={t('monitoringUi.items.displayDecimals')}
+          tooltip={t('monitoringUi.items.displayDecimalsHelp')}
+        >
+          <InputNumber min={0} max={6} precision={0} style={{ width: '100%' }} />
+        </FormCol>
         <ItemNameFields />
         <ValueRuleFields
           thresholdSpan={4}
@@ -106,26 +100,22 @@ const ItemFields = () => {
             </>
           }
         />
-        <Col span={6}>
-          <Form.Item rules={itemRules} name="alarm_level" label={t('monitoringUi.items.alarmLevel')}>
-            <LevelSelect style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
+        <FormCol span={6} rules={itemRules} name="alarm_level" label={t('monitoringUi.items.alarmLevel')}>
+          <LevelSelect style={{ width: '100%' }} />
+        </FormCol>
         <Col span={6}>
           <Form.Item rules={itemRules} name="alarm_color" label={t('monitoringUi.items.alarmColor')}>
             <ColorPicker format="hex" disabledAlpha allowClear />
           </Form.Item>
         </Col>
-        <Col span={6}>
-          <Form.Item rules={itemRules} name="contact_group_id" label={t('monitoringUi.items.contactGroup')}>
-            <Select
-              options={[
-                { value: 0, label: t('monitoringUi.items.noContactGroup') },
-                ...(groups.data?.data ?? []).map((g) => ({ value: g.id, label: g.name })),
-              ]}
-            />
-          </Form.Item>
-        </Col>
+        <FormCol span={6} rules={itemRules} name="contact_group_id" label={t('monitoringUi.items.contactGroup')}>
+          <Select
+            options={[
+              { value: 0, label: t('monitoringUi.items.noContactGroup') },
+              ...(groups.data?.data ?? []).map((g) => ({ value: g.id, label: g.name })),
+            ]}
+          />
+        </FormCol>
         {periodField('working_period_id', t('monitoringUi.items.workingPeriod'))}
         <Col span={6}>
           <NumberField name="overrun_action_id" label={t('monitoringUi.items.overrunAction')} min={0} />
@@ -136,16 +126,15 @@ const ItemFields = () => {
         <Col span={6}>
           <NumberField name="check_interval" label={t('monitoringUi.items.checkInterval')} min={0} />
         </Col>
-        <Col span={6}>
-          <Form.Item
-            rules={itemRules}
-            name="max_age"
-            label={t('monitoringUi.items.maxAge')}
-            tooltip={t('monitoringUi.items.maxAgeHelp')}
-          >
-            <InputNumber min={0} max={604_800} precision={0} style={{ width: '100%' }} />
-          </Form.Item>
-        </Col>
+        <FormCol
+          span={6}
+          rules={itemRules}
+          name="max_age"
+          label={t('monitoringUi.items.maxAge')}
+          tooltip={t('monitoringUi.items.maxAgeHelp')}
+        >
+          <InputNumber min={0} max={604_800} precision={0} style={{ width: '100%' }} />
+        </FormCol>
         <Col span={6}>
           <NumberField name="repetitions" label={t('monitoringUi.items.repetitions')} min={0} />
         </Col>
@@ -155,11 +144,15 @@ const ItemFields = () => {
         {periodField('check_period_id', t('monitoringUi.items.checkPeriod'))}
         {periodField('notification_period_id', t('monitoringUi.items.notificationPeriod'))}
         {periodField('alarm_period_id', t('monitoringUi.items.alarmPeriod'))}
-        <Col span={6}>
-          <Form.Item rules={itemRules} name="enable" label={t('monitoringUi.devices.enable')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Col>
+        <FormCol
+          span={6}
+          rules={itemRules}
+          name="enable"
+          label={t('monitoringUi.devices.enable')}
+          valuePropName="checked"
+        >
+          <Switch />
+        </FormCol>
       </Row>
       <SourceFields addressBase={addressBase} />
     </FieldRules>
