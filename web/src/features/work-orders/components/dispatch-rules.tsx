@@ -1,12 +1,14 @@
 import { workOrderRoutes as r, type WorkOrderSet } from '@sitewatch/contract/work-orders';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Drawer, Form, Input, InputNumber, Modal, Select, Switch, Table, Tag } from 'antd';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Button, Drawer, Form, Input, Select, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { FormModal } from '../../../components/form-modal.tsx';
 import { LevelTag, useLevels } from '../../../components/levels.tsx';
 import { sitesQuery } from '../../../components/site-select.tsx';
 import { priorityKey, usersQuery, workOrderKeys } from '../api.ts';
+import { DeadlineItem, PersonItem, PriorityItem, useSucceeded } from './order-fields.tsx';
 
 const setsKey = [...workOrderKeys.all, 'sets'];
 
@@ -21,12 +23,10 @@ const RuleForm = ({
   onClose: () => void;
 }) => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const users = useQuery(usersQuery);
   const sites = useQuery(sitesQuery);
   const level = useLevels();
   const [form] = Form.useForm();
+  const saved = useSucceeded('workOrderUi.saved', setsKey, onClose);
   const save = useMutation({
     mutationFn: (v: Omit<WorkOrderSet, 'id'>) =>
       api.call(r.putSet, {
@@ -44,89 +44,65 @@ const RuleForm = ({
           handler_on_duty: v.handler_on_duty,
         },
       }),
-    onSuccess: () => {
-      void message.success(t('workOrderUi.saved'));
-      void qc.invalidateQueries({ queryKey: setsKey });
-      onClose();
-    },
+    onSuccess: saved,
   });
-  const people = (users.data ?? []).map((u) => ({ value: u.id, label: u.name }));
   return (
-    <Modal
+    <FormModal
       open={rule !== undefined}
       title={t(rule ? 'workOrderUi.rules.edit' : 'workOrderUi.rules.add')}
       onCancel={onClose}
-      onOk={() => form.submit()}
+      form={form}
       confirmLoading={save.isPending}
-      destroyOnHidden
-    >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        initialValues={
-          rule ?? {
-            enable: true,
-            levels: [1, 2],
-            device_group_ids: [],
-            priority: 4,
-            deadline_hours: 4,
-            require_recovered: false,
-            handler_on_duty: false,
-          }
+      initialValues={
+        rule ?? {
+          enable: true,
+          levels: [1, 2],
+          device_group_ids: [],
+          priority: 4,
+          deadline_hours: 4,
+          require_recovered: false,
+          handler_on_duty: false,
         }
-        onFinish={(v) => save.mutate(v)}
+      }
+      onFinish={(v) => save.mutate(v)}
+    >
+      <Form.Item name="name" label={t('workOrderUi.rules.name')} rules={[{ required: true, whitespace: true }]}>
+        <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item name="enable" label={t('workOrderUi.rules.enable')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="levels" label={t('workOrderUi.rules.levels')} rules={[{ required: true }]}>
+        <Select mode="multiple" options={[1, 2, 3, 4, 5].map((l) => ({ value: l, label: level(l).name }))} />
+      </Form.Item>
+      <Form.Item name="device_group_ids" label={t('workOrderUi.rules.sites')} extra={t('workOrderUi.rules.allSites')}>
+        <Select
+          mode="multiple"
+          optionFilterProp="label"
+          options={(sites.data?.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
+        />
+      </Form.Item>
+      <PersonItem name="handler_id" label={t('workOrderUi.handler')} />
+      <Form.Item
+        name="handler_on_duty"
+        label={t('workOrderUi.rules.onDuty')}
+        extra={t('workOrderUi.rules.onDutyHelp')}
+        valuePropName="checked"
       >
-        <Form.Item name="name" label={t('workOrderUi.rules.name')} rules={[{ required: true, whitespace: true }]}>
-          <Input maxLength={100} />
-        </Form.Item>
-        <Form.Item name="enable" label={t('workOrderUi.rules.enable')} valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <Form.Item name="levels" label={t('workOrderUi.rules.levels')} rules={[{ required: true }]}>
-          <Select mode="multiple" options={[1, 2, 3, 4, 5].map((l) => ({ value: l, label: level(l).name }))} />
-        </Form.Item>
-        <Form.Item name="device_group_ids" label={t('workOrderUi.rules.sites')} extra={t('workOrderUi.rules.allSites')}>
-          <Select
-            mode="multiple"
-            optionFilterProp="label"
-            options={(sites.data?.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
-          />
-        </Form.Item>
-        <Form.Item name="handler_id" label={t('workOrderUi.handler')} rules={[{ required: true }]}>
-          <Select options={people} showSearch optionFilterProp="label" />
-        </Form.Item>
-        <Form.Item
-          name="handler_on_duty"
-          label={t('workOrderUi.rules.onDuty')}
-          extra={t('workOrderUi.rules.onDutyHelp')}
-          valuePropName="checked"
-        >
-          <Switch />
-        </Form.Item>
-        <Form.Item name="reviewer_id" label={t('workOrderUi.reviewer')} rules={[{ required: true }]}>
-          <Select options={people} showSearch optionFilterProp="label" />
-        </Form.Item>
-        <Form.Item name="priority" label={t('workOrderUi.priority')} rules={[{ required: true }]}>
-          <Select options={[1, 2, 3, 4, 5].map((p) => ({ value: p, label: t(priorityKey(p)) }))} />
-        </Form.Item>
-        <Form.Item
-          name="deadline_hours"
-          label={t('workOrderUi.deadlineHours')}
-          rules={[{ required: true }, { type: 'number', min: 0.1, message: t('workOrderUi.deadlinePositive') }]}
-        >
-          <InputNumber min={0.1} max={8760} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item
-          name="require_recovered"
-          label={t('workOrderUi.rules.requireRecovered')}
-          extra={t('workOrderUi.rules.requireRecoveredHelp')}
-          valuePropName="checked"
-        >
-          <Switch />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Switch />
+      </Form.Item>
+      <PersonItem name="reviewer_id" label={t('workOrderUi.reviewer')} />
+      <PriorityItem />
+      <DeadlineItem />
+      <Form.Item
+        name="require_recovered"
+        label={t('workOrderUi.rules.requireRecovered')}
+        extra={t('workOrderUi.rules.requireRecoveredHelp')}
+        valuePropName="checked"
+      >
+        <Switch />
+      </Form.Item>
+    </FormModal>
   );
 };
 

@@ -1,27 +1,14 @@
 import { workOrderRoutes as r, type WorkOrderAction, type WorkOrderRow } from '@sitewatch/contract/work-orders';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Descriptions,
-  Form,
-  Image,
-  Input,
-  InputNumber,
-  Modal,
-  Radio,
-  Select,
-  Space,
-  Tag,
-  Timeline,
-  Upload,
-} from 'antd';
+import { App, Button, Descriptions, Form, Image, Input, Modal, Radio, Space, Tag, Timeline, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../../api/client.ts';
+import { FormModal } from '../../../components/form-modal.tsx';
 import { formatTime } from '../../../components/time.ts';
-import { historyKey, priorityKey, stateKey, uploadAttachment, usersQuery, workOrderKeys } from '../api.ts';
+import { historyKey, priorityKey, stateKey, uploadAttachment, workOrderKeys } from '../api.ts';
+import { DeadlineItem, PersonItem, PriorityItem, useSucceeded } from './order-fields.tsx';
 
 export const stateColors: Record<number, string> = { 1: 'gold', 2: 'blue', 3: 'purple', 4: 'green', 5: 'red' };
 export const StateTag = ({ state }: { state: number }) => {
@@ -32,10 +19,8 @@ export const StateTag = ({ state }: { state: number }) => {
 /** New order (self-dispatch when the handler is oneself) or edit of one, by its creator. */
 export const OrderForm = ({ order, onClose }: { order: WorkOrderRow | null | undefined; onClose: () => void }) => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const users = useQuery(usersQuery);
   const [form] = Form.useForm();
+  const saved = useSucceeded('workOrderUi.saved', workOrderKeys.all, onClose);
   const save = useMutation({
     mutationFn: async (v: Record<string, unknown>) => {
       const body = {
@@ -50,54 +35,26 @@ export const OrderForm = ({ order, onClose }: { order: WorkOrderRow | null | und
         ? api.call(r.act, { params: { id: order.id }, body: { action: 'edit', ...body } })
         : api.call(r.create, { body: { ...body, alarm_id: null } });
     },
-    onSuccess: () => {
-      void message.success(t('workOrderUi.saved'));
-      void qc.invalidateQueries({ queryKey: workOrderKeys.all });
-      onClose();
-    },
+    onSuccess: saved,
   });
-  const options = (users.data ?? []).map((u) => ({ value: u.id, label: u.name }));
   return (
-    <Modal
+    <FormModal
       open={order !== undefined}
       title={t(order ? 'workOrderUi.edit' : 'workOrderUi.create')}
       onCancel={onClose}
-      onOk={() => form.submit()}
+      form={form}
       confirmLoading={save.isPending}
-      destroyOnHidden
+      initialValues={order ?? { priority: 2, deadline_hours: 24 }}
+      onFinish={(v) => save.mutate(v)}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        initialValues={order ?? { priority: 2, deadline_hours: 24 }}
-        onFinish={(v) => save.mutate(v)}
-      >
-        <Form.Item
-          name="description"
-          label={t('workOrderUi.description')}
-          rules={[{ required: true, whitespace: true }]}
-        >
-          <Input.TextArea rows={3} maxLength={2000} />
-        </Form.Item>
-        <Form.Item name="priority" label={t('workOrderUi.priority')} rules={[{ required: true }]}>
-          <Select options={[1, 2, 3, 4, 5].map((p) => ({ value: p, label: t(priorityKey(p)) }))} />
-        </Form.Item>
-        <Form.Item name="handler_id" label={t('workOrderUi.handler')} rules={[{ required: true }]}>
-          <Select options={options} showSearch optionFilterProp="label" />
-        </Form.Item>
-        <Form.Item name="reviewer_id" label={t('workOrderUi.reviewer')} rules={[{ required: true }]}>
-          <Select options={options} showSearch optionFilterProp="label" />
-        </Form.Item>
-        <Form.Item
-          name="deadline_hours"
-          label={t('workOrderUi.deadlineHours')}
-          rules={[{ required: true }, { type: 'number', min: 0.1, message: t('workOrderUi.deadlinePositive') }]}
-        >
-          <InputNumber min={0.1} max={8760} style={{ width: '100%' }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item name="description" label={t('workOrderUi.description')} rules={[{ required: true, whitespace: true }]}>
+        <Input.TextArea rows={3} maxLength={2000} />
+      </Form.Item>
+      <PriorityItem />
+      <PersonItem name="handler_id" label={t('workOrderUi.handler')} />
+      <PersonItem name="reviewer_id" label={t('workOrderUi.reviewer')} />
+      <DeadlineItem />
+    </FormModal>
   );
 };
 
@@ -106,10 +63,8 @@ type Step = Exclude<WorkOrderAction, 'edit' | 'delete' | 'receive'>;
 /** An action that needs input: transfer (new handler, comment), refuse, complete (method, photos), pass. */
 const ActionDialog = ({ order, step, onClose }: { order: WorkOrderRow; step: Step; onClose: () => void }) => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const users = useQuery({ ...usersQuery, enabled: step === 'transfer' });
   const [form] = Form.useForm();
+  const done = useSucceeded('workOrderUi.done', workOrderKeys.all, onClose);
   const run = useMutation({
     mutationFn: async (v: Record<string, unknown>) => {
       const body =
@@ -126,25 +81,13 @@ const ActionDialog = ({ order, step, onClose }: { order: WorkOrderRow; step: Ste
               : { action: step, comment: (v.comment as string | undefined) ?? '' };
       return api.call(r.act, { params: { id: order.id }, body });
     },
-    onSuccess: () => {
-      void message.success(t('workOrderUi.done'));
-      void qc.invalidateQueries({ queryKey: workOrderKeys.all });
-      onClose();
-    },
+    onSuccess: done,
   });
   return (
     <Modal open title={t(`workOrderUi.actions.${step}`)} onCancel={onClose} onOk={() => form.submit()} destroyOnHidden>
       <Form form={form} layout="vertical" initialValues={{ resolution: 'fixed' }} onFinish={(v) => run.mutate(v)}>
         {step === 'transfer' && (
-          <Form.Item name="handler_id" label={t('workOrderUi.newHandler')} rules={[{ required: true }]}>
-            <Select
-              showSearch
-              optionFilterProp="label"
-              options={(users.data ?? [])
-                .filter((u) => u.id !== order.handler_id)
-                .map((u) => ({ value: u.id, label: u.name }))}
-            />
-          </Form.Item>
+          <PersonItem name="handler_id" label={t('workOrderUi.newHandler')} except={order.handler_id} />
         )}
         {step === 'complete' && (
           <>
