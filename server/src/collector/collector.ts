@@ -145,7 +145,20 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const checkItem = (item: { id: number }, raw: number | undefined, answer: Answer, tsMs: number, pushed: boolean) => {
     // The edge: every value a driver returns is checked here once, so no NaN, Infinity or
     // non-number is ever kept, stored, judged or sent (reading.ts).
-    const reading = raw === undefined ? null : checkReading(raw);
+    // A finite number (nearly every value) passes as it is (−0 as 0): no object per value here.
+    let ok = false;
+    let value = 0;
+    let why: string | undefined;
+    if (raw !== undefined && Number.isFinite(raw)) {
+      ok = true;
+      value = raw === 0 ? 0 : raw;
+    } else if (raw !== undefined) {
+      const reading = checkReading(raw);
+      if (reading.ok) {
+        ok = true;
+        value = reading.value;
+      } else why = reading.reason;
+    }
     // Live states are updated in place: this runs for every sample the collector takes.
     let live = liveItems.get(item.id);
     if (!live) {
@@ -154,22 +167,21 @@ export const createCollector = (options: CollectorOptions): Collector => {
     }
     // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
     // the first after none), so a polled value frozen past its maximum age stays unknown.
-    const frozen = !pushed && reading?.ok === true && stale.has(item.id) && live.value === reading.value;
-    if (reading?.ok && !frozen) {
-      if (pushed || live.value !== reading.value || live.state === monitorState.unknown || !refreshedAt.has(item.id))
+    const frozen = !pushed && ok && stale.has(item.id) && live.value === value;
+    if (ok && !frozen) {
+      if (pushed || live.value !== value || live.state === monitorState.unknown || !refreshedAt.has(item.id))
         refreshedAt.set(item.id, tsMs);
       stale.delete(item.id);
-      live.value = reading.value;
+      live.value = value;
       live.info = '';
       // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
       // answers with `item.state` before `sample` returns (a collector without one shows not ready).
       if (live.state === monitorState.unknown) live.state = monitorState.notReady;
-      sample(item.id, reading.value, tsMs);
+      sample(item.id, value, tsMs);
     } else {
       // The last good value stays for reference; the state and the reason say it is not current.
       live.state = monitorState.unknown;
       if (!frozen) {
-        const why = reading && !reading.ok ? reading.reason : undefined;
         live.info = (answer.errors?.get(item.id) ?? why ?? 'no value').slice(0, 280);
       }
       sample(item.id, null, tsMs);

@@ -12,13 +12,20 @@ export const registerPipelineMetrics = (
   registry: Registry,
   deps: { bus: EventBus; series?: SeriesStore | undefined },
 ) => {
-  const samples = new Counter({
+  // Counted in a plain number (this runs for every sample) and handed to the counter at a scrape.
+  let counted = 0;
+  let reported = 0;
+  deps.bus.subscribe('sample', (e) => {
+    if (e.value !== null) counted += 1;
+  });
+  new Counter({
     name: 'sitewatch_samples_total',
     help: 'Samples with a value published on the bus (judged by the alarm engine, handed to the series store)',
     registers: [registry],
-  });
-  deps.bus.subscribe('sample', (e) => {
-    if (e.value !== null) samples.inc();
+    collect() {
+      this.inc(counted - reported);
+      reported = counted;
+    },
   });
   const { series } = deps;
   if (!series) return;
