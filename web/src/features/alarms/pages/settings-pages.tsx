@@ -1,42 +1,32 @@
 import { type AlarmCommons, type AlarmLevelRow, alarmLevelInput, alarmRoutes } from '@sitewatch/contract/alarms';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Col, ColorPicker, Form, Input, InputNumber, Row, Select, Switch, Tag } from 'antd';
-import { useEffect } from 'react';
+import { Badge, Card, ColorPicker, Form, Input, InputNumber, Row, Select, Switch, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
-import { contractRule, validValues } from '../../../components/form-rules.ts';
+import { FormCol } from '../../../components/form-col.tsx';
+import { contractRule } from '../../../components/form-rules.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
-import { useCan } from '../../../session/permissions.ts';
+import { useSettingsForm } from '../../../components/settings-form.tsx';
 
 const yesNo = (v: boolean) => (v ? <Tag color="green">✓</Tag> : <Tag>—</Tag>);
 
 /** /setting_alarm_param: voice, pop-up, video, notification, jitter, flood limit, escalation, buzzer and lamp (002 §3, §9). */
 export const AlarmParamPage = () => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<AlarmCommons>();
-  const canEdit = useCan('/setting_alarm_param', 'edit');
-  const data = useQuery({ queryKey: ['alarms', 'commons'], queryFn: () => api.call(alarmRoutes.commons) });
-  useEffect(() => {
-    if (data.data) form.setFieldsValue(data.data);
-  }, [data.data, form]);
-  const save = useMutation({
-    mutationFn: async (body: AlarmCommons) => api.call(alarmRoutes.commonsUpdate, { body }),
-    onSuccess: () => void message.success(t('common.operationSuccess')),
+  const { form, data, canEdit, saveButton } = useSettingsForm<AlarmCommons, AlarmCommons>({
+    page: '/setting_alarm_param',
+    queryKey: ['alarms', 'commons'],
+    load: () => api.call(alarmRoutes.commons),
+    save: (body) => api.call(alarmRoutes.commonsUpdate, { body }),
   });
   const sw = (name: string | string[], label: string) => (
-    <Col span={6}>
-      <Form.Item name={name} label={label} valuePropName="checked">
-        <Switch />
-      </Form.Item>
-    </Col>
+    <FormCol span={6} name={name} label={label} valuePropName="checked">
+      <Switch />
+    </FormCol>
   );
   const num = (name: string | string[], label: string, min = 0, max = 100_000) => (
-    <Col span={6}>
-      <Form.Item name={name} label={label}>
-        <InputNumber min={min} max={max} style={{ width: '100%' }} />
-      </Form.Item>
-    </Col>
+    <FormCol span={6} name={name} label={label}>
+      <InputNumber min={min} max={max} style={{ width: '100%' }} />
+    </FormCol>
   );
   return (
     <Card title={t('alarmSettings.paramTitle')} loading={data.isLoading}>
@@ -49,16 +39,14 @@ export const AlarmParamPage = () => {
         </Row>
         <Row gutter={16}>
           {sw('jitter_enable', t('alarmSettings.jitter'))}
-          <Col span={6}>
-            <Form.Item name="jitter_type" label={t('alarmSettings.jitterType')}>
-              <Select
-                options={[
-                  { value: 'standard', label: t('alarmSettings.jitterStandard') },
-                  { value: 'weighted', label: t('alarmSettings.jitterWeighted') },
-                ]}
-              />
-            </Form.Item>
-          </Col>
+          <FormCol span={6} name="jitter_type" label={t('alarmSettings.jitterType')}>
+            <Select
+              options={[
+                { value: 'standard', label: t('alarmSettings.jitterStandard') },
+                { value: 'weighted', label: t('alarmSettings.jitterWeighted') },
+              ]}
+            />
+          </FormCol>
           {num('jitter_start', t('alarmSettings.jitterStart'), 0, 100)}
           {num('jitter_stop', t('alarmSettings.jitterStop'), 0, 100)}
           {num('jitter_period', t('alarmSettings.jitterPeriod'), 0, 604_800)}
@@ -85,15 +73,7 @@ export const AlarmParamPage = () => {
           {num(['lamp', 'count'], t('alarmSettings.count'), 0, 65_535)}
           {num(['lamp', 'time'], t('alarmSettings.time'), 0, 65_535)}
         </Row>
-        {canEdit && (
-          <Button
-            type="primary"
-            loading={save.isPending}
-            onClick={() => void validValues(form).then((body) => body && save.mutate(body))}
-          >
-            {t('common.save')}
-          </Button>
-        )}
+        {saveButton}
       </Form>
     </Card>
   );

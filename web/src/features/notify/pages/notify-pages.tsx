@@ -9,16 +9,17 @@ import {
   noticeTemplate,
   notifyRoutes,
 } from '@sitewatch/contract/notify';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Tag } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../../api/client.ts';
-import { contractRule, validValues } from '../../../components/form-rules.ts';
+import { FormCol } from '../../../components/form-col.tsx';
+import { contractRule } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
-import { useCan } from '../../../session/permissions.ts';
+import { useSettingsForm } from '../../../components/settings-form.tsx';
 
 /** The notification settings pages (002 §3): mail service, templates, contacts, contact groups, push channels. */
 
@@ -34,28 +35,17 @@ const NameItem = ({ schema }: { schema: z.ZodType }) => {
   );
 };
 
-/** /setting_alarm_param: voice, pop-up, video, notification, jitter, flood limit, escalation, buzzer and lamp (002 §3, §9). */
 /** /setting_mailbox: the mail service with a test send (002 §7.1 setting/email_service). */
 export const MailboxPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm<EmailService>();
   const [to, setTo] = useState('');
-  const canEdit = useCan('/setting_mailbox', 'edit');
-  const client = useQueryClient();
-  const data = useQuery({ queryKey: ['alarms', 'mail'], queryFn: () => api.call(notifyRoutes.emailService) });
-  useEffect(() => {
-    if (data.data) {
-      const { has_password: _, ...rest } = data.data;
-      form.setFieldsValue(rest);
-    }
-  }, [data.data, form]);
-  const save = useMutation({
-    mutationFn: async (body: EmailService) => api.call(notifyRoutes.emailServiceUpdate, { body }),
-    onSuccess: () => {
-      void message.success(t('common.operationSuccess'));
-      void client.invalidateQueries({ queryKey: ['alarms', 'mail'] });
-    },
+  const { form, data, canEdit, saveButton } = useSettingsForm({
+    page: '/setting_mailbox',
+    queryKey: ['alarms', 'mail'],
+    load: () => api.call(notifyRoutes.emailService),
+    save: (body: EmailService) => api.call(notifyRoutes.emailServiceUpdate, { body }),
+    toForm: ({ has_password: _, ...rest }) => rest,
   });
   const test = useMutation({
     mutationFn: () => api.call(notifyRoutes.emailServiceTest, { body: { to } }),
@@ -91,13 +81,7 @@ export const MailboxPage = () => {
         </Form.Item>
         {canEdit && (
           <Space>
-            <Button
-              type="primary"
-              loading={save.isPending}
-              onClick={() => void validValues(form).then((body) => body && save.mutate(body))}
-            >
-              {t('common.save')}
-            </Button>
+            {saveButton}
             <Input
               placeholder={t('alarmSettings.testTo')}
               value={to}
@@ -114,25 +98,17 @@ export const MailboxPage = () => {
   );
 };
 
-/** /setting_alarm_template: notice and recovery templates with placeholders. */
-export const AlarmTemplatePage = () => {
+/** One of the two templates (notice, recovery): subject and body with placeholders. */
+const TemplateForm = ({ kind, title }: { kind: 'notice' | 'recover'; title: string }) => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const canEdit = useCan('/setting_alarm_template', 'edit');
-  const [notice] = Form.useForm();
-  const [recover] = Form.useForm();
-  const n = useQuery({ queryKey: ['alarms', 'tpl', 'notice'], queryFn: () => api.call(notifyRoutes.noticeTpl) });
-  const r = useQuery({ queryKey: ['alarms', 'tpl', 'recover'], queryFn: () => api.call(notifyRoutes.recoverTpl) });
-  useEffect(() => void (n.data && notice.setFieldsValue(n.data)), [n.data, notice]);
-  useEffect(() => void (r.data && recover.setFieldsValue(r.data)), [r.data, recover]);
-  const save = async (kind: 'notice' | 'recover') => {
-    const form = kind === 'notice' ? notice : recover;
-    const body = await validValues(form);
-    if (!body) return;
-    await api.call(kind === 'notice' ? notifyRoutes.noticeTplUpdate : notifyRoutes.recoverTplUpdate, { body });
-    void message.success(t('common.operationSuccess'));
-  };
-  const block = (kind: 'notice' | 'recover', form: typeof notice, title: string) => (
+  const { form, canEdit, saveButton } = useSettingsForm({
+    page: '/setting_alarm_template',
+    queryKey: ['alarms', 'tpl', kind],
+    load: () => api.call(kind === 'notice' ? notifyRoutes.noticeTpl : notifyRoutes.recoverTpl),
+    save: (body: z.infer<typeof noticeTemplate>) =>
+      api.call(kind === 'notice' ? notifyRoutes.noticeTplUpdate : notifyRoutes.recoverTplUpdate, { body }),
+  });
+  return (
     <Card type="inner" title={title} style={{ marginBottom: 16 }}>
       <Form form={form} layout="vertical" disabled={!canEdit}>
         <Form.Item
@@ -149,21 +125,22 @@ export const AlarmTemplatePage = () => {
         >
           <Input.TextArea rows={4} maxLength={4000} />
         </Form.Item>
-        {canEdit && (
-          <Button type="primary" onClick={() => void save(kind)}>
-            {t('common.save')}
-          </Button>
-        )}
+        {saveButton}
       </Form>
     </Card>
   );
+};
+
+/** /setting_alarm_template: notice and recovery templates with placeholders. */
+export const AlarmTemplatePage = () => {
+  const { t } = useTranslation();
   return (
     <Card
       title={t('alarmSettings.templateTitle')}
       extra={<Tag>{'{site} {device} {item} {value} {unit} {level} {info} {time} {state}'}</Tag>}
     >
-      {block('notice', notice, t('alarmSettings.noticeTpl'))}
-      {block('recover', recover, t('alarmSettings.recoverTpl'))}
+      <TemplateForm kind="notice" title={t('alarmSettings.noticeTpl')} />
+      <TemplateForm kind="recover" title={t('alarmSettings.recoverTpl')} />
     </Card>
   );
 };
@@ -198,51 +175,33 @@ export const ContactsPage = () => {
           <Col span={12}>
             <NameItem schema={contactInput} />
           </Col>
-          <Col span={12}>
-            <Form.Item name="alias" label={t('alarmSettings.alias')}>
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="email" label={t('alarmSettings.email')} rules={[contractRule(contactInput)]}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="phone" rules={[contractRule(contactInput)]} label={t('alarmSettings.phone')}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="sms_number" rules={[contractRule(contactInput)]} label={t('alarmSettings.smsNumber')}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="voice_number" rules={[contractRule(contactInput)]} label={t('alarmSettings.voiceNumber')}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="alarm_level" label={t('alarmSettings.contactLevel')}>
-              <LevelSelect style={{ width: 140 }} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name="time_period_id" label={t('alarmSettings.timePeriod')}>
-              <InputNumber min={0} />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name="duty" label={t('alarmSettings.duty')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-          <Col span={4}>
-            <Form.Item name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
+          <FormCol name="alias" label={t('alarmSettings.alias')}>
+            <Input maxLength={64} />
+          </FormCol>
+          <FormCol name="email" label={t('alarmSettings.email')} rules={[contractRule(contactInput)]}>
+            <Input />
+          </FormCol>
+          <FormCol name="phone" rules={[contractRule(contactInput)]} label={t('alarmSettings.phone')}>
+            <Input />
+          </FormCol>
+          <FormCol name="sms_number" rules={[contractRule(contactInput)]} label={t('alarmSettings.smsNumber')}>
+            <Input />
+          </FormCol>
+          <FormCol name="voice_number" rules={[contractRule(contactInput)]} label={t('alarmSettings.voiceNumber')}>
+            <Input />
+          </FormCol>
+          <FormCol span={8} name="alarm_level" label={t('alarmSettings.contactLevel')}>
+            <LevelSelect style={{ width: 140 }} />
+          </FormCol>
+          <FormCol span={8} name="time_period_id" label={t('alarmSettings.timePeriod')}>
+            <InputNumber min={0} />
+          </FormCol>
+          <FormCol span={4} name="duty" label={t('alarmSettings.duty')} valuePropName="checked">
+            <Switch />
+          </FormCol>
+          <FormCol span={4} name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
+            <Switch />
+          </FormCol>
         </Row>
       )}
     />
@@ -395,65 +354,44 @@ export const AlarmPushPage = () => {
           <Col span={12}>
             <NameItem schema={channelInput} />
           </Col>
-          <Col span={6}>
-            <Form.Item name="kind" label={t('alarmSettings.kind')}>
-              <Select options={channelKinds.map((k) => ({ value: k, label: k }))} />
-            </Form.Item>
-          </Col>
-          <Col span={6}>
-            <Form.Item name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name={['config', 'url']} label="URL" rules={[contractRule(channelInput, { required: true })]}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name={['config', 'secret']}
-              label={t('alarmSettings.secret')}
-              extra={t('alarmSettings.keepSecret')}
-            >
-              <Input.Password autoComplete="new-password" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name={['config', 'access_key_id']} label="AccessKey ID">
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name={['config', 'sign_scheme']} label={t('alarmSettings.signScheme')}>
-              <Select options={['aliyun', 'none'].map((v) => ({ value: v, label: v }))} />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name={['config', 'sign_name']} label={t('alarmSettings.signName')}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item name={['config', 'template_code']} label={t('alarmSettings.templateCode')}>
-              <Input />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name={['config', 'body_template']} label={t('alarmSettings.bodyTemplate')}>
-              <Input.TextArea rows={2} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name={['config', 'retries']} label={t('alarmSettings.retries')}>
-              <InputNumber min={0} max={10} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name={['config', 'timeout_ms']} label={t('alarmSettings.timeout')}>
-              <InputNumber min={100} max={60000} />
-            </Form.Item>
-          </Col>
+          <FormCol span={6} name="kind" label={t('alarmSettings.kind')}>
+            <Select options={channelKinds.map((k) => ({ value: k, label: k }))} />
+          </FormCol>
+          <FormCol span={6} name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
+            <Switch />
+          </FormCol>
+          <FormCol
+            span={24}
+            name={['config', 'url']}
+            label="URL"
+            rules={[contractRule(channelInput, { required: true })]}
+          >
+            <Input />
+          </FormCol>
+          <FormCol name={['config', 'secret']} label={t('alarmSettings.secret')} extra={t('alarmSettings.keepSecret')}>
+            <Input.Password autoComplete="new-password" />
+          </FormCol>
+          <FormCol name={['config', 'access_key_id']} label="AccessKey ID">
+            <Input />
+          </FormCol>
+          <FormCol span={8} name={['config', 'sign_scheme']} label={t('alarmSettings.signScheme')}>
+            <Select options={['aliyun', 'none'].map((v) => ({ value: v, label: v }))} />
+          </FormCol>
+          <FormCol span={8} name={['config', 'sign_name']} label={t('alarmSettings.signName')}>
+            <Input />
+          </FormCol>
+          <FormCol span={8} name={['config', 'template_code']} label={t('alarmSettings.templateCode')}>
+            <Input />
+          </FormCol>
+          <FormCol span={24} name={['config', 'body_template']} label={t('alarmSettings.bodyTemplate')}>
+            <Input.TextArea rows={2} />
+          </FormCol>
+          <FormCol name={['config', 'retries']} label={t('alarmSettings.retries')}>
+            <InputNumber min={0} max={10} />
+          </FormCol>
+          <FormCol name={['config', 'timeout_ms']} label={t('alarmSettings.timeout')}>
+            <InputNumber min={100} max={60000} />
+          </FormCol>
         </Row>
       )}
     />
