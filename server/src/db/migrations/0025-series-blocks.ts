@@ -24,6 +24,8 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .addColumn('n', 'integer', (c) => c.notNull())
     .addColumn('data', pg ? 'bytea' : 'blob', (c) => c.notNull())
     .execute();
+  // A block lives a minute: PostgreSQL would try to compress its 1.3 MB of floats on every write.
+  if (pg) await sql`alter table sample_blocks alter column data set storage external`.execute(db);
   await db.schema
     .createTable('series_compaction')
     .addColumn('id', 'integer', (c) => c.primaryKey())
