@@ -111,10 +111,17 @@ export const allTextsLoaded = () => restLoaded;
 /** Loads the sections the login page left out, once; resolves at once when they are in. */
 export const loadAllTexts = (): Promise<void> => {
   if (restLoaded) return Promise.resolve();
-  restLoading ??= loadPart(currentLanguage(), 'rest').then((rest) => {
-    i18n.addResourceBundle(currentLanguage(), 'translation', rest, true, true);
-    restLoaded = true;
-  });
+  restLoading ??= loadPart(currentLanguage(), 'rest').then(
+    (rest) => {
+      i18n.addResourceBundle(currentLanguage(), 'translation', rest, true, true);
+      restLoaded = true;
+    },
+    (error: unknown) => {
+      // A failed download is tried again by the next page that asks.
+      restLoading = undefined;
+      throw error;
+    },
+  );
   return restLoading;
 };
 
