@@ -75,7 +75,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   const db = options.db.kysely;
   const state = createEngineState();
   const { items, devices, open, disabledItems, disabledDevices, periods, levelColors, jitteringItems } = state;
-  const store = createAlarmStore(db, state, (obj, msg) => options.log?.warn(obj, msg));
+  const store = createAlarmStore(db, options.db.dialect, state, (obj, msg) => options.log?.warn(obj, msg));
   const { toRow, log, flush } = store;
   const notices = createNotices({ state, store, notifier: options.notifier, settings: options.settings });
   const { notify, maybeNotify } = notices;

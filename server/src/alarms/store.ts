@@ -1,6 +1,7 @@
 import { type AlarmRow, recoveredStatus } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { Dialect } from '../db/kysely.ts';
 import type { Database } from '../db/schema.ts';
 import type { AlarmLogsTable, AlarmsTable } from '../db/schema-alarms.ts';
 import type { Alarm, EngineState } from './state.ts';
@@ -18,6 +19,79 @@ const jitterShown = (state: EngineState, itemId: number) => {
   const { items } = state;
   const slot = items.slotOf(itemId);
   return slot !== undefined && items.jitter.jittering[slot] === 1 ? items.jitter.percent[slot]! : 0;
+};
+
+/** The columns written, in the order `bindAlarm` binds them; those an upsert updates. */
+const alarmColumns = [
+  'id',
+  'item_id',
+  'device_id',
+  'device_group_id',
+  'item_name',
+  'device_name',
+  'device_group_name',
+  'kind',
+  'status',
+  'level',
+  'color',
+  'info',
+  'value',
+  'start_time',
+  'end_time',
+  'last_check',
+  'handling',
+  'remarks',
+  'confirmed_by',
+  'confirmed_at',
+  'notify_count',
+  'escalated',
+] as const satisfies readonly (keyof AlarmsTable)[];
+const updatedColumns = [
+  'status',
+  'info',
+  'value',
+  'end_time',
+  'last_check',
+  'handling',
+  'remarks',
+  'confirmed_by',
+  'confirmed_at',
+  'notify_count',
+  'escalated',
+] as const;
+const logColumns = [
+  'time',
+  'alarm_id',
+  'item_id',
+  'device_group_id',
+  'item_name',
+  'device_name',
+  'device_group_name',
+  'state',
+  'action',
+  'result',
+  'detail',
+  'user_name',
+  'attempts',
+] as const satisfies readonly (keyof AlarmLogsTable)[];
+/** Rows per statement, largest first (22 values each: far below either database's parameter limit). */
+const chunkSizes = [200, 50, 10, 1];
+
+const texts = new Map<string, string>();
+/** The insert of `rows` alarm records (an upsert by id) or log entries, built once per count. */
+const statementText = (dialect: Dialect, kind: 'alarms' | 'logs', rows: number): string => {
+  const key = `${dialect}:${kind}:${rows}`;
+  let text = texts.get(key);
+  if (text) return text;
+  const columns = kind === 'alarms' ? alarmColumns : logColumns;
+  let n = 0;
+  const tuple = () => `(${columns.map(() => (dialect === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
+  const values = Array.from({ length: rows }, tuple).join(', ');
+  text = `insert into "${kind === 'alarms' ? 'alarms' : 'alarm_logs'}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${values}`;
+  if (kind === 'alarms')
+    text += ` on conflict ("id") do update set ${updatedColumns.map((c) => `"${c}" = excluded."${c}"`).join(', ')}`;
+  texts.set(key, text);
+  return text;
 };
 
 export interface AlarmStore {
@@ -38,6 +112,7 @@ export interface AlarmStore {
  */
 export const createAlarmStore = (
   db: Kysely<Database>,
+  dialect: Dialect,
   state: EngineState,
   warn: (obj: object, msg: string) => void = () => undefined,
 ): AlarmStore => {
@@ -94,70 +169,66 @@ export const createAlarmStore = (
     });
   };
 
-  const columns = (a: AlarmsTable): AlarmsTable => ({
-    id: a.id,
-    item_id: a.item_id,
-    device_id: a.device_id,
-    device_group_id: a.device_group_id,
-    item_name: a.item_name.slice(0, 64),
-    device_name: a.device_name.slice(0, 64),
-    device_group_name: a.device_group_name.slice(0, 64),
-    kind: a.kind,
-    status: a.status,
-    level: a.level,
-    color: a.color,
-    info: a.info.slice(0, 300),
-    value: a.value,
-    start_time: a.start_time,
-    end_time: a.end_time,
-    last_check: a.last_check,
-    handling: a.handling,
-    remarks: a.remarks.slice(0, 500),
-    confirmed_by: a.confirmed_by.slice(0, 64),
-    confirmed_at: a.confirmed_at,
-    notify_count: a.notify_count,
-    escalated: a.escalated,
-  });
+  /** The row's values in `alarmColumns` order, cut to the columns' lengths, appended to `out`. */
+  const bindAlarm = (a: AlarmsTable, out: unknown[]) => {
+    out.push(
+      a.id,
+      a.item_id,
+      a.device_id,
+      a.device_group_id,
+      a.item_name.slice(0, 64),
+      a.device_name.slice(0, 64),
+      a.device_group_name.slice(0, 64),
+      a.kind,
+      a.status,
+      a.level,
+      a.color,
+      a.info.slice(0, 300),
+      a.value,
+      a.start_time,
+      a.end_time,
+      a.last_check,
+      a.handling,
+      a.remarks.slice(0, 500),
+      a.confirmed_by.slice(0, 64),
+      a.confirmed_at,
+      a.notify_count,
+      a.escalated,
+    );
+  };
+  const bindLog = (e: Omit<AlarmLogsTable, 'id'>, out: unknown[]) => {
+    for (const c of logColumns) out.push(e[c]);
+  };
 
   const writeNow = async () => {
     if (dirty.size === 0 && logs.length === 0) return;
-    const rows = [...dirty].map(columns);
+    const alarms = [...dirty];
+    // The values are taken now (a later change marks the alarm dirty again), bound as flat lists
+    // into statements built once per row count: no query tree per row and value (issue 18).
+    const statements: CompiledQuery[] = [];
+    const queue = <T>(kind: 'alarms' | 'logs', rows: T[], bind: (row: T, out: unknown[]) => void) => {
+      for (let i = 0; i < rows.length; ) {
+        // A few statement sizes only: each is prepared once and stays in SQLite's statement cache.
+        const size = chunkSizes.find((c) => c <= rows.length - i)!;
+        const slice = rows.slice(i, i + size);
+        i += size;
+        const params: unknown[] = [];
+        for (const r of slice) bind(r, params);
+        statements.push(CompiledQuery.raw(statementText(dialect, kind, slice.length), params));
+      }
+    };
+    queue('alarms', alarms, bindAlarm);
     dirty.clear();
     const entries = logs;
     logs = [];
+    queue('logs', entries, bindLog);
     try {
       await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += 400) {
-          await trx
-            .insertInto('alarms')
-            .values(rows.slice(i, i + 400))
-            .onConflict((oc) =>
-              oc.column('id').doUpdateSet((eb) => ({
-                status: eb.ref('excluded.status'),
-                info: eb.ref('excluded.info'),
-                value: eb.ref('excluded.value'),
-                end_time: eb.ref('excluded.end_time'),
-                last_check: eb.ref('excluded.last_check'),
-                handling: eb.ref('excluded.handling'),
-                remarks: eb.ref('excluded.remarks'),
-                confirmed_by: eb.ref('excluded.confirmed_by'),
-                confirmed_at: eb.ref('excluded.confirmed_at'),
-                notify_count: eb.ref('excluded.notify_count'),
-                escalated: eb.ref('excluded.escalated'),
-              })),
-            )
-            .execute();
-        }
-        for (let i = 0; i < entries.length; i += 400) {
-          await trx
-            .insertInto('alarm_logs')
-            .values(entries.slice(i, i + 400))
-            .execute();
-        }
+        for (const q of statements) await trx.executeQuery(q);
       });
     } catch (err) {
       // Kept for the next flush: an alarm is never lost to a busy database.
-      for (const r of rows) dirty.add(state.open.get(r.id) ?? r);
+      for (const a of alarms) dirty.add(state.open.get(a.id) ?? a);
       logs = [...entries, ...logs];
       warn({ err }, 'could not write alarms');
     }
