@@ -46,6 +46,11 @@ export interface PollerOptions {
   now?: () => number;
   /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
   maxBackoffMs?: number;
+  /**
+   * Before each poll: a promise to wait for (the worker's main thread is behind with earlier
+   * answers), or null to poll now. A poll that waited counts the wait in its interval.
+   */
+  gate?: () => Promise<void> | null;
 }
 
 /**
@@ -124,17 +129,20 @@ export const createPoller = (options: PollerOptions): Poller => {
     loop.timer = setTimeout(() => {
       loop.timer = null;
       const started = now();
-      loop.running = pollOnce(loop).finally(() => {
-        loop.running = null;
-        const base = intervalMs(loop.device);
-        // Retries of a dead device back off: 1, 2, 4 … intervals, but never more than one interval
-        // + 10 s (nor maxBackoffMs), whatever the outage length: a device whose peer returns is
-        // polled again within that and seen within 2 intervals + 10 s (docs/monitoring.md).
-        const factor = loop.failures > 1 ? 2 ** Math.min(loop.failures - 1, 6) : 1;
-        const cap = Math.min(maxBackoffMs, base + recoverySlackMs);
-        const wait = Math.max(base, Math.min(base * factor, cap));
-        schedule(loop, Math.max(0, wait - (now() - started)));
-      });
+      const wait = options.gate?.();
+      loop.running = (wait ? wait.then(() => (loop.stopped ? undefined : pollOnce(loop))) : pollOnce(loop)).finally(
+        () => {
+          loop.running = null;
+          const base = intervalMs(loop.device);
+          // Retries of a dead device back off: 1, 2, 4 … intervals, but never more than one interval
+          // + 10 s (nor maxBackoffMs), whatever the outage length: a device whose peer returns is
+          // polled again within that and seen within 2 intervals + 10 s (docs/monitoring.md).
+          const factor = loop.failures > 1 ? 2 ** Math.min(loop.failures - 1, 6) : 1;
+          const cap = Math.min(maxBackoffMs, base + recoverySlackMs);
+          const wait = Math.max(base, Math.min(base * factor, cap));
+          schedule(loop, Math.max(0, wait - (now() - started)));
+        },
+      );
     }, delayMs);
     loop.timer.unref?.();
   };

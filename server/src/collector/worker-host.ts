@@ -76,8 +76,14 @@ export const startPollerWorker = async (
       w.unref();
       let ready = false;
       w.on('message', (m: FromWorker) => {
-        if (m.type === 'batch') onBatch(m);
-        else if (m.type === 'ready') {
+        if (m.type === 'batch') {
+          try {
+            onBatch(m);
+          } finally {
+            // Taken: the worker's polls may go on (worker.ts, back-pressure).
+            w.postMessage({ type: 'ack', n: m.h.length / 5 + m.ids.length } satisfies ToWorker);
+          }
+        } else if (m.type === 'ready') {
           ready = true;
           resolve(w);
         } else {

@@ -12,7 +12,9 @@ export type ToWorker =
   | { type: 'install'; devices: Array<{ device: CollectorDevice; gen: number }> }
   | { type: 'remove'; req: number; deviceId: number }
   | { type: 'write'; req: number; deviceId: number; itemId: number; value: number }
-  | { type: 'stop'; req: number };
+  | { type: 'stop'; req: number }
+  /** A batch was taken: `n` its answers plus values. */
+  | { type: 'ack'; n: number };
 
 /** A device loop's event other than an answer; `at`: the number of answer segments before it. */
 export type LoopEvent =

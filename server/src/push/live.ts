@@ -48,12 +48,23 @@ export const startLiveFeed = (options: LiveFeedOptions): (() => void) => {
     changedItems.clear();
     changedDevices.clear();
     if (watchers.length === 0) return;
+    // Only the watched sites' items are read (null: a browser watches all): with many items polled
+    // each second, building rows for sites nobody watches cost the main thread most of a round.
+    let wanted: Set<number> | null = new Set();
+    for (const client of watchers) {
+      if (client.watch === null) {
+        wanted = null;
+        break;
+      }
+      for (const site of client.watch ?? []) wanted.add(site);
+    }
     const items: Array<{ site: number; row: LiveItemUpdate }> = [];
     for (const id of itemIds) {
-      const live = options.live.liveItem(id);
       const device = options.live.deviceOfItem(id);
       const site = device === undefined ? undefined : options.live.siteOfDevice(device);
-      if (!live || site === undefined) continue;
+      if (site === undefined || (wanted && !wanted.has(site))) continue;
+      const live = options.live.liveItem(id);
+      if (!live) continue;
       items.push({
         site,
         row: { id, value: live.value, state: live.state, last_check: live.last_check, info: live.info },
