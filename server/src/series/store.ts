@@ -182,6 +182,15 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
           }
         : stats;
     }
+    if (!started && open.size() > 0) {
+      // Blocks another store's run compacted (it claimed them first) are in the tables now: reads
+      // must stop counting them from memory.
+      const seqs = open.seqs();
+      const left = await kysely.selectFrom('sample_blocks').select('seq').where('seq', 'in', seqs).execute();
+      const kept = new Set(left.map((r) => Number(r.seq)));
+      open.state.version += 2;
+      for (const seq of seqs) if (!kept.has(seq)) open.remove(seq);
+    }
     return total;
   };
 
