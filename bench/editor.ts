@@ -4,8 +4,12 @@
 // Target: ≥ 50 fps and no frame over 50 ms for the 200-drag. The product starts as `npm start` does.
 import type { Page } from '@playwright/test';
 import { startProduct } from './product.ts';
+import { startTrace, summariseTrace } from './trace.ts';
 
 const frames = Number(process.env.BENCH_FRAMES ?? 180);
+// BENCH_TRACE=prefix: a Chromium trace of each drag (prefix-200.json, prefix-all.json, for DevTools)
+// and its thread time by phase in the result.
+const tracePrefix = process.env.BENCH_TRACE;
 // A grid of 50 × 40 small devices, 4 px from the canvas edge so a drag-selection can start on the background.
 const cols = 50;
 const rows = 40;
@@ -19,9 +23,17 @@ const { base, site, page, headers } = product;
  * pointer move per animation frame (no round trip to the driver in the measured loop) and records
  * its frame times; the button comes up for real at the end. Answers fps and the longest frame.
  */
-const drag = async (page: Page, from: { x: number; y: number }, dx: number) => {
+const drag = async (page: Page, from: { x: number; y: number }, dx: number, name: string) => {
+  // The component pressed, and where it lies: the result says how far the drag moved it.
+  const leftOf = `(id) => parseFloat(document.querySelector('[data-id="' + id + '"]').style.left)`;
+  const pressed = (await page.evaluate(
+    `document.elementFromPoint(${from.x}, ${from.y})?.closest('[data-id]')?.dataset.id ?? null`,
+  )) as string | null;
+  if (!pressed) throw new Error('the drag does not start on a component');
+  const before = (await page.evaluate(`(${leftOf})(${JSON.stringify(pressed)})`)) as number;
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
+  const stop = tracePrefix ? await startTrace(await page.context().newCDPSession(page)) : undefined;
   // A string, not a function: tsx would wrap a named inner function in a helper the page lacks.
   const times = (await page.evaluate(`new Promise((resolve) => {
     const target = document.querySelector('[data-testid="editor-canvas"]');
@@ -38,13 +50,17 @@ const drag = async (page: Page, from: { x: number; y: number }, dx: number) => {
     };
     requestAnimationFrame(tick);
   })`)) as number[];
+  const trace = stop ? summariseTrace(await stop(`${tracePrefix}-${name}.json`)) : undefined;
   await page.mouse.move(from.x + dx, from.y);
   await page.mouse.up();
+  const after = (await page.evaluate(`(${leftOf})(${JSON.stringify(pressed)})`)) as number;
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
   const span = (times.at(-1)! - times[0]!) / 1000;
   return {
     fps: Math.round((gaps.length / span) * 10) / 10,
     longest_frame_ms: Math.round(Math.max(...gaps) * 10) / 10,
+    moved_px: Math.round(after - before),
+    ...(trace ? { trace } : {}),
   };
 };
 
@@ -99,15 +115,16 @@ try {
   await page.mouse.move(box.x + 10 * cell.w + 1, box.y + 20 * cell.h + 1, { steps: 5 });
   await page.mouse.up();
   const selected200 = await page.locator('.sm-frame').count();
-  const drag200 = await drag(page, at(4 + 10, 4 + 7), 300);
+  const drag200 = await drag(page, at(4 + 10, 4 + 7), 300, '200');
 
-  // The whole canvas.
+  // The whole canvas, dragged by a component the first drag left in place (row 30; it moved rows 0-19:
+  // a press where one of those lay would start a drag-selection, not a drag).
   await page.mouse.move(box.x + 1, box.y + 1);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width - 1, box.y + box.height - 1, { steps: 5 });
   await page.mouse.up();
   const selectedAll = await page.locator('.sm-frame').count();
-  const dragAll = await drag(page, at(4 + 10 + cell.w, 4 + 7 + cell.h), -200);
+  const dragAll = await drag(page, at(4 + 10 + cell.w, 4 + 7 + 30 * cell.h), -200, 'all');
 
   const result = {
     components: cols * rows,

@@ -7,10 +7,16 @@ import type { ComponentKind, ComponentRecord } from '../../../editor/model/recor
 import { rotateHandleOffset } from '../../../editor/model/transforms.ts';
 import { restingViewport, screenToCanvas, type Viewport } from '../../../editor/model/viewport.ts';
 import { SceneView } from '../render/scene-view.tsx';
+import { DragLayer } from './drag-layer.ts';
 import { useRecords, useSelection } from './use-editor.ts';
 import { ViewportFrame } from './viewport-frame.tsx';
 
-/** Where a handle sits on its frame, in fractions of the width and height. */
+/**
+ * Where a handle sits on its frame, in fractions of the width and height. The handles are empty
+ * grid items of their frame (cells of a 0 / 1fr / 0 grid) that take the pointer, and one box
+ * (.sm-knobs) draws all of them: nine positioned, painted boxes per selected component made each
+ * frame of a drag of 2 000 cost Chromium's layerisation ten times more (docs/site-map.md "Performance").
+ */
 const handleSpot: Record<Handle, [number, number]> = {
   n: [0.5, 0],
   s: [0.5, 1],
@@ -22,10 +28,14 @@ const handleSpot: Record<Handle, [number, number]> = {
   sw: [0, 1],
 };
 
-/** Writes a record's geometry straight to an element (drag frames), bypassing React. */
+/**
+ * Writes a record's geometry straight to an element (drag frames), bypassing React. A selection
+ * frame is a grid item placed by its margins (see Frames), anything else is positioned.
+ */
 const place = (el: HTMLElement, r: ComponentRecord) => {
-  el.style.left = `${r.left}px`;
-  el.style.top = `${r.top}px`;
+  const frame = el.classList.contains('sm-frame');
+  el.style[frame ? 'marginLeft' : 'left'] = `${r.left}px`;
+  el.style[frame ? 'marginTop' : 'top'] = `${r.top}px`;
   el.style.width = `${r.width}px`;
   el.style.height = `${r.height}px`;
   el.style.transform = r.rotate ? `rotate(${r.rotate}deg)` : '';
@@ -41,7 +51,11 @@ const preview = (el: HTMLElement, r: ComponentRecord, stored: ComponentRecord | 
   el.style.transform = `translate(${r.left - stored.left}px, ${r.top - stored.top}px)${r.rotate ? ` rotate(${r.rotate}deg)` : ''}`;
 };
 
-/** The frames of the selected components, with their resize handles and rotation knob. */
+/**
+ * The frames of the selected components, with their resize handles and rotation knob. Each frame
+ * is an item of one grid cell placed by its margins rather than a positioned box, for the reason
+ * its handles are grid items (handleSpot): 2 000 selected made 2 000 more paint layers.
+ */
 const Frames = memo(function Frames({ records }: { records: ComponentRecord[] }) {
   return (
     <>
@@ -51,13 +65,14 @@ const Frames = memo(function Frames({ records }: { records: ComponentRecord[] })
           className="sm-frame"
           data-frame-id={r.id}
           style={{
-            left: r.left,
-            top: r.top,
+            marginLeft: r.left,
+            marginTop: r.top,
             width: r.width,
             height: r.height,
             transform: r.rotate ? `rotate(${r.rotate}deg)` : undefined,
           }}
         >
+          {!r.locked && r.kind !== 'Picture' && <i className="sm-knobs" />}
           {!r.locked &&
             r.kind !== 'Picture' &&
             handles.map((h) => (
@@ -66,11 +81,14 @@ const Frames = memo(function Frames({ records }: { records: ComponentRecord[] })
                 className="sm-handle"
                 data-handle={h}
                 data-for={r.id}
-                style={{ left: `${handleSpot[h][0] * 100}%`, top: `${handleSpot[h][1] * 100}%`, cursor: `${h}-resize` }}
+                style={{
+                  gridArea: `${1 + handleSpot[h][1] * 2} / ${1 + handleSpot[h][0] * 2}`,
+                  cursor: `${h}-resize`,
+                }}
               />
             ))}
           {!r.locked && r.kind !== 'Picture' && (
-            <span className="sm-rotate" data-rotate={r.id} style={{ top: -rotateHandleOffset }} />
+            <span className="sm-rotate" data-rotate={r.id} style={{ marginBottom: 2 * rotateHandleOffset }} />
           )}
         </div>
       ))}
@@ -104,6 +122,9 @@ export const EditorCanvas = ({
   const scene = useRef<HTMLDivElement>(null);
   const guides = useRef<HTMLDivElement>(null);
   const brush = useRef<HTMLDivElement>(null);
+  const framesBox = useRef<HTMLDivElement>(null);
+  // A drag in progress draws copies in one layer it translates (a resize or turn draws in place).
+  const lifted = useRef<DragLayer | null>(null);
   const touched = useRef(new Set<string>());
   // Elements by component id, gathered once when a gesture starts (not one lookup per record per frame).
   const elements = useRef(new Map<string, { el?: HTMLElement; frame?: HTMLElement }>());
@@ -142,21 +163,42 @@ export const EditorCanvas = ({
   const drawGesture = () => {
     const root = scene.current;
     if (!root) return;
-    for (const [id, r] of editor.previewRecords()) {
-      touched.current.add(id);
-      const found = elements.current.get(id);
-      const stored = editor.get(id);
-      if (found?.el) preview(found.el, r, stored);
-      if (found?.frame) preview(found.frame, r, stored);
-    }
     const g = editor.gesture;
+    if (g?.type === 'translate') {
+      // Lifted at the first real move, so a click that only selects copies nothing.
+      if (!lifted.current && (g.dx !== 0 || g.dy !== 0) && framesBox.current) {
+        const found = [...editor.previewRecords().keys()].map((id) => {
+          touched.current.add(id);
+          return elements.current.get(id);
+        });
+        const moving = found.flatMap((f) => (f?.frame ? [f.frame] : []));
+        lifted.current = new DragLayer(
+          root,
+          found.flatMap((f) => (f?.el ? [f.el] : [])),
+          // Locked selected components stay: then only the moving frames are copied.
+          { box: framesBox.current, moving, all: moving.length === framesBox.current.childElementCount },
+        );
+      }
+      lifted.current?.move(g.dx, g.dy);
+    } else
+      for (const [id, r] of editor.previewRecords()) {
+        touched.current.add(id);
+        const found = elements.current.get(id);
+        const stored = editor.get(id);
+        if (found?.el) preview(found.el, r, stored);
+        if (found?.frame) preview(found.frame, r, stored);
+      }
     if (brush.current) {
       brush.current.style.display = g?.type === 'brush' ? 'block' : 'none';
       if (g?.type === 'brush') place(brush.current, { ...g.rect, rotate: 0 } as ComponentRecord);
     }
-    if (guides.current)
+    // Guides only when they change: a new line is a layout, and most moves keep the same ones.
+    const lines = editor.guides;
+    const key = lines.map((l) => `${l.axis}${l.position},${l.from},${l.to}`).join(' ');
+    if (guides.current && guides.current.dataset.key !== key) {
+      guides.current.dataset.key = key;
       guides.current.replaceChildren(
-        ...editor.guides.map((guide) => {
+        ...lines.map((guide) => {
           const line = document.createElement('div');
           line.className = 'sm-guide';
           Object.assign(
@@ -178,17 +220,24 @@ export const EditorCanvas = ({
           return line;
         }),
       );
+    }
   };
 
   /** After a gesture: every element touched shows its record again (React redraws only changed ones). */
   const settle = () => {
     const root = scene.current;
+    lifted.current?.drop();
+    lifted.current = null;
+    // The elements gathered at the start (React has not drawn the release yet), else a lookup.
+    const find = (el: HTMLElement | undefined, selector: string) =>
+      el?.isConnected ? el : (root?.querySelector<HTMLElement>(selector) ?? undefined);
     if (root)
       for (const id of touched.current) {
         const r = editor.get(id);
-        const el = root.querySelector<HTMLElement>(`[data-id="${id}"]`);
+        const found = elements.current.get(id);
+        const el = find(found?.el, `[data-id="${id}"]`);
         if (r && el) place(el, r);
-        const frame = root.querySelector<HTMLElement>(`[data-frame-id="${id}"]`);
+        const frame = find(found?.frame, `[data-frame-id="${id}"]`);
         if (r && frame) place(frame, r);
       }
     elements.current = new Map();
@@ -269,11 +318,16 @@ export const EditorCanvas = ({
           >
             {overlay}
             <div className="sm-overlay">
-              <Frames records={selected} />
-              <div ref={guides} />
-              <div ref={brush} className="sm-brush" style={{ display: 'none' }} />
+              <div ref={framesBox} className="sm-frames">
+                <Frames records={selected} />
+              </div>
             </div>
           </SceneView>
+          {/* Outside the scene: a new guide lays out this box alone, not the scene's thousands. */}
+          <div className="sm-marks">
+            <div ref={guides} />
+            <div ref={brush} className="sm-brush" style={{ display: 'none' }} />
+          </div>
         </div>
       </Dropdown>
     </ViewportFrame>
