@@ -167,6 +167,8 @@ export const EditorCanvas = ({
     if (g?.type === 'translate') {
       // Lifted at the first real move, so a click that only selects copies nothing.
       if (!lifted.current && (g.dx !== 0 || g.dy !== 0) && framesBox.current) {
+        // Gathered again: a press on a component not yet selected drew its frame after the press.
+        gather();
         const found = [...editor.previewRecords().keys()].map((id) => {
           touched.current.add(id);
           return elements.current.get(id);
