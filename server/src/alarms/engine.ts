@@ -373,7 +373,11 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
           a.handling = a.end_time === null ? handlingState.unprocessed : handlingState.processed;
           a.confirmed_by = '';
           a.confirmed_at = null;
-          if (live) live.next_notify_at = t;
+          // Unhandled again: its notices start over, their times counted afresh (docs/alarms.md).
+          if (live) {
+            live.next_notify_at = t;
+            live.notify_count = 0;
+          }
           break;
         case 2:
           a.handling = handlingState.disabled;
