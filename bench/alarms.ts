@@ -2,7 +2,8 @@
 // a fraction of the samples cross a threshold (raise, then recover a round later). Measures the
 // latency from a sample's arrival (collector.accept) to the alarm push message on a WebSocket client
 // of the running server (/api/v1/ws), and prints p50/p99. SQLite by default, PostgreSQL with BENCH_PG_URL.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -87,6 +88,13 @@ await new Promise((r) => setTimeout(r, 1500));
 
 // Fixed-rate feed: every 10 ms the devices due answer with all their items. An item's value is
 // abnormal (35) in odd rounds for one item in `every`, so it raises in one round and recovers in the next.
+// BENCH_PROFILE=<file>: a CPU profile of the fed window alone (not the seeding and start-up).
+const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const tickMs = 10;
 const devicesPerTick = Math.max(1, Math.round((samplesPerSecond / perDevice) * (tickMs / 1000)));
 const started = performance.now();
@@ -127,6 +135,11 @@ while (performance.now() - started < seconds * 1000) {
   await new Promise((r) => setTimeout(r, 1));
 }
 const elapsed = (performance.now() - started) / 1000;
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+  profiler.disconnect();
+}
 await new Promise((r) => setTimeout(r, 1000));
 latencies.sort((a, b) => a - b);
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
