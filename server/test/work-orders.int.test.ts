@@ -310,6 +310,17 @@ describeEachDatabase('work orders', (dialect) => {
       await k().updateTable('alarms').set({ end_time: 1_700_000_100 }).where('id', '=', 7002).execute();
       await ok('PUT', `work_order/${order.id}`, 'handler', fixed);
       expect(await ok('PUT', `work_order/${order.id}`, 'reviewer', { action: 'pass' })).toMatchObject({ state: 4 });
+
+      // The rules are read once and again after each change: a disabled rule dispatches nothing, and
+      // enabled again it dispatches the next alarm.
+      await ok('PUT', 'work_order_set/1', 'creator', { ...rule, enable: false });
+      await insertAlarm(7003, 1);
+      t.sitewatch.bus.publish('alarm.raised', { alarm: alarmRow(7003, 1, 1) });
+      await ok('PUT', 'work_order_set/1', 'creator', rule);
+      await insertAlarm(7004, 1);
+      t.sitewatch.bus.publish('alarm.raised', { alarm: alarmRow(7004, 1, 1) });
+      await expect.poll(async () => (await ok('GET', 'work_order?index=0&alarm_id=7004', 'handler')).total).toBe(1);
+      expect((await ok('GET', 'work_order?index=0&alarm_id=7003', 'handler')).total).toBe(0);
     } finally {
       remove();
       await ok('PUT', 'work_order_set/1', 'creator', { ...rule, enable: false });

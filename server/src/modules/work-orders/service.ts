@@ -360,6 +360,20 @@ export const createWorkOrderService = (deps: {
     return { count: Number(r.count), creation_time: r.newest === null ? null : Number(r.newest) };
   };
 
+  // The dispatch rules, read once and again after a change: every raised alarm consults them, and a
+  // read per alarm queued thousands of queries a second behind SQLite's one connection (issue 18).
+  let rules: Promise<ReturnType<typeof toSet>[]> | null = null;
+  const dispatchRules = () => {
+    rules ??= repo.sets().then(
+      (rows) => rows.map(toSet),
+      (err) => {
+        rules = null;
+        throw err;
+      },
+    );
+    return rules;
+  };
+
   const putSet = async (id: number, body: z.infer<typeof workOrderSetBody>) => {
     await activeUser(body.handler_id, 'workOrders.handlerNotFound');
     await activeUser(body.reviewer_id, 'workOrders.reviewerNotFound');
@@ -377,6 +391,7 @@ export const createWorkOrderService = (deps: {
       handler_on_duty: body.handler_on_duty ? 1 : 0,
       updated_at: now(),
     });
+    rules = null;
     return toSet((await repo.sets()).find((s) => s.id === id)!);
   };
 
@@ -385,14 +400,12 @@ export const createWorkOrderService = (deps: {
    * raised alarm creates one order for it, unless the alarm has one already.
    */
   const dispatchAlarm = async (alarm: AlarmRow) => {
-    const rule = (await repo.sets())
-      .map(toSet)
-      .find(
-        (s) =>
-          s.enable &&
-          s.levels.includes(alarm.level) &&
-          (s.device_group_ids.length === 0 || s.device_group_ids.includes(alarm.device_group_id)),
-      );
+    const rule = (await dispatchRules()).find(
+      (s) =>
+        s.enable &&
+        s.levels.includes(alarm.level) &&
+        (s.device_group_ids.length === 0 || s.device_group_ids.includes(alarm.device_group_id)),
+    );
     if (!rule || (await repo.orderOfAlarm(alarm.status_id))) return null;
     const people = await onDuty(now());
     // The rule may send it to whoever is on duty (the first of them who is an enabled user); nobody: its handler.
