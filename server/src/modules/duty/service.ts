@@ -49,7 +49,18 @@ export const createDutyService = (deps: { repo: DutyRepository; zone: string; cl
   const { repo } = deps;
   const k = repo.k;
   const now = () => Math.floor(deps.clock() / 1000);
-  const settings = async () => dutySettings.parse(JSON.parse((await repo.setting('duty')) ?? '{}'));
+  // Read once and again after a change: every alarm raised asks whether shift handover is on.
+  let stored: Promise<z.infer<typeof dutySettings>> | null = null;
+  const settings = () => {
+    stored ??= repo
+      .setting('duty')
+      .then((v) => dutySettings.parse(JSON.parse(v ?? '{}')))
+      .catch((err) => {
+        stored = null;
+        throw err;
+      });
+    return stored;
+  };
   const shiftOf = async (id: number) => {
     const s = await repo.shift(id);
     if (!s) throw notFound('duty.noShift');
@@ -75,6 +86,7 @@ export const createDutyService = (deps: { repo: DutyRepository; zone: string; cl
     settings,
     async setSettings(v: z.infer<typeof dutySettings>) {
       await repo.putSetting('duty', JSON.stringify(v), now());
+      stored = null;
       return settings();
     },
     /** The contact ids on duty at an instant by the stored shifts (the final schedule). */

@@ -364,13 +364,13 @@ export const createWorkOrderService = (deps: {
   // read per alarm queued thousands of queries a second behind SQLite's one connection (issue 18).
   let rules: Promise<ReturnType<typeof toSet>[]> | null = null;
   const dispatchRules = () => {
-    rules ??= repo.sets().then(
-      (rows) => rows.map(toSet),
-      (err) => {
+    rules ??= repo
+      .sets()
+      .then((rows) => rows.map(toSet))
+      .catch((err) => {
         rules = null;
         throw err;
-      },
-    );
+      });
     return rules;
   };
 
