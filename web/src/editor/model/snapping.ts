@@ -55,13 +55,16 @@ export const snapRect = (moving: Rect, others: readonly Rect[], threshold = snap
       seen ? { ...seen, from: Math.min(seen.from, from), to: Math.max(seen.to, to) } : { axis, position, from, to },
     );
   };
+  // The moved box's stops once, not once per other box (this runs on every pointer move of a drag).
+  const movedX = xStops(moved);
+  const movedY = yStops(moved);
   for (const other of others) {
     const top = Math.min(moved.top, other.top);
     const bottom = Math.max(moved.top + moved.height, other.top + other.height);
     const left = Math.min(moved.left, other.left);
     const right = Math.max(moved.left + moved.width, other.left + other.width);
-    for (const o of xStops(other)) if (xStops(moved).some((m) => close(m, o))) add('x', o, top, bottom);
-    for (const o of yStops(other)) if (yStops(moved).some((m) => close(m, o))) add('y', o, left, right);
+    for (const o of xStops(other)) if (movedX.some((m) => close(m, o))) add('x', o, top, bottom);
+    for (const o of yStops(other)) if (movedY.some((m) => close(m, o))) add('y', o, left, right);
   }
   return { dx, dy, guides: [...lines.values()] };
 };
