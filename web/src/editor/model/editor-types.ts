@@ -31,7 +31,16 @@ export type PointerTarget =
 
 /** The gesture in progress; `result` is what release will write, so preview and commit never differ. */
 export type Gesture =
-  | { type: 'translate'; start: Point; ids: string[]; dx: number; dy: number; guides: Guide[] }
+  | {
+      type: 'translate';
+      start: Point;
+      ids: string[];
+      dx: number;
+      dy: number;
+      guides: Guide[];
+      /** What snapping measures against, worked out at the first move (the store holds still during a drag). */
+      snapBase?: { box: Rect | null; others: Rect[] };
+    }
   | { type: 'resize'; start: Point; id: string; handle: Handle; rect: Rect }
   | { type: 'rotate'; id: string; centre: Point; startAngle: number; delta: number }
   | { type: 'brush'; start: Point; rect: Rect; base: string[]; ids: string[] };
