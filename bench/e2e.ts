@@ -12,7 +12,7 @@
 //   BENCH_PHASES=modbus,mqtt  BENCH_DEVICES=1200  BENCH_INTERVAL=1  BENCH_SECONDS=60  BENCH_SIM_PORTS=4
 //   BENCH_MQTT_RATE=100000  BENCH_MQTT_DEVICES=100  BENCH_MQTT_PUBLISHERS=2
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -284,6 +284,7 @@ const mqttPhase = async () => {
   const broker = await startMosquitto();
   const product = await started('e2e-mqtt');
   const publishers: ChildProcess[] = [];
+  const files: string[] = [];
   try {
     const site = (await product.api('POST', 'setting/device_groups', { name: 'bench mqtt', weight: 1 })).id;
     const template = {
@@ -311,6 +312,7 @@ const mqttPhase = async () => {
     console.error(`mqtt: ${topics.length} topics on ${ids.length} devices; warming up (load ${load()})`);
     await sleep(15_000);
     const file = path.join(tmpdir(), `sitewatch-bench-e2e-publisher-${process.pid}.mjs`);
+    files.push(file);
     writeFileSync(
       file,
       `import { readFileSync } from 'node:fs';
@@ -337,6 +339,7 @@ while (performance.now() - started < seconds * 1000) {
     );
     // 10 000 topics are too long for a child's environment: they go in a file.
     const topicsFile = path.join(tmpdir(), `sitewatch-bench-e2e-topics-${process.pid}.json`);
+    files.push(topicsFile);
     writeFileSync(topicsFile, JSON.stringify(topics));
     // Each publisher tells its count every second; the rate is taken over the window.
     const sentBy: number[] = [];
@@ -360,6 +363,7 @@ while (performance.now() - started < seconds * 1000) {
     return { ...result, offeredPerS: mqttRate, publishedPerS };
   } finally {
     for (const p of publishers) p.kill();
+    for (const f of files) rmSync(f, { force: true });
     await product.close();
     await broker.destroy();
   }
