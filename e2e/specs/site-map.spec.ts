@@ -3,7 +3,9 @@ import { adminHeaders, adminPassword, encrypt, loginToConsole, resetAdminLanguag
 import { addTemperature, adminApi, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
 import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
 
-test.describe.configure({ mode: 'serial' });
+// Each journey walks a whole path (12–20 s alone); beside Vitest at a load of 10 the first took 60 s
+// with its clean-up, so they get twice the default time.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 const shots = path.resolve(import.meta.dirname, '../screenshots');
 

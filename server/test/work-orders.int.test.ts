@@ -312,10 +312,16 @@ describeEachDatabase('work orders', (dialect) => {
       expect(await ok('PUT', `work_order/${order.id}`, 'reviewer', { action: 'pass' })).toMatchObject({ state: 4 });
 
       // The rules are read once and again after each change: a disabled rule dispatches nothing, and
-      // enabled again it dispatches the next alarm.
+      // enabled again it dispatches the next alarm. Alarms are dispatched one at a time in order, so
+      // once a level-4 marker (a second rule's) has its order, 7003 has been judged by the disabled rule.
       await ok('PUT', 'work_order_set/1', 'creator', { ...rule, enable: false });
+      await ok('PUT', 'work_order_set/2', 'creator', { ...rule, name: 'marker', levels: [4] });
       await insertAlarm(7003, 1);
+      await insertAlarm(7005, 4);
       t.sitewatch.bus.publish('alarm.raised', { alarm: alarmRow(7003, 1, 1) });
+      t.sitewatch.bus.publish('alarm.raised', { alarm: alarmRow(7005, 4, 1) });
+      await expect.poll(async () => (await ok('GET', 'work_order?index=0&alarm_id=7005', 'handler')).total).toBe(1);
+      expect((await ok('GET', 'work_order?index=0&alarm_id=7003', 'handler')).total).toBe(0);
       await ok('PUT', 'work_order_set/1', 'creator', rule);
       await insertAlarm(7004, 1);
       t.sitewatch.bus.publish('alarm.raised', { alarm: alarmRow(7004, 1, 1) });
@@ -324,6 +330,7 @@ describeEachDatabase('work orders', (dialect) => {
     } finally {
       remove();
       await ok('PUT', 'work_order_set/1', 'creator', { ...rule, enable: false });
+      await ok('PUT', 'work_order_set/2', 'creator', { ...rule, name: 'marker', levels: [4], enable: false });
     }
   });
 

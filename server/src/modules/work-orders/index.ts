@@ -110,9 +110,17 @@ export const registerWorkOrders = (
     permission: stats,
   });
 
-  // Automatic dispatch: the bus delivers synchronously, so the work is started and its failure logged.
+  // Automatic dispatch, one alarm at a time in the order raised: the same alarm raised twice at once
+  // makes one order (the check and the insert are not raced), and a rule change falls between two
+  // alarms. The bus delivers synchronously, so the work is chained and its failure logged.
+  let dispatching = Promise.resolve();
   deps.bus.subscribe('alarm.raised', ({ alarm }) => {
-    void service.dispatchAlarm(alarm).catch((err) => app.log.warn({ err }, 'work-order dispatch failed'));
+    dispatching = dispatching
+      .then(() => service.dispatchAlarm(alarm))
+      .then(
+        () => undefined,
+        (err) => app.log.warn({ err }, 'work-order dispatch failed'),
+      );
   });
 
   const dir = path.join(deps.dataDir, 'work-orders');
