@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { FastifyReply } from 'fastify';
-import PDFDocument from 'pdfkit';
 
 /**
  * A font that holds Chinese: PDF's standard fonts have Latin-1 only. SITEWATCH_PDF_FONT names a .ttf,
@@ -34,6 +33,8 @@ const margin = 40;
 
 /** A titled A4 document of label lines and one table that runs over pages (the report exports). */
 export const tablePdf = async (doc: PdfTable, font: { file: string; face?: string }): Promise<Buffer> => {
+  // pdfkit is loaded at the first PDF (~6 MB of heap otherwise kept by every server).
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf = new PDFDocument({ size: 'A4', margin, info: { Title: doc.title, Producer: 'Sitewatch' } });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));

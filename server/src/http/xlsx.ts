@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 
 export interface SheetColumn {
@@ -6,8 +5,10 @@ export interface SheetColumn {
   width?: number;
 }
 
+// exceljs is loaded at the first export: ~8 MB of heap a server that never exports need not keep.
 /** A workbook of one sheet: a bold header row, then the rows (every xlsx export of the API). */
 export const sheetWorkbook = async (sheetName: string, columns: SheetColumn[], rows: Iterable<unknown[]>) => {
+  const { default: ExcelJS } = await import('exceljs');
   const book = new ExcelJS.Workbook();
   // Sheet names are at most 31 characters and may not hold * ? : \ / [ ].
   const sheet = book.addWorksheet(sheetName.replace(/[*?:\\/[\]]/g, ' ').slice(0, 31) || '-');

@@ -6,7 +6,7 @@ import {
   itemInput,
   itemSource,
 } from '@sitewatch/contract/monitoring';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import { badRequest, type FieldError } from '../../http/errors.ts';
 import { sheetWorkbook } from '../../http/xlsx.ts';
@@ -20,7 +20,8 @@ export const pointTablesWorkbook = async (
   kind: 'modbus' | 'snmp',
   lang: Language,
 ): Promise<Buffer> => {
-  const book = new ExcelJS.Workbook();
+  const { default: Excel } = await import('exceljs');
+  const book = new Excel.Workbook();
   const h = (key: string) => sharedText(lang, `monitoring.pointTable.${key}`);
   for (const t of templates) {
     const points = t.items.filter((i) => i.source.kind === kind);
@@ -270,7 +271,8 @@ export const readPointFile = async (format: 'xlsx' | 'csv', content: string): Pr
   const unpacked = unpackedSize(buf);
   if (unpacked === null) throw fileError('unreadable');
   if (unpacked > MAX_UNPACKED_BYTES) throw fileError('tooLarge');
-  const book = new ExcelJS.Workbook();
+  const { default: Excel } = await import('exceljs');
+  const book = new Excel.Workbook();
   try {
     await book.xlsx.load(buf as unknown as ArrayBuffer);
   } catch {

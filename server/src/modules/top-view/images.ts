@@ -1,5 +1,4 @@
-import createDOMPurify from 'dompurify';
-import { JSDOM } from 'jsdom';
+import type { DOMPurify } from 'dompurify';
 
 /** The image types the site map accepts (001 §5), told apart by their first bytes, never by the name. */
 export type ImageType = 'png' | 'jpg' | 'gif' | 'svg';
@@ -49,21 +48,30 @@ const svgRoot = (text: string): string | null => {
   return m ? text.slice(m[0].length) : null;
 };
 
-// One DOM for the process: DOMPurify needs a window, and building one per upload would cost ~50 ms.
-const purify = createDOMPurify(new JSDOM('').window);
-
 /** Only a fragment reference (`#id`) may remain: any other address would be fetched by the viewer. */
 const internalRef = /^\s*#/;
 const urlRefs = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
 const externalUrl = (value: string) => [...value.matchAll(urlRefs)].some((m) => !internalRef.test(m[2] ?? ''));
 
-purify.addHook('uponSanitizeAttribute', (_node, data) => {
-  const name = data.attrName.toLowerCase();
-  if ((name === 'href' || name === 'xlink:href' || name === 'src') && !internalRef.test(data.attrValue))
-    data.keepAttr = false;
-  // A style or presentation attribute pointing outside (fill="url(http://…)", @import) is dropped.
-  if (externalUrl(data.attrValue) || /@import|expression\s*\(/i.test(data.attrValue)) data.keepAttr = false;
-});
+/**
+ * One DOM for the process, made at the first SVG: DOMPurify needs a window, building one per upload
+ * would cost ~50 ms, and jsdom loaded with the server would cost ~20 MB of heap that most never use.
+ */
+let purifier: Promise<DOMPurify> | null = null;
+const purify = () =>
+  (purifier ??= Promise.all([import('dompurify'), import('jsdom')]).then(
+    ([{ default: createDOMPurify }, { JSDOM }]) => {
+      const purify = createDOMPurify(new JSDOM('').window);
+      purify.addHook('uponSanitizeAttribute', (_node, data) => {
+        const name = data.attrName.toLowerCase();
+        if ((name === 'href' || name === 'xlink:href' || name === 'src') && !internalRef.test(data.attrValue))
+          data.keepAttr = false;
+        // A style or presentation attribute pointing outside (fill="url(http://…)", @import) is dropped.
+        if (externalUrl(data.attrValue) || /@import|expression\s*\(/i.test(data.attrValue)) data.keepAttr = false;
+      });
+      return purify;
+    },
+  ));
 
 /**
  * An SVG with everything active or outside removed: scripts, `on*` handlers, foreignObject (HTML
@@ -71,10 +79,10 @@ purify.addHook('uponSanitizeAttribute', (_node, data) => {
  * is not a fragment of the image itself. DOMPurify's SVG profile does the parsing and allow-listing;
  * the hook above removes the external references it would keep. Null when nothing of an SVG remains.
  */
-export const sanitizeSvg = (text: string): string | null => {
+export const sanitizeSvg = async (text: string): Promise<string | null> => {
   const root = svgRoot(text);
   if (root === null) return null;
-  const clean = purify.sanitize(root, {
+  const clean = (await purify()).sanitize(root, {
     USE_PROFILES: { svg: true, svgFilters: true },
     FORBID_TAGS: [
       'foreignObject',

@@ -47,7 +47,7 @@ export const registerTopViewUploads = (
     let type: ImageType | null = sniffImage(buffer);
     if (!allowedExtensions.has(ext) || type === null) throw badRequest('topView.notAnImage');
     if (type === 'svg') {
-      const clean = sanitizeSvg(buffer.toString('utf8'));
+      const clean = await sanitizeSvg(buffer.toString('utf8'));
       if (clean === null) throw badRequest('topView.svgUnsafe');
       buffer = Buffer.from(clean, 'utf8');
       type = 'svg';
