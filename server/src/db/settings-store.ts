@@ -3,7 +3,7 @@ import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
 import type { Db } from './kysely.ts';
 
 /** The key/JSON tables: `k` text primary key, `v` JSON text, `updated_at` epoch seconds. */
-type SettingsTable = 'global_config' | 'alarm_settings';
+type SettingsTable = 'global_config' | 'alarm_settings' | 'module_settings';
 
 export interface SettingsStore<V> {
   /** The stored value merged over its default (a value that no longer parses reads as the default). */

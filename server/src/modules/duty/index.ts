@@ -17,7 +17,11 @@ export const registerDuty = (
   app: FastifyInstance,
   deps: { db: Db; notifier?: Notifier | undefined; clock: () => number },
 ) => {
-  const service = createDutyService({ repo: createDutyRepository(deps.db), zone: scheduleZone(), clock: deps.clock });
+  const service = createDutyService({
+    repo: createDutyRepository(deps.db, deps.clock),
+    zone: scheduleZone(),
+    clock: deps.clock,
+  });
   // Shift handover enabled: the notifier asks who is on duty; disabled: null, the standard mode.
   deps.notifier?.setDutyRoster({
     onDuty: async (at) => ((await service.settings()).handover_enable ? service.onDutyIds(at) : null),

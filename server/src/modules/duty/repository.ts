@@ -1,7 +1,9 @@
+import { dutySettings } from '@sitewatch/contract/duty';
 import type { Db } from '../../db/kysely.ts';
+import { createSettingsStore } from '../../db/settings-store.ts';
 
 /** Shifts, duty rows, memos, handovers and the duty setting. */
-export const createDutyRepository = (db: Db) => {
+export const createDutyRepository = (db: Db, clock?: () => number) => {
   const k = db.kysely;
   const entries = () =>
     k
@@ -47,17 +49,14 @@ export const createDutyRepository = (db: Db) => {
       ids.length === 0
         ? Promise.resolve([])
         : entries().where('duty_table.contact_id', 'in', ids).orderBy('duty_table.start_at').execute(),
-    setting: async (key: string) =>
-      (await k.selectFrom('module_settings').select('v').where('k', '=', key).executeTakeFirst())?.v,
-    putSetting: async (key: string, v: string, now: number) => {
-      const r = await k
-        .updateTable('module_settings')
-        .set({ v, updated_at: now })
-        .where('k', '=', key)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0)
-        await k.insertInto('module_settings').values({ k: key, v, updated_at: now }).execute();
-    },
+    /** The duty setting (module_settings `duty`), cached: every raised alarm's push consults it. */
+    settings: createSettingsStore({
+      db,
+      table: 'module_settings',
+      schemas: { duty: dutySettings },
+      defaults: { duty: dutySettings.parse({}) },
+      clock,
+    }),
     memo: (id: number) => k.selectFrom('duty_memos').selectAll().where('id', '=', id).executeTakeFirst(),
     handover: (id: number) => k.selectFrom('duty_handovers').selectAll().where('id', '=', id).executeTakeFirst(),
     user: (id: number) =>

@@ -1,4 +1,4 @@
-import { type DutyEntry, dutySettings, type Handover } from '@sitewatch/contract/duty';
+import type { DutyEntry, dutySettings, Handover } from '@sitewatch/contract/duty';
 import type { z } from 'zod';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { materialise, type ShiftTimes, shiftSpan } from '../../schedule/rotation.ts';
@@ -50,17 +50,7 @@ export const createDutyService = (deps: { repo: DutyRepository; zone: string; cl
   const k = repo.k;
   const now = () => Math.floor(deps.clock() / 1000);
   // Read once and again after a change: every alarm raised asks whether shift handover is on.
-  let stored: Promise<z.infer<typeof dutySettings>> | null = null;
-  const settings = () => {
-    stored ??= repo
-      .setting('duty')
-      .then((v) => dutySettings.parse(JSON.parse(v ?? '{}')))
-      .catch((err) => {
-        stored = null;
-        throw err;
-      });
-    return stored;
-  };
+  const settings = () => repo.settings.get('duty');
   const shiftOf = async (id: number) => {
     const s = await repo.shift(id);
     if (!s) throw notFound('duty.noShift');
@@ -85,8 +75,7 @@ export const createDutyService = (deps: { repo: DutyRepository; zone: string; cl
   return {
     settings,
     async setSettings(v: z.infer<typeof dutySettings>) {
-      await repo.putSetting('duty', JSON.stringify(v), now());
-      stored = null;
+      await repo.settings.set('duty', v);
       return settings();
     },
     /** The contact ids on duty at an instant by the stored shifts (the final schedule). */

@@ -56,7 +56,7 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
   const store = deps.series ?? createSeriesStore(deps.db);
   const clock = deps.clock ?? Date.now;
   const service = createElectricalSafetyService({
-    repo: createElectricalSafetyRepository(deps.db),
+    repo: createElectricalSafetyRepository(deps.db, clock),
     formulas: deps.formulas,
     live: deps.live,
     clock,

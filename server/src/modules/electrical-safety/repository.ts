@@ -1,11 +1,21 @@
+import { defaultSafetyLimits, safetyLimits } from '@sitewatch/contract/electrical-safety';
+import { z } from 'zod';
 import type { Db } from '../../db/kysely.ts';
+import { createSettingsStore } from '../../db/settings-store.ts';
 
 /** The device categories read as electrical devices without a stored mapping (migration 0003 codes). */
 export const electricalCodes = ['power_meter', 'switch'];
 /** The operation log's module of a switch operation: the item-write module, so the device log shows it. */
 export const switchLogModule = 'device_groups/device/item';
 export const switchLogAction = 'switch_opt';
-const settingsKey = 'power_safety';
+/** What is stored under module_settings `power_safety`. */
+const storedSettings = z.object({
+  control_enabled: z.boolean().default(false),
+  password_hash: z.string().default(''),
+  password_updated_at: z.number().int().default(0),
+  limits: safetyLimits.default(defaultSafetyLimits),
+});
+export type StoredSettings = z.infer<typeof storedSettings>;
 
 export type DeviceRow = {
   id: number;
@@ -28,7 +38,7 @@ export type ItemRow = {
 };
 
 /** Kysely only: devices, items, stored mappings, the settings row, switch operations and open alarms. */
-export const createElectricalSafetyRepository = (db: Db) => {
+export const createElectricalSafetyRepository = (db: Db, clock?: () => number) => {
   const k = db.kysely;
   const devices = () =>
     k
@@ -85,15 +95,14 @@ export const createElectricalSafetyRepository = (db: Db) => {
         .execute();
     },
     removeMapping: (deviceId: number) => k.deleteFrom('electrical_meters').where('device_id', '=', deviceId).execute(),
-    settings: async () =>
-      (await k.selectFrom('module_settings').select('v').where('k', '=', settingsKey).executeTakeFirst())?.v,
-    async putSettings(v: string, now: number) {
-      await k
-        .insertInto('module_settings')
-        .values({ k: settingsKey, v, updated_at: now })
-        .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at: now }))
-        .execute();
-    },
+    /** The power safety settings (module_settings `power_safety`), cached. */
+    settings: createSettingsStore({
+      db,
+      table: 'module_settings',
+      schemas: { power_safety: storedSettings },
+      defaults: { power_safety: storedSettings.parse({}) },
+      clock,
+    }),
     /** Open alarms per device. */
     async openAlarms(deviceIds: number[]): Promise<Map<number, number>> {
       if (deviceIds.length === 0) return new Map();

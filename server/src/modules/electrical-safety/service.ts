@@ -30,7 +30,9 @@ import {
   type QualityFormulas,
   switchStateOf,
 } from './figures.ts';
-import type { DeviceRow, ElectricalSafetyRepository, ItemRow } from './repository.ts';
+import type { DeviceRow, ElectricalSafetyRepository, ItemRow, StoredSettings } from './repository.ts';
+
+export type { StoredSettings } from './repository.ts';
 
 /** What the service reads of the collector: the live value of an item (absent: the stored one). */
 export interface LiveValues {
@@ -52,15 +54,6 @@ export interface ElectricalSafetyDeps {
   rollups(itemIds: number[], table: 'minute' | 'hour', t1: number, t2: number): Promise<RollupRow[]>;
   clock?: () => number;
 }
-
-/** What is stored under module_settings `power_safety`. */
-const storedSettings = z.object({
-  control_enabled: z.boolean().default(false),
-  password_hash: z.string().default(''),
-  password_updated_at: z.number().int().default(0),
-  limits: safetyLimits.default(defaultSafetyLimits),
-});
-export type StoredSettings = z.infer<typeof storedSettings>;
 
 const storedSwitches = z.array(switchPoint);
 type SiteRow = { id: number; parent_id: number; name: string };
@@ -105,8 +98,7 @@ export const createElectricalSafetyService = (deps: ElectricalSafetyDeps) => {
   const { repo, formulas } = deps;
   const now = () => Math.floor((deps.clock ?? Date.now)() / 1000);
 
-  const settings = async (): Promise<StoredSettings> =>
-    parseJson((await repo.settings()) ?? '{}', storedSettings, storedSettings.parse({}));
+  const settings = (): Promise<StoredSettings> => repo.settings.get('power_safety');
 
   /** Granted sites, narrowed to one site and its sub-sites when asked. */
   const siteFilter = async (allowed: number[] | null, siteId?: number): Promise<number[] | null> => {
@@ -376,7 +368,7 @@ export const createElectricalSafetyService = (deps: ElectricalSafetyDeps) => {
     },
 
     async saveSettings(next: StoredSettings) {
-      await repo.putSettings(JSON.stringify(storedSettings.parse(next)), now());
+      await repo.settings.set('power_safety', next);
     },
 
     async distribution(q: { device_group_id?: number | undefined }, allowed: number[] | null) {

@@ -34,7 +34,7 @@ export const registerInspection = (
   deps: { db: Db; live?: InspectionLive | undefined; scheduler: Scheduler; clock: () => number },
 ) => {
   const service = createInspectionService({
-    repo: createInspectionRepository(deps.db),
+    repo: createInspectionRepository(deps.db, deps.clock),
     live: deps.live,
     scheduler: deps.scheduler,
     clock: deps.clock,

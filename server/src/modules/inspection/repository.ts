@@ -1,7 +1,9 @@
+import { inspectionReportSettings, patrolSettings } from '@sitewatch/contract/inspection';
 import type { Db } from '../../db/kysely.ts';
+import { createSettingsStore } from '../../db/settings-store.ts';
 
 /** Sites, items in scope, reports, plans and the module's settings rows. */
-export const createInspectionRepository = (db: Db) => {
+export const createInspectionRepository = (db: Db, clock?: () => number) => {
   const k = db.kysely;
   return {
     k,
@@ -95,17 +97,14 @@ export const createInspectionRepository = (db: Db) => {
     plans: () => k.selectFrom('inspection_plans').selectAll().orderBy('id').execute(),
     plan: (id: number) => k.selectFrom('inspection_plans').selectAll().where('id', '=', id).executeTakeFirst(),
 
-    setting: async (key: string) =>
-      (await k.selectFrom('module_settings').select('v').where('k', '=', key).executeTakeFirst())?.v,
-    putSetting: async (key: string, v: string, now: number) => {
-      const r = await k
-        .updateTable('module_settings')
-        .set({ v, updated_at: now })
-        .where('k', '=', key)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0)
-        await k.insertInto('module_settings').values({ k: key, v, updated_at: now }).execute();
-    },
+    /** Patrol and report settings (module_settings `patrol_settings`, `inspection_report`), cached. */
+    settings: createSettingsStore({
+      db,
+      table: 'module_settings',
+      schemas: { patrol_settings: patrolSettings, inspection_report: inspectionReportSettings },
+      defaults: { patrol_settings: patrolSettings.parse({}), inspection_report: inspectionReportSettings.parse({}) },
+      clock,
+    }),
   };
 };
 export type InspectionRepository = ReturnType<typeof createInspectionRepository>;

@@ -2,9 +2,8 @@ import {
   type InspectedItem,
   type InspectionPlan,
   type InspectionReport,
-  inspectionReportSettings,
+  type inspectionReportSettings,
   type manualInput,
-  patrolSettings as patrolSchema,
   type patrolSettings,
   type planInput,
   reportStatus,
@@ -54,8 +53,8 @@ export const createInspectionService = (deps: {
   const now = () => Math.floor(deps.clock() / 1000);
 
   const settings = {
-    patrol: async () => patrolSchema.parse(JSON.parse((await repo.setting('patrol_settings')) ?? '{}')),
-    report: async () => inspectionReportSettings.parse(JSON.parse((await repo.setting('inspection_report')) ?? '{}')),
+    patrol: () => repo.settings.get('patrol_settings'),
+    report: () => repo.settings.get('inspection_report'),
   };
 
   /** The sites and their sub-sites, within the allowed ones; a site outside them is refused. */
@@ -290,11 +289,11 @@ export const createInspectionService = (deps: {
       return { deleted: 1 };
     },
     async setPatrol(v: z.infer<typeof patrolSettings>) {
-      await repo.putSetting('patrol_settings', JSON.stringify(v), now());
+      await repo.settings.set('patrol_settings', v);
       return settings.patrol();
     },
     async setReport(v: z.infer<typeof inspectionReportSettings>) {
-      await repo.putSetting('inspection_report', JSON.stringify(v), now());
+      await repo.settings.set('inspection_report', v);
       return settings.report();
     },
   };
