@@ -32,6 +32,18 @@ const defaultStyle = { canvasWidth: 1366, canvasHeight: 768, canvasScale: 100 };
 /** The numbers of a stored geometry column as the spec's client reads them: strings. */
 const str = (n: number) => String(n);
 
+/** An item as a picture and the station items show it, with whether it is alarming. */
+const liveItem = (i: Awaited<ReturnType<TopViewRepository['items']>>[number], alarming: Set<number>) => ({
+  item_id: i.id,
+  name: i.name,
+  item_cell_name: i.item_cell_name,
+  value: i.value,
+  unit: i.unit,
+  decimals: i.decimals,
+  info: i.info,
+  alarm: alarming.has(i.id),
+});
+
 /**
  * The site map's rules (docs/site-map.md "Server"): every picture belongs to a site, and a caller
  * reaches only the pictures of granted sites (others are not found, writes to them refused); one
@@ -81,16 +93,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
       else byDevice.set(i.device_id, [i]);
     }
     return rows.map((r) => {
-      const own = (r.device_id === null ? [] : (byDevice.get(r.device_id) ?? [])).map((i) => ({
-        item_id: i.id,
-        name: i.name,
-        item_cell_name: i.item_cell_name,
-        value: i.value,
-        unit: i.unit,
-        decimals: i.decimals,
-        info: i.info,
-        alarm: alarming.has(i.id),
-      }));
+      const own = (r.device_id === null ? [] : (byDevice.get(r.device_id) ?? [])).map((i) => liveItem(i, alarming));
       return {
         id: r.id,
         device_group_id: r.device_group_id,
@@ -333,16 +336,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
       const [items, alarming] = await Promise.all([repo.items([deviceId]), repo.alarmingItems([deviceId])]);
       return items
         .filter((i) => wanted.length === 0 || wanted.includes(i.item_cell_name))
-        .map((i) => ({
-          item_id: i.id,
-          name: i.name,
-          item_cell_name: i.item_cell_name,
-          value: i.value,
-          unit: i.unit,
-          decimals: i.decimals,
-          info: i.info,
-          alarm: alarming.has(i.id),
-        }));
+        .map((i) => liveItem(i, alarming));
     },
 
     /** The image library (shared by every site): backgrounds or icons, newest first. */
