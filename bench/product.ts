@@ -46,7 +46,9 @@ export const startProduct = async (name: string, port: number, options: StartOpt
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), `sitewatch-bench-${name}-`));
   const start = async (): Promise<ChildProcess> => {
-    const server = spawn(process.execPath, ['scripts/start.mjs'], {
+    // BENCH_NODE_ARGS: node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=<dir>` to profile it).
+    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const server = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {

@@ -239,8 +239,12 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
         })
       : undefined);
   if (series) {
-    bus.subscribe('sample', (e) => {
-      if (e.value !== null) series.append(e.item_id, e.ts_ms, e.value);
+    // One answer of a device at a time; NaN (no usable value) is not stored.
+    bus.subscribe('samples', ({ ids, values, from, to, ts_ms }) => {
+      for (let i = from; i < to; i++) {
+        const v = values[i]!;
+        if (!Number.isNaN(v)) series.append(ids[i]!, ts_ms, v);
+      }
     });
   }
   // Device state changes are kept for the device pages' log (bounded per device).

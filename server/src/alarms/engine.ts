@@ -269,7 +269,13 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       for (const t of [flushTimer, tickTimer]) t.unref();
       const { bus } = options;
       subscriptions = [
-        bus.subscribe('sample', (e) => engine.onSample(e.item_id, e.value, e.ts_ms)),
+        // One answer of a device at a time (a batch; NaN: no usable value), judged value by value.
+        bus.subscribe('samples', ({ ids, values, from, to, ts_ms }) => {
+          for (let i = from; i < to; i++) {
+            const v = values[i]!;
+            engine.onSample(ids[i]!, Number.isNaN(v) ? null : v, ts_ms);
+          }
+        }),
         bus.subscribe('device.state', (e) => engine.onDeviceState(e.device_id, e.state)),
         // Any change to what the rules read takes effect within the gathering delay, not at a poll;
         // devices or items named by id are re-read alone, anything else re-reads all items.

@@ -7,6 +7,13 @@ export type BusHandler<N extends BusEventName> = (event: BusEvent<N>) => void;
  * "The spine"). Delivery is synchronous, in subscription order, so a sample reaches the alarm engine
  * before `publish` returns and nothing queues up behind a slow consumer; a handler that needs I/O
  * starts it and returns. A handler that throws is logged and the others still run.
+ *
+ * Samples travel two ways: `samples` (one answer of a device, the collector's) and `sample` (one
+ * value: tests, benchmarks, anything that has one at a time). Each reaches the subscribers of both:
+ * a `sample` is handed to `samples` consumers as a batch of one, a `samples` to `sample`
+ * subscribers value by value (before its batch consumers, as if published one by one). So a
+ * consumer subscribes to `samples` alone, and with none subscribed to `sample` a batch costs no
+ * event per value.
  */
 export interface EventBus {
   publish<N extends BusEventName>(name: N, event: BusEvent<N>): void;
@@ -16,17 +23,47 @@ export interface EventBus {
 
 export const createEventBus = (log?: { warn(obj: object, msg: string): void }): EventBus => {
   const handlers = new Map<BusEventName, Array<(event: unknown) => void>>();
+  const deliver = (name: BusEventName, event: unknown) => {
+    const list = handlers.get(name);
+    if (!list) return;
+    for (const handler of list) {
+      try {
+        handler(event);
+      } catch (err) {
+        log?.warn({ err, event: name }, 'an event handler failed');
+      }
+    }
+  };
+  const one = { ids: new Float64Array(1), values: new Float64Array(1), from: 0, to: 1, ts_ms: 0 };
+  let oneBusy = false;
+  const bridge = (name: BusEventName, event: unknown) => {
+    if (name === 'sample' && handlers.get('samples')?.length) {
+      const e = event as BusEvent<'sample'>;
+      // A fresh batch when the shared one is being delivered already (a consumer publishing a sample).
+      const batch = oneBusy ? { ...one, ids: new Float64Array(1), values: new Float64Array(1) } : one;
+      const owns = !oneBusy;
+      oneBusy = true;
+      batch.ids[0] = e.item_id;
+      batch.values[0] = e.value ?? Number.NaN;
+      batch.ts_ms = e.ts_ms;
+      try {
+        deliver('samples', batch);
+      } finally {
+        if (owns) oneBusy = false;
+      }
+    } else if (name === 'samples' && handlers.get('sample')?.length) {
+      const { ids, values, from, to, ts_ms } = event as BusEvent<'samples'>;
+      for (let i = from; i < to; i++) {
+        const v = values[i]!;
+        deliver('sample', { item_id: ids[i]!, value: Number.isNaN(v) ? null : v, ts_ms });
+      }
+    }
+  };
   return {
     publish(name, event) {
-      const list = handlers.get(name);
-      if (!list) return;
-      for (const handler of list) {
-        try {
-          handler(event);
-        } catch (err) {
-          log?.warn({ err, event: name }, 'an event handler failed');
-        }
-      }
+      if (name === 'samples') bridge(name, event);
+      deliver(name, event);
+      if (name === 'sample') bridge(name, event);
     },
     subscribe(name, handler) {
       const entry = handler as (event: unknown) => void;

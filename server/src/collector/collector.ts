@@ -28,7 +28,7 @@ export interface LiveDeviceState {
 
 export interface CollectorOptions {
   db: Db;
-  /** Where samples (`sample`) and device state changes (`device.state`) go; `config.changed` of devices reloads them. */
+  /** Where samples (`samples`, one event per answer) and device state changes (`device.state`) go; `config.changed` of devices reloads them. */
   bus: EventBus;
   drivers: DriverRegistry;
   /** Decrypts the device secrets stored encrypted (app.ts hands in the data dir's key). */
@@ -113,9 +113,45 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let inWorker = false;
   const { bus } = options;
   const persist = createItemRowWriter(options.db, liveItems, dirtyItems, options.log);
-  // Every check of every item is a sample: its value, or null when it gave none.
-  const sample = (item_id: number, value: number | null, ts_ms: number) =>
-    bus.publish('sample', { item_id, value, ts_ms });
+  // Every check of every item is a sample: its value, or NaN when it gave none. The samples of one
+  // answer (or sweep of a device) are gathered here and published as one `samples` event, before
+  // the device is judged (its items' states are the engine's answer to them).
+  let outIds = new Float64Array(1024);
+  let outValues = new Float64Array(1024);
+  let outN = 0;
+  let delivering = 0;
+  const sample = (itemId: number, value: number) => {
+    if (outN === outIds.length) {
+      const ids = new Float64Array(outN * 2);
+      const values = new Float64Array(outN * 2);
+      ids.set(outIds);
+      values.set(outValues);
+      outIds = ids;
+      outValues = values;
+    }
+    outIds[outN] = itemId;
+    outValues[outN++] = value;
+  };
+  const publishSamples = (tsMs: number) => {
+    if (outN === 0) return;
+    const event = { ids: outIds, values: outValues, from: 0, to: outN, ts_ms: tsMs };
+    outN = 0;
+    // Samples gathered while this batch is delivered (a consumer's synchronous call back) go to
+    // arrays of their own: consumers read these until publish returns.
+    outIds = new Float64Array(outIds.length);
+    outValues = new Float64Array(outValues.length);
+    delivering += 1;
+    try {
+      bus.publish('samples', event);
+    } finally {
+      delivering -= 1;
+      // Back to the same pair of arrays when nothing else was gathered meanwhile.
+      if (delivering === 0 && outN === 0) {
+        outIds = event.ids;
+        outValues = event.values;
+      }
+    }
+  };
   let subscriptions: Array<() => void> = [];
   // Item states are the alarm engine's: the live view keeps the last one it published.
   const onItemState = ({ item_id, state }: { item_id: number; state: number }) => {
@@ -177,14 +213,14 @@ export const createCollector = (options: CollectorOptions): Collector => {
       // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
       // answers with `item.state` before `sample` returns (a collector without one shows not ready).
       if (live.state === monitorState.unknown) live.state = monitorState.notReady;
-      sample(item.id, value, tsMs);
+      sample(item.id, value);
     } else {
       // The last good value stays for reference; the state and the reason say it is not current.
       live.state = monitorState.unknown;
       if (!frozen) {
         live.info = (answer.errors?.get(item.id) ?? why ?? 'no value').slice(0, 280);
       }
-      sample(item.id, null, tsMs);
+      sample(item.id, Number.NaN);
     }
     live.last_check = Math.floor(tsMs / 1000);
     dirtyItems.add(item.id);
@@ -201,6 +237,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
         const item = itemIndex.get(ids[j]!);
         if (item && item.device_id === deviceId) checkItem(item, values[j], answer, tsMs, true);
       }
+      publishSamples(tsMs);
       if (entry) judgeDevice(entry);
       return;
     }
@@ -212,6 +249,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       if (j < to && ids[j] === item.id) raw = values[j++];
       checkItem(item, raw, answer, tsMs, false);
     }
+    publishSamples(tsMs);
     // The device is down only when none of its items answered; an answer that is not a usable
     // number is the item's problem (unknown, with its reason), and the device names those items.
     if (items.length > 0 && to === answer.from) {
@@ -281,10 +319,11 @@ export const createCollector = (options: CollectorOptions): Collector => {
           last_check: Math.floor(tsMs / 1000),
           info,
         });
-        sample(item.id, null, tsMs);
+        sample(item.id, Number.NaN);
         dirtyItems.add(item.id);
         changed = true;
       }
+      publishSamples(tsMs);
       if (changed) judgeDevice(entry);
     }
   };
@@ -292,11 +331,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const markUnknown = (entry: Entry, reason: string, tsMs: number) => {
     const t = Math.floor(tsMs / 1000);
     for (const item of entry.device.items) {
-      sample(item.id, null, tsMs);
+      sample(item.id, Number.NaN);
       const prev = liveItems.get(item.id);
       liveItems.set(item.id, { value: prev?.value ?? null, state: monitorState.unknown, last_check: t, info: reason });
       dirtyItems.add(item.id);
     }
+    publishSamples(tsMs);
     setDeviceState(entry.device.id, monitorState.unknown, reason);
   };
 

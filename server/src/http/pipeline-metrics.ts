@@ -15,8 +15,8 @@ export const registerPipelineMetrics = (
   // Counted in a plain number (this runs for every sample) and handed to the counter at a scrape.
   let counted = 0;
   let reported = 0;
-  deps.bus.subscribe('sample', (e) => {
-    if (e.value !== null) counted += 1;
+  deps.bus.subscribe('samples', ({ values, from, to }) => {
+    for (let i = from; i < to; i++) if (!Number.isNaN(values[i]!)) counted += 1;
   });
   new Counter({
     name: 'sitewatch_samples_total',

@@ -35,7 +35,9 @@ export const startLiveFeed = (options: LiveFeedOptions): (() => void) => {
   const changedItems = new Set<number>();
   const changedDevices = new Set<number>();
   const subscriptions = [
-    options.bus.subscribe('sample', (e) => changedItems.add(e.item_id)),
+    options.bus.subscribe('samples', ({ ids, from, to }) => {
+      for (let i = from; i < to; i++) changedItems.add(ids[i]!);
+    }),
     options.bus.subscribe('item.state', (e) => changedItems.add(e.item_id)),
     options.bus.subscribe('device.state', (e) => changedDevices.add(e.device_id)),
   ];

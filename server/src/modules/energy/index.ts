@@ -42,7 +42,9 @@ export const registerEnergy = (
     onError: (err) => app.log.warn({ err }, 'energy fill failed'),
   });
   // A sample for an hour already read (a late one) recomputes that meter from its hour.
-  deps.bus?.subscribe('sample', (e) => fill.touched(e.item_id, e.ts_ms));
+  deps.bus?.subscribe('samples', ({ ids, from, to, ts_ms }) => {
+    for (let i = from; i < to; i++) fill.touched(ids[i]!, ts_ms);
+  });
   const service = createEnergyService({
     repo: createEnergyRepository(deps.db),
     // A failed fill leaves the stored energy as it was: the read answers from it rather than fail.
