@@ -37,40 +37,55 @@ const parseJson = <T>(text: string, schema: { parse(v: unknown): T }, fallback: 
   }
 };
 
+/** Item rows per page of a read. */
+const pageSize = 5_000;
+
 /** Reads every enabled device with its enabled items. */
 export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox): Promise<CollectorDevice[]> => {
   let q = db.kysely.selectFrom('devices').selectAll().where('enable', '=', 1);
   if (deviceId !== undefined) q = q.where('id', '=', deviceId);
   const devices = await q.orderBy('id').execute();
   if (devices.length === 0) return [];
-  let iq = db.kysely
-    .selectFrom('items')
-    .select(['id', 'device_id', 'name', 'value_type', 'source', 'max_age'])
-    .where('enable', '=', 1);
-  if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
-  const items = await iq.orderBy('id').execute();
   const byDevice = new Map<number, CollectorItem[]>();
   // Items of one template carry the same source text: it is parsed once and the object shared
   // (drivers only read it), not kept once per item (issue 18, memory per item).
   const sources = new Map<string, ItemSource | null>();
-  for (const it of items) {
-    let source = sources.get(it.source);
-    if (source === undefined) {
-      source = parseJson<ItemSource | null>(it.source, itemSource, null);
-      sources.set(it.source, source);
+  // Pages in id order, dropped as they go, the event loop free between them: all 100 000 rows at
+  // once were the start-up's peak beside the alarm engine's own read (issue 18, memory).
+  let after: number | null = null;
+  for (;;) {
+    let iq = db.kysely
+      .selectFrom('items')
+      .select(['id', 'device_id', 'name', 'value_type', 'source', 'max_age'])
+      .where('enable', '=', 1);
+    if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
+    if (after !== null) iq = iq.where('id', '>', after);
+    const page = await iq.orderBy('id').limit(pageSize).execute();
+    for (const it of page) {
+      let source = sources.get(it.source);
+      if (source === undefined) {
+        source = parseJson<ItemSource | null>(it.source, itemSource, null);
+        sources.set(it.source, source);
+      }
+      if (!source) continue;
+      let list = byDevice.get(it.device_id);
+      if (!list) {
+        list = [];
+        byDevice.set(it.device_id, list);
+      }
+      // A literal of fixed shape keeps its fields in the object (a spread left them in a side array).
+      list.push({
+        id: it.id,
+        device_id: it.device_id,
+        name: it.name,
+        value_type: it.value_type === 0 ? 0 : 1,
+        source,
+        max_age: it.max_age,
+      });
     }
-    if (!source) continue;
-    const list = byDevice.get(it.device_id) ?? [];
-    // A literal of fixed shape keeps its fields in the object (a spread left them in a side array).
-    list.push({
-      id: it.id,
-      device_id: it.device_id,
-      name: it.name,
-      value_type: it.value_type === 0 ? 0 : 1,
-      source,
-      max_age: it.max_age,
-    });
-    byDevice.set(it.device_id, list);
+    if (page.length < pageSize) break;
+    after = page[page.length - 1]!.id;
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const defaultSerial = serialSettings.parse({});
   const defaultOptions = deviceOptions.parse({});

@@ -2,6 +2,7 @@
 // thread of their own, so polling, protocol decoding and the drivers' sockets use the second core.
 // Each poll's answer goes to the main thread as numbers in transferable arrays, gathered per turn
 // of this thread's event loop (worker-protocol.ts); the main thread judges, stores and shows them.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { encodeAnswer } from './answer.ts';
 import type { CollectorDevice } from './devices.ts';
@@ -137,3 +138,15 @@ port.on('message', (m: ToWorker) => {
   }
 });
 post({ type: 'ready' });
+
+// SITEWATCH_MEMORY_LOG=<seconds>: this thread's own V8 heap on stderr (bench:memory accounts the
+// process's RSS with it; the main thread's /metrics show only the main isolate).
+const memoryLogS = Number(process.env.SITEWATCH_MEMORY_LOG ?? 0);
+if (memoryLogS > 0)
+  setInterval(() => {
+    const h = getHeapStatistics();
+    const mb = (n: number) => Math.round(n / 1e5) / 10;
+    console.error(
+      `collector worker heap: used ${mb(h.used_heap_size)} MB, total ${mb(h.total_heap_size)} MB, physical ${mb(h.total_physical_size)} MB, external ${mb(h.external_memory)} MB`,
+    );
+  }, memoryLogS * 1000).unref();
