@@ -54,9 +54,13 @@ const pct = (list: number[], p: number) => {
   const s = [...list].sort((a, b) => a - b);
   return Math.round((s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN) * 10) / 10;
 };
-/** CPU seconds of a process, all its threads (utime + stime of /proc/<pid>/stat). */
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/**
+ * CPU seconds of a process, all its threads (utime + stime of /proc/<pid>/stat), or of its main
+ * thread alone (/proc/<pid>/task/<pid>/stat: the thread whose id is the process's).
+ */
+const cpuSeconds = (pid: number, mainThread = false) => {
+  const file = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
@@ -107,6 +111,8 @@ interface Window {
   polledPerS: number;
   storedPerS: number;
   cpuPct: number;
+  /** The main thread's CPU ms per 1 000 values: what it costs per value, whatever the load. */
+  mainCpuMsPerK: number;
   rssMb: number;
   lagP99Ms: number;
   lagMaxMs: number;
@@ -121,6 +127,7 @@ const measure = async (product: BenchProduct, during?: () => void): Promise<Wind
   await metrics(product); // resets the lag histogram: the window's scrapes cover the window only
   const m0 = await metrics(product);
   const cpu0 = cpuSeconds(product.serverPid);
+  const main0 = cpuSeconds(product.serverPid, true);
   const t0 = performance.now();
   const lagP99: number[] = [];
   const rss: number[] = [];
@@ -149,6 +156,8 @@ const measure = async (product: BenchProduct, during?: () => void): Promise<Wind
     polledPerS: Math.round((m1.samples - m0.samples) / elapsed),
     storedPerS: Math.round((stored(m1) - stored(m0)) / elapsed),
     cpuPct: Math.round(((cpuSeconds(product.serverPid) - cpu0) / elapsed) * 100),
+    mainCpuMsPerK:
+      Math.round(((cpuSeconds(product.serverPid, true) - main0) * 1e6) / Math.max(1, m1.samples - m0.samples)) / 1000,
     rssMb: Math.round(Math.max(m1.rssMb, ...rss)),
     lagP99Ms: Math.round(Math.max(0, ...lagP99) * 10) / 10,
     lagMaxMs: Math.round(lagMax * 10) / 10,
@@ -392,6 +401,7 @@ const columns: Array<[string, (r: Record<string, unknown>) => unknown]> = [
   ['polled+judged/s', (r) => r.polledPerS],
   ['stored/s', (r) => r.storedPerS],
   ['CPU %', (r) => r.cpuPct],
+  ['main thread CPU ms / 1 000 values', (r) => r.mainCpuMsPerK],
   ['RSS MB', (r) => r.rssMb],
   ['lag p99 max/median ms', (r) => `${r.lagP99Ms} / ${r.lagP99MedianMs}`],
   ['lag max ms', (r) => r.lagMaxMs],

@@ -119,8 +119,14 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let outIds = new Float64Array(1024);
   let outValues = new Float64Array(1024);
   let outN = 0;
-  let delivering = 0;
+  /** The ids of the batch being delivered: consumers read its arrays until publish returns. */
+  let delivered: Float64Array | null = null;
   const sample = (itemId: number, value: number) => {
+    // Gathered while a batch is delivered (a consumer's synchronous call back): arrays of its own.
+    if (outIds === delivered) {
+      outIds = new Float64Array(outIds.length);
+      outValues = new Float64Array(outValues.length);
+    }
     if (outN === outIds.length) {
       const ids = new Float64Array(outN * 2);
       const values = new Float64Array(outN * 2);
@@ -136,20 +142,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
     if (outN === 0) return;
     const event = { ids: outIds, values: outValues, from: 0, to: outN, ts_ms: tsMs };
     outN = 0;
-    // Samples gathered while this batch is delivered (a consumer's synchronous call back) go to
-    // arrays of their own: consumers read these until publish returns.
-    outIds = new Float64Array(outIds.length);
-    outValues = new Float64Array(outValues.length);
-    delivering += 1;
+    const outer = delivered;
+    delivered = event.ids;
     try {
       bus.publish('samples', event);
     } finally {
-      delivering -= 1;
-      // Back to the same pair of arrays when nothing else was gathered meanwhile.
-      if (delivering === 0 && outN === 0) {
-        outIds = event.ids;
-        outValues = event.values;
-      }
+      delivered = outer;
     }
   };
   let subscriptions: Array<() => void> = [];
@@ -203,11 +201,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
     }
     // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
     // the first after none), so a polled value frozen past its maximum age stays unknown.
-    const frozen = !pushed && ok && stale.has(item.id) && live.value === value;
+    // (`stale` is nearly always empty: its size is read before hashing the id, as twice below.)
+    const frozen = !pushed && ok && stale.size > 0 && stale.has(item.id) && live.value === value;
     if (ok && !frozen) {
       if (pushed || live.value !== value || live.state === monitorState.unknown || !refreshedAt.has(item.id))
         refreshedAt.set(item.id, tsMs);
-      stale.delete(item.id);
+      if (stale.size > 0) stale.delete(item.id);
       live.value = value;
       live.info = '';
       // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
