@@ -157,7 +157,7 @@ const measure = async (product: BenchProduct, during?: () => void): Promise<Wind
     storedPerS: Math.round((stored(m1) - stored(m0)) / elapsed),
     cpuPct: Math.round(((cpuSeconds(product.serverPid) - cpu0) / elapsed) * 100),
     mainCpuMsPerK:
-      Math.round(((cpuSeconds(product.serverPid, true) - main0) * 1e6) / Math.max(1, m1.samples - m0.samples)) / 1000,
+      Math.round(((cpuSeconds(product.serverPid, true) - main0) * 1e8) / Math.max(1, m1.samples - m0.samples)) / 100,
     rssMb: Math.round(Math.max(m1.rssMb, ...rss)),
     lagP99Ms: Math.round(Math.max(0, ...lagP99) * 10) / 10,
     lagMaxMs: Math.round(lagMax * 10) / 10,
