@@ -56,9 +56,16 @@ const drag = async (page: Page, from: { x: number; y: number }, dx: number, name
   const after = (await page.evaluate(`(${leftOf})(${JSON.stringify(pressed)})`)) as number;
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
   const span = (times.at(-1)! - times[0]!) / 1000;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const longest = Math.max(...gaps);
   return {
-    fps: Math.round((gaps.length / span) * 10) / 10,
-    longest_frame_ms: Math.round(Math.max(...gaps) * 10) / 10,
+    fps: round(gaps.length / span),
+    longest_frame_ms: round(longest),
+    // Which frame it was (0 is the first move) and the frames around it: a hitch at the start of a
+    // drag and a slow frame anywhere are different faults.
+    longest_frame_index: gaps.indexOf(longest),
+    p99_frame_ms: round([...gaps].sort((a, b) => a - b)[Math.floor(gaps.length * 0.99)]!),
+    first_frames_ms: gaps.slice(0, 5).map(round),
     moved_px: Math.round(after - before),
     ...(trace ? { trace } : {}),
   };

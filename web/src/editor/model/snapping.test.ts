@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import type { Rect } from './geometry.ts';
 import { gridLines, gridSpacing, snapDistance, snapRect } from './snapping.ts';
 import { TestEditor } from './test-editor.ts';
 
@@ -37,6 +38,43 @@ describe('snapRect', () => {
       { axis: 'y', position: 250, from: 200, to: 540 },
       { axis: 'x', position: 500, from: 0, to: 290 },
     ]);
+  });
+
+  it('skipping the boxes out of reach answers what a check of every stop of every box answers', () => {
+    // The plain definition: every stop of every box against every stop of the moved one.
+    const stops = (r: Rect, axis: 'x' | 'y') =>
+      axis === 'x' ? [r.left, r.left + r.width / 2, r.left + r.width] : [r.top, r.top + r.height / 2, r.top + r.height];
+    const plain = (moving: Rect, others: Rect[], axis: 'x' | 'y') => {
+      let best = Number.POSITIVE_INFINITY;
+      for (const o of others.flatMap((r) => stops(r, axis)))
+        for (const m of stops(moving, axis)) if (Math.abs(o - m) <= 3 && Math.abs(o - m) < Math.abs(best)) best = o - m;
+      return Number.isFinite(best) ? best : 0;
+    };
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 48271) % 2147483647;
+      return Math.round((seed / 2147483647) * n * 2) / 2;
+    };
+    for (let round = 0; round < 100; round++) {
+      const others = Array.from({ length: 30 }, () => ({
+        left: random(600),
+        top: random(600),
+        width: random(80),
+        height: random(80),
+      }));
+      const moving = { left: random(600), top: random(600), width: random(120), height: random(120) };
+      const result = snapRect(moving, others);
+      expect([result.dx, result.dy]).toEqual([plain(moving, others, 'x'), plain(moving, others, 'y')]);
+      const moved = { ...moving, left: moving.left + result.dx, top: moving.top + result.dy };
+      for (const guide of result.guides)
+        expect(stops(moved, guide.axis).some((m) => Math.abs(m - guide.position) < 1e-6)).toBe(true);
+      // Every box lined up with the moved one has its guide.
+      for (const other of others)
+        for (const axis of ['x', 'y'] as const)
+          for (const o of stops(other, axis))
+            if (stops(moved, axis).some((m) => Math.abs(m - o) < 1e-6))
+              expect(result.guides.some((g) => g.axis === axis && g.position === o)).toBe(true);
+    }
   });
 
   it('the grid: 7.24 px small and 36.18 px large, five small to a large', () => {

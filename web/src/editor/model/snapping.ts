@@ -26,12 +26,23 @@ export interface SnapResult {
 const xStops = (r: Rect) => [r.left, r.left + r.width / 2, r.left + r.width];
 const yStops = (r: Rect) => [r.top, r.top + r.height / 2, r.top + r.height];
 
-/** The smallest correction within `threshold` that lines one of `mine` up with one of `theirs`. */
-const nearest = (mine: number[], theirs: number[][], threshold: number): number => {
+/**
+ * The smallest correction within `threshold` that lines one of `mine` up with a stop of one of
+ * `others` along x or y. The stops are worked out in place, not as arrays per box: this runs on
+ * every pointer move of a drag, over every other component (docs/site-map.md "Performance of the drag").
+ */
+const nearest = (mine: readonly number[], others: readonly Rect[], along: 'x' | 'y', threshold: number): number => {
   let best = Number.POSITIVE_INFINITY;
-  for (const stops of theirs)
-    for (const o of stops)
+  // mine runs start, centre, end: a box wholly beyond that span and the threshold has no stop in reach.
+  const low = mine[0]! - threshold;
+  const high = mine[mine.length - 1]! + threshold;
+  for (const r of others) {
+    const start = along === 'x' ? r.left : r.top;
+    const size = along === 'x' ? r.width : r.height;
+    if (start + size < low || start > high) continue;
+    for (const o of [start, start + size / 2, start + size])
       for (const m of mine) if (Math.abs(o - m) <= threshold && Math.abs(o - m) < Math.abs(best)) best = o - m;
+  }
   return Number.isFinite(best) ? best : 0;
 };
 
@@ -43,8 +54,8 @@ const close = (a: number, b: number) => Math.abs(a - b) < 1e-6;
  * O(n) over the others: 2 000 rectangles take microseconds, so no spatial index.
  */
 export const snapRect = (moving: Rect, others: readonly Rect[], threshold = snapDistance): SnapResult => {
-  const dx = nearest(xStops(moving), others.map(xStops), threshold);
-  const dy = nearest(yStops(moving), others.map(yStops), threshold);
+  const dx = nearest(xStops(moving), others, 'x', threshold);
+  const dy = nearest(yStops(moving), others, 'y', threshold);
   const moved = { ...moving, left: moving.left + dx, top: moving.top + dy };
   const lines = new Map<string, Guide>();
   const add = (axis: 'x' | 'y', position: number, from: number, to: number) => {
@@ -59,6 +70,10 @@ export const snapRect = (moving: Rect, others: readonly Rect[], threshold = snap
   const movedX = xStops(moved);
   const movedY = yStops(moved);
   for (const other of others) {
+    // Lined up on neither axis (no stop of it within the moved box's span on either): no guide.
+    const offX = other.left + other.width < moved.left - 1e-6 || other.left > moved.left + moved.width + 1e-6;
+    const offY = other.top + other.height < moved.top - 1e-6 || other.top > moved.top + moved.height + 1e-6;
+    if (offX && offY) continue;
     const top = Math.min(moved.top, other.top);
     const bottom = Math.max(moved.top + moved.height, other.top + other.height);
     const left = Math.min(moved.left, other.left);

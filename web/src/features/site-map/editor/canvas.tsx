@@ -123,7 +123,7 @@ export const EditorCanvas = ({
   const guides = useRef<HTMLDivElement>(null);
   const brush = useRef<HTMLDivElement>(null);
   const framesBox = useRef<HTMLDivElement>(null);
-  // A drag in progress draws copies in one layer it translates (a resize or turn draws in place).
+  // A drag in progress moves the dragged elements into one layer it translates (a resize or turn draws in place).
   const lifted = useRef<DragLayer | null>(null);
   const touched = useRef(new Set<string>());
   // Elements by component id, gathered once when a gesture starts (not one lookup per record per frame).
@@ -165,7 +165,7 @@ export const EditorCanvas = ({
     if (!root) return;
     const g = editor.gesture;
     if (g?.type === 'translate') {
-      // Lifted at the first real move, so a click that only selects copies nothing.
+      // Lifted at the first real move, so a click that only selects moves nothing.
       if (!lifted.current && (g.dx !== 0 || g.dy !== 0) && framesBox.current) {
         // Gathered again: a press on a component not yet selected drew its frame after the press.
         gather();
@@ -177,7 +177,7 @@ export const EditorCanvas = ({
         lifted.current = new DragLayer(
           root,
           found.flatMap((f) => (f?.el ? [f.el] : [])),
-          // Locked selected components stay: then only the moving frames are copied.
+          // Locked selected components stay: then only the moving frames are lifted.
           { box: framesBox.current, moving, all: moving.length === framesBox.current.childElementCount },
         );
       }

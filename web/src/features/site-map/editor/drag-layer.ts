@@ -5,19 +5,28 @@ export interface DraggedFrames {
   all: boolean;
 }
 
+/** Where a lifted element lay: its parent and the sibling it came before. */
+interface Place {
+  el: HTMLElement;
+  parent: Node;
+  next: Node | null;
+}
+
 /**
- * The picture of a drag in progress. The dragged components are copied into one layer, which a
- * pointer move translates as a whole, while the originals are out of the drawing; their selection
- * frames move with their box when every frame moves (else as copies too). A move then writes one
- * transform to a layer or two: no style, layout or paint of the dragged elements, where a
- * translation written to each of 200 elements cost Chromium a repaint and re-layerisation of the
- * scene on every frame (docs/site-map.md "Performance"). Release removes the copies and shows the
- * originals, which the committed change has put in their new places.
+ * The picture of a drag in progress. The dragged elements themselves are moved into one layer,
+ * which a pointer move translates as a whole; their selection frames move with their box when every
+ * frame moves (else they are moved into a layer of their own too). A move then writes one transform
+ * to a layer or two: no style, layout or paint of the dragged elements, where a translation written
+ * to each of 200 elements cost Chromium a repaint and re-layerisation of the scene on every frame.
+ * Moving the originals, not copies of them, keeps the first move cheap: a copy of 2 000 components
+ * cost their cloning, a fetch and a load event per copied image, and twice the elements to style
+ * (docs/site-map.md "Performance of the drag"). Release puts every element back where it lay, before
+ * React draws the committed change, so React finds its nodes as it left them.
  */
 export class DragLayer {
   #moved: HTMLElement[] = [];
-  #copies: HTMLElement[] = [];
-  #lifted: HTMLElement[] = [];
+  #layers: HTMLElement[] = [];
+  #places: Place[] = [];
 
   /**
    * The component layer sits at the highest layer of the dragged ones, so they keep their order
@@ -37,21 +46,16 @@ export class DragLayer {
     const layer = document.createElement('div');
     layer.className = `sm-drag-layer sm-dragging ${className}`.trim();
     layer.style.zIndex = String(zIndex);
-    for (const el of elements) {
-      const copy = el.cloneNode(true) as HTMLElement;
-      // The copy is a picture only: queries by id keep finding the original.
-      copy.removeAttribute('data-id');
-      copy.removeAttribute('data-frame-id');
-      layer.append(copy);
-    }
-    // Hidden after copying, so the copies are not born hidden.
-    for (const el of elements) el.classList.add('sm-lifted');
-    this.#lifted.push(...elements);
-    // First, not last, among the scene's 2 000 children: its z-index places it, and an event on a node
-    // React did not make (each copied image's load) has React look for its owner through the
-    // node's previous siblings, which cost 100 ms at the first move of 200 when they were all of them.
-    parent.prepend(layer);
-    this.#copies.push(layer);
+    // In document order (one walk of each parent's children), so that they keep their order in the
+    // layer and release can put them back from the last (see drop).
+    const lifting = new Set(elements);
+    const ordered: HTMLElement[] = [];
+    for (const from of new Set(elements.map((el) => el.parentElement)))
+      for (const el of from?.children ?? []) if (lifting.has(el as HTMLElement)) ordered.push(el as HTMLElement);
+    for (const el of ordered) this.#places.push({ el, parent: el.parentNode!, next: el.nextSibling });
+    layer.append(...ordered);
+    parent.append(layer);
+    this.#layers.push(layer);
     this.#moved.push(layer);
   }
 
@@ -60,16 +64,20 @@ export class DragLayer {
     for (const el of this.#moved) el.style.transform = `translate(${dx}px, ${dy}px)`;
   }
 
-  /** Removes the copies and shows the originals again. */
+  /** Puts every element back where it lay and removes the layers. */
   drop(): void {
     for (const el of this.#moved) {
       el.style.transform = '';
       el.classList.remove('sm-dragging');
     }
-    for (const layer of this.#copies) layer.remove();
-    for (const el of this.#lifted) el.classList.remove('sm-lifted');
+    // From the last: each element's next sibling is then back in place (or was never lifted).
+    for (let i = this.#places.length - 1; i >= 0; i--) {
+      const { el, parent, next } = this.#places[i]!;
+      parent.insertBefore(el, next && next.parentNode === parent ? next : null);
+    }
+    for (const layer of this.#layers) layer.remove();
     this.#moved = [];
-    this.#copies = [];
-    this.#lifted = [];
+    this.#layers = [];
+    this.#places = [];
   }
 }
