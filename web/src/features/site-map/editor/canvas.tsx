@@ -15,7 +15,7 @@ import { ViewportFrame } from './viewport-frame.tsx';
  * Where a handle sits on its frame, in fractions of the width and height. The handles are empty
  * grid items of their frame (cells of a 0 / 1fr / 0 grid) that take the pointer, and one box
  * (.sm-knobs) draws all of them: nine positioned, painted boxes per selected component made each
- * frame of a drag of 2 000 cost Chromium's layerisation ten times more (docs/site-map.md "Performance").
+ * frame of a drag of 2 000 cost Chromium's layerisation ten times more (docs/site-map.md "Performance of the drag").
  */
 const handleSpot: Record<Handle, [number, number]> = {
   n: [0.5, 0],
