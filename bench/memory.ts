@@ -2,7 +2,8 @@
 // production build, SITEWATCH_MODE=test, a fresh data dir), idle with many simulated items each
 // polled every BENCH_INTERVAL seconds. Prints RSS and V8 heap after start-up and after polling,
 // /readyz latency p50/p99/max sampled every 100 ms over BENCH_SECONDS, and the server's event-loop
-// lag (its /metrics). Fails when RSS reaches 250 MB or /readyz p99 reaches 50 ms.
+// lag (its /metrics), and the kernel's peak RSS of the process (VmHWM). Fails when RSS (sampled every
+// 10 s, or that peak) reaches 250 MB or /readyz p99 reaches 50 ms.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
