@@ -249,9 +249,14 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
         (r: { attempts: number; target: string }) => r.attempts === 3 && r.target.startsWith('broken'),
       );
     });
-    const ok = await call('GET', 'notification_log?limit=100&result=1');
-    const channels = new Set(ok.body.data.data.map((r: { channel: string }) => r.channel));
-    expect([...channels].sort()).toEqual(['dingtalk', 'email', 'webhook']);
+    // A delivery is logged once its channel answers: the mail server has the message before the
+    // mail client has read its reply, so the log is waited for, not read at once.
+    const sentChannels = async () => {
+      const ok = await call('GET', 'notification_log?limit=100&result=1');
+      return [...new Set(ok.body.data.data.map((r: { channel: string }) => r.channel))].sort();
+    };
+    await waitFor('deliveries logged', async () => (await sentChannels()).length >= 3, 15_000);
+    expect(await sentChannels()).toEqual(['dingtalk', 'email', 'webhook']);
   });
 
   it('repeats notices at the interval until confirmed, and again after the confirmation is removed', async () => {

@@ -34,8 +34,9 @@ export const AlarmNotices = () => {
 
   useEffect(() => {
     // Alarms raised while no channel was up (a reload, a reconnect) are fetched once it is ready;
-    // they wait behind the folded panel's button, and new ones open the panel.
+    // those there at the page's first read wait behind the folded panel's button, new ones open it.
     // With shift handover on, a user off duty is not shown them (the pushes mark it the same way).
+    let firstRead = true;
     const seed = () =>
       void api
         .call(dutyRoutes.me)
@@ -47,7 +48,13 @@ export const AlarmNotices = () => {
         )
         .then((page) => {
           if (!page) return;
+          // After the first read, an open alarm not yet shown was raised while the channel was down
+          // (a reconnect, a slow first connection): it opens the panel as its push would have.
+          const shown = new Set(useAlarmNotices.getState().notices.map((n) => n.status_id));
+          const raisedMeanwhile = !firstRead && page.data.some((a) => a.handling === 0 && !shown.has(a.status_id));
+          firstRead = false;
           for (const a of [...page.data].reverse()) receive(a);
+          if (raisedMeanwhile) setExpanded(true);
         })
         .catch(() => undefined);
     seed();
