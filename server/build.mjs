@@ -14,6 +14,8 @@ await build({
   entryPoints: {
     main: path.join(serverDir, 'src/main.ts'),
     'collector-worker': path.join(serverDir, 'src/collector/worker.ts'),
+    // The series store's SQLite writer thread (src/series/writer.ts): dist/series-writer.js.
+    'series-writer': path.join(serverDir, 'src/series/writer-worker.mjs'),
   },
   outdir: path.join(serverDir, 'dist'),
   bundle: true,

@@ -224,6 +224,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
           onFlushError: (err) => warn({ err }, 'writing samples failed'),
           onDropped: ({ itemId, samples, err }) =>
             warn({ err, itemId, samples }, 'samples the database refused were dropped; the rest were stored'),
+          log: { warn },
         })
       : undefined);
   const collector =

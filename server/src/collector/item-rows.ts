@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/kysely.ts';
+import { type SqlStatement, writerOf } from '../series/writer.ts';
 
 interface LiveRow {
   value: number | null;
@@ -50,11 +50,11 @@ export const createItemRowWriter = (
   // SQLite's statement cache keeps them): a query tree of five nodes per row was ~2.5 M objects per
   // write of 100 000 items, promoted and dropped in the old generation (issue 18, memory).
   const writeRows = async (ids: number[]) => {
-    const statements: CompiledQuery[] = [];
+    const statements: SqlStatement[] = [];
     let params: unknown[] = [];
     let rows = 0;
     const close = () => {
-      statements.push(CompiledQuery.raw(updateText(pg, rows), params));
+      statements.push({ sql: updateText(pg, rows), params });
       params = [];
       rows = 0;
     };
@@ -69,9 +69,8 @@ export const createItemRowWriter = (
       if (++rows === size) close();
     }
     if (statements.length === 0) return;
-    await db.kysely.transaction().execute(async (trx) => {
-      for (const q of statements) await trx.executeQuery(q);
-    });
+    // On SQLite while the series store runs: its writer thread (series/writer.ts), off the main thread.
+    await writerOf(db).transaction(statements);
   };
   return async () => {
     while (persisting) await persisting;

@@ -64,7 +64,11 @@ export const openDb = (options: DbOptions): Db => {
   const statements = new Map<string, SQLite.Statement>();
   const database = {
     close: () => sqlite.close(),
-    prepare: (text: string) => {
+    prepare: (sqlText: string) => {
+      // The series store's writer thread is a second connection (series/writer.ts): a transaction
+      // that read before writing would fail at once (SQLITE_BUSY) if that thread committed in
+      // between; taking the write lock at its start waits for it instead (busy_timeout).
+      const text = sqlText === 'begin' ? 'begin immediate' : sqlText;
       let stmt = statements.get(text);
       if (stmt) {
         // Most recently used last: the oldest is the first to go.

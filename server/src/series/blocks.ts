@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { type BlockData, encodeBlock, lowerBound, type RollupBucket } from './codec.ts';
+import type { SqlWriter } from './writer.ts';
 
 /** Samples of one item waiting for the next flush, in arrival order. */
 export interface ItemBuffer {
@@ -63,29 +64,32 @@ export const packBlocks = (batch: Map<number, ItemBuffer>, samples: number): Arr
   return out;
 };
 
-/** Writes a flush's blocks in one transaction; returns their sequence numbers. */
-export const writeBlocks = async (kysely: Kysely<Database>, blocks: Array<Omit<OpenBlock, 'seq'>>) =>
-  kysely.transaction().execute(async (trx) => {
-    const seqs: number[] = [];
-    for (const b of blocks) {
-      const row = await trx
-        .insertInto('sample_blocks')
-        .values({
-          claimed: 0,
-          item_lo: b.itemLo,
-          item_hi: b.itemHi,
-          // Whole milliseconds around the samples' own (float64) times: the columns are integers.
-          t0: Math.floor(b.t0),
-          t1: Math.ceil(b.t1),
-          n: b.n,
-          data: encodeBlock(b),
-        })
-        .returning('seq')
-        .executeTakeFirstOrThrow();
-      seqs.push(Number(row.seq));
-    }
-    return seqs;
+/** Writes a flush's blocks in one transaction (through the writer: see writer.ts); returns their sequence numbers. */
+export const writeBlocks = async (
+  kysely: Kysely<Database>,
+  writer: SqlWriter,
+  blocks: Array<Omit<OpenBlock, 'seq'>>,
+): Promise<number[]> => {
+  const statements = blocks.map((b) => {
+    const q = kysely
+      .insertInto('sample_blocks')
+      .values({
+        claimed: 0,
+        item_lo: b.itemLo,
+        item_hi: b.itemHi,
+        // Whole milliseconds around the samples' own (float64) times: the columns are integers.
+        t0: Math.floor(b.t0),
+        t1: Math.ceil(b.t1),
+        n: b.n,
+        data: encodeBlock(b),
+      })
+      .returning('seq')
+      .compile();
+    return { sql: q.sql, params: q.parameters };
   });
+  const results = await writer.transaction(statements);
+  return results.map((r) => Number(r.rows[0]!.seq));
+};
 
 /**
  * The blocks not yet compacted, in memory, so reads see the newest samples before compaction

@@ -1,8 +1,9 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database } from '../db/schema.ts';
 import type { OpenBlock, OpenBlocks } from './blocks.ts';
 import { decodeBlock, encodeChunk, lowerBound, type RollupBucket } from './codec.ts';
+import { ChangesMismatch, inProcessWriter, type SqlStatement, type SqlWriter } from './writer.ts';
 
 export interface CompactorOptions {
   /** Items per compaction transaction (a chunk and its roll-ups each). */
@@ -10,6 +11,8 @@ export interface CompactorOptions {
   onDropped?: (drop: { itemId: number; samples: number; err: unknown }) => void;
   /** Awaited between slices: a flush under way goes first (it waits for one slice at most). */
   yieldTo?: () => Promise<unknown>;
+  /** Where the slices' transactions run (the store's writer thread on SQLite; writer.ts). */
+  writer?: () => SqlWriter;
 }
 
 export interface CompactionStats {
@@ -72,6 +75,7 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
   const lesser = db.dialect === 'postgres' ? 'least' : 'min';
   const greater = db.dialect === 'postgres' ? 'greatest' : 'max';
   let dropped = 0;
+  const writer = options.writer ?? (() => inProcessWriter(db));
 
   /**
    * Multi-row inserts compiled once per table and row count and bound positionally: building a
@@ -96,57 +100,61 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
     `"count" = ${table}."count" + excluded."count"`;
   const rollupColumns = ['item_id', 'ts', 'min', 'max', 'sum', 'count'];
 
-  const upsertRollups = async (trx: Kysely<Database>, table: 'samples_1m' | 'samples_1h', rows: RollupBucket[]) => {
+  const upsertRollups = (out: SqlStatement[], table: 'samples_1m' | 'samples_1h', rows: RollupBucket[]) => {
     for (let i = 0; i < rows.length; i += insertBatch) {
       const part = rows.slice(i, i + insertBatch);
       const params: unknown[] = [];
       for (const r of part) params.push(r.item_id, r.ts, r.min, r.max, r.sum, r.count);
-      const text = insertText(table, rollupColumns, part.length, rollupConflict(table));
-      await trx.executeQuery(CompiledQuery.raw(text, params));
+      out.push({ sql: insertText(table, rollupColumns, part.length, rollupConflict(table)), params });
     }
   };
 
-  /** Runs `work` in a transaction that moves the run's progress from `from` to `to`. */
-  const commit = async (from: number, to: number, work: (trx: Kysely<Database>) => Promise<void>) => {
+  /**
+   * Runs `work` in one transaction of the writer that moves the run's progress from `from` to `to`
+   * (compare-and-set: another store's progress there is a lost race). Reads wait out the commit
+   * (`version` odd), wherever the writer runs it.
+   */
+  const commit = async (from: number, to: number, work: SqlStatement[]) => {
+    const cas = kysely
+      .updateTable('series_compaction')
+      .set({ next_item: to })
+      .where('id', '=', 1)
+      .where('next_item', '=', from)
+      .compile();
     open.state.version += 1;
     try {
-      await kysely.transaction().execute(async (trx) => {
-        const r = await trx
-          .updateTable('series_compaction')
-          .set({ next_item: to })
-          .where('id', '=', 1)
-          .where('next_item', '=', from)
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) !== 1) throw new LostRace('another store compacted this slice');
-        await work(trx);
-      });
+      await writer()
+        .transaction([{ sql: cas.sql, params: cas.parameters, expectChanges: 1 }, ...work])
+        .catch((err: unknown) => {
+          throw err instanceof ChangesMismatch ? new LostRace('another store compacted this slice') : err;
+        });
       open.state.nextItem = to;
     } finally {
       open.state.version += 1;
     }
   };
 
-  const writeSlice = (from: number, to: number, items: SliceItem[]) =>
-    commit(from, to, async (trx) => {
-      const chunks = items.map((s) => s.chunk);
-      for (let i = 0; i < chunks.length; i += insertBatch) {
-        const part = chunks.slice(i, i + insertBatch);
-        const params: unknown[] = [];
-        for (const c of part) params.push(c.item_id, c.t0, c.t1, c.n, c.data);
-        const text = insertText('sample_chunks', ['item_id', 't0', 't1', 'n', 'data'], part.length, '');
-        await trx.executeQuery(CompiledQuery.raw(text, params));
-      }
-      await upsertRollups(
-        trx,
-        'samples_1m',
-        items.flatMap((s) => s.minutes),
-      );
-      await upsertRollups(
-        trx,
-        'samples_1h',
-        items.flatMap((s) => s.hours),
-      );
-    });
+  const writeSlice = (from: number, to: number, items: SliceItem[]) => {
+    const work: SqlStatement[] = [];
+    const chunks = items.map((s) => s.chunk);
+    for (let i = 0; i < chunks.length; i += insertBatch) {
+      const part = chunks.slice(i, i + insertBatch);
+      const params: unknown[] = [];
+      for (const c of part) params.push(c.item_id, c.t0, c.t1, c.n, c.data);
+      work.push({ sql: insertText('sample_chunks', ['item_id', 't0', 't1', 'n', 'data'], part.length, ''), params });
+    }
+    upsertRollups(
+      work,
+      'samples_1m',
+      items.flatMap((s) => s.minutes),
+    );
+    upsertRollups(
+      work,
+      'samples_1h',
+      items.flatMap((s) => s.hours),
+    );
+    return commit(from, to, work);
+  };
 
   /** Writes items[i..j) with the progress `from` → `to`, isolating what the database refuses. */
   const writeIsolating = async (items: SliceItem[], from: number, to: number): Promise<number> => {
@@ -165,7 +173,7 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
         if (again === null) return 1;
         if (again instanceof LostRace) throw again;
         const item = items[0]!;
-        await commit(from, to, async () => undefined);
+        await commit(from, to, []);
         dropped += item.n;
         options.onDropped?.({ itemId: item.itemId, samples: item.n, err: again });
         return 0;
@@ -312,16 +320,21 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
       const at = open.state.nextItem;
       open.state.version += 1;
       try {
-        await kysely.transaction().execute(async (trx) => {
-          const r = await trx
-            .updateTable('series_compaction')
-            .set({ next_item: null })
-            .where('id', '=', 1)
-            .where('next_item', '=', at)
-            .executeTakeFirst();
-          if (Number(r.numUpdatedRows) !== 1) throw new LostRace('another store finished this run');
-          await trx.deleteFrom('sample_blocks').where('claimed', '=', 1).execute();
-        });
+        const done = kysely
+          .updateTable('series_compaction')
+          .set({ next_item: null })
+          .where('id', '=', 1)
+          .where('next_item', '=', at)
+          .compile();
+        const drop = kysely.deleteFrom('sample_blocks').where('claimed', '=', 1).compile();
+        await writer()
+          .transaction([
+            { sql: done.sql, params: done.parameters, expectChanges: 1 },
+            { sql: drop.sql, params: drop.parameters },
+          ])
+          .catch((err: unknown) => {
+            throw err instanceof ChangesMismatch ? new LostRace('another store finished this run') : err;
+          });
         for (const b of blocks) open.remove(b.seq);
         open.state.claimed = new Set();
         open.state.nextItem = 0;

@@ -12,6 +12,7 @@ import {
   type SeriesPoint,
 } from './codec.ts';
 import { type CompactionStats, createCompactor } from './compact.ts';
+import { inProcessWriter, type SqlWriter, setWriterOf, startSqlWriter } from './writer.ts';
 
 export type { RollupBucket, SeriesPoint } from './codec.ts';
 export { chooseResolution, decodeChunk, encodeChunk, minMaxBuckets } from './codec.ts';
@@ -39,6 +40,13 @@ export interface SeriesStoreOptions {
   onFlushError?: (err: unknown) => void;
   /** An item's samples the database refused were dropped (the rest of the flush was stored). */
   onDropped?: (drop: { itemId: number; samples: number; err: unknown }) => void;
+  /**
+   * Where a started store writes on SQLite: `thread` (default) a writer thread with its own
+   * connection (writer.ts), `main` the server's connection. A store that was not started, and
+   * PostgreSQL, always write through the server's connection.
+   */
+  writer?: 'thread' | 'main';
+  log?: { warn(obj: object, msg: string): void };
 }
 
 /**
@@ -105,9 +113,14 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
   const latencies: number[] = [];
   const compactions: number[] = [];
   const open = createOpenBlocks();
+  // The writer thread while started (SQLite); the server's connection before it is up and after stop.
+  const mainWriter = inProcessWriter(db);
+  let writer: SqlWriter = mainWriter;
+  let writerStarting: Promise<void> | null = null;
   const compactor = createCompactor(db, open, {
     itemsPerSlice: options.itemsPerSlice,
     onDropped: options.onDropped,
+    writer: () => writer,
     yieldTo: async () => {
       while (flushing) await flushing.catch(() => undefined);
     },
@@ -123,12 +136,12 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
     buffered = 0;
     const blocks = packBlocks(batch, samples);
     try {
-      const seqs = await writeBlocks(kysely, blocks).catch(async (err: unknown) => {
+      const seqs = await writeBlocks(kysely, writer, blocks).catch(async (err: unknown) => {
         // A block holds no per-item constraint: a refusal is the database's, tried once more
         // after a health check (which throws when the database is down).
         await db.ping();
         void err;
-        return writeBlocks(kysely, blocks);
+        return writeBlocks(kysely, writer, blocks);
       });
       for (let i = 0; i < blocks.length; i++) open.add({ ...blocks[i]!, seq: seqs[i]! });
     } catch (err) {
@@ -340,6 +353,13 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       if (timer) return;
       started = true;
       lastCompaction = performance.now();
+      if (options.writer !== 'main') {
+        writerStarting = startSqlWriter(db, options.log).then((w) => {
+          if (!started) return void w.close();
+          writer = w;
+          setWriterOf(db, w);
+        });
+      }
       void loadLeftovers().catch((err) => options.onFlushError?.(err));
       timer = setInterval(() => {
         void flushBlocks()
@@ -357,8 +377,18 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       timer = null;
       started = false;
       await compacting?.catch(() => undefined);
-      await flushBlocks();
-      await compactAll();
+      await writerStarting?.catch(() => undefined);
+      writerStarting = null;
+      try {
+        await flushBlocks();
+        await compactAll();
+      } finally {
+        // Everything sent to the thread is committed before it closes; later writes use the server's connection.
+        const w = writer;
+        writer = mainWriter;
+        setWriterOf(db, null);
+        await w.close();
+      }
     },
     async read(itemId, t1, t2, maxPoints) {
       const resolution = chooseResolution(t1, t2, maxPoints);

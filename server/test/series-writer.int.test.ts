@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { seedEstate } from '../../bench/estate.ts';
+import { createItemRowWriter } from '../src/collector/item-rows.ts';
+import { createSeriesStore } from '../src/series/store.ts';
+import { writerOf } from '../src/series/writer.ts';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from './helpers/databases.ts';
+
+// A started store on SQLite writes through its writer thread (its own connection); on PostgreSQL
+// through the server's pool. The same guarantees either way (docs/series-store.md, "The store's writer").
+describeEachDatabase('series store: the writer thread', (dialect) => {
+  let t: TestDatabase;
+  beforeEach(async () => {
+    t = await createTestDatabase(dialect);
+  });
+  afterEach(async () => t.destroy());
+
+  const t0 = Date.UTC(2026, 0, 1, 10, 0, 0);
+  const thread = dialect === 'sqlite' ? 'worker' : 'main';
+
+  it('stores, compacts, isolates a refused item and writes item rows through it; stop leaves nothing behind', async () => {
+    const { devices } = await seedEstate(t.db, { items: 40, perDevice: 40 });
+    const ids = devices.flatMap((d) => d.items);
+    const drops: Array<{ itemId: number; samples: number }> = [];
+    const store = createSeriesStore(t.db, {
+      flushEveryMs: 3_600_000,
+      compactEveryMs: 3_600_000,
+      itemsPerSlice: 7,
+      onDropped: ({ itemId, samples }) => drops.push({ itemId, samples }),
+    });
+    store.start();
+    await vi.waitFor(() => expect(writerOf(t.db).thread).toBe(thread), { timeout: 10_000 });
+
+    for (let s = 0; s < 3; s++) for (const id of ids) store.append(id, t0 + s * 1000, id + s);
+    const flushed = await store.flush();
+    expect(flushed).toMatchObject({ samples: 120, chunks: 1 });
+    // Committed when the flush answers: the server's connection sees the block.
+    const blocks = await t.db.kysely.selectFrom('sample_blocks').select(['n', 'claimed']).execute();
+    expect(blocks).toEqual([{ n: 120, claimed: 0 }]);
+    expect((await store.raw(ids[3]!, t0 / 1000, t0 / 1000 + 10)).map((s) => s.value)).toEqual([
+      ids[3]!,
+      ids[3]! + 1,
+      ids[3]! + 2,
+    ]);
+
+    // A roll-up the database refuses: that item's samples are dropped and counted, the rest stored.
+    const poisoned = ids[13]!;
+    if (dialect === 'sqlite') {
+      await sql
+        .raw(
+          `create trigger poison before insert on samples_1m when new.item_id = ${poisoned} begin select raise(abort, 'poisoned'); end`,
+        )
+        .execute(t.db.kysely);
+    } else {
+      await sql
+        .raw(
+          `create function poison() returns trigger language plpgsql as $$ begin if new.item_id = ${poisoned} then raise exception 'poisoned'; end if; return new; end $$`,
+        )
+        .execute(t.db.kysely);
+      await sql
+        .raw('create trigger poison before insert on samples_1m for each row execute function poison()')
+        .execute(t.db.kysely);
+    }
+    const stats = await store.compact();
+    expect(stats).toMatchObject({ blocks: 1, samples: 120, chunks: 39 });
+    expect(drops).toEqual([{ itemId: poisoned, samples: 3 }]);
+    const minutes = await store.rollups(ids, 'minute', t0 / 1000, t0 / 1000 + 60);
+    expect(minutes.map((r) => r.item_id)).toEqual(ids.filter((id) => id !== poisoned));
+    expect(minutes.every((r) => r.count === 3)).toBe(true);
+    expect(await t.db.kysely.selectFrom('sample_blocks').select('seq').execute()).toEqual([]);
+
+    // The collector's item rows go through the same writer while the store runs.
+    const live = new Map(ids.map((id) => [id, { value: id + 0.5, state: 1, last_check: 1_700_000_000, info: '' }]));
+    await createItemRowWriter(t.db, live, new Set(ids))();
+    const rows = await t.db.kysely.selectFrom('items').select(['id', 'value']).where('id', 'in', ids).execute();
+    expect(rows.every((r) => r.value === r.id + 0.5)).toBe(true);
+
+    // Stop writes the last batch and compacts it before the thread closes; then the server's connection writes.
+    store.append(ids[0]!, t0 + 10_000, 99);
+    await store.stop();
+    expect(writerOf(t.db).thread).toBe('main');
+    expect(await t.db.kysely.selectFrom('sample_blocks').select('seq').execute()).toEqual([]);
+    const last = await t.db.kysely
+      .selectFrom('sample_chunks')
+      .select(['n'])
+      .where('item_id', '=', ids[0]!)
+      .orderBy('t0')
+      .execute();
+    expect(last.map((r) => r.n)).toEqual([3, 1]);
+  });
+});
