@@ -285,6 +285,23 @@ describeEachDatabase('MQTT ingest against mosquitto', (dialect) => {
     expect(collector.liveDevice(ids.gateway)?.state).toBe(monitorState.normal);
   });
 
+  it('a burst of messages arriving in one read is every message a sample, in order (none folded into another)', async () => {
+    const collector = t.sitewatch.collector!;
+    const from = Date.now();
+    const rooms = Array.from({ length: 300 }, (_, i) => 10 + i / 10);
+    // Published without waiting: the broker forwards them in few socket reads, many to the millisecond.
+    for (const [i, v] of rooms.entries()) {
+      broker.publisher!.publish(`${prefix}/${ids.gateway}/r${i % 3}/temp`, String(v));
+      broker.publisher!.publish(`${prefix}/${ids.gateway}/x`, JSON.stringify({ data: { hum: i % 100 } }));
+    }
+    const ofItem = (id: number) => samples.filter((s) => s.item_id === id && s.at >= from).map((s) => s.value);
+    expect(await waitFor(() => ofItem(ids.room).length >= rooms.length, 5000)).toBe(true);
+    expect(await waitFor(() => ofItem(ids.deep).length >= rooms.length, 5000)).toBe(true);
+    expect(ofItem(ids.room)).toEqual(rooms);
+    expect(ofItem(ids.deep)).toEqual(rooms.map((_, i) => i % 100));
+    expect(collector.liveItem(ids.room)?.value).toBe(rooms.at(-1));
+  });
+
   it('a write publishes the item payload template on its command topic', async () => {
     const listener = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.main!.port}`);
     const got: Array<{ topic: string; payload: string }> = [];
