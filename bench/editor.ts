@@ -1,12 +1,18 @@
 // Benchmark: the site-map editor in Chromium on the production build (issue 15).
 // 2 000 components on the canvas; a drag of a selection of 200, then of the whole canvas, one pointer
 // move per animation frame. Reports frames per second and the longest frame of each drag.
-// Target: ≥ 50 fps and no frame over 50 ms for the 200-drag. The product starts as `npm start` does.
+// Each pair runs twice on the same fresh picture: with the press right after its drag-selection (as
+// the bench always did), then with a user's pause (BENCH_PAUSE ms, 300 by default) between the
+// selection and the press, whose frames are recorded too (a cost moved from the drag to the moments
+// after a selection is still a hitch). Target, judged on the paused pass (docs/site-map.md
+// "Performance of the drag"): ≥ 50 fps and no frame over 50 ms for both drags and both pauses.
+// The product starts as `npm start` does.
 import type { Page } from '@playwright/test';
 import { startProduct } from './product.ts';
 import { startTrace, summariseTrace } from './trace.ts';
 
 const frames = Number(process.env.BENCH_FRAMES ?? 180);
+const pauseMs = Number(process.env.BENCH_PAUSE ?? 300);
 // BENCH_TRACE=prefix: a Chromium trace of each drag (prefix-200.json, prefix-all.json, for DevTools)
 // and its thread time by phase in the result.
 const tracePrefix = process.env.BENCH_TRACE;
@@ -23,6 +29,44 @@ const { base, site, page, headers } = product;
  * pointer move per animation frame (no round trip to the driver in the measured loop) and records
  * its frame times; the button comes up for real at the end. Answers fps and the longest frame.
  */
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** Frame figures from the times of successive animation frames. */
+const frameStats = (times: number[]) => {
+  const gaps = times.slice(1).map((t, i) => t - times[i]!);
+  const span = (times.at(-1)! - times[0]!) / 1000;
+  const longest = Math.max(...gaps);
+  return {
+    fps: round(gaps.length / span),
+    longest_frame_ms: round(longest),
+    // Which frame it was (0 is the first move) and the frames around it: a hitch at the start of a
+    // drag and a slow frame anywhere are different faults.
+    longest_frame_index: gaps.indexOf(longest),
+    p99_frame_ms: round([...gaps].sort((a, b) => a - b)[Math.floor(gaps.length * 0.99)]!),
+    first_frames_ms: gaps.slice(0, 5).map(round),
+  };
+};
+
+/**
+ * Releases the button of a drag-selection and waits `ms` as a user would before pressing again,
+ * recording the page's frames from just before the release to the end of the pause.
+ */
+const selectAndPause = async (page: Page, ms: number) => {
+  await page.evaluate(`(() => {
+    const rec = { times: [], on: true };
+    window.__benchFrames = rec;
+    const tick = (t) => { rec.times.push(t); if (rec.on) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  })()`);
+  await page.mouse.up();
+  await page.waitForTimeout(ms);
+  const times = (await page.evaluate(
+    `(() => { window.__benchFrames.on = false; return window.__benchFrames.times; })()`,
+  )) as number[];
+  const { longest_frame_ms, longest_frame_index, p99_frame_ms } = frameStats(times);
+  return { frames: times.length - 1, longest_frame_ms, longest_frame_index, p99_frame_ms };
+};
+
 const drag = async (page: Page, from: { x: number; y: number }, dx: number, name: string) => {
   // The component pressed, and where it lies: the result says how far the drag moved it.
   const leftOf = `(id) => parseFloat(document.querySelector('[data-id="' + id + '"]').style.left)`;
@@ -54,18 +98,8 @@ const drag = async (page: Page, from: { x: number; y: number }, dx: number, name
   await page.mouse.move(from.x + dx, from.y);
   await page.mouse.up();
   const after = (await page.evaluate(`(${leftOf})(${JSON.stringify(pressed)})`)) as number;
-  const gaps = times.slice(1).map((t, i) => t - times[i]!);
-  const span = (times.at(-1)! - times[0]!) / 1000;
-  const round = (n: number) => Math.round(n * 10) / 10;
-  const longest = Math.max(...gaps);
   return {
-    fps: round(gaps.length / span),
-    longest_frame_ms: round(longest),
-    // Which frame it was (0 is the first move) and the frames around it: a hitch at the start of a
-    // drag and a slow frame anywhere are different faults.
-    longest_frame_index: gaps.indexOf(longest),
-    p99_frame_ms: round([...gaps].sort((a, b) => a - b)[Math.floor(gaps.length * 0.99)]!),
-    first_frames_ms: gaps.slice(0, 5).map(round),
+    ...frameStats(times),
     moved_px: Math.round(after - before),
     ...(trace ? { trace } : {}),
   };
@@ -107,39 +141,57 @@ try {
   });
   if (!saved.ok) throw new Error(`save failed: ${await saved.text()}`);
 
-  await page.goto(`${base}/groupmap_edit?id=${site}`);
-  const canvas = page.getByTestId('site-scene');
-  await page
-    .locator('[data-testid="editor-canvas"] [data-kind="Cdefault"]')
-    .nth(cols * rows - 1)
-    .waitFor();
-  const box = (await canvas.boundingBox())!;
-  const at = (x: number, y: number) => ({ x: box.x + x, y: box.y + y });
+  /**
+   * Opens the saved picture afresh, drag-selects 200 and drags them, then selects all and drags them.
+   * `pause`: ms between each selection and its drag, with the frames of that pause; null presses
+   * right after the selection.
+   */
+  const pass = async (pause: number | null) => {
+    await page.goto(`${base}/groupmap_edit?id=${site}`);
+    const canvas = page.getByTestId('site-scene');
+    await page
+      .locator('[data-testid="editor-canvas"] [data-kind="Cdefault"]')
+      .nth(cols * rows - 1)
+      .waitFor();
+    const box = (await canvas.boundingBox())!;
+    const at = (x: number, y: number) => ({ x: box.x + x, y: box.y + y });
+    const name = (n: string) => (pause === null ? n : `${n}-paused`);
+    const release = async () => {
+      if (pause !== null) return { selection: await selectAndPause(page, pause) };
+      await page.mouse.up();
+      return {};
+    };
 
-  // 200: drag-select 10 columns × 20 rows, then drag one of them.
-  await page.mouse.move(box.x + 1, box.y + 1);
-  await page.mouse.down();
-  await page.mouse.move(box.x + 10 * cell.w + 1, box.y + 20 * cell.h + 1, { steps: 5 });
-  await page.mouse.up();
-  const selected200 = await page.locator('.sm-frame').count();
-  const drag200 = await drag(page, at(4 + 10, 4 + 7), 300, '200');
+    // 200: drag-select 10 columns × 20 rows, then drag one of them.
+    await page.mouse.move(box.x + 1, box.y + 1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 10 * cell.w + 1, box.y + 20 * cell.h + 1, { steps: 5 });
+    const paused200 = await release();
+    const selected200 = await page.locator('.sm-frame').count();
+    const drag200 = await drag(page, at(4 + 10, 4 + 7), 300, name('200'));
 
-  // The whole canvas, dragged by a component the first drag left in place (row 30; it moved rows 0-19:
-  // a press where one of those lay would start a drag-selection, not a drag).
-  await page.mouse.move(box.x + 1, box.y + 1);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width - 1, box.y + box.height - 1, { steps: 5 });
-  await page.mouse.up();
-  const selectedAll = await page.locator('.sm-frame').count();
-  const dragAll = await drag(page, at(4 + 10 + cell.w, 4 + 7 + 30 * cell.h), -200, 'all');
-
-  const result = {
-    components: cols * rows,
-    drag_200: { selected: selected200, ...drag200 },
-    drag_all: { selected: selectedAll, ...dragAll },
+    // The whole canvas, dragged by a component the first drag left in place (row 30; it moved rows 0-19:
+    // a press where one of those lay would start a drag-selection, not a drag).
+    await page.mouse.move(box.x + 1, box.y + 1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width - 1, box.y + box.height - 1, { steps: 5 });
+    const pausedAll = await release();
+    const selectedAll = await page.locator('.sm-frame').count();
+    const dragAll = await drag(page, at(4 + 10 + cell.w, 4 + 7 + 30 * cell.h), -200, name('all'));
+    return {
+      drag_200: { selected: selected200, ...paused200, ...drag200 },
+      drag_all: { selected: selectedAll, ...pausedAll, ...dragAll },
+    };
   };
+
+  const pressed = await pass(null);
+  const paused = await pass(pauseMs);
+  const result = { components: cols * rows, ...pressed, [`after_${pauseMs}ms_pause`]: paused };
   console.log(JSON.stringify(result, null, 2));
-  if (drag200.fps < 50 || drag200.longest_frame_ms > 50) process.exitCode = 1;
+  const missed = [paused.drag_200, paused.drag_all].some(
+    (d) => d.fps < 50 || d.longest_frame_ms > 50 || (d.selection?.longest_frame_ms ?? 0) > 50,
+  );
+  if (missed) process.exitCode = 1;
 } finally {
   await product.close();
 }

@@ -7,7 +7,7 @@ import type { ComponentKind, ComponentRecord } from '../../../editor/model/recor
 import { rotateHandleOffset } from '../../../editor/model/transforms.ts';
 import { restingViewport, screenToCanvas, type Viewport } from '../../../editor/model/viewport.ts';
 import { SceneView } from '../render/scene-view.tsx';
-import { DragLayer } from './drag-layer.ts';
+import { type DragPicture, LiftAhead } from './drag-layer.ts';
 import { useRecords, useSelection } from './use-editor.ts';
 import { ViewportFrame } from './viewport-frame.tsx';
 
@@ -123,8 +123,11 @@ export const EditorCanvas = ({
   const guides = useRef<HTMLDivElement>(null);
   const brush = useRef<HTMLDivElement>(null);
   const framesBox = useRef<HTMLDivElement>(null);
-  // A drag in progress moves the dragged elements into one layer it translates (a resize or turn draws in place).
-  const lifted = useRef<DragLayer | null>(null);
+  // A drag in progress moves the dragged elements into one layer it translates (a resize or turn
+  // draws in place); they are lifted into it ahead of the drag while a selection waits for one.
+  const lifted = useRef<DragPicture | null>(null);
+  const ahead = useRef<LiftAhead | null>(null);
+  ahead.current ??= new LiftAhead(() => scene.current);
   const touched = useRef(new Set<string>());
   // Elements by component id, gathered once when a gesture starts (not one lookup per record per frame).
   const elements = useRef(new Map<string, { el?: HTMLElement; frame?: HTMLElement }>());
@@ -149,7 +152,8 @@ export const EditorCanvas = ({
   // The zoom and pan of the view (never stored); the scene's on-screen box already carries both.
   const view = useRef<Viewport>(restingViewport);
   const pointOf = (e: { clientX: number; clientY: number }) => {
-    const box = scene.current!.getBoundingClientRect();
+    // The canvas element, not the scene: a drag may be translating the scene (SceneShift).
+    const box = scene.current!.parentElement!.getBoundingClientRect();
     return screenToCanvas({ x: e.clientX, y: e.clientY }, { x: box.left, y: box.top }, view.current.zoom);
   };
   const mods = (e: React.PointerEvent | PointerEvent) => ({
@@ -165,21 +169,24 @@ export const EditorCanvas = ({
     if (!root) return;
     const g = editor.gesture;
     if (g?.type === 'translate') {
-      // Lifted at the first real move, so a click that only selects moves nothing.
+      // Taken at the first real move, so a click that only selects moves nothing; what was not
+      // lifted ahead of the drag is lifted now.
       if (!lifted.current && (g.dx !== 0 || g.dy !== 0) && framesBox.current) {
         // Gathered again: a press on a component not yet selected drew its frame after the press.
         gather();
-        const found = [...editor.previewRecords().keys()].map((id) => {
+        const ids = new Set(editor.previewRecords().keys());
+        const moving: HTMLElement[] = [];
+        for (const id of ids) {
           touched.current.add(id);
-          return elements.current.get(id);
+          const frame = elements.current.get(id)?.frame;
+          if (frame) moving.push(frame);
+        }
+        // Locked selected components stay: then only the moving frames are lifted.
+        lifted.current = ahead.current!.take(records, ids, {
+          box: framesBox.current,
+          moving,
+          all: moving.length === framesBox.current.childElementCount,
         });
-        const moving = found.flatMap((f) => (f?.frame ? [f.frame] : []));
-        lifted.current = new DragLayer(
-          root,
-          found.flatMap((f) => (f?.el ? [f.el] : [])),
-          // Locked selected components stay: then only the moving frames are lifted.
-          { box: framesBox.current, moving, all: moving.length === framesBox.current.childElementCount },
-        );
       }
       lifted.current?.move(g.dx, g.dy);
     } else
@@ -228,7 +235,8 @@ export const EditorCanvas = ({
   /** After a gesture: every element touched shows its record again (React redraws only changed ones). */
   const settle = () => {
     const root = scene.current;
-    lifted.current?.drop();
+    // The lifted elements stay lifted for the next drag, unless the release's change put them back.
+    lifted.current?.end();
     lifted.current = null;
     // The elements gathered at the start (React has not drawn the release yet), else a lookup.
     const find = (el: HTMLElement | undefined, selector: string) =>
@@ -274,6 +282,17 @@ export const EditorCanvas = ({
   // Escape drops a gesture: put the elements back.
   // biome-ignore lint/correctness/useExhaustiveDependencies: settle reads refs only
   useEffect(() => editor.subscribe(() => !editor.gesture && touched.current.size > 0 && settle()), [editor]);
+  // Before React draws a change of the records: whether the lifted elements may stay lifted.
+  useEffect(() => editor.store.listen(() => ahead.current!.storeChanged(editor.store.all())), [editor]);
+  useEffect(() => () => ahead.current!.dispose(), []);
+  // Once a selection (or a change of the records) is drawn, lift what its drag would move.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the editor answers the selection; this runs when it changes
+  useEffect(() => {
+    const dragged = new Set<string>();
+    for (const r of editor.selectedRecords())
+      if (!r.locked) for (const m of [r, ...(r.kind === 'Group' ? editor.members(r.id) : [])]) dragged.add(m.id);
+    ahead.current!.prepare(records, dragged);
+  }, [editor, records, selection]);
 
   // Re-read on every render: the canvas renders again on each selection or record change.
   const menu = contextMenuCommands.map((id) => ({
@@ -316,7 +335,8 @@ export const EditorCanvas = ({
             siteNames={siteNames}
             interactive={false}
             animate={false}
-            style={{ background: '#0b1a2e' }}
+            // A compositor layer of its own: a drag of (nearly) all components translates it whole (SceneShift).
+            style={{ background: '#0b1a2e', willChange: 'transform' }}
           >
             {overlay}
             <div className="sm-overlay">
