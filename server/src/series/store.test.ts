@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { blockSamples, createSampleBuffer } from './blocks.ts';
 import { chooseResolution, decodeChunk, encodeChunk, minMaxBuckets } from './store.ts';
 
 describe('series store pieces', () => {
@@ -28,5 +29,40 @@ describe('series store pieces', () => {
     expect(points.some((p) => p.value === -100 && p.ts === 7_000)).toBe(true);
     for (let i = 1; i < points.length; i++) expect(points[i]!.ts).toBeGreaterThanOrEqual(points[i - 1]!.ts);
     expect(minMaxBuckets(rows.slice(0, 50), 0, 49, 100)).toHaveLength(50);
+  });
+
+  it('packs the buffer by item then time, in blocks of at most blockSamples, and empties it', () => {
+    const buffer = createSampleBuffer(4);
+    // 70 000 samples of 7 000 items in arrival order (items interleaved), one item's samples out of time order.
+    for (let round = 0; round < 10; round++) {
+      for (let item = 7_000; item >= 1; item--) buffer.push(item, 1_000 + round * 1000, item + round / 10);
+    }
+    buffer.push(42, 500, -1);
+    buffer.push(42, 1_000, -2); // the same time as the first round's: kept after it (arrival order)
+    expect(buffer.size()).toBe(70_002);
+    const blocks = buffer.take();
+    expect(buffer.size()).toBe(0);
+    expect(blocks.map((b) => b.n)).toEqual([blockSamples, 70_002 - blockSamples]);
+    const ids = blocks.flatMap((b) => [...b.ids]);
+    const ts = blocks.flatMap((b) => [...b.ts]);
+    let sorted = true;
+    for (let i = 1; i < ids.length; i++) {
+      if (!(ids[i]! > ids[i - 1]! || (ids[i] === ids[i - 1] && ts[i]! >= ts[i - 1]!))) sorted = false;
+    }
+    expect(sorted).toBe(true);
+    const at = ids.indexOf(42);
+    expect([...blocks[0]!.values.subarray(at, at + 12)]).toEqual([
+      -1, 42, -2, 42.1, 42.2, 42.3, 42.4, 42.5, 42.6, 42.7, 42.8, 42.9,
+    ]);
+    expect(blocks[0]).toMatchObject({ itemLo: 1, t0: 500, t1: 10_000 });
+    expect(blocks[1]).toMatchObject({ itemHi: 7_000 });
+
+    // Ids the numeric key cannot hold take the comparator sort: the same order.
+    buffer.push(5, 2, 1);
+    buffer.push(-3, 1, 2);
+    buffer.push(5, 1, 3);
+    const [block] = buffer.take();
+    expect([...block!.ids]).toEqual([-3, 5, 5]);
+    expect([...block!.values]).toEqual([2, 3, 1]);
   });
 });

@@ -2,7 +2,7 @@ import type { Resolution, RetentionSettings } from '@sitewatch/contract/series';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database } from '../db/schema.ts';
-import { createOpenBlocks, type ItemBuffer, packBlocks, writeBlocks } from './blocks.ts';
+import { createOpenBlocks, createSampleBuffer, writeBlocks } from './blocks.ts';
 import {
   chooseResolution,
   decodeBlock,
@@ -103,8 +103,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
   const maxBuffered = options.maxBuffered ?? 500_000;
   const compactEveryMs = options.compactEveryMs ?? 60_000;
   const compactAtSamples = options.compactAtSamples ?? 3_000_000;
-  let buffer = new Map<number, ItemBuffer>();
-  let buffered = 0;
+  const buffer = createSampleBuffer();
   let timer: NodeJS.Timeout | null = null;
   let started = false;
   let flushing: Promise<FlushStats> | null = null;
@@ -128,13 +127,10 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
 
   /** Appends the buffered samples as blocks; on failure they go back to the buffer. */
   const doFlushBlocks = async (): Promise<FlushStats> => {
-    if (buffered === 0) return { samples: 0, chunks: 0, ms: 0 };
+    if (buffer.size() === 0) return { samples: 0, chunks: 0, ms: 0 };
     const startedAt = performance.now();
-    const batch = buffer;
-    const samples = buffered;
-    buffer = new Map();
-    buffered = 0;
-    const blocks = packBlocks(batch, samples);
+    const samples = buffer.size();
+    const blocks = buffer.take();
     try {
       const seqs = await writeBlocks(kysely, writer, blocks).catch(async (err: unknown) => {
         // A block holds no per-item constraint: a refusal is the database's, tried once more
@@ -145,10 +141,8 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       });
       for (let i = 0; i < blocks.length; i++) open.add({ ...blocks[i]!, seq: seqs[i]! });
     } catch (err) {
-      // Nothing was stored: the samples wait for the next attempt, ahead of newer ones.
-      for (const [itemId, b] of batch) {
-        for (let i = 0; i < b.ts.length; i++) append(itemId, b.ts[i]!, b.values[i]!);
-      }
+      // Nothing was stored: the samples wait for the next attempt (an item's run is put in time order when packed).
+      for (const b of blocks) for (let i = 0; i < b.n; i++) append(b.ids[i]!, b.ts[i]!, b.values[i]!);
       throw err;
     }
     const ms = performance.now() - startedAt;
@@ -221,15 +215,8 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
 
   const append = (itemId: number, tsMs: number, value: number) => {
     if (!Number.isFinite(value) || !Number.isFinite(tsMs)) return;
-    let b = buffer.get(itemId);
-    if (!b) {
-      b = { ts: [], values: [] };
-      buffer.set(itemId, b);
-    }
-    b.ts.push(tsMs);
-    b.values.push(value);
-    buffered += 1;
-    if (buffered >= maxBuffered && !flushing) void flushBlocks().catch((err) => options.onFlushError?.(err));
+    buffer.push(itemId, tsMs, value);
+    if (buffer.size() >= maxBuffered && !flushing) void flushBlocks().catch((err) => options.onFlushError?.(err));
   };
 
   /**
@@ -346,7 +333,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
 
   return {
     append,
-    pending: () => buffered,
+    pending: () => buffer.size(),
     flush,
     compact: compactAll,
     start() {
