@@ -16,6 +16,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { startMosquitto } from '../server/test/helpers/mosquitto.ts';
 import { type BenchProduct, startProduct } from './product.ts';
@@ -320,32 +321,7 @@ const mqttPhase = async () => {
     const topics = ids.flatMap((id) => Array.from({ length: perDevice }, (_, k) => `bench/${id}/p${k}`));
     console.error(`mqtt: ${topics.length} topics on ${ids.length} devices; warming up (load ${load()})`);
     await sleep(15_000);
-    const file = path.join(tmpdir(), `sitewatch-bench-e2e-publisher-${process.pid}.mjs`);
-    files.push(file);
-    writeFileSync(
-      file,
-      `import { readFileSync } from 'node:fs';
-import mqtt from ${JSON.stringify(import.meta.resolve('mqtt'))};
-const [port, rate, seconds, part, parts] = process.argv.slice(2).map(Number);
-const topics = JSON.parse(readFileSync(process.env.BENCH_TOPICS, 'utf8')).filter((_, i) => i % parts === part);
-const client = await mqtt.connectAsync('mqtt://127.0.0.1:' + port);
-const started = performance.now();
-let sent = 0;
-let last = started;
-while (performance.now() - started < seconds * 1000) {
-  const due = Math.floor(((performance.now() - started) / 1000) * rate);
-  while (sent < due) {
-    client.publish(topics[sent % topics.length], String(20 + (sent % 50) / 10));
-    sent += 1;
-  }
-  await new Promise((r) => setTimeout(r, 2));
-  if (performance.now() - last >= 1000) {
-    last = performance.now();
-    process.send({ sent });
-  }
-}
-`,
-    );
+    const file = fileURLToPath(new URL('./mqtt-publisher.mjs', import.meta.url));
     // 10 000 topics are too long for a child's environment: they go in a file.
     const topicsFile = path.join(tmpdir(), `sitewatch-bench-e2e-topics-${process.pid}.json`);
     files.push(topicsFile);
