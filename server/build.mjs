@@ -25,5 +25,8 @@ await build({
   // The workspace contract is TypeScript source: bundled. Everything else is installed and loaded by Node.
   external: Object.keys(pkg.dependencies).filter((name) => name !== '@sitewatch/contract'),
   sourcemap: true,
+  // Stack traces need only the mappings: without the sources' text the maps Node parses and keeps
+  // at start are a third the size (RSS ~20 MB less at start, issue 18, memory).
+  sourcesContent: false,
   logLevel: 'warning',
 });

@@ -1,8 +1,9 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type PgModule from 'pg';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,14 +24,25 @@ export interface DbOptions {
   fileName?: string;
 }
 
-// pg returns BIGINT (int8) and NUMERIC as strings by default; our counts and epoch seconds fit
-// in a double, so read them as numbers to match SQLite.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
+/**
+ * pg, loaded when a PostgreSQL database is opened: a server on SQLite never needs it (issue 18,
+ * memory). Synchronously (openDb is), by Node's require: pg is a CommonJS package.
+ */
+let pgModule: typeof PgModule | null = null;
+const loadPg = (): typeof PgModule => {
+  if (pgModule) return pgModule;
+  const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
+  // pg returns BIGINT (int8) and NUMERIC as strings by default; our counts and epoch seconds fit
+  // in a double, so read them as numbers to match SQLite.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  pg.types.setTypeParser(1700, (v) => Number(v));
+  pgModule = pg;
+  return pg;
+};
 
 export const openDb = (options: DbOptions): Db => {
   if (options.databaseUrl?.startsWith('postgres')) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new (loadPg().Pool)({ connectionString: options.databaseUrl, max: 10 });
     // An idle connection the server ends (a restart, an administrator's terminate) is reported here;
     // without a listener it would end the process. The pool opens a new one for the next query.
     pool.on('error', () => undefined);

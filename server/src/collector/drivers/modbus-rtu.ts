@@ -1,4 +1,3 @@
-import ModbusRTU from 'modbus-serial';
 import type { Driver } from '../driver.ts';
 import { modbusSession } from './modbus-common.ts';
 
@@ -10,6 +9,8 @@ export const modbusRtuDriver: Driver = {
   name: 'modbus-rtu',
   sourceKind: 'modbus',
   async connect(device) {
+    // Loaded at the first connection (issue 18, memory: see modbus-tcp.ts).
+    const { default: ModbusRTU } = await import('modbus-serial');
     const client = new ModbusRTU();
     client.setTimeout(device.options.timeout_ms);
     if (device.ip && device.port) {

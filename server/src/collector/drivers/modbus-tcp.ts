@@ -1,4 +1,3 @@
-import ModbusRTU from 'modbus-serial';
 import type { Driver } from '../driver.ts';
 import { modbusSession } from './modbus-common.ts';
 
@@ -7,6 +6,8 @@ export const modbusTcpDriver: Driver = {
   name: 'modbus-tcp',
   sourceKind: 'modbus',
   async connect(device) {
+    // Loaded at the first connection: the main thread, whose collector worker polls, never needs it (issue 18, memory).
+    const { default: ModbusRTU } = await import('modbus-serial');
     const client = new ModbusRTU();
     client.setTimeout(device.options.timeout_ms);
     await client.connectTCP(device.ip, { port: device.port ?? 502 });

@@ -1,7 +1,7 @@
 import { type IfMetric, ifRateMetrics } from '@sitewatch/contract/monitoring';
-import snmp from 'net-snmp';
+import type NetSnmp from 'net-snmp';
 import { type Driver, type DriverDevice, type DriverItem, errorText, type ReadResult, roundValue } from '../driver.ts';
-import { openSnmpSession } from './snmp.ts';
+import { loadSnmp, openSnmpSession } from './snmp.ts';
 
 /**
  * Ports of switches and routers over SNMP IF-MIB (RFC 2863; docs/network-devices.md): each item
@@ -101,10 +101,13 @@ export const portSpeedBps = (highSpeed: number | undefined, speed: number | unde
 /** Port down: administratively up but not operationally up (dormant links wait for traffic: not down). */
 export const portDown = (admin: number, oper: number) => (admin === 1 && oper !== 1 && oper !== 5 ? 1 : 0);
 
+/** net-snmp once a session opened it (snmp.ts, `loadSnmp`). */
+let snmp: typeof NetSnmp;
+
 const normalise = (oid: string) => oid.replace(/^\./, '');
 
 /** An unsigned integer of any SNMP numeric type; Counter64 arrives as a big-endian buffer. */
-const toBigInt = (vb: snmp.Varbind): bigint | undefined => {
+const toBigInt = (vb: NetSnmp.Varbind): bigint | undefined => {
   const v = vb.value;
   if (Buffer.isBuffer(v)) {
     if (vb.type !== snmp.ObjectType.Counter64) return undefined;
@@ -116,8 +119,8 @@ const toBigInt = (vb: snmp.Varbind): bigint | undefined => {
   return undefined;
 };
 
-const get = (session: snmp.Session, oids: string[]) =>
-  new Promise<snmp.Varbind[]>((resolve, reject) => {
+const get = (session: NetSnmp.Session, oids: string[]) =>
+  new Promise<NetSnmp.Varbind[]>((resolve, reject) => {
     session.get(oids, (err, varbinds) => (err ? reject(err) : resolve(varbinds ?? [])));
   });
 
@@ -144,7 +147,8 @@ export const createIfMibDriver = (options: { now?: () => number } = {}): Driver 
     name: 'snmp-ifmib',
     sourceKind: 'snmp-ifmib',
     async connect(device: DriverDevice) {
-      const session = openSnmpSession(device);
+      snmp = await loadSnmp();
+      const session = await openSnmpSession(device);
       session.on('error', () => undefined);
       let closed = false;
       const address = `${device.ip}:${device.port ?? 161}`;
@@ -157,7 +161,7 @@ export const createIfMibDriver = (options: { now?: () => number } = {}): Driver 
         for (const ifIndex of wanted.keys()) {
           ports.set(ifIndex, { values: new Map(), errors: new Map(), uptime_cs: new Map() });
         }
-        const apply = (ifIndex: number, column: Column, vb: snmp.Varbind, uptime: number) => {
+        const apply = (ifIndex: number, column: Column, vb: NetSnmp.Varbind, uptime: number) => {
           const port = ports.get(ifIndex)!;
           if (snmp.isVarbindError(vb)) {
             port.errors.set(column, `${column}.${ifIndex}: ${snmp.varbindError(vb)}`);
@@ -170,7 +174,7 @@ export const createIfMibDriver = (options: { now?: () => number } = {}): Driver 
             port.uptime_cs.set(column, uptime);
           }
         };
-        const uptimeOf = (vb: snmp.Varbind | undefined) => {
+        const uptimeOf = (vb: NetSnmp.Varbind | undefined) => {
           const v = vb && !snmp.isVarbindError(vb) ? vb.value : undefined;
           // An agent without sysUpTime: our own clock in the same unit.
           return typeof v === 'number' ? v : Math.floor(now() / 10);
@@ -347,12 +351,13 @@ export interface DiscoveredPort {
 
 /** Walks the ports of a device: ifIndex with names, states and speed (for adding its port items). */
 export const walkPorts = async (device: DriverDevice): Promise<DiscoveredPort[]> => {
-  const session = openSnmpSession(device);
+  snmp = await loadSnmp();
+  const session = await openSnmpSession(device);
   session.on('error', () => undefined);
   const column = (oid: string) =>
-    new Promise<Map<number, snmp.Varbind>>((resolve, reject) => {
-      const found = new Map<number, snmp.Varbind>();
-      const feed = (vbs: snmp.Varbind[]) => {
+    new Promise<Map<number, NetSnmp.Varbind>>((resolve, reject) => {
+      const found = new Map<number, NetSnmp.Varbind>();
+      const feed = (vbs: NetSnmp.Varbind[]) => {
         for (const vb of vbs) {
           if (snmp.isVarbindError(vb)) continue;
           const index = Number(normalise(vb.oid).slice(oid.length + 1));
@@ -364,15 +369,15 @@ export const walkPorts = async (device: DriverDevice): Promise<DiscoveredPort[]>
   try {
     const descr = await column(ifOid.ifDescr);
     const [name, alias, admin, oper, speed, high] = await Promise.all([
-      column(ifOid.ifName).catch(() => new Map<number, snmp.Varbind>()),
-      column(ifOid.ifAlias).catch(() => new Map<number, snmp.Varbind>()),
+      column(ifOid.ifName).catch(() => new Map<number, NetSnmp.Varbind>()),
+      column(ifOid.ifAlias).catch(() => new Map<number, NetSnmp.Varbind>()),
       column(ifOid.ifAdminStatus),
       column(ifOid.ifOperStatus),
       column(ifOid.ifSpeed),
-      column(ifOid.ifHighSpeed).catch(() => new Map<number, snmp.Varbind>()),
+      column(ifOid.ifHighSpeed).catch(() => new Map<number, NetSnmp.Varbind>()),
     ]);
-    const text = (vb: snmp.Varbind | undefined) => (Buffer.isBuffer(vb?.value) ? vb.value.toString('utf8') : '');
-    const int = (vb: snmp.Varbind | undefined) => (typeof vb?.value === 'number' ? vb.value : undefined);
+    const text = (vb: NetSnmp.Varbind | undefined) => (Buffer.isBuffer(vb?.value) ? vb.value.toString('utf8') : '');
+    const int = (vb: NetSnmp.Varbind | undefined) => (typeof vb?.value === 'number' ? vb.value : undefined);
     return [...descr.keys()]
       .sort((a, b) => a - b)
       .map((ifIndex) => {

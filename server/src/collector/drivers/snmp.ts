@@ -1,4 +1,4 @@
-import snmp from 'net-snmp';
+import type NetSnmp from 'net-snmp';
 import {
   type Driver,
   type DriverDevice,
@@ -10,9 +10,20 @@ import {
 } from '../driver.ts';
 import { checkReading, parseNumberText, type Reading } from '../reading.ts';
 
-type Varbind = snmp.Varbind;
+type Varbind = NetSnmp.Varbind;
 
-const get = (session: snmp.Session, oids: string[]) =>
+/**
+ * net-snmp, loaded at the first session (here and in the IF-MIB driver): the main thread, whose
+ * collector worker polls, needs it only for a port walk (issue 18, memory). Varbinds exist only
+ * once it is.
+ */
+let snmp: typeof NetSnmp;
+export const loadSnmp = async (): Promise<typeof NetSnmp> => {
+  snmp ??= (await import('net-snmp')).default;
+  return snmp;
+};
+
+const get = (session: NetSnmp.Session, oids: string[]) =>
   new Promise<Varbind[]>((resolve, reject) => {
     session.get(oids, (err, varbinds) => (err ? reject(err) : resolve(varbinds ?? [])));
   });
@@ -45,13 +56,14 @@ const isNoAnswer = (err: unknown) =>
   err instanceof Error && /timed out|ECONNREFUSED|EHOSTUNREACH|closed/i.test(err.message);
 
 /** An SNMP session of a device: v1 and v2c by community, v3 by user (shared with the IF-MIB driver). */
-export const openSnmpSession = (device: DriverDevice): snmp.Session => {
+export const openSnmpSession = async (device: DriverDevice): Promise<NetSnmp.Session> => {
+  await loadSnmp();
   const o = device.options;
   const common = { port: device.port ?? 161, retries: 0, timeout: o.timeout_ms };
-  let session: snmp.Session;
+  let session: NetSnmp.Session;
   if (device.protocol_version === 'v3') {
     const level = snmp.SecurityLevel[o.v3_level];
-    const user: snmp.User = { name: o.v3_user, level };
+    const user: NetSnmp.User = { name: o.v3_user, level };
     if (level !== snmp.SecurityLevel.noAuthNoPriv) {
       user.authProtocol = snmp.AuthProtocols[o.v3_auth_protocol];
       user.authKey = o.v3_auth_key;
@@ -75,7 +87,7 @@ export const snmpDriver: Driver = {
   name: 'snmp',
   sourceKind: 'snmp',
   async connect(device) {
-    const session = openSnmpSession(device);
+    const session = await openSnmpSession(device);
     let closed = false;
     session.on('error', () => undefined);
 
