@@ -21,11 +21,16 @@ export interface CollectorItem extends DriverItem {
   max_age: number;
 }
 
-export interface CollectorDevice extends DriverDevice {
+/** A device as its loop polls it (poller.ts, the collector worker): what its driver needs. */
+export interface PolledDevice extends DriverDevice {
   driver: DriverName;
+  check_interval: number;
+  items: DriverItem[];
+}
+
+export interface CollectorDevice extends PolledDevice {
   /** The site the device stands in (live values go to browsers granted it). */
   device_group_id: number;
-  check_interval: number;
   items: CollectorItem[];
 }
 

@@ -1,4 +1,4 @@
-import type { CollectorDevice } from './devices.ts';
+import type { PolledDevice } from './devices.ts';
 import { type DriverRegistry, type DriverSession, errorText, type ReadResult, withTimeout } from './driver.ts';
 
 /**
@@ -21,7 +21,7 @@ export interface PollerEvents {
 /** The device loops, on the main thread or in the collector worker (worker.ts). */
 export interface Poller {
   /** Starts polling a device (its first poll at a random point of its first interval). */
-  install(device: CollectorDevice, gen: number): void;
+  install(device: PolledDevice, gen: number): void;
   /** Stops a device's loop and closes its session. */
   remove(deviceId: number): Promise<void>;
   /** Writes a setpoint or command through the device's session. */
@@ -31,7 +31,7 @@ export interface Poller {
 }
 
 interface Loop {
-  device: CollectorDevice;
+  device: PolledDevice;
   gen: number;
   session: DriverSession | null;
   timer: NodeJS.Timeout | null;
@@ -99,7 +99,7 @@ export const createPoller = (options: PollerOptions): Poller => {
     return session;
   };
 
-  const intervalMs = (device: CollectorDevice) => Math.max(1, device.check_interval || 10) * 1000;
+  const intervalMs = (device: PolledDevice) => Math.max(1, device.check_interval || 10) * 1000;
 
   const pollOnce = async (loop: Loop) => {
     const { device } = loop;

@@ -1,9 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { Answer } from './answer.ts';
-import type { CollectorDevice } from './devices.ts';
+import type { PolledDevice } from './devices.ts';
 import type { DriverRecipe } from './drivers/index.ts';
 import type { Poller, PollerEvents } from './poller.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
+
+/** Items one install message carries at most. */
+const installPartItems = 5_000;
 
 /** The loops' events as the main thread takes them: answers as numbers (answer.ts). */
 export type HostEvents = Omit<PollerEvents, 'answer'> & {
@@ -35,11 +38,11 @@ export const startPollerWorker = async (
   maxBackoffMs: number | undefined,
   log?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void },
 ): Promise<Poller> => {
-  const installed = new Map<number, { device: CollectorDevice; gen: number }>();
+  const installed = new Map<number, { device: PolledDevice; gen: number }>();
   const pending = new Map<number, { resolve: () => void; reject: (err: unknown) => void }>();
   let nextReq = 1;
   let stopping = false;
-  let installs: Array<{ device: CollectorDevice; gen: number }> = [];
+  let installs: Array<{ device: PolledDevice; gen: number }> = [];
   let worker: Worker;
 
   const onBatch = (b: Extract<FromWorker, { type: 'batch' }>) => {
@@ -107,7 +110,7 @@ export const startPollerWorker = async (
         void spawn().then(
           (next) => {
             worker = next;
-            post({ type: 'install', devices: [...installed.values()] });
+            postInstalls(installed.values());
           },
           (err) => log?.warn({ err }, 'the collector worker could not be started again'),
         );
@@ -124,11 +127,35 @@ export const startPollerWorker = async (
       flushInstalls();
       post({ ...m, req } as ToWorker);
     });
-  // Installs of one turn (a start, a reload of all devices) go as one message.
+  // Installs of one turn (a start, a reload of all devices) go together, in parts.
   const flushInstalls = () => {
     if (installs.length === 0) return;
-    post({ type: 'install', devices: installs });
+    postInstalls(installs);
     installs = [];
+  };
+  /**
+   * Devices go to the worker in messages of at most `installPartItems` items, each item with only
+   * what its driver reads (no name, device or maximum age): one message of 100 000 items made the
+   * worker hold its serialized copy and the whole clone at once, doubling its heap at start-up
+   * (issue 18, memory). Messages keep their order, so a later remove or write still follows.
+   */
+  const postInstalls = (list: Iterable<{ device: PolledDevice; gen: number }>) => {
+    let part: Array<{ device: PolledDevice; gen: number }> = [];
+    let items = 0;
+    for (const { device, gen } of list) {
+      const polled: PolledDevice = {
+        ...device,
+        items: device.items.map(({ id, value_type, source }) => ({ id, value_type, source })),
+      };
+      part.push({ device: polled, gen });
+      items += polled.items.length;
+      if (items >= installPartItems) {
+        post({ type: 'install', devices: part });
+        part = [];
+        items = 0;
+      }
+    }
+    if (part.length > 0) post({ type: 'install', devices: part });
   };
 
   worker = await spawn();

@@ -1,4 +1,4 @@
-import type { CollectorDevice } from './devices.ts';
+import type { PolledDevice } from './devices.ts';
 import type { DriverRecipe } from './drivers/index.ts';
 
 /** What the collector worker is started with. */
@@ -9,7 +9,8 @@ export interface WorkerData {
 
 /** Main thread → worker. `req` pairs a request with its reply. */
 export type ToWorker =
-  | { type: 'install'; devices: Array<{ device: CollectorDevice; gen: number }> }
+  /** Devices to poll, in parts of at most `installPartItems` items (worker-host.ts). */
+  | { type: 'install'; devices: Array<{ device: PolledDevice; gen: number }> }
   | { type: 'remove'; req: number; deviceId: number }
   | { type: 'write'; req: number; deviceId: number; itemId: number; value: number }
   | { type: 'stop'; req: number }

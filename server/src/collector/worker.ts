@@ -5,7 +5,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { encodeAnswer } from './answer.ts';
-import type { CollectorDevice } from './devices.ts';
+import type { PolledDevice } from './devices.ts';
 import { errorText } from './driver.ts';
 import { driversOf } from './drivers/index.ts';
 import { createPoller } from './poller.ts';
@@ -15,7 +15,7 @@ const port = parentPort;
 if (!port) throw new Error('the collector worker runs in a worker thread');
 const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 
-const devices = new Map<number, CollectorDevice>();
+const devices = new Map<number, PolledDevice>();
 let h: number[] = [];
 let ids: number[] = [];
 let values: number[] = [];
