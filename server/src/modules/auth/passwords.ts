@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import type { dictionary as Dictionary } from '@zxcvbn-ts/language-common';
 
 /**
  * Password hashing: argon2id with OWASP's parameters (19 MiB, t=2, p=1). The PHC string keeps
@@ -27,9 +28,21 @@ export const decoyVerify = async (password: string): Promise<false> => {
   return false;
 };
 
-/** The common-password list shipped with zxcvbn-ts (about 49 000 passwords from real leaks). */
-const common = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
-export const isCommonPassword = (password: string): boolean => common.has(password.toLowerCase());
+/**
+ * The common-password list shipped with zxcvbn-ts (about 49 000 passwords from real leaks), read
+ * at the first password checked (a login, a change): with its dictionary ~4 MB of heap a server
+ * kept from start-up (issue 18, memory). Synchronously, as the check is: a CommonJS package.
+ */
+let common: Set<string> | null = null;
+const commonPasswords = (): Set<string> => {
+  if (common) return common;
+  const { dictionary } = createRequire(import.meta.url)('@zxcvbn-ts/language-common') as {
+    dictionary: typeof Dictionary;
+  };
+  common = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
+  return common;
+};
+export const isCommonPassword = (password: string): boolean => commonPasswords().has(password.toLowerCase());
 
 /** SHA-256 of a random token: tokens are stored only as this digest. */
 export const tokenDigest = (token: string): string => createHash('sha256').update(token).digest('hex');
