@@ -60,8 +60,14 @@ const selectAndPause = async (page: Page, ms: number) => {
   })()`);
   await page.mouse.up();
   await page.waitForTimeout(ms);
+  // Up to the end of the frame under way when the pause ends (a frame longer than the pause counts whole).
   const times = (await page.evaluate(
-    `(() => { window.__benchFrames.on = false; return window.__benchFrames.times; })()`,
+    `new Promise((resolve) => requestAnimationFrame((t) => {
+      const rec = window.__benchFrames;
+      rec.on = false;
+      if (rec.times.at(-1) !== t) rec.times.push(t);
+      resolve(rec.times);
+    }))`,
   )) as number[];
   const { longest_frame_ms, longest_frame_index, p99_frame_ms } = frameStats(times);
   return { frames: times.length - 1, longest_frame_ms, longest_frame_index, p99_frame_ms };

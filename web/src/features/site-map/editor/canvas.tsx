@@ -201,34 +201,31 @@ export const EditorCanvas = ({
       brush.current.style.display = g?.type === 'brush' ? 'block' : 'none';
       if (g?.type === 'brush') place(brush.current, { ...g.rect, rotate: 0 } as ComponentRecord);
     }
-    // Guides only when they change: a new line is a layout, and most moves keep the same ones.
+    // Guides only when they change. Each line is a layer of its own drawn by its transform (a
+    // unit box scaled to the line), so a line that moves with the dragged box repaints nothing: a
+    // new line element on each move made Chromium repaint and re-layerise the page's 4 000 paint
+    // chunks every frame of a drag of all 2 000 (docs/site-map.md "Performance of the drag").
     const lines = editor.guides;
     const key = lines.map((l) => `${l.axis}${l.position},${l.from},${l.to}`).join(' ');
-    if (guides.current && guides.current.dataset.key !== key) {
-      guides.current.dataset.key = key;
-      guides.current.replaceChildren(
-        ...lines.map((guide) => {
-          const line = document.createElement('div');
-          line.className = 'sm-guide';
-          Object.assign(
-            line.style,
-            guide.axis === 'x'
-              ? {
-                  left: `${guide.position}px`,
-                  top: `${guide.from}px`,
-                  width: '1px',
-                  height: `${guide.to - guide.from}px`,
-                }
-              : {
-                  top: `${guide.position}px`,
-                  left: `${guide.from}px`,
-                  height: '1px',
-                  width: `${guide.to - guide.from}px`,
-                },
-          );
-          return line;
-        }),
-      );
+    const box = guides.current;
+    if (box && box.dataset.key !== key) {
+      box.dataset.key = key;
+      while (box.childElementCount < lines.length) {
+        const line = document.createElement('div');
+        line.className = 'sm-guide';
+        box.append(line);
+      }
+      [...box.children].forEach((el, i) => {
+        const line = el as HTMLElement;
+        const guide = lines[i];
+        line.style.display = guide ? '' : 'none';
+        if (!guide) return;
+        const length = guide.to - guide.from;
+        line.style.transform =
+          guide.axis === 'x'
+            ? `translate(${guide.position}px, ${guide.from}px) scale(1, ${length})`
+            : `translate(${guide.from}px, ${guide.position}px) scale(${length}, 1)`;
+      });
     }
   };
 
