@@ -12,6 +12,7 @@ import path from 'node:path';
 import { openDb } from '../server/src/db/kysely.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
 import { seedEstate } from './estate.ts';
+import { startNodeFlags } from './start-flags.ts';
 
 const items = Number(process.env.BENCH_ITEMS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 300);
@@ -54,7 +55,8 @@ console.error(`estate of ${items} items seeded; load average ${load()}; starting
 const startedAt = performance.now();
 const server: ChildProcess = spawn(
   process.execPath,
-  [...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), 'scripts/start.mjs'].filter(Boolean),
+  // `npm start`'s node flags (the young generation's size), then BENCH_NODE_ARGS (later ones win).
+  [...startNodeFlags(), ...(process.env.BENCH_NODE_ARGS?.split(' ') ?? []), 'scripts/start.mjs'].filter(Boolean),
   {
     cwd: root,
     // BENCH_SERVER_STDOUT=1 shows what the server prints (e.g. with BENCH_NODE_ARGS=--trace-gc).

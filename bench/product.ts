@@ -7,6 +7,7 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { openDb } from '../server/src/db/kysely.ts';
 import { createUser } from '../server/test/helpers/login.ts';
+import { startNodeFlags } from './start-flags.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webDir = path.resolve(root, process.env.SITEWATCH_WEB_DIR ?? 'web/dist');
@@ -46,8 +47,8 @@ export const startProduct = async (name: string, port: number, options: StartOpt
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), `sitewatch-bench-${name}-`));
   const start = async (): Promise<ChildProcess> => {
-    // BENCH_NODE_ARGS: node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=<dir>` to profile it).
-    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    // `npm start`'s node flags, and BENCH_NODE_ARGS: more for the server (e.g. `--cpu-prof --cpu-prof-dir=<dir>` to profile it).
+    const nodeArgs = [...startNodeFlags(), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
     const server = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
