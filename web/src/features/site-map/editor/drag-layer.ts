@@ -221,8 +221,8 @@ export class SceneShift implements DragPicture {
   /** Children of the scene drawn over the components (the heat map): they stay too. */
   readonly #over: HTMLElement[];
 
-  /** `stays` bottom first, `staysTop` the highest layer among them. */
-  constructor(scene: HTMLElement, stays: readonly HTMLElement[], staysTop: number) {
+  /** `back`: the components that stay, lifted into their layer (LiftAhead lifts them ahead too). */
+  constructor(scene: HTMLElement, back: DragLayer) {
     this.#scene = scene;
     this.#over = [...scene.children].filter(
       (el): el is HTMLElement =>
@@ -231,8 +231,7 @@ export class SceneShift implements DragPicture {
         !el.classList.contains('sm-overlay') &&
         !el.classList.contains('sm-drag-layer'),
     );
-    this.#back = new DragLayer(scene, staysTop);
-    this.#back.lift(stays);
+    this.#back = back;
     scene.parentElement?.classList.add('sm-shifting');
   }
 
@@ -245,9 +244,9 @@ export class SceneShift implements DragPicture {
     for (const el of this.#over) el.style.translate = still ? '' : `${-dx}px ${-dy}px`;
   }
 
+  /** The components that stay stay lifted, as a DragLayer's do after a drag. */
   end(): void {
     this.move(0, 0);
-    this.#back.drop();
     this.#scene.parentElement?.classList.remove('sm-shifting');
   }
 }
@@ -298,8 +297,10 @@ export class LiftAhead {
   prepare(records: readonly ComponentRecord[], dragged: ReadonlySet<string>): void {
     this.#records = records;
     const plan = planOf(records, dragged);
-    // A drag that moves the whole scene needs nothing lifted ahead (see take).
-    this.#want = plan.safe && plan.ids.length > 0 && !shiftStays(records, dragged) ? plan : null;
+    // A drag that moves the whole scene lifts the few that stay instead, into the layer it moves back (see take).
+    const stays = shiftStays(records, dragged);
+    const wanted = stays ? planOf(records, new Set(stays.map((r) => r.id))) : plan;
+    this.#want = wanted.safe && wanted.ids.length > 0 ? wanted : null;
     if (this.#done()) return;
     this.#cancel();
     const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
@@ -317,13 +318,7 @@ export class LiftAhead {
   take(records: readonly ComponentRecord[], ids: ReadonlySet<string>, frames: DraggedFrames): DragPicture {
     const stays = frames.all ? shiftStays(records, ids) : null;
     const scene = this.scene();
-    if (stays && scene) {
-      this.drop();
-      const elements = this.#elementMap();
-      const order = liftOrder(records, new Set(stays.map((r) => r.id)));
-      const shift = new SceneShift(scene, order.ids.flatMap((id) => elements.get(id) ?? []).reverse(), order.top);
-      return shift;
-    }
+    if (stays && scene) return new SceneShift(scene, this.#layerFor(records, new Set(stays.map((r) => r.id))));
     const layer = this.#layerFor(records, ids);
     layer.begin(frames);
     return layer;
