@@ -99,11 +99,57 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const now = options.now ?? Date.now;
   const entries = new Map<number, Entry>();
   const itemIndex = new Map<number, CollectorDevice['items'][number]>();
-  const liveItems = new Map<number, LiveItemState>();
   const liveDevices = new Map<number, LiveDeviceState>();
   const dirtyItems = new Set<number>();
-  /** When each item's value was last refreshed (ms), and the items past their maximum age. */
-  const refreshedAt = new Map<number, number>();
+  /**
+   * Each item's live state by slot (struct of arrays, as the alarm engine's alarms/items.ts): its
+   * value (NaN: none yet), state, last check (s), when its value was last refreshed (ms, NaN:
+   * never) and reason; an item has a slot from its first check on. One map from item id to slot
+   * instead of an object, a boxed number and two map entries per item (issue 18, memory per item).
+   */
+  const slotOf = new Map<number, number>();
+  let liveValue = new Float64Array(1024);
+  let liveState = new Uint8Array(1024);
+  let liveChecked = new Float64Array(1024);
+  let liveRefreshed = new Float64Array(1024);
+  const liveInfo: string[] = [];
+  /** The slot of an item, made (not ready, no value) when it has none. */
+  const slotFor = (itemId: number): number => {
+    let s = slotOf.get(itemId);
+    if (s !== undefined) return s;
+    s = slotOf.size;
+    if (s === liveValue.length) {
+      const grow = <T extends Float64Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      liveValue = grow(liveValue);
+      liveState = grow(liveState);
+      liveChecked = grow(liveChecked);
+      liveRefreshed = grow(liveRefreshed);
+    }
+    slotOf.set(itemId, s);
+    liveValue[s] = Number.NaN;
+    liveState[s] = monitorState.notReady;
+    liveChecked[s] = 0;
+    liveRefreshed[s] = Number.NaN;
+    liveInfo[s] = '';
+    return s;
+  };
+  /** An item's live state as the rest of the server reads it (a new object each time). */
+  const liveOf = (itemId: number): LiveItemState | undefined => {
+    const s = slotOf.get(itemId);
+    if (s === undefined) return undefined;
+    const value = liveValue[s]!;
+    return {
+      value: Number.isNaN(value) ? null : value,
+      state: liveState[s]!,
+      last_check: liveChecked[s]!,
+      info: liveInfo[s]!,
+    };
+  };
+  /** The items past their maximum age. */
   const stale = new Set<number>();
   let persistTimer: NodeJS.Timeout | null = null;
   let sweepTimer: NodeJS.Timeout | null = null;
@@ -112,7 +158,16 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let gens = 0;
   let inWorker = false;
   const { bus } = options;
-  const persist = createItemRowWriter(options.db, liveItems, dirtyItems, options.log);
+  // The row writer reads items by id: a read-only view of the slots (it calls only has and get).
+  class LiveView extends Map<number, LiveItemState> {
+    override has(itemId: number) {
+      return slotOf.has(itemId);
+    }
+    override get(itemId: number) {
+      return liveOf(itemId);
+    }
+  }
+  const persist = createItemRowWriter(options.db, new LiveView(), dirtyItems, options.log);
   // Every check of every item is a sample: its value, or NaN when it gave none. The samples of one
   // answer (or sweep of a device) are gathered here and published as one `samples` event, before
   // the device is judged (its items' states are the engine's answer to them).
@@ -153,9 +208,9 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let subscriptions: Array<() => void> = [];
   // Item states are the alarm engine's: the live view keeps the last one it published.
   const onItemState = ({ item_id, state }: { item_id: number; state: number }) => {
-    const live = liveItems.get(item_id);
-    if (!live || live.state === state) return;
-    live.state = state;
+    const s = slotOf.get(item_id);
+    if (s === undefined || liveState[s] === state) return;
+    liveState[s] = state;
     dirtyItems.add(item_id);
   };
 
@@ -194,34 +249,30 @@ export const createCollector = (options: CollectorOptions): Collector => {
       } else why = reading.reason;
     }
     // Live states are updated in place: this runs for every sample the collector takes.
-    let live = liveItems.get(item.id);
-    if (!live) {
-      live = { value: null, state: monitorState.notReady, last_check: 0, info: '' };
-      liveItems.set(item.id, live);
-    }
+    const s = slotFor(item.id);
     // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
     // the first after none), so a polled value frozen past its maximum age stays unknown.
     // (`stale` is nearly always empty: its size is read before hashing the id, as twice below.)
-    const frozen = !pushed && ok && stale.size > 0 && stale.has(item.id) && live.value === value;
+    const frozen = !pushed && ok && stale.size > 0 && stale.has(item.id) && liveValue[s] === value;
     if (ok && !frozen) {
-      if (pushed || live.value !== value || live.state === monitorState.unknown || !refreshedAt.has(item.id))
-        refreshedAt.set(item.id, tsMs);
+      if (pushed || liveValue[s] !== value || liveState[s] === monitorState.unknown || Number.isNaN(liveRefreshed[s]!))
+        liveRefreshed[s] = tsMs;
       if (stale.size > 0) stale.delete(item.id);
-      live.value = value;
-      live.info = '';
+      liveValue[s] = value;
+      liveInfo[s] = '';
       // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
       // answers with `item.state` before `sample` returns (a collector without one shows not ready).
-      if (live.state === monitorState.unknown) live.state = monitorState.notReady;
+      if (liveState[s] === monitorState.unknown) liveState[s] = monitorState.notReady;
       sample(item.id, value);
     } else {
       // The last good value stays for reference; the state and the reason say it is not current.
-      live.state = monitorState.unknown;
+      liveState[s] = monitorState.unknown;
       if (!frozen) {
-        live.info = (answer.errors?.get(item.id) ?? why ?? 'no value').slice(0, 280);
+        liveInfo[s] = (answer.errors?.get(item.id) ?? why ?? 'no value').slice(0, 280);
       }
       sample(item.id, Number.NaN);
     }
-    live.last_check = Math.floor(tsMs / 1000);
+    liveChecked[s] = Math.floor(tsMs / 1000);
     dirtyItems.add(item.id);
   };
 
@@ -270,18 +321,19 @@ export const createCollector = (options: CollectorOptions): Collector => {
     let silent = 0;
     let waiting = 0;
     for (const item of items) {
-      const live = liveItems.get(item.id);
-      if (!live || (live.state === monitorState.notReady && live.value === null)) {
+      const s = slotOf.get(item.id);
+      if (s === undefined || (liveState[s] === monitorState.notReady && Number.isNaN(liveValue[s]!))) {
         waiting += 1;
         continue;
       }
+      const state = liveState[s]!;
       if (stale.has(item.id)) silent += 1;
-      if (live.state === monitorState.unknown) unreadable.push(`${item.name || `#${item.id}`}: ${live.info}`);
-      else if (live.state !== monitorState.normal && live.state !== monitorState.notReady) abnormal = true;
+      if (state === monitorState.unknown) unreadable.push(`${item.name || `#${item.id}`}: ${liveInfo[s]}`);
+      else if (state !== monitorState.normal && state !== monitorState.notReady) abnormal = true;
     }
     if (silent > 0 && silent + waiting === items.length) {
       const first = items.find((i) => stale.has(i.id));
-      setDeviceState(id, monitorState.unknown, (first && liveItems.get(first.id)?.info) || 'no value');
+      setDeviceState(id, monitorState.unknown, (first && liveOf(first.id)?.info) || 'no value');
     } else if (unreadable.length > 0) {
       const named = unreadable.slice(0, 3).join('; ');
       setDeviceState(
@@ -306,18 +358,16 @@ export const createCollector = (options: CollectorOptions): Collector => {
       let changed = false;
       for (const item of entry.device.items) {
         if (item.max_age <= 0 || stale.has(item.id)) continue;
-        const live = liveItems.get(item.id);
-        if (live?.state === monitorState.unknown) continue;
+        const known = slotOf.get(item.id);
+        if (known !== undefined && liveState[known] === monitorState.unknown) continue;
         // Counted from the last refresh, but never from before the current connection was opened.
-        if (tsMs - Math.max(refreshedAt.get(item.id) ?? 0, entry.since) < item.max_age * 1000) continue;
+        const refreshed = known === undefined || Number.isNaN(liveRefreshed[known]!) ? 0 : liveRefreshed[known]!;
+        if (tsMs - Math.max(refreshed, entry.since) < item.max_age * 1000) continue;
         stale.add(item.id);
-        const info = entry.pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
-        liveItems.set(item.id, {
-          value: live?.value ?? null,
-          state: monitorState.unknown,
-          last_check: Math.floor(tsMs / 1000),
-          info,
-        });
+        const s = slotFor(item.id);
+        liveState[s] = monitorState.unknown;
+        liveChecked[s] = Math.floor(tsMs / 1000);
+        liveInfo[s] = entry.pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
         sample(item.id, Number.NaN);
         dirtyItems.add(item.id);
         changed = true;
@@ -331,8 +381,10 @@ export const createCollector = (options: CollectorOptions): Collector => {
     const t = Math.floor(tsMs / 1000);
     for (const item of entry.device.items) {
       sample(item.id, Number.NaN);
-      const prev = liveItems.get(item.id);
-      liveItems.set(item.id, { value: prev?.value ?? null, state: monitorState.unknown, last_check: t, info: reason });
+      const s = slotFor(item.id);
+      liveState[s] = monitorState.unknown;
+      liveChecked[s] = t;
+      liveInfo[s] = reason;
       dirtyItems.add(item.id);
     }
     publishSamples(tsMs);
@@ -363,11 +415,11 @@ export const createCollector = (options: CollectorOptions): Collector => {
       // for their next message (or their maximum age) rather than keep the outage's reason.
       if (recovered) {
         for (const item of entry.device.items) {
-          const live = liveItems.get(item.id);
-          if (live?.state === monitorState.unknown && !stale.has(item.id)) {
-            live.state = monitorState.notReady;
-            live.info = '';
-            live.value = null;
+          const s = slotOf.get(item.id);
+          if (s !== undefined && liveState[s] === monitorState.unknown && !stale.has(item.id)) {
+            liveState[s] = monitorState.notReady;
+            liveInfo[s] = '';
+            liveValue[s] = Number.NaN;
             dirtyItems.add(item.id);
           }
         }
@@ -497,7 +549,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       if (!item || !entries.has(item.device_id) || !poller) throw new Error('item is not being collected');
       await poller.write(item.device_id, itemId, value);
     },
-    liveItem: (id) => liveItems.get(id),
+    liveItem: liveOf,
     liveDevice: (id) => liveDevices.get(id),
     deviceOfItem: (id) => itemIndex.get(id)?.device_id,
     siteOfDevice: (id) => entries.get(id)?.device.device_group_id,
