@@ -52,17 +52,26 @@ const preview = (el: HTMLElement, r: ComponentRecord, stored: ComponentRecord | 
 };
 
 /**
- * The frames of the selected components, with their resize handles and rotation knob. Each frame
- * is an item of one grid cell placed by its margins rather than a positioned box, for the reason
- * its handles are grid items (handleSpot): 2 000 selected made 2 000 more paint layers.
+ * Above this many selected, the frames are plain outlines, without resize handles or rotation knob:
+ * a drag-selection of all 2 000 drew ~22 000 elements in one frame of 183–767 ms. One resizes or
+ * turns a component selected alone or among a few (docs/site-map.md "Decisions where 001 is silent").
  */
-const Frames = memo(function Frames({ records }: { records: ComponentRecord[] }) {
+export const handlesUpTo = 20;
+
+/**
+ * The frames of the selected components, with their resize handles and rotation knob (up to
+ * handlesUpTo selected). Each frame is an item of one grid cell placed by its margins rather than
+ * a positioned box, for the reason its handles are grid items (handleSpot): 2 000 selected made
+ * 2 000 more paint layers.
+ */
+export const Frames = memo(function Frames({ records }: { records: ComponentRecord[] }) {
+  const plain = records.length > handlesUpTo;
   return (
     <>
       {records.map((r) => (
         <div
           key={r.id}
-          className="sm-frame"
+          className={plain ? 'sm-frame sm-plain' : 'sm-frame'}
           data-frame-id={r.id}
           style={{
             marginLeft: r.left,
@@ -72,8 +81,9 @@ const Frames = memo(function Frames({ records }: { records: ComponentRecord[] })
             transform: r.rotate ? `rotate(${r.rotate}deg)` : undefined,
           }}
         >
-          {!r.locked && r.kind !== 'Picture' && <i className="sm-knobs" />}
-          {!r.locked &&
+          {!plain && !r.locked && r.kind !== 'Picture' && <i className="sm-knobs" />}
+          {!plain &&
+            !r.locked &&
             r.kind !== 'Picture' &&
             handles.map((h) => (
               <span
@@ -87,7 +97,7 @@ const Frames = memo(function Frames({ records }: { records: ComponentRecord[] })
                 }}
               />
             ))}
-          {!r.locked && r.kind !== 'Picture' && (
+          {!plain && !r.locked && r.kind !== 'Picture' && (
             <span className="sm-rotate" data-rotate={r.id} style={{ marginBottom: 2 * rotateHandleOffset }} />
           )}
         </div>
