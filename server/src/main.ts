@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pinoPretty from 'pino-pretty';
 import { createSitewatch } from './app.ts';
 import { createDrivers } from './collector/drivers/index.ts';
 import { loadConfig } from './config.ts';
@@ -24,8 +23,9 @@ mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
 chmodSync(config.dataDir, 0o700);
 // A person at a terminal reads lines, a log collector parses JSON: never both in one stream.
 const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+// Loaded only then: a service's JSON log does not carry its formatter (and colour tables) in memory.
 const logStream = pretty
-  ? pinoPretty({
+  ? (await import('pino-pretty')).default({
       colorize: process.stdout.isTTY === true,
       translateTime: 'SYS:HH:MM:ss',
       ignore: 'pid,hostname',
