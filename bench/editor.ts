@@ -53,10 +53,20 @@ const frameStats = (times: number[]) => {
  */
 const selectAndPause = async (page: Page, ms: number) => {
   await page.evaluate(`(() => {
-    const rec = { times: [], on: true };
+    const rec = { times: [], on: true, long: [] };
     window.__benchFrames = rec;
     const tick = (t) => { rec.times.push(t); if (rec.on) requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
+    // Chromium's long animation frames (over 50 ms) and how much of each was script (scripts of
+    // more than 5 ms): the rest is the browser's own work.
+    rec.add = (entries) => {
+      for (const e of entries) {
+        const script = e.scripts.reduce((sum, s) => sum + s.duration, 0);
+        rec.long.push({ ms: Math.round(e.duration), script_ms: Math.round(script) });
+      }
+    };
+    rec.observer = new PerformanceObserver((list) => rec.add(list.getEntries()));
+    rec.observer.observe({ type: 'long-animation-frame' });
   })()`);
   await page.mouse.up();
   await page.waitForTimeout(ms);
@@ -66,11 +76,19 @@ const selectAndPause = async (page: Page, ms: number) => {
       const rec = window.__benchFrames;
       rec.on = false;
       if (rec.times.at(-1) !== t) rec.times.push(t);
-      resolve(rec.times);
+      rec.add(rec.observer.takeRecords());
+      rec.observer.disconnect();
+      resolve({ times: rec.times, long: rec.long });
     }))`,
-  )) as number[];
-  const { longest_frame_ms, longest_frame_index, p99_frame_ms } = frameStats(times);
-  return { frames: times.length - 1, longest_frame_ms, longest_frame_index, p99_frame_ms };
+  )) as { times: number[]; long: { ms: number; script_ms: number }[] };
+  const { longest_frame_ms, longest_frame_index, p99_frame_ms } = frameStats(times.times);
+  return {
+    frames: times.times.length - 1,
+    longest_frame_ms,
+    longest_frame_index,
+    p99_frame_ms,
+    long_frames: times.long,
+  };
 };
 
 const drag = async (page: Page, from: { x: number; y: number }, dx: number, name: string) => {

@@ -154,10 +154,11 @@ export const EditorCanvas = ({
     elements.current = map;
   };
   const { width, height } = editor.canvasRect;
-  const selected = useMemo(
-    () => selection.map((id) => records.find((r) => r.id === id)).filter((r): r is ComponentRecord => !!r),
-    [selection, records],
-  );
+  // By id through one map: a find per selected id was 2 000 × 2 000 comparisons for a selection of all.
+  const selected = useMemo(() => {
+    const byId = new Map(records.map((r) => [r.id, r]));
+    return selection.map((id) => byId.get(id)).filter((r): r is ComponentRecord => !!r);
+  }, [selection, records]);
 
   // The zoom and pan of the view (never stored); the scene's on-screen box already carries both.
   const view = useRef<Viewport>(restingViewport);
