@@ -16,6 +16,8 @@ const pauseMs = Number(process.env.BENCH_PAUSE ?? 300);
 // BENCH_TRACE=prefix: a Chromium trace of each drag (prefix-200.json, prefix-all.json, for DevTools)
 // and its thread time by phase in the result.
 const tracePrefix = process.env.BENCH_TRACE;
+// BENCH_SHOT=prefix: a screenshot of each selection before its drag (prefix-200.png, prefix-all.png).
+const shotPrefix = process.env.BENCH_SHOT;
 // A grid of 50 × 40 small devices, 4 px from the canvas edge so a drag-selection can start on the background.
 const cols = 50;
 const rows = 40;
@@ -192,6 +194,7 @@ try {
     await page.mouse.move(box.x + 10 * cell.w + 1, box.y + 20 * cell.h + 1, { steps: 5 });
     const paused200 = await release();
     const selected200 = await page.locator('.sm-frame').count();
+    if (shotPrefix) await page.screenshot({ path: `${shotPrefix}-${name('200')}.png` });
     const drag200 = await drag(page, at(4 + 10, 4 + 7), 300, name('200'));
 
     // The whole canvas, dragged by a component the first drag left in place (row 30; it moved rows 0-19:
@@ -201,6 +204,7 @@ try {
     await page.mouse.move(box.x + box.width - 1, box.y + box.height - 1, { steps: 5 });
     const pausedAll = await release();
     const selectedAll = await page.locator('.sm-frame').count();
+    if (shotPrefix) await page.screenshot({ path: `${shotPrefix}-${name('all')}.png` });
     const dragAll = await drag(page, at(4 + 10 + cell.w, 4 + 7 + 30 * cell.h), -200, name('all'));
     return {
       drag_200: { selected: selected200, ...paused200, ...drag200 },
