@@ -45,31 +45,78 @@ export const startPollerWorker = async (
   let installs: Array<{ device: PolledDevice; gen: number }> = [];
   let worker: Worker;
 
-  const onBatch = (b: Extract<FromWorker, { type: 'batch' }>) => {
-    let e = 0;
-    let err = 0;
-    let offset = 0;
+  type Batch = Extract<FromWorker, { type: 'batch' }>;
+  /** A batch being taken, and where: its next segment, event, reason and value. */
+  interface Taking {
+    b: Batch;
+    from: Worker;
+    s: number;
+    e: number;
+    err: number;
+    offset: number;
+  }
+  /**
+   * Takes the batch's events and answers from where it stopped until it is done (true) or
+   * `deadline` (performance.now()) passes after an answer (false).
+   */
+  const takeBatch = (t: Taking, deadline: number): boolean => {
+    const { b } = t;
     const segments = b.h.length / 5;
-    for (let s = 0; s <= segments; s++) {
-      while (e < b.events.length && b.events[e]!.at === s) {
-        const v = b.events[e++]!;
+    for (;;) {
+      const s = t.s;
+      while (t.e < b.events.length && b.events[t.e]!.at === s) {
+        const v = b.events[t.e++]!;
         if (v.k === 'empty') events.empty(v.d, v.g);
         else if (v.k === 'alive') events.alive(v.d, v.g, v.recovered);
         else if (v.k === 'opened') events.opened(v.d, v.g, v.since, v.pushes);
         else events.failed(v.d, v.g, v.reason, v.ts, v.failures);
       }
-      if (s === segments) break;
+      if (s === segments) return true;
       const count = b.h[s * 5 + 4]!;
       let reasons: Map<number, string> | null = null;
-      while (err < b.errors.length && b.errors[err]![0] === s) {
-        const [, id, reason] = b.errors[err++]!;
+      while (t.err < b.errors.length && b.errors[t.err]![0] === s) {
+        const [, id, reason] = b.errors[t.err++]!;
         reasons ??= new Map();
         reasons.set(id, reason);
       }
-      const answer: Answer = { ids: b.ids, values: b.values, from: offset, to: offset + count, errors: reasons };
+      const answer: Answer = { ids: b.ids, values: b.values, from: t.offset, to: t.offset + count, errors: reasons };
+      // Moved past before it is taken: an answer that throws is not taken twice.
+      t.offset += count;
+      t.s = s + 1;
       events.answer(b.h[s * 5]!, b.h[s * 5 + 1]!, answer, b.h[s * 5 + 2]!, b.h[s * 5 + 3] === 1);
-      offset += count;
+      if (performance.now() > deadline) return false;
     }
+  };
+
+  /**
+   * Batches wait here and are taken a slice of at most `sliceMs` a turn: a port delivers every
+   * message it holds in one go, and a main thread behind would take tens of thousands of values
+   * without letting a timer, a socket or an HTTP request in (event-loop lag). Each batch is
+   * acknowledged when it is all taken, so the worker's back-pressure still counts it.
+   */
+  const sliceMs = 8;
+  const queue: Taking[] = [];
+  let draining: NodeJS.Immediate | null = null;
+  const drain = (deadline = performance.now() + sliceMs) => {
+    draining = null;
+    while (queue.length > 0) {
+      const t = queue[0]!;
+      let done: boolean;
+      try {
+        done = takeBatch(t, deadline);
+      } catch (err) {
+        // The batch goes on after the event or answer that threw.
+        log?.warn({ err }, 'the collector could not take an answer');
+        continue;
+      }
+      if (!done) break;
+      queue.shift();
+      // Taken: the worker's polls may go on (worker.ts, back-pressure).
+      if (t.from === worker)
+        t.from.postMessage({ type: 'ack', n: t.b.h.length / 5 + t.b.ids.length } satisfies ToWorker);
+      if (performance.now() > deadline) break;
+    }
+    if (queue.length > 0) draining ??= setImmediate(drain);
   };
 
   const spawn = () =>
@@ -80,12 +127,8 @@ export const startPollerWorker = async (
       let ready = false;
       w.on('message', (m: FromWorker) => {
         if (m.type === 'batch') {
-          try {
-            onBatch(m);
-          } finally {
-            // Taken: the worker's polls may go on (worker.ts, back-pressure).
-            w.postMessage({ type: 'ack', n: m.h.length / 5 + m.ids.length } satisfies ToWorker);
-          }
+          queue.push({ b: m, from: w, s: 0, e: 0, err: 0, offset: 0 });
+          draining ??= setImmediate(drain);
         } else if (m.type === 'ready') {
           ready = true;
           resolve(w);
@@ -174,6 +217,9 @@ export const startPollerWorker = async (
       stopping = true;
       installed.clear();
       await request({ type: 'stop' }).catch(() => undefined);
+      // What the worker sent before it stopped is taken now, as it would have been before the reply.
+      if (draining) clearImmediate(draining);
+      drain(Number.POSITIVE_INFINITY);
       await worker.terminate();
     },
   };
