@@ -341,11 +341,14 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       started = true;
       lastCompaction = performance.now();
       if (options.writer !== 'main') {
-        writerStarting = startSqlWriter(db, options.log).then((w) => {
-          if (!started) return void w.close();
-          writer = w;
-          setWriterOf(db, w);
-        });
+        writerStarting = startSqlWriter(db, options.log)
+          .then((w) => {
+            if (!started) return void w.close();
+            writer = w;
+            setWriterOf(db, w);
+          })
+          // Not started (the file could not be named): the server's connection goes on writing.
+          .catch((err: unknown) => options.log?.warn({ err }, 'the series writer thread could not start'));
       }
       void loadLeftovers().catch((err) => options.onFlushError?.(err));
       timer = setInterval(() => {
