@@ -2,7 +2,16 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import type PgModule from 'pg';
 import type { Database } from './schema.ts';
 
@@ -69,11 +78,20 @@ export const openDb = (options: DbOptions): Db => {
   // power loss; acknowledged configuration, alarms and logs must survive it (DESIGN.md).
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // SQLite's default 2 MB page cache, not better-sqlite3's 16 MB: reads of 100 000 item rows filled
+  // it (~6 MB of malloc heap kept; issue 18), and with the series writer thread committing every
+  // flush, WAL drops this connection's whole cache at its next read anyway.
+  sqlite.pragma('cache_size = -2000');
+  // No synchronous busy wait on the server's thread: a statement that finds the database locked by
+  // the series store's writer thread is retried after an asynchronous pause (WaitingSqliteDriver),
+  // so the event loop goes on meanwhile (issue 18: /readyz stalls of ~0.5 s during flushes).
+  sqlite.pragma('busy_timeout = 0');
   // Prepared statements are kept by their SQL text and reused: Kysely prepares every query afresh,
   // and preparing the series store's 1 000-row inserts and upserts was 14% of a busy server's CPU
   // (issue 18). One connection and Kysely's connection lock: a statement never runs twice at once.
   const statements = new Map<string, SQLite.Statement>();
+  const statementChars = 262_144;
+  let cachedChars = 0;
   const database = {
     close: () => sqlite.close(),
     prepare: (sqlText: string) => {
@@ -87,13 +105,20 @@ export const openDb = (options: DbOptions): Db => {
         statements.delete(text);
       } else {
         stmt = sqlite.prepare(text);
-        if (statements.size >= 500) statements.delete(statements.keys().next().value!);
+        cachedChars += text.length;
+        // Bounded by their texts too: a prepared statement holds ~29 bytes per character of its SQL
+        // (series/writer-worker.mjs), and texts that differ by a list's length (`in (?, ?, …)`) add up.
+        while (statements.size > 0 && (statements.size >= 500 || cachedChars > statementChars)) {
+          const oldest = statements.keys().next().value!;
+          statements.delete(oldest);
+          cachedChars -= oldest.length;
+        }
       }
       statements.set(text, stmt);
       return stmt;
     },
   };
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({ dialect: new WaitingSqliteDialect({ database }, () => sqlite.inTransaction) });
   return {
     kysely,
     dialect: 'sqlite',
@@ -103,3 +128,57 @@ export const openDb = (options: DbOptions): Db => {
     close: () => kysely.destroy(),
   };
 };
+
+/** How long a statement waits in all for a database locked by another connection, as busy_timeout did. */
+const lockedWaitMs = 5000;
+
+/** SqliteDialect whose statements wait for a locked database without blocking the event loop. */
+class WaitingSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  readonly #inTransaction: () => boolean;
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
+    super(config);
+    this.#config = config;
+    this.#inTransaction = inTransaction;
+  }
+  override createDriver(): Driver {
+    return new WaitingSqliteDriver(this.#config, this.#inTransaction);
+  }
+}
+
+/**
+ * A statement refused with SQLITE_BUSY outside a transaction (a `begin immediate`, or a statement on
+ * its own) changed nothing, so it is run again after a pause of 1, 2, 4 then 8 ms, for up to
+ * lockedWaitMs; only then is the error thrown. Inside a transaction (which holds the write lock from
+ * its `begin immediate`) an error is thrown at once, as before.
+ */
+class WaitingSqliteDriver extends SqliteDriver {
+  readonly #inTransaction: () => boolean;
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
+    super(config);
+    this.#inTransaction = inTransaction;
+  }
+  #waiting: DatabaseConnection | undefined;
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    const inTransaction = this.#inTransaction;
+    // SQLite has one connection: it is wrapped once.
+    this.#waiting ??= {
+      async executeQuery(query) {
+        const started = performance.now();
+        for (let pause = 1; ; pause = Math.min(pause * 2, 8)) {
+          try {
+            return await connection.executeQuery(query);
+          } catch (error) {
+            const code = (error as { code?: unknown }).code;
+            const busy = typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+            if (!busy || inTransaction() || performance.now() - started > lockedWaitMs) throw error;
+            await new Promise((resolve) => setTimeout(resolve, pause));
+          }
+        }
+      },
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
+    return this.#waiting;
+  }
+}
