@@ -38,6 +38,8 @@ interface Loop {
   failures: number;
   stopped: boolean;
   running: Promise<void> | null;
+  /** When the loop's next poll is due (ms, `performance.now()`: a change of the system time moves no poll). */
+  due: number;
 }
 
 export interface PollerOptions {
@@ -126,9 +128,10 @@ export const createPoller = (options: PollerOptions): Poller => {
 
   const schedule = (loop: Loop, delayMs: number) => {
     if (loop.stopped) return;
+    loop.due = performance.now() + delayMs;
     loop.timer = setTimeout(() => {
       loop.timer = null;
-      const started = now();
+      const due = loop.due;
       const wait = options.gate?.();
       loop.running = (wait ? wait.then(() => (loop.stopped ? undefined : pollOnce(loop))) : pollOnce(loop)).finally(
         () => {
@@ -140,7 +143,10 @@ export const createPoller = (options: PollerOptions): Poller => {
           const factor = loop.failures > 1 ? 2 ** Math.min(loop.failures - 1, 6) : 1;
           const cap = Math.min(maxBackoffMs, base + recoverySlackMs);
           const wait = Math.max(base, Math.min(base * factor, cap));
-          schedule(loop, Math.max(0, wait - (now() - started)));
+          // Counted from when this poll was due, not from when its timer fired: a timer's lateness
+          // does not add up, so a device read every second is read 60 times a minute. A poll that
+          // ran past its next one starts the count afresh (no burst to catch up).
+          schedule(loop, Math.max(0, due + wait - performance.now()));
         },
       );
     }, delayMs);
@@ -156,7 +162,16 @@ export const createPoller = (options: PollerOptions): Poller => {
 
   return {
     install(device, gen) {
-      const loop: Loop = { device, gen, session: null, timer: null, failures: 0, stopped: false, running: null };
+      const loop: Loop = {
+        device,
+        gen,
+        session: null,
+        timer: null,
+        failures: 0,
+        stopped: false,
+        running: null,
+        due: 0,
+      };
       loops.set(device.id, loop);
       // First polls are spread over one interval so that a restart does not burst.
       schedule(loop, Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));
