@@ -111,10 +111,16 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
 
   /**
    * Runs `work` in one transaction of the writer that moves the run's progress from `from` to `to`
-   * (compare-and-set: another store's progress there is a lost race). Reads wait out the commit
-   * (`version` odd), wherever the writer runs it.
+   * (null: the run is done), compare-and-set: another store's progress there is a lost race. Reads
+   * wait out the commit and `committed`, which brings this store's state in line (`version` odd),
+   * wherever the writer runs it.
    */
-  const commit = async (from: number, to: number, work: SqlStatement[]) => {
+  const commitProgress = async (
+    from: number,
+    to: number | null,
+    work: SqlStatement[],
+    committed: () => void,
+  ): Promise<void> => {
     const cas = kysely
       .updateTable('series_compaction')
       .set({ next_item: to })
@@ -126,13 +132,17 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
       await writer()
         .transaction([{ sql: cas.sql, params: cas.parameters, expectChanges: 1 }, ...work])
         .catch((err: unknown) => {
-          throw err instanceof ChangesMismatch ? new LostRace('another store compacted this slice') : err;
+          throw err instanceof ChangesMismatch ? new LostRace('another store moved this run on') : err;
         });
-      open.state.nextItem = to;
+      committed();
     } finally {
       open.state.version += 1;
     }
   };
+  const commit = (from: number, to: number, work: SqlStatement[]) =>
+    commitProgress(from, to, work, () => {
+      open.state.nextItem = to;
+    });
 
   const writeSlice = (from: number, to: number, items: SliceItem[]) => {
     const work: SqlStatement[] = [];
@@ -254,31 +264,30 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
     const blocks = await loadClaimed();
     open.state.claimed = new Set(blocks.map((b) => b.seq));
     open.state.nextItem = resumeAt;
-    // The distinct items still to compact, in id order.
-    const ids: number[] = [];
-    for (const b of blocks) {
-      let last = Number.NaN;
-      for (let i = lowerBound(b.ids, resumeAt); i < b.n; i++) {
-        const id = b.ids[i]!;
-        if (id !== last) ids.push(id);
-        last = id;
-      }
-    }
-    ids.sort((a, b) => a - b);
-    const items = ids.filter((id, i) => i === 0 || id !== ids[i - 1]);
+    // Each block is ordered by item: a cursor per block, and the next item to compact is the smallest
+    // id under the cursors. Merged as it goes, never listed and sorted up front (that sort, of one id
+    // per item per block, blocked the event loop 270-350 ms per run at 120 000 values/s).
     const cursors = blocks.map((b) => lowerBound(b.ids, resumeAt));
+    const nextItem = (): number | null => {
+      let min = Number.POSITIVE_INFINITY;
+      for (let k = 0; k < blocks.length; k++) {
+        const b = blocks[k]!;
+        const i = cursors[k]!;
+        if (i < b.n && b.ids[i]! < min) min = b.ids[i]!;
+      }
+      return min === Number.POSITIVE_INFINITY ? null : min;
+    };
     let samples = 0;
     let chunks = 0;
     try {
-      for (let s = 0; s < items.length; s += itemsPerSlice) {
+      for (let itemId = nextItem(); itemId !== null; ) {
         const slice: SliceItem[] = [];
-        for (const itemId of items.slice(s, s + itemsPerSlice)) {
+        for (let taken = 0; itemId !== null && taken < itemsPerSlice; taken++, itemId = nextItem()) {
           const ts: number[] = [];
           const values: number[] = [];
           for (let k = 0; k < blocks.length; k++) {
             const b = blocks[k]!;
             let i = cursors[k]!;
-            while (i < b.n && b.ids[i]! < itemId) i++;
             for (; i < b.n && b.ids[i] === itemId; i++) {
               ts.push(b.ts[i]!);
               values.push(b.values[i]!);
@@ -310,37 +319,19 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
           });
           samples += ts.length;
         }
-        const last = slice[slice.length - 1]!.itemId;
-        const to = s + itemsPerSlice < items.length ? items[s + itemsPerSlice]! : last + 1;
+        // Up to the next item to compact, or past the last one.
+        const to = itemId ?? slice[slice.length - 1]!.itemId + 1;
         chunks += await writeIsolating(slice, open.state.nextItem, to);
         // Yield between slices: requests and flushes get the connection in between.
         await new Promise((resolve) => setImmediate(resolve));
         await options.yieldTo?.();
       }
-      const at = open.state.nextItem;
-      open.state.version += 1;
-      try {
-        const done = kysely
-          .updateTable('series_compaction')
-          .set({ next_item: null })
-          .where('id', '=', 1)
-          .where('next_item', '=', at)
-          .compile();
-        const drop = kysely.deleteFrom('sample_blocks').where('claimed', '=', 1).compile();
-        await writer()
-          .transaction([
-            { sql: done.sql, params: done.parameters, expectChanges: 1 },
-            { sql: drop.sql, params: drop.parameters },
-          ])
-          .catch((err: unknown) => {
-            throw err instanceof ChangesMismatch ? new LostRace('another store finished this run') : err;
-          });
+      const drop = kysely.deleteFrom('sample_blocks').where('claimed', '=', 1).compile();
+      await commitProgress(open.state.nextItem, null, [{ sql: drop.sql, params: drop.parameters }], () => {
         for (const b of blocks) open.remove(b.seq);
         open.state.claimed = new Set();
         open.state.nextItem = 0;
-      } finally {
-        open.state.version += 1;
-      }
+      });
     } catch (err) {
       if (!(err instanceof LostRace)) throw err;
       // Another store holds this run: its commits are in the tables, so this store's copies of
