@@ -12,7 +12,8 @@ import path from 'node:path';
 import { openDb } from '../server/src/db/kysely.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
 import { seedEstate } from './estate.ts';
-import { startNodeFlags } from './start-flags.ts';
+import { type SmapsSplit, smapsSplit } from './smaps.ts';
+import { startEnv, startNodeFlags } from './start-flags.ts';
 
 const items = Number(process.env.BENCH_ITEMS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 300);
@@ -61,7 +62,9 @@ const server: ChildProcess = spawn(
     cwd: root,
     // BENCH_SERVER_STDOUT=1 shows what the server prints (e.g. with BENCH_NODE_ARGS=--trace-gc).
     stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    // `npm start`'s environment (MALLOC_ARENA_MAX); the bench's own variables win.
     env: {
+      ...startEnv(),
       ...process.env,
       PORT: String(port),
       SITEWATCH_DATA_DIR: dataDir,
@@ -72,6 +75,7 @@ const server: ChildProcess = spawn(
     },
   },
 );
+console.error(`server pid ${server.pid}`);
 const stop = () =>
   new Promise<void>((resolve) => {
     if (server.exitCode !== null) return resolve();
@@ -79,6 +83,32 @@ const stop = () =>
     server.kill('SIGTERM');
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// BENCH_SMAPS=1: the server's RSS split by kind of mapping (bench/smaps.ts) every second over the
+// first 30 s (the start-up peak), then every 5 s; printed are the sample of the largest RSS, each
+// kind's largest, and the last.
+const smaps: { at_largest: SmapsSplit | null; largest: Partial<SmapsSplit>; last: SmapsSplit | null } = {
+  at_largest: null,
+  largest: {},
+  last: null,
+};
+if (process.env.BENCH_SMAPS === '1' && server.pid !== undefined) {
+  const pid = server.pid;
+  const sample = () => {
+    const s = smapsSplit(pid);
+    if (!s) return;
+    smaps.last = s;
+    if (!smaps.at_largest || s.total > smaps.at_largest.total) smaps.at_largest = s;
+    for (const [k, v] of Object.entries(s) as Array<[keyof SmapsSplit, number]>)
+      smaps.largest[k] = Math.max(smaps.largest[k] ?? 0, v);
+  };
+  const fast = setInterval(sample, 1000);
+  setTimeout(() => {
+    clearInterval(fast);
+    setInterval(sample, 5000).unref();
+  }, 30_000).unref();
+  fast.unref();
+}
 
 let ready = false;
 for (let i = 0; i < 1200 && !ready; i++) {
@@ -183,6 +213,7 @@ const result = {
   after_polling: afterPolling,
   ...(liveHeap ? { after_full_collection: liveHeap } : {}),
   rss_max_mb: rssMax,
+  ...(smaps.last ? { smaps } : {}),
   readyz: { samples: latencies.length, p50_ms: round(pct(50)), p99_ms: round(pct(99)), max_ms: round(pct(100)) },
   event_loop_lag: { p99_of_10s_windows_max_ms: round(Math.max(0, ...lagP99)), max_ms: lagMax },
 };

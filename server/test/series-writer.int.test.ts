@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { seedEstate } from '../../bench/estate.ts';
 import { createItemRowWriter } from '../src/collector/item-rows.ts';
 import { createSeriesStore } from '../src/series/store.ts';
-import { writerOf } from '../src/series/writer.ts';
+import { startSqlWriter, writerOf } from '../src/series/writer.ts';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './helpers/databases.ts';
 
 // A started store on SQLite writes through its writer thread (its own connection); on PostgreSQL
@@ -87,5 +87,42 @@ describeEachDatabase('series store: the writer thread', (dialect) => {
       .orderBy('t0')
       .execute();
     expect(last.map((r) => r.n)).toEqual([3, 1]);
+  });
+
+  it('commits a large transaction whole: 100 000 rows in statements of ~100 distinct texts (more than the thread keeps prepared) and a 1.3 MB blob', async () => {
+    const writer = await startSqlWriter(t.db);
+    try {
+      expect(writer.thread).toBe(thread);
+      const pg = dialect === 'postgres';
+      await sql
+        .raw(`create table big (a integer, b double precision, c varchar(20), d ${pg ? 'bytea' : 'blob'})`)
+        .execute(t.db.kysely);
+      const statements: Array<{ sql: string; params: unknown[] }> = [];
+      let a = 0;
+      for (let rows = 1000; a < 100_000; rows--) {
+        const params: unknown[] = [];
+        const tuples: string[] = [];
+        for (let r = 0; r < rows && a < 100_000; r++, a++) {
+          const p = params.length;
+          tuples.push(pg ? `($${p + 1}, $${p + 2}, $${p + 3})` : '(?, ?, ?)');
+          params.push(a, a / 2, `v${a}`);
+        }
+        statements.push({ sql: `insert into big (a, b, c) values ${tuples.join(', ')}`, params });
+      }
+      const blob = new Uint8Array(1_300_000).map((_, i) => i % 251);
+      statements.push({ sql: `insert into big (a, d) values (${pg ? '$1, $2' : '?, ?'})`, params: [-1, blob] });
+      const results = await writer.transaction(statements);
+      expect(results.reduce((n, r) => n + r.changes, 0)).toBe(100_001);
+      const sums = await sql<{
+        n: number | string;
+        s: number | string;
+      }>`select count(*) as n, sum(a) as s from big where a >= 0`.execute(t.db.kysely);
+      expect(Number(sums.rows[0]!.n)).toBe(100_000);
+      expect(Number(sums.rows[0]!.s)).toBe((99_999 * 100_000) / 2);
+      const stored = await sql<{ d: Uint8Array }>`select d from big where a = -1`.execute(t.db.kysely);
+      expect(Buffer.from(stored.rows[0]!.d).equals(Buffer.from(blob))).toBe(true);
+    } finally {
+      await writer.close();
+    }
   });
 });

@@ -68,6 +68,9 @@ type Answer =
 const workerUrl = () =>
   new URL(import.meta.url.endsWith('.ts') ? './writer-worker.mjs' : './series-writer.js', import.meta.url);
 
+/** The writer thread's young generation (V8: three times a semi-space), MB. */
+const writerYoungMb = 6;
+
 /**
  * Starts the writer thread for a SQLite file; the server's connection otherwise, or when the
  * thread cannot start (logged). A thread that dies fails its transactions in flight (their
@@ -83,7 +86,13 @@ export const startSqlWriter = async (db: Db, log?: { warn(obj: object, msg: stri
   let alive = true;
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl(), { workerData: { file } });
+    worker = new Worker(workerUrl(), {
+      workerData: { file },
+      // A young generation of 6 MB (2 MB semi-spaces) instead of the server's 8 MB semi-spaces: what
+      // it gets (a transaction's statements and parameters) dies when the transaction is answered.
+      // The old generation is not capped: a thread out of heap would fail every write in flight.
+      resourceLimits: { maxYoungGenerationSizeMb: writerYoungMb },
+    });
     await new Promise<void>((resolve, reject) => {
       worker.once('online', resolve);
       worker.once('error', reject);
