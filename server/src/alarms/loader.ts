@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { stringSharer } from '../share-strings.ts';
 import type { PeriodRange } from './rules/periods.ts';
 import type { Alarm, DeviceRuntime, EngineState } from './state.ts';
 
@@ -106,6 +107,8 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
     }
     return list;
   };
+  // Names repeat across devices ("Temperature", "item-7"): held once per read.
+  const shareName = stringSharer();
   const apply = (r: Row) => {
     if (seen.has(r.id)) return;
     seen.add(r.id);
@@ -127,7 +130,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
     const level = clampLevel(r.alarm_level);
     // A known item keeps its rule state; a new one starts fresh.
     const slot = items.slotOf(r.id) ?? items.add(r.id);
-    items.name[slot] = r.name;
+    items.name[slot] = shareName(r.name);
     items.unit[slot] = items.intern(r.unit);
     items.device[slot] = dev;
     // A telemetry-only item is judged by no threshold: a value is normal, no value unknown. Items of

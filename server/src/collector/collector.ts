@@ -2,6 +2,7 @@ import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
 import type { SecretBox } from '../secrets/index.ts';
+import { SlotIndex } from '../slot-index.ts';
 import { type Answer, answerOf } from './answer.ts';
 import { type CollectorDevice, loadDevices } from './devices.ts';
 import type { DriverRegistry, ReadResult } from './driver.ts';
@@ -98,7 +99,12 @@ interface Entry {
 export const createCollector = (options: CollectorOptions): Collector => {
   const now = options.now ?? Date.now;
   const entries = new Map<number, Entry>();
-  const itemIndex = new Map<number, CollectorDevice['items'][number]>();
+  /**
+   * Each installed item by id: an array indexed by id (8 bytes per id while ids are dense; V8 keeps
+   * a sparse one as a dictionary), not a Map of ~37 bytes per entry (issue 18, memory per item).
+   */
+  const itemIndex: Array<CollectorDevice['items'][number] | undefined> = [];
+  let itemCount = 0;
   const liveDevices = new Map<number, LiveDeviceState>();
   const dirtyItems = new Set<number>();
   /**
@@ -107,7 +113,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
    * never) and reason; an item has a slot from its first check on. One map from item id to slot
    * instead of an object, a boxed number and two map entries per item (issue 18, memory per item).
    */
-  const slotOf = new Map<number, number>();
+  const slotOf = new SlotIndex();
   let liveValue = new Float64Array(1024);
   let liveState = new Uint8Array(1024);
   let liveChecked = new Float64Array(1024);
@@ -284,7 +290,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
     const { ids, values, to } = answer;
     if (pushed) {
       for (let j = answer.from; j < to; j++) {
-        const item = itemIndex.get(ids[j]!);
+        const item = itemIndex[ids[j]!];
         if (item && item.device_id === deviceId) checkItem(item, values[j], answer, tsMs, true);
       }
       publishSamples(tsMs);
@@ -474,7 +480,10 @@ export const createCollector = (options: CollectorOptions): Collector => {
     const gen = ++gens;
     entries.set(device.id, { device, gen, session: false, since: now(), pushes: false, failures: 0 });
     // The device's own item objects (they carry device_id): one copy per item, not two.
-    for (const item of device.items) itemIndex.set(item.id, item);
+    for (const item of device.items) {
+      if (itemIndex[item.id] === undefined) itemCount += 1;
+      itemIndex[item.id] = item;
+    }
     if (!liveDevices.has(device.id)) liveDevices.set(device.id, { state: monitorState.notReady, reason: '', time: 0 });
     poller?.install(device, gen);
   };
@@ -502,7 +511,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       sweepTimer = setInterval(sweepMaxAge, options.maxAgeSweepMs ?? 500);
       sweepTimer.unref();
       options.log?.info(
-        { devices: entries.size, items: itemIndex.size, thread: inWorker ? 'worker' : 'main' },
+        { devices: entries.size, items: itemCount, thread: inWorker ? 'worker' : 'main' },
         'collector started',
       );
     },
@@ -528,7 +537,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
         if (!entry) continue;
         entries.delete(id);
         for (const item of entry.device.items) {
-          itemIndex.delete(item.id);
+          if (itemIndex[item.id] !== undefined) itemCount -= 1;
+          itemIndex[item.id] = undefined;
           stale.delete(item.id);
         }
         await poller?.remove(id);
@@ -545,13 +555,13 @@ export const createCollector = (options: CollectorOptions): Collector => {
       acceptAnswer(entry, deviceId, answerOf(entry?.device.items ?? [], result, pushed), tsMs, pushed);
     },
     async write(itemId, value) {
-      const item = itemIndex.get(itemId);
+      const item = itemIndex[itemId];
       if (!item || !entries.has(item.device_id) || !poller) throw new Error('item is not being collected');
       await poller.write(item.device_id, itemId, value);
     },
     liveItem: liveOf,
     liveDevice: (id) => liveDevices.get(id),
-    deviceOfItem: (id) => itemIndex.get(id)?.device_id,
+    deviceOfItem: (id) => itemIndex[id]?.device_id,
     siteOfDevice: (id) => entries.get(id)?.device.device_group_id,
     persist,
   };

@@ -10,6 +10,7 @@ import {
 } from '@sitewatch/contract/monitoring';
 import type { Db } from '../db/kysely.ts';
 import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
+import { stringSharer } from '../share-strings.ts';
 import type { DriverDevice, DriverItem } from './driver.ts';
 
 /** An item as the collector reads it. */
@@ -55,6 +56,8 @@ export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox
   // Items of one template carry the same source text: it is parsed once and the object shared
   // (drivers only read it), not kept once per item (issue 18, memory per item).
   const sources = new Map<string, ItemSource | null>();
+  // Names repeat across devices ("Temperature", "item-7"): held once per read.
+  const shareName = stringSharer();
   // Pages in id order, dropped as they go, the event loop free between them: all 100 000 rows at
   // once were the start-up's peak beside the alarm engine's own read (issue 18, memory).
   let after: number | null = null;
@@ -82,7 +85,7 @@ export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox
       list.push({
         id: it.id,
         device_id: it.device_id,
-        name: it.name,
+        name: shareName(it.name),
         value_type: it.value_type === 0 ? 0 : 1,
         source,
         max_age: it.max_age,
