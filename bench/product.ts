@@ -7,7 +7,7 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { openDb } from '../server/src/db/kysely.ts';
 import { createUser } from '../server/test/helpers/login.ts';
-import { startNodeFlags } from './start-flags.ts';
+import { startEnv, startNodeFlags } from './start-flags.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const webDir = path.resolve(root, process.env.SITEWATCH_WEB_DIR ?? 'web/dist');
@@ -52,7 +52,9 @@ export const startProduct = async (name: string, port: number, options: StartOpt
     const server = spawn(process.execPath, [...nodeArgs, 'scripts/start.mjs'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
+      // `npm start`'s environment (MALLOC_ARENA_MAX); the bench's own variables win.
       env: {
+        ...startEnv(),
         ...process.env,
         PORT: String(port),
         SITEWATCH_DATA_DIR: dataDir,

@@ -21,9 +21,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // holds for the collector worker. SITEWATCH_HEAP_GROWING=0 leaves V8's default.
 const heapGrowing = Number(process.env.SITEWATCH_HEAP_GROWING ?? 20);
 // The young generation's size cannot be set here (it is fixed when the isolate is made): the
-// package.json start script gives it on node's command line (--max-semi-space-size=8, 8 MB semi-spaces
-// instead of 16: ~30 MB less at the start-up peak with 100 000 items, issue 18), and the benches
-// that run this file read their flags from there (bench/start-flags.ts).
+// package.json start script gives it on node's command line (--max-semi-space-size=4, 4 MB semi-spaces
+// instead of 16: the start-up peak with 100 000 items 253 MB at 8 MB, 234 MB at 4, issue 18), and the benches
+// that run this file read their flags from there (bench/start-flags.ts). The same script sets
+// MALLOC_ARENA_MAX=2 (glibc reads it when the process starts, so it cannot be set here either): each
+// thread (collector worker, series writer, V8's and libuv's pools) otherwise gets a malloc arena of
+// its own, ten arenas holding ~20 MB with 100 000 items against ~7 MB in one (issue 18).
 if (heapGrowing > 0) setFlagsFromString(`--heap-growing-percent=${heapGrowing}`);
 
 // SITEWATCH_FROM_SOURCE=1 runs server/src through tsx without building (tests, development).
