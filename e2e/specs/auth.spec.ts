@@ -1,6 +1,6 @@
 import {
   adminPassword,
-  latestCaptchaCode,
+  captchaCodeShown,
   loginInBrowser,
   loginSafe,
   loginToConsole,
@@ -64,7 +64,7 @@ test('wrong password and wrong captcha messages', async ({ page, request }) => {
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('login-error')).toHaveText('验证码错误或已过期，请重新输入！');
   await expect(page.getByLabel('验证码')).toHaveValue('');
-  await page.getByLabel('验证码').fill(latestCaptchaCode());
+  await page.getByLabel('验证码').fill(await captchaCodeShown(page));
   await page.keyboard.press('Enter');
   // A successful login leaves the login page for the dashboard (000 §2.4: /home?fullShow=yes).
   await page.waitForURL(/\/home\?fullShow=yes/);

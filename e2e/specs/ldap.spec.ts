@@ -1,5 +1,5 @@
 import { type Slapd, startSlapd } from '../../server/test/helpers/slapd.ts';
-import { adminHeaders, adminPassword, enterConsole, latestCaptchaCode, withDb } from '../fixtures/product.ts';
+import { adminHeaders, adminPassword, captchaCodeShown, enterConsole, withDb } from '../fixtures/product.ts';
 import { expect, type Page, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -21,7 +21,7 @@ test.afterAll(async () => {
 /** The captcha, when a previous journey left it on: what a person reads off the image. */
 const fillCaptchaIfAsked = async (page: Page) => {
   const captcha = page.locator('#login_captcha_code');
-  if (await captcha.isVisible()) await captcha.fill(latestCaptchaCode());
+  if (await captcha.isVisible()) await captcha.fill(await captchaCodeShown(page));
 };
 
 test('the administrator tests the directory and imports a user on the LDAP page', async ({ page, request }) => {
