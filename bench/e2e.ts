@@ -10,7 +10,7 @@
 // Fails when a target of issue 18 is missed: Modbus ≥ 120 000 values/s polled, stored and judged
 // (less the window edges' 0.3 %, below) with event-loop lag p99 < 50 ms; MQTT ≥ 100 000 messages/s.
 //   BENCH_PHASES=modbus,mqtt  BENCH_DEVICES=1200  BENCH_INTERVAL=1  BENCH_SECONDS=60  BENCH_SIM_PORTS=4
-//   BENCH_MQTT_RATE=100000  BENCH_MQTT_DEVICES=100  BENCH_MQTT_PUBLISHERS=2
+//   BENCH_MQTT_RATE=105000  BENCH_MQTT_DEVICES=100  BENCH_MQTT_PUBLISHERS=2
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -27,7 +27,10 @@ const devices = env('BENCH_DEVICES', 1200);
 const interval = env('BENCH_INTERVAL', 1);
 const seconds = env('BENCH_SECONDS', 60);
 const simPorts = env('BENCH_SIM_PORTS', 4);
-const mqttRate = env('BENCH_MQTT_RATE', 100_000);
+// 5 % over the target: offered exactly 100 000/s, the publishers themselves sent 99 905/s in the
+// window and the product judged all of it (99 922), failing a check it had not missed. Offered more,
+// the check measures the product, not the publishers' window edges.
+const mqttRate = env('BENCH_MQTT_RATE', 105_000);
 const mqttDevices = env('BENCH_MQTT_DEVICES', 100);
 const mqttPublishers = env('BENCH_MQTT_PUBLISHERS', 2);
 const targets = { modbusPerS: 120_000, lagP99Ms: 50, mqttPerS: 100_000 };
