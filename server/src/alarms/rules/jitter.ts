@@ -10,17 +10,27 @@ export type JitterType = 'standard' | 'weighted';
  * - `weighted` (Nagios): each change weighs from 0.75 (oldest transition) to 1.25 (newest), so
  *   recent flapping counts more; the sum is divided by 20 as well.
  */
-export const jitterPercent = (states: readonly number[], type: JitterType = 'standard'): number =>
-  percentOf(states.length, (i) => states[i]!, type);
+export const jitterPercent = (states: readonly number[], type: JitterType = 'standard'): number => {
+  const last = states.slice(-jitterWindow);
+  return percentOf(last, 0, 0, last.length, type);
+};
 
-/** The percent over `length` states read by `at(i)`, oldest first (see jitterPercent). */
-const percentOf = (length: number, at: (i: number) => number, type: JitterType): number => {
-  const n = Math.min(length, jitterWindow);
-  const from = length - n;
+/**
+ * The percent over `length` (at most 21) states held in a ring: entry i (oldest first) is
+ * `states[start + (head + i) % 21]` (see jitterPercent). Read in place, without a call per entry: it
+ * runs for every sample of every item with jitter on (12 % of the main thread's long tasks at
+ * 120 000 values/s when it read each entry through a closure).
+ */
+const percentOf = (states: ArrayLike<number>, start: number, head: number, length: number, type: JitterType) => {
   const transitions = jitterWindow - 1;
+  let index = head;
+  let previous = states[start + index];
   let sum = 0;
-  for (let i = from + 1; i < length; i++) {
-    if (at(i) === at(i - 1)) continue;
+  for (let i = 1; i < length; i++) {
+    index = index + 1 === jitterWindow ? 0 : index + 1;
+    const state = states[start + index];
+    if (state === previous) continue;
+    previous = state;
     // Position of this transition among the 20 of a full window: 0 oldest … 19 newest.
     const pos = transitions - (length - i);
     sum += type === 'weighted' ? 0.75 + (0.5 * pos) / (transitions - 1) : 1;
@@ -154,7 +164,9 @@ export const judgeJitter = (j: JitterTable, slot: number, t: number, settings: J
   }
   const size = j.size[slot]!;
   j.percent[slot] =
-    size >= Math.max(2, settings.buffer_times) ? percentOf(size, (i) => stateAt(j, slot, i), settings.type) : 0;
+    size >= Math.max(2, settings.buffer_times)
+      ? percentOf(j.states, slot * jitterWindow, j.head[slot]!, size, settings.type)
+      : 0;
   const percent = j.percent[slot]!;
   const liftsExceeded = settings.max_continuous_lifts > 0 && j.lifts[slot]! >= settings.max_continuous_lifts;
   if (j.jittering[slot] === 0) {
