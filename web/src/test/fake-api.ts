@@ -9,8 +9,14 @@ const handlers = new Map<string, Handler>();
 /** The calls the page made, in order, as the contract parsed them (what the server would see). */
 export const requests: { route: string; params: unknown; query: unknown; body: unknown }[] = [];
 
-/** The answer of one route for the test; it is parsed by the route's response schema, so it cannot drift from the contract. */
-export const answer = <R extends RouteSpec>(route: R, handler: (input: Input) => z.input<R['response']>) => {
+/**
+ * The answer of one route for the test; it is parsed by the route's response schema, so it cannot
+ * drift from the contract. A promise answers when it settles (a slow server).
+ */
+export const answer = <R extends RouteSpec>(
+  route: R,
+  handler: (input: Input) => z.input<R['response']> | Promise<z.input<R['response']>>,
+) => {
   handlers.set(key(route), handler as Handler);
 };
 
@@ -32,5 +38,5 @@ export const fakeCall = async (route: RouteSpec, input: Input = {}) => {
   requests.push({ route: key(route), params, query, body });
   const handler = handlers.get(key(route));
   if (!handler) throw new Error(`no answer for ${key(route)}`);
-  return route.response.parse(handler(input));
+  return route.response.parse(await handler(input));
 };

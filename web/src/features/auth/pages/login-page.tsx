@@ -1,6 +1,6 @@
 import { type AutoLoginPeriod, authRoutes, autoLoginPeriods, type LoginAnswer } from '@sitewatch/contract/auth';
 import { ldapRoutes } from '@sitewatch/contract/ldap';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Checkbox, Flex, Input, type InputRef, Segmented, theme } from 'antd';
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -63,6 +63,7 @@ export const LoginPage = () => {
   const [values, setValues] = useState<Values>({ user_name: '', password: '', captcha_code: '' });
   const setValue = (name: keyof Values) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [name]: e.target.value }));
+  const queryClient = useQueryClient();
   const params = useQuery(loginParamsQuery);
   const captchaOn = params.data?.captcha_enabled ?? false;
   // LDAP accounts log in through POST pub/login/ldap (docs/ldap.md); offered only when LDAP is on.
@@ -152,13 +153,20 @@ export const LoginPage = () => {
       firstEmpty[1].current?.focus();
       return;
     }
-    if (!params.data) return;
     setBusy(true);
     setError(null);
     // Why the last session ended stays on the page (through reloads) until the next attempt.
     sessionStorage.removeItem(signOutReasonKey);
     try {
-      const [userEnc, passwordEnc] = await encryptAll(params.data.public_key, [
+      // A click before the login parameters (the server's public key) have arrived waits for them:
+      // on a slow network or a busy server it did nothing at all, and the person was left waiting.
+      const loginParams = params.data ?? (await queryClient.fetchQuery(loginParamsQuery));
+      if (loginParams.captcha_enabled && !captchaOn) {
+        // The captcha field appears with the parameters: it has to be filled first.
+        setError(t('login.captchaRequired'));
+        return;
+      }
+      const [userEnc, passwordEnc] = await encryptAll(loginParams.public_key, [
         values.user_name.trim(),
         values.password,
       ]);
@@ -192,7 +200,7 @@ export const LoginPage = () => {
     } finally {
       setBusy(false);
     }
-  }, [values, captchaOn, params.data, captchaId, remember, period, viaLdap, enter, refreshCaptcha, t]);
+  }, [values, captchaOn, params.data, queryClient, captchaId, remember, period, viaLdap, enter, refreshCaptcha, t]);
 
   // Enter (key code 13) submits, unless the change-password dialog is open (000 §2.1).
   useEffect(() => {
