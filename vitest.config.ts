@@ -38,6 +38,7 @@ export default defineConfig({
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['web/src/test/setup.ts'],
           // A file's first antd render in jsdom takes 1-2 s alone and went past the default 5 s
           // with the journeys running beside Vitest on a loaded machine.
           testTimeout: 20_000,
