@@ -10,6 +10,8 @@ import { createUser } from './helpers/login.ts';
 
 type Role = 'creator' | 'handler' | 'reviewer' | 'outsider';
 const roles: Role[] = ['creator', 'handler', 'reviewer', 'outsider'];
+// vi.waitFor gives up after 1 s by default: too short for PostgreSQL on a loaded CI machine.
+const patience = { timeout: 10_000, interval: 20 };
 const actions: WorkOrderAction[] = ['edit', 'receive', 'transfer', 'refuse', 'complete', 'pass', 'delete'];
 
 /**
@@ -282,7 +284,7 @@ describeEachDatabase('work orders', (dialect) => {
         const list = await ok('GET', 'work_order?index=0&alarm_id=7002', 'handler');
         expect(list.total).toBe(1);
         return list.data[0];
-      });
+      }, patience);
       expect(order).toMatchObject({ dispatch: 'auto', creator_id: 0, priority: 5, alarm_level: 1, state: 1 });
       expect(order.deadline - order.creation_time).toBe(7200);
       // The push follows the write: waited for, not raced.
@@ -293,6 +295,7 @@ describeEachDatabase('work orders', (dialect) => {
           state: 1,
           handler_id: ids.handler,
         }),
+        patience,
       );
       // Level 3 is not in the rule; the same alarm raised again makes no second order.
       expect((await ok('GET', 'work_order?index=0&alarm_id=7001', 'handler')).total).toBe(0);
