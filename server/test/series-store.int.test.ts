@@ -171,6 +171,28 @@ describeEachDatabase('series store: flush blocks and compaction', (dialect) => {
     await store.stop();
   });
 
+  it('claims nothing when there is nothing to compact, and two stores compacting at once store each sample once', async () => {
+    const a = createSeriesStore(t.db, { flushEveryMs: 3_600_000, compactEveryMs: 3_600_000, itemsPerSlice: 3 });
+    const b = createSeriesStore(t.db, { flushEveryMs: 3_600_000, compactEveryMs: 3_600_000, itemsPerSlice: 3 });
+    a.start();
+    b.start();
+    expect(await a.compact()).toBeNull();
+    expect(await counts(t)).toEqual({ blocks: 0, chunks: 0, samples: 0, nextItem: null });
+
+    feed(a);
+    await a.flush();
+    feed(b, 100);
+    await b.flush();
+    // One claims both stores' blocks; the other finds its run in progress and joins or loses the race.
+    await Promise.all([a.compact(), b.compact()]);
+    await a.compact();
+    expect(await counts(t)).toEqual({ blocks: 0, chunks: 80, samples: 240, nextItem: null });
+    const hours = await a.rollups([...items, ...items.map((i) => i + 100)], 'hour', from, to);
+    expect(hours.reduce((n, r) => n + r.count, 0)).toBe(240);
+    await a.stop();
+    await b.stop();
+  });
+
   it('keeps samples with times between whole milliseconds (the block and chunk bounds are integers)', async () => {
     const store = createSeriesStore(t.db);
     store.append(1, t0 + 0.25, 1);

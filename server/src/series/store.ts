@@ -402,28 +402,35 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
     rollups,
     async prune(retention) {
       const now = Math.floor((options.now?.() ?? Date.now()) / 1000);
+      const before = (days: number) => now - days * 86_400;
+      // Through the writer, as the store's other writes: on SQLite a large delete holds the thread
+      // that runs it (50 ms measured at 120 000 values/s), and that is not the main thread.
+      const deletes = {
+        chunks:
+          retention.raw_days > 0
+            ? kysely
+                .deleteFrom('sample_chunks')
+                .where('t1', '<', before(retention.raw_days) * 1000)
+                .compile()
+            : null,
+        minutes:
+          retention.minute_days > 0
+            ? kysely.deleteFrom('samples_1m').where('ts', '<', before(retention.minute_days)).compile()
+            : null,
+        hours:
+          retention.hour_days > 0
+            ? kysely.deleteFrom('samples_1h').where('ts', '<', before(retention.hour_days)).compile()
+            : null,
+      };
+      const kinds = (['chunks', 'minutes', 'hours'] as const).filter((kind) => deletes[kind]);
       const result = { chunks: 0, minutes: 0, hours: 0 };
-      if (retention.raw_days > 0) {
-        const r = await kysely
-          .deleteFrom('sample_chunks')
-          .where('t1', '<', (now - retention.raw_days * 86_400) * 1000)
-          .executeTakeFirst();
-        result.chunks = Number(r.numDeletedRows);
-      }
-      if (retention.minute_days > 0) {
-        const r = await kysely
-          .deleteFrom('samples_1m')
-          .where('ts', '<', now - retention.minute_days * 86_400)
-          .executeTakeFirst();
-        result.minutes = Number(r.numDeletedRows);
-      }
-      if (retention.hour_days > 0) {
-        const r = await kysely
-          .deleteFrom('samples_1h')
-          .where('ts', '<', now - retention.hour_days * 86_400)
-          .executeTakeFirst();
-        result.hours = Number(r.numDeletedRows);
-      }
+      if (kinds.length === 0) return result;
+      const results = await writer.transaction(
+        kinds.map((kind) => ({ sql: deletes[kind]!.sql, params: deletes[kind]!.parameters })),
+      );
+      kinds.forEach((kind, i) => {
+        result[kind] = results[i]!.changes;
+      });
       return result;
     },
     flushLatencies: () => [...latencies],
