@@ -16,12 +16,27 @@ export interface RollupBucket {
 }
 
 /** A chunk row's data: times (epoch ms) then values, float64 each. */
-export const encodeChunk = (ts: ArrayLike<number>, values: ArrayLike<number>): Uint8Array => {
-  const n = ts.length;
-  const out = new Float64Array(n * 2);
-  out.set(ts, 0);
-  out.set(values, n);
-  return new Uint8Array(out.buffer);
+export const encodeChunk = (ts: ArrayLike<number>, values: ArrayLike<number>): Uint8Array =>
+  encodeChunks(Float64Array.from(ts), Float64Array.from(values), [0, ts.length])[0]!;
+
+/**
+ * The chunks of several items in one buffer (a compaction slice's: one allocation, not one per
+ * item): chunk k holds the samples [bounds[k], bounds[k + 1]) of `ts` and `values`.
+ */
+export const encodeChunks = (ts: Float64Array, values: Float64Array, bounds: ArrayLike<number>): Uint8Array[] => {
+  const out = new Float64Array(2 * bounds[bounds.length - 1]!);
+  const chunks: Uint8Array[] = [];
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const from = bounds[k]!;
+    const n = bounds[k + 1]! - from;
+    const at = 2 * from;
+    for (let i = 0; i < n; i++) {
+      out[at + i] = ts[from + i]!;
+      out[at + n + i] = values[from + i]!;
+    }
+    chunks.push(new Uint8Array(out.buffer, at * 8, n * 16));
+  }
+  return chunks;
 };
 
 export const decodeChunk = (data: Uint8Array, n: number): { ts: Float64Array; values: Float64Array } => {

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import type { Database } from '../db/schema.ts';
 import type { OpenBlock, OpenBlocks } from './blocks.ts';
-import { decodeBlock, encodeChunk, lowerBound, type RollupBucket } from './codec.ts';
+import { decodeBlock, encodeChunks, lowerBound, type RollupBucket } from './codec.ts';
 import { ChangesMismatch, inProcessWriter, type SqlStatement, type SqlWriter } from './writer.ts';
 
 export interface CompactorOptions {
@@ -35,11 +35,18 @@ interface SliceItem {
   hours: RollupBucket[];
 }
 
-/** Roll-ups of one item's time-ordered samples into buckets of `width` seconds. */
-const rollup = (itemId: number, ts: number[], values: number[], width: number): RollupBucket[] => {
+/** Roll-ups of one item's time-ordered samples [from, to) into buckets of `width` seconds. */
+const rollup = (
+  itemId: number,
+  ts: Float64Array,
+  values: Float64Array,
+  from: number,
+  to: number,
+  width: number,
+): RollupBucket[] => {
   const out: RollupBucket[] = [];
   let agg: RollupBucket | null = null;
-  for (let i = 0; i < ts.length; i++) {
+  for (let i = from; i < to; i++) {
     const s = Math.floor(ts[i]! / 1000);
     const bucket = s - (s % width);
     const v = values[i]!;
@@ -54,6 +61,19 @@ const rollup = (itemId: number, ts: number[], values: number[], width: number): 
     }
   }
   return out;
+};
+
+/** Puts samples [from, to) in time order (rare: a sample flushed after later ones of its item). */
+const sortByTime = (ts: Float64Array, values: Float64Array, from: number, to: number) => {
+  for (let i = from + 1; i < to; i++) {
+    if (ts[i]! >= ts[i - 1]!) continue;
+    const order = Array.from({ length: to - from }, (_, k) => from + k).sort((x, y) => ts[x]! - ts[y]! || x - y);
+    const t2 = order.map((k) => ts[k]!);
+    const v2 = order.map((k) => values[k]!);
+    ts.set(t2, from);
+    values.set(v2, from);
+    return;
+  }
 };
 
 /**
@@ -285,46 +305,54 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
     };
     let samples = 0;
     let chunks = 0;
+    // A slice's samples, item after item, in arrays kept across slices (they grow as needed): an
+    // array pair and a buffer per item made the run a garbage collection storm at 120 000 values/s.
+    let ts = new Float64Array(4096);
+    let values = new Float64Array(4096);
+    const grow = (need: number) => {
+      const size = Math.max(need, ts.length * 2);
+      const t2 = new Float64Array(size);
+      const v2 = new Float64Array(size);
+      t2.set(ts);
+      v2.set(values);
+      ts = t2;
+      values = v2;
+    };
     try {
       for (let itemId = nextItem(); itemId !== null; ) {
-        const slice: SliceItem[] = [];
+        const ids: number[] = [];
+        const bounds = [0];
+        let n = 0;
         for (let taken = 0; itemId !== null && taken < itemsPerSlice; taken++, itemId = nextItem()) {
-          const ts: number[] = [];
-          const values: number[] = [];
+          const from = n;
           for (let k = 0; k < blocks.length; k++) {
             const b = blocks[k]!;
             let i = cursors[k]!;
-            for (; i < b.n && b.ids[i] === itemId; i++) {
-              ts.push(b.ts[i]!);
-              values.push(b.values[i]!);
+            for (; i < b.n && b.ids[i] === itemId; i++, n++) {
+              if (n === ts.length) grow(n + 1);
+              ts[n] = b.ts[i]!;
+              values[n] = b.values[i]!;
             }
             cursors[k] = i;
           }
-          let ordered = true;
-          for (let i = 1; i < ts.length; i++) if (ts[i]! < ts[i - 1]!) ordered = false;
-          if (!ordered) {
-            const order = ts.map((_, i) => i).sort((x, y) => ts[x]! - ts[y]!);
-            const t2 = order.map((i) => ts[i]!);
-            const v2 = order.map((i) => values[i]!);
-            ts.splice(0, ts.length, ...t2);
-            values.splice(0, values.length, ...v2);
-          }
-          slice.push({
-            itemId,
-            n: ts.length,
-            // The bounds in whole milliseconds (integer columns); the samples keep their own times.
-            chunk: {
-              item_id: itemId,
-              t0: Math.floor(ts[0]!),
-              t1: Math.ceil(ts[ts.length - 1]!),
-              n: ts.length,
-              data: encodeChunk(ts, values),
-            },
-            minutes: rollup(itemId, ts, values, 60),
-            hours: rollup(itemId, ts, values, 3600),
-          });
-          samples += ts.length;
+          sortByTime(ts, values, from, n);
+          ids.push(itemId);
+          bounds.push(n);
         }
+        const data = encodeChunks(ts, values, bounds);
+        const slice: SliceItem[] = ids.map((id, k) => {
+          const from = bounds[k]!;
+          const to = bounds[k + 1]!;
+          return {
+            itemId: id,
+            n: to - from,
+            // The bounds in whole milliseconds (integer columns); the samples keep their own times.
+            chunk: { item_id: id, t0: Math.floor(ts[from]!), t1: Math.ceil(ts[to - 1]!), n: to - from, data: data[k]! },
+            minutes: rollup(id, ts, values, from, to, 60),
+            hours: rollup(id, ts, values, from, to, 3600),
+          };
+        });
+        samples += n;
         // Up to the next item to compact, or past the last one.
         const to = itemId ?? slice[slice.length - 1]!.itemId + 1;
         chunks += await writeIsolating(slice, open.state.nextItem, to);
