@@ -155,3 +155,59 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     expect(Math.round(unpacked.reduce((a, b) => a + b, 0))).toBe(1290);
   });
 });
+
+describeEachDatabase('energy: the fill after a long gap', (dialect) => {
+  const t = useTestApp(dialect, realLogin);
+
+  it('a late sample after a long gap keeps the gap spread from the last reading before it', async () => {
+    const { call } = await signInFirstAdmin(t);
+    const site = await addSite(call, 'Gap room');
+    const {
+      items: [item],
+    } = await addDeviceItems(call, site, { name: 'PM-gap', code: 'temp_hum', template_id: 1 });
+    const meter = (
+      await call('POST', 'setting/energy', undefined, {
+        name: 'Gap feed',
+        item_id: item,
+        kind: 'counter',
+        category: 'total',
+        device_group_id: site,
+      })
+    ).json().data;
+    const store = createSeriesStore(t.database.db);
+    const fill = energyFillOf.get(t.app)!;
+    const reading = (hr: number, q: number, value = 100 + 10 * hr + 2.5 * q) =>
+      store.append(item, (base + hr * h + q * 900) * 1000, value);
+    // Hours 0-10, nothing for 100 hours (more than the recompute's two days of context), then 110-200.
+    for (const hr of Array.from({ length: 201 }, (_, i) => i))
+      if (hr <= 10 || hr >= 110) for (const q of [0, 1, 2, 3]) reading(hr, q);
+    await store.flush();
+    await fill.catchUp();
+    const hours = async () =>
+      (
+        await t.database.db.kysely
+          .selectFrom('energy_hours')
+          .select(['ts', 'kwh', 'estimated'])
+          .where('meter_id', '=', meter.id)
+          .orderBy('ts')
+          .execute()
+      ).map((r) => [(Number(r.ts) - base) / h, Math.round(r.kwh * 1000) / 1000, r.estimated]);
+    const before = await hours();
+    // The gap's energy is spread over its hours, from the last reading before it (hour 10).
+    expect(before.filter((r) => r[2] === 1).map((r) => r[0])).toEqual(Array.from({ length: 100 }, (_, i) => 11 + i));
+
+    // A late sample for hour 150 recomputes from two days before it: the gap's last hours are in
+    // that window, and their baseline is hour 10, found before the context.
+    store.append(item, (base + 150 * h + 3500) * 1000, 100 + 10 * 150 + 9.5);
+    t.sitewatch.bus.publish('sample', {
+      item_id: item,
+      value: 100 + 10 * 150 + 9.5,
+      ts_ms: (base + 150 * h + 3500) * 1000,
+    });
+    await store.flush();
+    await fill.catchUp();
+    const after = await hours();
+    const expected = before.map((r) => (r[0] === 150 ? [150, 12, 0] : r[0] === 151 ? [151, 8, 0] : r));
+    expect(after).toEqual(expected);
+  });
+});

@@ -74,21 +74,25 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
     const ids = meters.map((m) => m.item_id);
     const ctxStart = from === null ? 0 : from - 2 * window;
     const rows = await deps.rollups(ids, ctxStart, farFuture);
-    // The last reading before the context: the baseline of energy spread over a long gap.
+    // The last reading before the context: the baseline of energy spread over a long gap. Found
+    // per meter by an index seek: filtering each meter's hour rows by the newest before the context
+    // read all of them (140 ms for 50 meters with a year of hours, on the main thread).
     const before =
       from === null
         ? []
         : await k
-            .selectFrom('samples_1h as s')
-            .select(['s.item_id', 's.ts', 's.min', 's.max', 's.sum', 's.count'])
-            .where('s.item_id', 'in', ids)
-            .where('s.ts', '=', (eb) =>
-              eb
-                .selectFrom('samples_1h as p')
-                .select((e) => e.fn.max('p.ts').as('ts'))
-                .whereRef('p.item_id', '=', 's.item_id')
-                .where('p.ts', '<', ctxStart),
+            .selectFrom('energy_meters as m')
+            .innerJoin('samples_1h as s', (join) =>
+              join.onRef('s.item_id', '=', 'm.item_id').on('s.ts', '=', (eb) =>
+                eb
+                  .selectFrom('samples_1h as p')
+                  .select((e) => e.fn.max('p.ts').as('ts'))
+                  .whereRef('p.item_id', '=', 'm.item_id')
+                  .where('p.ts', '<', ctxStart),
+              ),
             )
+            .select(['s.item_id', 's.ts', 's.min', 's.max', 's.sum', 's.count'])
+            .where('m.item_id', 'in', ids)
             .execute();
     const byItem = new Map<number, RollupBucket[]>();
     for (const r of [...before, ...rows]) {
