@@ -11,6 +11,44 @@ const h = 3600;
 const base = Date.UTC(2026, 0, 5, 0) / 1000;
 
 /**
+ * A signed-in estate with one counter meter on a new device, the series store its readings go
+ * into, and what the tests read back.
+ */
+const counterMeter = async (t: ReturnType<typeof useTestApp>, name: string) => {
+  const { call } = await signInFirstAdmin(t);
+  const site = await addSite(call, `${name} room`);
+  const {
+    items: [item],
+  } = await addDeviceItems(call, site, { name: `PM-${name}`, code: 'temp_hum', template_id: 1 });
+  const meterBody = { name, item_id: item, kind: 'counter', category: 'total', device_group_id: site };
+  const meter = (await call('POST', 'setting/energy', undefined, meterBody)).json().data;
+  const store = createSeriesStore(t.database.db);
+  /** 15-minute readings of a counter growing 10 kWh an hour over hours [from, to). */
+  const readings = (from: number, to: number, skip: number[] = []) => {
+    for (let hr = from; hr < to; hr++) {
+      if (skip.includes(hr)) continue;
+      for (let q = 0; q < 4; q++) store.append(item, (base + hr * h + q * 900) * 1000, 100 + 10 * hr + 2.5 * q);
+    }
+  };
+  /** A late closing reading of an hour, a little higher (2 kWh moved from the next hour), told through the bus. */
+  const lateReading = (hr: number) => {
+    const ts = (base + hr * h + 3500) * 1000;
+    store.append(item, ts, 100 + 10 * hr + 9.5);
+    t.sitewatch.bus.publish('sample', { item_id: item, value: 100 + 10 * hr + 9.5, ts_ms: ts });
+  };
+  const hours = async () =>
+    (
+      await t.database.db.kysely
+        .selectFrom('energy_hours')
+        .select(['ts', 'kwh', 'estimated'])
+        .where('meter_id', '=', meter.id)
+        .orderBy('ts')
+        .execute()
+    ).map((r) => [(Number(r.ts) - base) / h, Math.round(r.kwh * 1000) / 1000, r.estimated]);
+  return { call, site, meter, meterBody, store, fill: energyFillOf.get(t.app)!, readings, lateReading, hours };
+};
+
+/**
  * The stored energy (energy_hours / energy_days / energy_events, docs/energy.md) follows the series
  * store's roll-ups incrementally: a restarted fill resumes from the last hour it read instead of
  * recomputing everything, a late sample recomputes the hours it changes, and a changed meter is
@@ -20,32 +58,8 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
   const t = useTestApp(dialect, realLogin);
 
   it('resumes after a restart, recomputes late data and a changed meter', async () => {
-    const { call } = await signInFirstAdmin(t);
-    const site = await addSite(call, 'Fill room');
-    const {
-      items: [item],
-    } = await addDeviceItems(call, site, { name: 'PM-fill', code: 'temp_hum', template_id: 1 });
-    const meterBody = { name: 'Feed', item_id: item, kind: 'counter', category: 'total', device_group_id: site };
-    const meter = (await call('POST', 'setting/energy', undefined, meterBody)).json().data;
+    const { call, site, meter, meterBody, store, fill, readings, lateReading, hours } = await counterMeter(t, 'Feed');
     const k = t.database.db.kysely;
-    const store = createSeriesStore(t.database.db);
-    const fill = energyFillOf.get(t.app)!;
-    /** 15-minute readings of a counter growing 10 kWh an hour over hours [from, to). */
-    const readings = (from: number, to: number, skip: number[] = []) => {
-      for (let hr = from; hr < to; hr++) {
-        if (skip.includes(hr)) continue;
-        for (let q = 0; q < 4; q++) store.append(item, (base + hr * h + q * 900) * 1000, 100 + 10 * hr + 2.5 * q);
-      }
-    };
-    const hours = async () =>
-      (
-        await k
-          .selectFrom('energy_hours')
-          .select(['ts', 'kwh', 'estimated'])
-          .where('meter_id', '=', meter.id)
-          .orderBy('ts')
-          .execute()
-      ).map((r) => [(Number(r.ts) - base) / h, Math.round(r.kwh * 1000) / 1000, r.estimated]);
 
     // Five days of readings, hour 50 missing: its energy is spread over the gap and marked estimated.
     readings(0, 120, [50]);
@@ -82,9 +96,7 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     // A late sample for hour 120 (its closing reading a little higher: 2 kWh moved from hour 121 to
     // 120) is told through the bus and recomputes those hours.
     await fill.catchUp();
-    const late = (base + 120 * h + 3500) * 1000;
-    store.append(item, late, 100 + 10 * 120 + 9.5);
-    t.sitewatch.bus.publish('sample', { item_id: item, value: 100 + 10 * 120 + 9.5, ts_ms: late });
+    lateReading(120);
     await store.flush();
     await fill.catchUp();
     const after = await hours();
@@ -160,50 +172,22 @@ describeEachDatabase('energy: the fill after a long gap', (dialect) => {
   const t = useTestApp(dialect, realLogin);
 
   it('a late sample after a long gap keeps the gap spread from the last reading before it', async () => {
-    const { call } = await signInFirstAdmin(t);
-    const site = await addSite(call, 'Gap room');
-    const {
-      items: [item],
-    } = await addDeviceItems(call, site, { name: 'PM-gap', code: 'temp_hum', template_id: 1 });
-    const meter = (
-      await call('POST', 'setting/energy', undefined, {
-        name: 'Gap feed',
-        item_id: item,
-        kind: 'counter',
-        category: 'total',
-        device_group_id: site,
-      })
-    ).json().data;
-    const store = createSeriesStore(t.database.db);
-    const fill = energyFillOf.get(t.app)!;
-    const reading = (hr: number, q: number, value = 100 + 10 * hr + 2.5 * q) =>
-      store.append(item, (base + hr * h + q * 900) * 1000, value);
+    const { store, fill, readings, lateReading, hours } = await counterMeter(t, 'Gap');
     // Hours 0-10, nothing for 100 hours (more than the recompute's two days of context), then 110-200.
-    for (const hr of Array.from({ length: 201 }, (_, i) => i))
-      if (hr <= 10 || hr >= 110) for (const q of [0, 1, 2, 3]) reading(hr, q);
+    readings(
+      0,
+      201,
+      Array.from({ length: 99 }, (_, i) => 11 + i),
+    );
     await store.flush();
     await fill.catchUp();
-    const hours = async () =>
-      (
-        await t.database.db.kysely
-          .selectFrom('energy_hours')
-          .select(['ts', 'kwh', 'estimated'])
-          .where('meter_id', '=', meter.id)
-          .orderBy('ts')
-          .execute()
-      ).map((r) => [(Number(r.ts) - base) / h, Math.round(r.kwh * 1000) / 1000, r.estimated]);
     const before = await hours();
     // The gap's energy is spread over its hours, from the last reading before it (hour 10).
     expect(before.filter((r) => r[2] === 1).map((r) => r[0])).toEqual(Array.from({ length: 100 }, (_, i) => 11 + i));
 
     // A late sample for hour 150 recomputes from two days before it: the gap's last hours are in
     // that window, and their baseline is hour 10, found before the context.
-    store.append(item, (base + 150 * h + 3500) * 1000, 100 + 10 * 150 + 9.5);
-    t.sitewatch.bus.publish('sample', {
-      item_id: item,
-      value: 100 + 10 * 150 + 9.5,
-      ts_ms: (base + 150 * h + 3500) * 1000,
-    });
+    lateReading(150);
     await store.flush();
     await fill.catchUp();
     const after = await hours();
