@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { seedEstate } from '../../bench/estate.ts';
+import { createChangedIds } from '../src/changed-ids.ts';
 import { createItemRowWriter } from '../src/collector/item-rows.ts';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './helpers/databases.ts';
 
@@ -30,7 +31,7 @@ describeEachDatabase('item rows: the collector writes live values and states', (
     const { devices } = await seedEstate(t.db, { items: 623, perDevice: 100 });
     const ids = devices.flatMap((d) => d.items);
     const live = new Map<number, LiveRow>();
-    const dirty = new Set<number>();
+    const dirty = createChangedIds();
     for (const [i, id] of ids.entries()) {
       live.set(id, {
         value: i % 7 === 0 ? null : i + 0.25,

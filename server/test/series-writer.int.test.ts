@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { seedEstate } from '../../bench/estate.ts';
+import { createChangedIds } from '../src/changed-ids.ts';
 import { createItemRowWriter } from '../src/collector/item-rows.ts';
 import { createSeriesStore } from '../src/series/store.ts';
 import { startSqlWriter, writerOf } from '../src/series/writer.ts';
@@ -71,7 +72,9 @@ describeEachDatabase('series store: the writer thread', (dialect) => {
 
     // The collector's item rows go through the same writer while the store runs.
     const live = new Map(ids.map((id) => [id, { value: id + 0.5, state: 1, last_check: 1_700_000_000, info: '' }]));
-    await createItemRowWriter(t.db, live, new Set(ids))();
+    const dirty = createChangedIds();
+    for (const id of ids) dirty.add(id);
+    await createItemRowWriter(t.db, live, dirty)();
     const rows = await t.db.kysely.selectFrom('items').select(['id', 'value']).where('id', 'in', ids).execute();
     expect(rows.every((r) => r.value === r.id + 0.5)).toBe(true);
 

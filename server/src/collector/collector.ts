@@ -1,5 +1,6 @@
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
+import { createChangedIds } from '../changed-ids.ts';
 import type { Db } from '../db/kysely.ts';
 import type { SecretBox } from '../secrets/index.ts';
 import { SlotIndex } from '../slot-index.ts';
@@ -106,7 +107,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const itemIndex: Array<CollectorDevice['items'][number] | undefined> = [];
   let itemCount = 0;
   const liveDevices = new Map<number, LiveDeviceState>();
-  const dirtyItems = new Set<number>();
+  const dirtyItems = createChangedIds();
   /**
    * Each item's live state by slot (struct of arrays, as the alarm engine's alarms/items.ts): its
    * value (NaN: none yet), state, last check (s), when its value was last refreshed (ms, NaN:

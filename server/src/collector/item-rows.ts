@@ -1,3 +1,4 @@
+import type { ChangedIds } from '../changed-ids.ts';
 import type { Db } from '../db/kysely.ts';
 import { type SqlStatement, writerOf } from '../series/writer.ts';
 
@@ -41,7 +42,7 @@ const updateText = (pg: boolean, rows: number): string => {
 export const createItemRowWriter = (
   db: Db,
   liveItems: Map<number, LiveRow>,
-  dirtyItems: Set<number>,
+  dirtyItems: ChangedIds,
   log?: { warn(obj: object, msg: string): void },
 ) => {
   let persisting: Promise<void> | null = null;
@@ -75,8 +76,7 @@ export const createItemRowWriter = (
   return async () => {
     while (persisting) await persisting;
     if (dirtyItems.size === 0) return;
-    const ids = [...dirtyItems].filter((id) => liveItems.has(id));
-    dirtyItems.clear();
+    const ids = dirtyItems.take().filter((id) => liveItems.has(id));
     persisting = (async () => {
       for (let i = 0; i < ids.length; i += persistBatch) {
         const part = ids.slice(i, i + persistBatch);

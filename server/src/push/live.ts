@@ -5,6 +5,7 @@ import {
   liveEveryMs,
 } from '@sitewatch/contract/push';
 import type { EventBus } from '../bus/bus.ts';
+import { createChangedIds } from '../changed-ids.ts';
 import type { PushHub } from './hub.ts';
 import type { GrantCache } from './scoped.ts';
 
@@ -25,44 +26,6 @@ export interface LiveFeedOptions {
   everyMs?: number;
   log?: { warn(obj: object, msg: string): void };
 }
-
-/**
- * A set of item ids marked by a flag per id (ids are row ids: dense, from 1): a sample batch marks
- * each of its ~100 000 values a second with an array write, where a Set hashed each one. Ids past
- * `flagLimit` (a sparse estate) go to a Set.
- */
-const flagLimit = 1 << 24;
-const createChangedIds = () => {
-  let flags = new Uint8Array(1024);
-  let list: number[] = [];
-  const far = new Set<number>();
-  return {
-    add(id: number) {
-      if (id >= 0 && id < flagLimit && Number.isInteger(id)) {
-        if (id >= flags.length) {
-          const grown = new Uint8Array(Math.min(flagLimit, Math.max(id + 1, flags.length * 2)));
-          grown.set(flags);
-          flags = grown;
-        }
-        if (flags[id] === 1) return;
-        flags[id] = 1;
-        list.push(id);
-      } else far.add(id);
-    },
-    get size() {
-      return list.length + far.size;
-    },
-    /** The ids marked since the last take, and forgets them. */
-    take(): number[] {
-      const ids = list;
-      list = [];
-      for (const id of ids) flags[id] = 0;
-      for (const id of far) ids.push(id);
-      far.clear();
-      return ids;
-    },
-  };
-};
 
 /**
  * Live values by push (docs/api.md): the items and devices that changed since the last round are
