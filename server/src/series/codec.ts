@@ -15,12 +15,9 @@ export interface RollupBucket {
   count: number;
 }
 
-/** A chunk row's data: times (epoch ms) then values, float64 each. */
-export const encodeChunk = (ts: ArrayLike<number>, values: ArrayLike<number>): Uint8Array =>
-  encodeChunks(Float64Array.from(ts), Float64Array.from(values), [0, ts.length])[0]!;
-
 /**
- * The chunks of several items in one buffer (a compaction slice's: one allocation, not one per
+ * Chunk rows' data, each the times (epoch ms) then the values of its samples, float64 each. The
+ * chunks of several items in one buffer (a compaction slice's: one allocation, not one per
  * item): chunk k holds the samples [bounds[k], bounds[k + 1]) of `ts` and `values`.
  */
 export const encodeChunks = (ts: Float64Array, values: Float64Array, bounds: ArrayLike<number>): Uint8Array[] => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { blockSamples, createSampleBuffer } from './blocks.ts';
-import { chooseResolution, decodeChunk, encodeChunk, minMaxBuckets } from './store.ts';
+import { chooseResolution, decodeChunk, encodeChunks, minMaxBuckets } from './store.ts';
 
 describe('series store pieces', () => {
   it('round-trips a chunk, also from an unaligned view', () => {
-    const data = encodeChunk([1000, 2000, 3000], [1.5, -2, 3.25]);
+    const data = encodeChunks(Float64Array.of(1000, 2000, 3000), Float64Array.of(1.5, -2, 3.25), [0, 3])[0]!;
     const shifted = new Uint8Array(data.length + 3);
     shifted.set(data, 3);
     const { ts, values } = decodeChunk(shifted.subarray(3), 3);

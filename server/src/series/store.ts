@@ -15,7 +15,7 @@ import { type CompactionStats, createCompactor } from './compact.ts';
 import { inProcessWriter, type SqlWriter, setWriterOf, startSqlWriter } from './writer.ts';
 
 export type { RollupBucket, SeriesPoint } from './codec.ts';
-export { chooseResolution, decodeChunk, encodeChunk, minMaxBuckets } from './codec.ts';
+export { chooseResolution, decodeChunk, encodeChunks, minMaxBuckets } from './codec.ts';
 export type { CompactionStats } from './compact.ts';
 
 export interface FlushStats {
