@@ -39,8 +39,9 @@ describe('the SQLite connection, beside a second writer (the series store thread
     });
     clearInterval(ticking);
     expect(waited).toBeGreaterThanOrEqual(190);
-    // The timer kept firing while the statement waited: the thread was not asleep in SQLite.
-    expect(ticks.filter((t) => t < started + 190).length).toBeGreaterThan(10);
+    // The timer kept firing while the statement waited: the thread was not asleep in SQLite (asleep,
+    // it would fire once or not at all in those 190 ms; a loaded CI machine fired it exactly 10 times).
+    expect(ticks.filter((t) => t < started + 190).length).toBeGreaterThan(4);
     const rows = await sql<{ v: number }>`select v from t order by v`.execute(db.kysely);
     expect(rows.rows.map((r) => r.v)).toEqual([1, 2, 3]);
   });

@@ -34,10 +34,11 @@ export const createTestDatabase = async (dialect: Dialect): Promise<TestDatabase
       dialect,
       destroy: async () => {
         await db.close();
-        // Retried: once in a CI run (series-store.int, after a store with a writer thread had
+        // Retried: twice in CI runs (series-store.int, after stores with writer threads had
         // stopped) the directory was not empty at rmdir; an entry of SQLite's had come or gone
-        // while it was being emptied. Node retries ENOTEMPTY with a growing pause.
-        rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+        // while it was being emptied, and five tries over 0.3 s were not enough once. Node retries
+        // ENOTEMPTY with a growing pause: here up to ~2.8 s.
+        rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
       },
     };
   }
