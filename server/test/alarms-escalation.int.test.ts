@@ -126,7 +126,9 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
     await waitFor('summary', () => sent.some((s) => s.action === undefined && s.subject.includes('2')), 7000);
     const summary = sent.filter((s) => s.channel.endsWith('/a')).at(-1)!;
     expect(summary.subject).toContain('告警汇总');
-    const logs = await call('GET', 'notification_log?limit=100');
-    expect(logs.data.some((r: { action: string }) => r.action === 'summary')).toBe(true);
+    // The log row follows the send (the sender's reply is logged after it): waited for, not raced.
+    const logged = async () =>
+      (await call('GET', 'notification_log?limit=100')).data.some((r: { action: string }) => r.action === 'summary');
+    await waitFor('summary logged', logged);
   });
 });
