@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the server for production: one ES module (dist/main.js) with the contract bundled in and
 // every npm dependency left to Node, so production runs JavaScript, not a run-time transpiler.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -9,7 +9,15 @@ import { build } from 'esbuild';
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
 
+// The areas (server/src/areas.ts): every modules/<name>/area.ts, listed here for the bundle, which
+// holds them all through the glob import of areas.ts.
+const modules = path.join(serverDir, 'src/modules');
+const areas = readdirSync(modules)
+  .filter((name) => existsSync(path.join(modules, name, 'area.ts')))
+  .sort();
+
 await build({
+  define: { __SITEWATCH_AREAS__: JSON.stringify(areas) },
   // The collector worker is its own entry (a worker thread loads a file): dist/collector-worker.js.
   entryPoints: {
     main: path.join(serverDir, 'src/main.ts'),

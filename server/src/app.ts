@@ -1,16 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
+import type { Language } from '@sitewatch/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { type AlarmEngine, createAlarmEngine } from './alarms/engine.ts';
-import { withJitterState } from './alarms/live.ts';
-import { createAlarmSettings } from './alarms/settings.ts';
-import type { Kernel } from './area.ts';
-import { areas } from './areas.ts';
+import type { AlarmEngine } from './alarms/engine.ts';
+import type { AnyArea, Kernel, PrepareReport, ServerConfig, Services } from './area.ts';
+import { loadAreas } from './areas.ts';
 import { createEventBus, type EventBus } from './bus/bus.ts';
-import { type Collector, createCollector } from './collector/collector.ts';
+import type { Collector } from './collector/collector.ts';
 import type { DriverRegistry } from './collector/driver.ts';
+import { type MadeArea, makeAreas } from './compose.ts';
 import type { Db } from './db/kysely.ts';
+import { engines } from './engines.ts';
 import { type Authenticator, registerAuthHook } from './http/auth.ts';
 import { registerErrorHandling, sendError } from './http/envelope.ts';
 import { badRequest } from './http/errors.ts';
@@ -24,31 +26,18 @@ import {
 import { type MetricsAccess, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerPipelineMetrics } from './http/pipeline-metrics.ts';
+import { type RouteRequirement, requirementOf } from './http/route.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
-import { createAccessService, registerAccess } from './modules/access/index.ts';
-import { apiTokenService, withApiTokens } from './modules/api-tokens/index.ts';
-import { createAuditLog, registerAuditTrail } from './modules/audit/index.ts';
-import {
-  createAuthRepository,
-  createAuthService,
-  createLoginPolicy,
-  type LoginKey,
-  loginRateLimit,
-  requestMeta,
-} from './modules/auth/index.ts';
-import { createDeviceStateLog } from './modules/device-view/index.ts';
-import { createGlobalConfig, type GlobalConfigDefaults } from './modules/global-config/index.ts';
-import { type ChannelRegistry, createChannels } from './notify/channels/index.ts';
-import { createNotifier } from './notify/notifier.ts';
+import { withApiTokens } from './modules/api-tokens/index.ts';
+import { type LoginKey, requestMeta } from './modules/auth/index.ts';
+import type { GlobalConfigDefaults } from './modules/global-config/index.ts';
+import type { ChannelRegistry } from './notify/channels/index.ts';
 import { createPushHub, type PushHub } from './push/hub.ts';
-import { startLiveFeed } from './push/live.ts';
 import { registerPushChannel } from './push/routes.ts';
-import { createGrantCache, pushAlarms } from './push/scoped.ts';
 import { encryptStoredSecrets } from './secrets/at-rest.ts';
 import { createSecretBox, type SecretBox } from './secrets/index.ts';
-import { startSeriesMaintenance } from './series/maintenance.ts';
-import { createSeriesStore, type SeriesStore } from './series/store.ts';
+import type { SeriesStore } from './series/store.ts';
 
 export interface AppDeps {
   db: Db;
@@ -80,6 +69,8 @@ export interface AppDeps {
   globalConfigDefaults?: GlobalConfigDefaults;
   /** Logins a minute per address on each login route. */
   loginRateLimit?: { max: number; timeWindow: number };
+  /** `production` (main.ts by default), or `test`/`development`: what the first-start preparation does. */
+  mode?: ServerConfig['mode'];
   clock?: () => number;
   /** Built web app to serve; none in API-only tests. */
   webDir?: string | undefined;
@@ -101,9 +92,18 @@ export interface AppDeps {
   dataDir?: string | undefined;
 }
 
+/** A route the app answers: what it requires and the area that registered it ('root' for the app's own). */
+export interface RouteRecord {
+  method: string;
+  url: string;
+  requirement: RouteRequirement;
+  area: string;
+}
+
 /**
  * The running server: the HTTP app and the engines, wired through one event bus. `start` starts the
- * engines (after the app listens); `app.close()` stops everything in order (docs/architecture.md).
+ * engines and areas (after the app listens); `app.close()` stops everything in order
+ * (docs/architecture.md).
  */
 export interface Sitewatch {
   app: FastifyInstance;
@@ -112,6 +112,17 @@ export interface Sitewatch {
   alarms: AlarmEngine;
   collector: Collector | undefined;
   series: SeriesStore | undefined;
+  /** What the engines and areas provide, by name (tests reach an area's engine here). */
+  services: Services;
+  /** Every area and engine, in the order they were made. */
+  areas: readonly AnyArea[];
+  /** Every route of the app, with its requirement and area: the authorization matrices read it. */
+  routes: readonly RouteRecord[];
+  /**
+   * First-start work on this database, before the app listens (main.ts): the administrator, the
+   * captcha a test run left off, and with `demo` the demo estate on an empty database.
+   */
+  prepare(options: { demo: boolean; language?: Language }): Promise<PrepareReport>;
   start(): Promise<void>;
 }
 
@@ -135,12 +146,6 @@ const wellFormed = (value: unknown, depth = 0): boolean => {
 export const buildApp = async (deps: AppDeps): Promise<FastifyInstance> => (await createSitewatch(deps)).app;
 
 /**
- * The composition root: builds the event bus, the engines and the HTTP app with each area's
- * `register` from one list, and wires who publishes and who subscribes (docs/architecture.md, "The
- * spine"). main.ts only reads the configuration, listens, starts and stops; tests call it with
- * their own database and fakes.
- */
-/**
  * A line per request at info filled 1.4 MB in 15 minutes with one browser: requests are logged at
  * debug (LOG_LEVEL=debug shows them); errors keep Fastify's own error lines.
  */
@@ -157,6 +162,19 @@ class QuietRequestLog extends LogController {
   }
 }
 
+/** Merges first-start reports. */
+const mergeReports = (a: PrepareReport, b: PrepareReport | undefined): PrepareReport => ({
+  banner: [...(a.banner ?? []), ...(b?.banner ?? [])],
+  info: [...(a.info ?? []), ...(b?.info ?? [])],
+  warnings: [...(a.warnings ?? []), ...(b?.warnings ?? [])],
+});
+
+/**
+ * The composition root: builds the HTTP app, the bus and the kernel, then makes the engines and
+ * every declared area (areas.ts) in the order their needs give, registers their routes, and starts
+ * and stops them (docs/architecture.md, "The spine" and "Areas"). main.ts only reads the
+ * configuration, listens, starts and stops; tests call it with their own database and fakes.
+ */
 export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const secrets = deps.secrets ?? createSecretBox(randomBytes(32));
   const limits = { ...defaultHttpLimits, ...deps.httpLimits };
@@ -210,196 +228,138 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     dropT(request.body);
     dropT(request.query);
   });
+  // Every route is recorded with its requirement and the area registering it.
+  const routes: RouteRecord[] = [];
+  let registering = 'root';
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' && route.url.startsWith('/api/')) continue;
+      routes.push({ method, url: route.url, requirement: requirementOf(route.config), area: registering });
+    }
+  });
 
-  const clock = deps.clock ?? Date.now;
-  const warn = (obj: object, msg: string) => app.log.warn(obj, msg);
-  const bus = createEventBus({ warn });
+  const kernel: Kernel = {
+    db: deps.db,
+    bus: createEventBus({ warn: (obj, msg) => app.log.warn(obj, msg) }),
+    clock: deps.clock ?? Date.now,
+    log: app.log,
+    config: {
+      dataDir: deps.dataDir ?? process.cwd(),
+      mode: deps.mode ?? 'production',
+      loginRateLimit: deps.loginRateLimit ?? { max: 60, timeWindow: 60_000 },
+      globalConfigDefaults: deps.globalConfigDefaults,
+    },
+  };
   const push = deps.push ?? createPushHub();
 
-  // ---------- collection: drivers → collector → bus → series store, device state log, alarm engine ----------
-  const series =
-    deps.series ??
-    (deps.drivers
-      ? createSeriesStore(deps.db, {
-          onFlushError: (err) => warn({ err }, 'writing samples failed'),
-          onDropped: ({ itemId, samples, err }) =>
-            warn({ err, itemId, samples }, 'samples the database refused were dropped; the rest were stored'),
-          log: { warn },
-        })
-      : undefined);
-  const collector =
-    deps.collector ??
-    (deps.drivers
-      ? createCollector({
-          db: deps.db,
-          secrets,
-          bus,
-          drivers: deps.drivers,
-          thread: deps.collectorThread ?? 'worker',
-          log: { warn, info: (obj, msg) => app.log.info(obj, msg) },
-        })
-      : undefined);
-  if (series) {
-    // One answer of a device at a time; NaN (no usable value) is not stored.
-    bus.subscribe('samples', ({ ids, values, from, to, ts_ms }) => {
-      for (let i = from; i < to; i++) {
-        const v = values[i]!;
-        if (!Number.isNaN(v)) series.append(ids[i]!, ts_ms, v);
-      }
-    });
-  }
-  // Device state changes are kept for the device pages' log (bounded per device).
-  const deviceStates = deps.drivers ? createDeviceStateLog(deps.db, { log: { warn } }) : undefined;
-  if (deviceStates) {
-    bus.subscribe('device.state', (e) =>
-      deviceStates.record(e.device_id, { state: e.state, reason: e.reason, time: e.since }),
-    );
-  }
+  // ---------- the engines and the areas, made in the order of their needs ----------
+  const declared = [...engines(deps), ...(await loadAreas())];
+  const { services, made } = await makeAreas(declared, kernel, { secrets, push, loginKey: deps.loginKey });
+  const { access, auth, apiTokens, collector, series, alarms } = services;
 
-  const config = createGlobalConfig(deps.db, deps.globalConfigDefaults, secrets);
-  const audit = createAuditLog(deps.db, clock);
-  const access = createAccessService(deps.db);
-  const auth = createAuthService({
-    repo: createAuthRepository(deps.db),
-    policy: createLoginPolicy(deps.db, config, clock),
-    config,
-    loginKey: deps.loginKey,
-    audit,
-    clock,
-  });
+  // ---------- the HTTP layer ----------
   // Personal API tokens (swt_…) are accepted wherever a session token is, beside a suite's fake
-  // authenticator too; the tokens area registers their routes.
+  // authenticator too.
   const authenticator: Authenticator = withApiTokens(
     deps.authenticator ?? {
       authenticate: (token, request) => auth.authenticate(token, request ? requestMeta(request) : undefined),
       liveSessions: (ids) => auth.liveSessions(ids),
     },
-    apiTokenService({ db: deps.db, config, audit, clock }),
+    apiTokens,
   );
-
   await registerSecurityHeaders(app, { hsts: Boolean(deps.tls) });
   await registerOpenApi(app);
   await app.register(rateLimit, { global: false });
-  registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus, series });
-  registerAccess(app, access);
+  registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus: kernel.bus, series });
+  app.decorate('access', access);
   registerAuthHook(app, authenticator);
-  registerAuditTrail(app, audit);
   await registerPushChannel(app, push, authenticator);
-
-  // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
-  const live = collector && withJitterState(collector, () => alarms);
-  const alarmSettings = createAlarmSettings(deps.db, clock, secrets);
-  const notifier = createNotifier({
-    secrets,
-    db: deps.db,
-    settings: alarmSettings,
-    channels: deps.notifyChannels ?? createChannels(() => config.get('OUTBOUND')),
-    clock,
-    ...(deps.notifyRetryDelayMs !== undefined ? { retryDelayMs: deps.notifyRetryDelayMs } : {}),
-    log: app.log,
-  });
-  const alarms = createAlarmEngine({
-    db: deps.db,
-    bus,
-    notifier,
-    settings: alarmSettings,
-    clock,
-    log: app.log,
-  });
-  // Scoping in one place: alarm events and live values go to the users granted their site.
-  const grants = createGrantCache({
-    grantedSites: async (userId) => (await access.forUser(userId)).siteIds,
-    bus,
-    clock,
-  });
-  const stopAlarmPush = pushAlarms(bus, push, grants, clock, () => notifier.dutyRoster());
-
-  // ---------- the areas (areas.ts), each given the kernel ----------
-  const kernel: Kernel = {
-    app,
-    db: deps.db,
-    bus,
-    push,
-    grants,
-    clock,
-    secrets,
-    audit,
-    access,
-    config,
-    auth,
-    loginKey: deps.loginKey,
-    alarmSettings,
-    alarms,
-    notifier,
-    collector,
-    live,
-    series,
-    dataDir: deps.dataDir ?? process.cwd(),
-    loginRateLimit: deps.loginRateLimit ?? loginRateLimit,
-  };
-  for (const area of areas) await area.register(kernel);
-
+  // Each area's routes load as a plugin of the root context (its hooks reach every route, as before),
+  // awaited so that routes it registers in nested plugins are recorded as its own.
+  for (const { area, parts } of made) {
+    await app.register(
+      fastifyPlugin(async (instance) => {
+        registering = area.name;
+        await parts.routes?.(instance);
+      }),
+    );
+  }
+  registering = 'root';
   await registerWebApp(app, deps.webDir);
 
   // ---------- start and stop, in order ----------
-  const pruneDeviceStates = () =>
-    void deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
-  const timers: NodeJS.Timeout[] = [];
-  let stopMaintenance: (() => void) | undefined;
-  let stopLiveFeed: (() => void) | undefined;
-  // Closing the app (after in-flight requests) stops polling first, then writes what is buffered:
-  // device states, alarms, queued notices, samples; the database is the caller's to close.
+  // Closing the app (after in-flight requests) stops polling first, then every area and engine in
+  // the reverse order of their making: the buffered device states, alarms, queued notices and
+  // samples are written; the database is the caller's to close.
+  const collecting = Boolean(deps.drivers && collector);
   app.addHook('onClose', async () => {
-    for (const timer of timers) clearInterval(timer);
-    for (const area of [...areas].reverse()) await area.stop?.();
-    stopLiveFeed?.();
-    stopAlarmPush();
-    grants.stop();
-    if (deps.drivers) await collector?.stop();
-    await deviceStates?.flush();
-    await alarms.stop();
-    await notifier.stop();
-    stopMaintenance?.();
-    if (deps.drivers) await series?.stop();
+    if (collecting) await collector?.stop();
+    for (const { parts } of [...made].reverse()) await parts.stop?.();
     push.closeAll();
   });
   return {
     app,
-    bus,
+    bus: kernel.bus,
     push,
     alarms,
     collector,
     series,
+    services,
+    areas: made.map((m) => m.area),
+    routes,
+    async prepare({ demo, language = 'zh_cn' }) {
+      let report: PrepareReport = {};
+      for (const { parts } of made) report = mergeReports(report, await parts.prepare?.());
+      if (demo && (await isEmpty(deps.db, made))) {
+        for (const area of seedOrder(made.map((m) => m.area))) {
+          const seeded = await area.seed?.(kernel, language);
+          if (seeded) report = mergeReports(report, { info: [{ msg: `${area.name}: demo data made`, obj: seeded }] });
+        }
+      }
+      return report;
+    },
     async start() {
       // Secrets still in clear (rows from before encryption at rest, an old backup) are sealed once.
-      const sealed = await encryptStoredSecrets(deps.db, secrets);
+      const sealed = await encryptStoredSecrets(
+        deps.db,
+        secrets,
+        made.map((m) => m.area),
+      );
       if (sealed > 0) app.log.info({ sealed }, 'stored secrets encrypted');
-      if (deps.drivers && series) {
-        series.start();
-        stopMaintenance = startSeriesMaintenance(
-          () => config.get('SERIES_RETENTION'),
-          series,
-          (err) => warn({ err }, 'series maintenance failed'),
-        );
-      }
-      if (deviceStates) {
-        pruneDeviceStates();
-        const timer = setInterval(pruneDeviceStates, 3_600_000);
-        timer.unref();
-        timers.push(timer);
-      }
-      await alarms.start();
-      if (live) {
-        stopLiveFeed = startLiveFeed({
-          bus,
-          hub: push,
-          live,
-          grants,
-          log: { warn },
-        });
-      }
-      for (const area of areas) await area.start?.();
-      if (deps.drivers) await collector?.start();
+      for (const { parts } of made) await parts.start?.();
+      // Polling starts last: every consumer of samples is running.
+      if (collecting) await collector?.start();
     },
   };
+};
+
+/** The areas in the order their demo shares stand on each other (`seedAfter`), else as made. */
+const seedOrder = (areas: readonly AnyArea[]): AnyArea[] => {
+  const ordered: AnyArea[] = [];
+  const visit = (area: AnyArea, path: string[]) => {
+    if (ordered.includes(area) || path.includes(area.name)) return;
+    for (const name of area.seedAfter ?? []) {
+      const before = areas.find((a) => a.name === name);
+      if (before) visit(before, [...path, area.name]);
+    }
+    ordered.push(area);
+  };
+  for (const area of areas) visit(area, []);
+  return ordered;
+};
+
+/** A database without a row of site data (a demo estate may be made on it). */
+const isEmpty = async (db: Db, made: readonly MadeArea[]) => {
+  for (const { area } of made) {
+    for (const [table, declaration] of Object.entries(area.tables ?? {})) {
+      if (!declaration || declaration.sites === 'global') continue;
+      const row = await db.kysely
+        .selectFrom(table as 'devices')
+        .select((eb) => eb.lit(1).as('one'))
+        .limit(1)
+        .executeTakeFirst();
+      if (row) return false;
+    }
+  }
+  return true;
 };

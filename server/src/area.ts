@@ -1,59 +1,161 @@
-import type { FastifyInstance } from 'fastify';
-import type { AlarmEngine } from './alarms/engine.ts';
-import type { withJitterState } from './alarms/live.ts';
-import type { AlarmSettings } from './alarms/settings.ts';
+import type { Language } from '@sitewatch/contract';
+import type { BusEventName, ConfigArea } from '@sitewatch/contract/events';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { ZodType } from 'zod';
 import type { EventBus } from './bus/bus.ts';
-import type { Collector } from './collector/collector.ts';
 import type { Db } from './db/kysely.ts';
-import type { AccessService } from './modules/access/index.ts';
-import type { AuditLog } from './modules/audit/index.ts';
-import type { AuthService, LoginKey } from './modules/auth/index.ts';
-import type { GlobalConfig } from './modules/global-config/index.ts';
-import type { Notifier } from './notify/notifier.ts';
-import type { PushHub } from './push/hub.ts';
-import type { GrantCache } from './push/scoped.ts';
-import type { SecretBox } from './secrets/index.ts';
-import type { SeriesStore } from './series/store.ts';
+import type { Database } from './db/schema.ts';
+import type { GlobalConfigDefaults } from './modules/global-config/index.ts';
 
-/**
- * What the composition root (app.ts) builds once and hands to every area: the database, the bus,
- * the push hub and its grant cache, the engines and the shared services (docs/architecture.md).
- */
+/** Start-up facts (main.ts reads them from the environment; tests hand in their own). */
+export interface ServerConfig {
+  /** Where the SQLite database, keys and uploaded files live. */
+  dataDir: string;
+  mode: 'production' | 'test' | 'development';
+  /** Requests a minute per address on each login route. */
+  loginRateLimit: { max: number; timeWindow: number };
+  /** Global settings before an administrator changes them (main.ts turns the captcha off in test mode). */
+  globalConfigDefaults?: GlobalConfigDefaults | undefined;
+}
+
+/** What first-start work reports (main.ts logs it and shows the banner). */
+export interface PrepareReport {
+  /** Lines for a person at a terminal (the first administrator password). */
+  banner?: string[];
+  info?: { msg: string; obj?: object }[];
+  warnings?: string[];
+}
+
+/** What every area receives: the database, the bus, the clock, the log and the start-up facts. */
 export interface Kernel {
-  app: FastifyInstance;
   db: Db;
   bus: EventBus;
-  push: PushHub;
-  /** Site grants per user for scoped pushes (forgets a user on `grants.changed`). */
-  grants: GrantCache;
+  /** Epoch milliseconds. */
   clock: () => number;
-  secrets: SecretBox;
-  audit: AuditLog;
-  access: AccessService;
-  /** The typed key/JSON settings of global_config. */
-  config: GlobalConfig;
-  auth: AuthService;
-  loginKey: LoginKey;
-  alarmSettings: AlarmSettings;
-  alarms: AlarmEngine;
-  notifier: Notifier;
-  /** Absent in API-only tests (no drivers): areas then answer from the database alone. */
-  collector?: Collector | undefined;
-  /** The collector's live values with the alarm engine's jitter state. */
-  live?: ReturnType<typeof withJitterState<Collector>> | undefined;
-  series?: SeriesStore | undefined;
-  dataDir: string;
-  loginRateLimit: { max: number; timeWindow: number };
+  log: FastifyBaseLogger;
+  config: ServerConfig;
 }
 
 /**
- * An area of the product declares itself once: its routes and subscriptions (register), and what
- * it runs (start, stop). app.ts registers the areas of areas.ts in order, starts them after the
- * engines and stops them before.
+ * The services areas provide to each other, by name. An area that provides one adds its name and
+ * type here by declaration merging, in its own `area.ts`:
+ *
+ * @example
+ * declare module '../../area.ts' {
+ *   interface Services { duty: DutyService }
+ * }
  */
-export interface Area {
-  name: string;
-  register(kernel: Kernel): void | Promise<void>;
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each area's declaration merging
+export interface Services {}
+
+/**
+ * Families that many areas contribute to and one reads (password checkers, settings guards …): the
+ * reader sees every contribution once all areas are made, so a family never forms a cycle.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each area's declaration merging
+export interface Families {}
+
+export type ServiceName = keyof Services;
+export type FamilyName = keyof Families;
+export type TableName = keyof Database;
+
+/**
+ * How a row of a table belongs to sites (the site dimension of authorization, generated from these):
+ * - `{ site }`: a column holding a site (device group) id (`id` for device_groups itself);
+ * - `{ device }` / `{ item }`: a column holding a device / item id, whose site is the row's;
+ * - `{ sites }`: a JSON array of site ids (empty or null: every site, only for those granted all);
+ * - `{ parent, column }`: the row belongs to a row of another declared table;
+ * - `'global'`: not site data (users, roles, settings, logs of the system).
+ */
+export type SiteMapping =
+  | { site: string }
+  | { device: string }
+  | { item: string }
+  | { sites: string }
+  | { parent: TableName; column: string }
+  | 'global';
+
+export interface TableDeclaration {
+  sites: SiteMapping;
+  /** The `config.changed` topic a write of this table announces (consumers keep it in memory). */
+  announces?: ConfigArea;
+  /** Whether the table belongs in a backup (true by default; sessions and other transient rows say false). */
+  backup?: boolean;
+}
+
+/** A secret inside stored JSON: the fields sealed at rest, in a column or under one settings key. */
+export type SecretDeclaration =
+  | { table: TableName; column: string; fields: readonly string[] }
+  | { table: 'global_config' | 'alarm_settings' | 'module_settings'; key: string; fields: readonly string[] };
+
+/** A page of the menu catalogue (docs/menus.md) and its functions; ids are fixed so grants survive upgrades. */
+export interface MenuDeclaration {
+  id: number;
+  parent_id: number;
+  name_key: string;
+  url?: string;
+  icon: string;
+  weight: number;
+  functions?: readonly string[];
+}
+
+/** What an area's factory returns: the services it provides, its contributions, routes, start and stop. */
+export interface AreaParts<P extends ServiceName> {
+  provides?: { [K in P]: Services[K] };
+  contributes?: { [F in FamilyName]?: Families[F][] };
+  /** First-start work on this database, before the app listens (`Sitewatch.prepare`, main.ts only). */
+  prepare?(): Promise<PrepareReport | undefined>;
+  /** Registers the area's routes (and request hooks of its own). */
+  routes?(app: FastifyInstance): void | Promise<void>;
+  /** After every area is made and the app listens; the engines run already. */
   start?(): void | Promise<void>;
+  /** On close, before the engines stop, in the reverse order of start. */
   stop?(): void | Promise<void>;
 }
+
+/** What an area's factory may use besides the kernel. */
+export interface AreaContext<N extends ServiceName> {
+  kernel: Kernel;
+  /** The services named in `needs`, made before this area. */
+  needs: { [K in N]: Services[K] };
+  /** Every contribution to a family; callable once all areas are made (in handlers, start, timers). */
+  all<F extends FamilyName>(family: F): Families[F][];
+}
+
+/**
+ * An area of the product, declared once (docs/architecture.md, "Areas"): what the composition root,
+ * the backup, the licence, the authorization matrix and the fuzz test read of it.
+ */
+export interface AreaDeclaration<N extends ServiceName = ServiceName, P extends ServiceName = ServiceName> {
+  /** One name on every side: server module, contract file, web feature, docs. */
+  name: string;
+  needs?: readonly N[];
+  provides?: readonly P[];
+  /** Every table the area owns, with how its rows map to sites. */
+  tables?: { [T in TableName]?: TableDeclaration };
+  /** Keys of the area's settings (key/JSON stores) and their shapes. */
+  settings?: Record<string, ZodType>;
+  secrets?: readonly SecretDeclaration[];
+  /** Folders under the data dir holding the area's uploaded files. */
+  uploads?: readonly string[];
+  menus?: readonly MenuDeclaration[];
+  /** Bus events the area publishes and consumes (config topics as `config.changed:<topic>`). */
+  events?: {
+    publishes?: readonly (BusEventName | `config.changed:${ConfigArea}`)[];
+    consumes?: readonly (BusEventName | `config.changed:${ConfigArea}`)[];
+  };
+  /** A demo estate's share of this area, on an empty database (SITEWATCH_DEMO), named in `language`. */
+  seed?(kernel: Kernel, language: Language): Promise<object | null>;
+  /** Areas whose demo share this one's stands on (energy's meters are monitoring's demo devices). */
+  seedAfter?: readonly string[];
+  /** Per server: builds the area's own state (no module-level registries) and what it offers. */
+  create(context: AreaContext<N>): AreaParts<P> | Promise<AreaParts<P>>;
+}
+
+/** Declares an area; the types check that it provides what it says and uses only what it needs. */
+export const defineArea = <N extends ServiceName = never, P extends ServiceName = never>(
+  declaration: AreaDeclaration<N, P>,
+): AreaDeclaration<N, P> => declaration;
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of areas of any needs and provisions
+export type AnyArea = AreaDeclaration<any, any>;

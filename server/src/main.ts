@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSitewatch } from './app.ts';
@@ -7,9 +7,8 @@ import { loadConfig } from './config.ts';
 import { openDb } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { parseTrustProxy } from './http/limits.ts';
-import { createAuthRepository, ensureAdmin, loadOrCreateLoginKey } from './modules/auth/index.ts';
-import { builtInDefaults, restoreCaptchaAfterTestMode } from './modules/global-config/index.ts';
-import { seedDemo } from './modules/monitoring/demo.ts';
+import { loadOrCreateLoginKey } from './modules/auth/index.ts';
+import { builtInDefaults } from './modules/global-config/index.ts';
 import { loadOrCreateSecretBox } from './secrets/index.ts';
 
 // main.ts reads the configuration, opens the database, listens, starts and stops; app.ts builds
@@ -34,17 +33,13 @@ const logStream = pretty
   : undefined;
 const db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const applied = await migrateToLatest(db.kysely);
-const adminPassword = await ensureAdmin(createAuthRepository(db));
-// A database a test run used does not keep that run's captcha off in production.
-const captchaRestored = await restoreCaptchaAfterTestMode(db, config.mode);
-// A demo estate on an empty database, so a newcomer sees live values at once; SITEWATCH_DEMO=0 skips it.
-const demo = process.env.SITEWATCH_DEMO === '0' ? null : await seedDemo(db);
 const sitewatch = await createSitewatch({
   db,
   drivers: createDrivers(),
   collectorThread: config.collectorThread,
   loginKey: loadOrCreateLoginKey(config.dataDir),
   secrets: loadOrCreateSecretBox(config.dataDir),
+  mode: config.mode,
   globalConfigDefaults:
     config.captcha === 'off'
       ? { ...builtInDefaults, LOGIN_SAFE: { ...builtInDefaults.LOGIN_SAFE, captcha_enabled: false } }
@@ -69,29 +64,12 @@ const sitewatch = await createSitewatch({
   },
 });
 const { app } = sitewatch;
-// The initial administrator password is worthless once changed, but a copy of it on disk invites
-// reuse: the file goes with the first successful change of user 1's password (and at any start after).
-const initialPasswordFile = path.join(config.dataDir, 'initial-admin-password.txt');
-const dropInitialPasswordFile = async () => {
-  if (!existsSync(initialPasswordFile)) return;
-  const admin = await db.kysely
-    .selectFrom('users')
-    .select('must_change_password')
-    .where('id', '=', 1)
-    .executeTakeFirst();
-  if (admin && !admin.must_change_password) rmSync(initialPasswordFile, { force: true });
-};
-app.addHook('onResponse', async (request, reply) => {
-  if (request.method === 'PUT' && reply.statusCode < 300 && /\/user\/password/.test(request.url))
-    await dropInitialPasswordFile().catch((err) => app.log.warn({ err }, 'could not remove the initial password file'));
-});
-await dropInitialPasswordFile();
-// Written before the server answers, so whoever sees it ready (a script, the journeys' setup) finds
-// the file; kept only its owner can read, and it must be changed at first login.
-if (adminPassword) writeFileSync(initialPasswordFile, `${adminPassword}\n`, { mode: 0o600 });
 if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
-if (demo) app.log.info(demo, 'demo estate created (SITEWATCH_DEMO=0 skips it)');
-if (captchaRestored) app.log.warn('the login captcha a test run had switched off is on again');
+// First-start work of the areas (the administrator, a captcha a test run left off, the demo estate),
+// before the server answers.
+const prepared = await sitewatch.prepare({ demo: process.env.SITEWATCH_DEMO !== '0' });
+for (const { msg, obj } of prepared.info ?? []) app.log.info(obj ?? {}, msg);
+for (const warning of prepared.warnings ?? []) app.log.warn(warning);
 
 let stopping = false;
 const shutdown = async (signal: string) => {
@@ -128,16 +106,10 @@ const testNotice =
     : `${config.mode} mode${config.captcha === 'off' ? ', login captcha off' : ''}: not for production use`;
 if (testNotice) app.log.warn({ mode: config.mode, captcha: config.captcha }, testNotice);
 // JSON logs travel to collectors: only the terminal banner shows the password itself.
-if (adminPassword)
-  app.log.info({ file: initialPasswordFile }, 'first start: the initial password of admin is in the file');
 if (pretty) {
   // One block, one address, after the start-up lines.
   const lines = [`Sitewatch is running at ${url}`];
   if (testNotice) lines.push(testNotice);
-  if (adminPassword)
-    lines.push(
-      `First start: sign in as admin with password ${adminPassword}`,
-      `(also in ${initialPasswordFile}; you will be asked to change it)`,
-    );
+  lines.push(...(prepared.banner ?? []));
   process.stdout.write(`\n${lines.map((line) => `  ${line}`).join('\n')}\n\n`);
 }

@@ -11,7 +11,7 @@ import { createPushHub } from './push/hub.ts';
 
 export const openApiFile = path.resolve(fileURLToPath(import.meta.url), '../../../openapi/openapi.json');
 
-/** The generated document, as text with a stable layout. */
+/** The generated document, as text with a stable layout (paths in order). */
 export const generateOpenApi = async (): Promise<string> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-openapi-'));
   const db = openDb({ dataDir });
@@ -22,7 +22,10 @@ export const generateOpenApi = async (): Promise<string> => {
     logLevel: 'silent',
   });
   await app.ready();
-  const text = `${JSON.stringify(app.swagger(), null, 2)}\n`;
+  // Paths sorted: the areas register in the order of their needs, and a new area must not reorder the file.
+  const doc = app.swagger() as { paths?: Record<string, unknown> };
+  const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+  const text = `${JSON.stringify({ ...doc, paths }, null, 2)}\n`;
   await app.close();
   await db.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -5,7 +5,6 @@ import type { DriverItem } from '../src/collector/driver.ts';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import { mqttDriver } from '../src/collector/drivers/mqtt.ts';
 import { snmpDriver } from '../src/collector/drivers/snmp.ts';
-import { routeRequirements } from '../src/http/route.ts';
 import { modbusPeer, mqttPeer, sleep, snmpdAvailable, snmpdPeer } from './conformance/peers.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
@@ -325,8 +324,8 @@ describeEachDatabase('values checked at the edge', (dialect) => {
     const query = `device_group_id=${ids.site}&device_id=${ids.modbus}&item_id=${items.inf}&item_ids=${items.inf}&t1=${now - 3600}&t2=${now}`;
     const failed: string[] = [];
     let called = 0;
-    for (const key of routeRequirements.keys()) {
-      const [method, path] = key.split(' ');
+    for (const { method, url: path } of t.sitewatch.routes) {
+      const key = `${method} ${path}`;
       if (method !== 'GET' || !path!.startsWith('/api/v1/') || path === '/api/v1/ws') continue;
       for (const id of new Set([items.inf!, items.stale_inf!, ids.modbus, ids.stale, ids.site, 990_001])) {
         const res = await t.app.inject({

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createSitewatch } from '../src/app.ts';
 import { counterValue } from '../src/collector/drivers/simulator.ts';
 import { createEnergyFill } from '../src/modules/energy/fill.ts';
 import { createEnergyRepository } from '../src/modules/energy/repository.ts';
 import { createEnergyService } from '../src/modules/energy/service.ts';
 import { zoneClock } from '../src/modules/energy/tariff.ts';
-import { seedDemo } from '../src/modules/monitoring/demo.ts';
 import { createSeriesStore } from '../src/series/store.ts';
+import { testLoginKey } from './helpers/build-app.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/databases.ts';
 
 /**
@@ -17,7 +18,10 @@ import { createTestDatabase, type TestDatabase } from './helpers/databases.ts';
 let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase('sqlite');
-  await seedDemo(database.db, 'en_us');
+  // The demo estate as a first start makes it: every area's share, in English.
+  const sitewatch = await createSitewatch({ db: database.db, loginKey: testLoginKey, logLevel: 'silent' });
+  await sitewatch.prepare({ demo: true, language: 'en_us' });
+  await sitewatch.app.close();
 });
 afterAll(() => database.destroy());
 

@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
 import { createEnergyFill } from '../src/modules/energy/fill.ts';
-import { energyFillOf } from '../src/modules/energy/index.ts';
 import { zoneClock } from '../src/modules/energy/tariff.ts';
 import { createSeriesStore } from '../src/series/store.ts';
 import { useTestApp } from './helpers/build-app.ts';
@@ -45,7 +44,7 @@ const counterMeter = async (t: ReturnType<typeof useTestApp>, name: string) => {
         .orderBy('ts')
         .execute()
     ).map((r) => [(Number(r.ts) - base) / h, Math.round(r.kwh * 1000) / 1000, r.estimated]);
-  return { call, site, meter, meterBody, store, fill: energyFillOf.get(t.app)!, readings, lateReading, hours };
+  return { call, site, meter, meterBody, store, fill: t.sitewatch.services.energyFill, readings, lateReading, hours };
 };
 
 /**

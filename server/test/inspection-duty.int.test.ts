@@ -1,12 +1,12 @@
 import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
 import { pdfFont } from '../src/http/pdf.ts';
-import { inspectionOf, schedulerOf, scheduleZone } from '../src/modules/inspection/index.ts';
 import { planTask } from '../src/modules/inspection/service.ts';
 import type { Channel } from '../src/notify/channel.ts';
 import { createChannels } from '../src/notify/channels/index.ts';
 import { fromWallTime, wallTime } from '../src/schedule/repeat.ts';
 import { createScheduler } from '../src/schedule/scheduler.ts';
+import { scheduleZone } from '../src/schedule/zone.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
@@ -128,7 +128,7 @@ describeEachDatabase('inspection and duty', (dialect) => {
       start_time: start,
     });
     expect(plan.next_run).toBe(start);
-    const scheduler = schedulerOf.get(t.app)!;
+    const scheduler = t.sitewatch.services.inspection.scheduler;
     expect(await scheduler.tick()).toBe(0);
     now = (start + 60) * 1000;
     // Two ticks at once (two timers, or two processes): the claim lets one run.
@@ -163,7 +163,7 @@ describeEachDatabase('inspection and duty', (dialect) => {
 
     function createSchedulerLike() {
       const s = createScheduler({ db: t.database.db, clock: () => now, zone });
-      s.on(planTask, (refId) => inspectionOf.get(t.app)!.runPlan(refId));
+      s.on(planTask, (refId) => t.sitewatch.services.inspection.service.runPlan(refId));
       return s;
     }
   });

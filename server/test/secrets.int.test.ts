@@ -120,8 +120,8 @@ describeEachDatabase('device secrets are encrypted at rest', (dialect) => {
           .executeTakeFirstOrThrow()
       ).id,
     );
-    expect(await encryptStoredSecrets(t.database.db, box)).toBe(1);
-    expect(await encryptStoredSecrets(t.database.db, box)).toBe(0);
+    expect(await encryptStoredSecrets(t.database.db, box, t.sitewatch.areas)).toBe(1);
+    expect(await encryptStoredSecrets(t.database.db, box, t.sitewatch.areas)).toBe(0);
 
     const rows = await k().selectFrom('devices').select('options').execute();
     for (const r of rows) for (const v of Object.values(secret)) expect(r.options).not.toContain(v);
@@ -243,8 +243,8 @@ describeEachDatabase('mail, LDAP and channel secrets are encrypted at rest and s
       .updateTable('notify_channels')
       .set({ config: JSON.stringify({ url: `${http.url}/webhook`, secret: hookSecret }) })
       .execute();
-    expect(await encryptStoredSecrets(t.database.db, box)).toBe(1);
-    expect(await encryptStoredSecrets(t.database.db, box)).toBe(0);
+    expect(await encryptStoredSecrets(t.database.db, box, t.sitewatch.areas)).toBe(1);
+    expect(await encryptStoredSecrets(t.database.db, box, t.sitewatch.areas)).toBe(0);
     const [row] = await k().selectFrom('notify_channels').select('config').execute();
     expect(row?.config).not.toContain(hookSecret);
   });

@@ -8,6 +8,8 @@ import {
   noticeTemplate,
 } from '@sitewatch/contract/notify';
 import type { z } from 'zod';
+import type { EventBus } from '../bus/bus.ts';
+import { announceAtOnce } from '../db/changes.ts';
 import type { Db } from '../db/kysely.ts';
 import { createSettingsStore, type SettingsStore } from '../db/settings-store.ts';
 import type { SecretBox } from '../secrets/index.ts';
@@ -46,6 +48,7 @@ export const createAlarmSettings = (
   db: Db,
   clock: () => number = Date.now,
   secrets?: SecretBox | undefined,
+  bus?: Pick<EventBus, 'publish'>,
 ): AlarmSettings =>
   createSettingsStore<Values>({
     db,
@@ -55,4 +58,6 @@ export const createAlarmSettings = (
     secretFields: alarmSettingSecrets,
     secrets,
     clock,
+    // The alarm engine (and, with several instances, every other process) re-reads on a change.
+    announce: { changes: announceAtOnce(bus), topic: 'alarm_settings' },
   });

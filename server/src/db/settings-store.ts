@@ -1,5 +1,7 @@
+import type { ConfigArea } from '@sitewatch/contract/events';
 import type { z } from 'zod';
 import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
+import type { Changes } from './changes.ts';
 import type { Db } from './kysely.ts';
 
 /** The key/JSON tables: `k` text primary key, `v` JSON text, `updated_at` epoch seconds. */
@@ -27,6 +29,8 @@ export const createSettingsStore = <V extends object>(options: {
   secretFields?: Partial<Record<keyof V, string[]>>;
   secrets?: SecretBox | undefined;
   clock?: () => number;
+  /** Announces every `set` under this topic (consumers that keep the values elsewhere re-read). */
+  announce?: { changes: Changes; topic: ConfigArea } | undefined;
 }): SettingsStore<V> => {
   const { db, table, schemas, defaults } = options;
   const cache = new Map<keyof V, unknown>();
@@ -61,6 +65,7 @@ export const createSettingsStore = <V extends object>(options: {
         .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at }))
         .execute();
       cache.set(key, JSON.parse(clear));
+      options.announce?.changes.note(options.announce.topic, null);
     },
   };
 };

@@ -29,20 +29,26 @@ export interface RouteOptions {
   bodyLimit?: number;
 }
 
+/** What a route requires: a page (and function), the administrator, any signed-in user (null), or nobody ('public'). */
+export type RouteRequirement = RouteOptions['permission'] | null | 'public';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: boolean;
     /** A read sent as POST: a read-only API token may call it (http/auth.ts). */
     reads?: boolean;
+    /**
+     * What the route requires, recorded per app by the composition root (`Sitewatch.routes`): the
+     * authorization matrices read it, so that no route escapes them. Routes made without `addRoute`
+     * set it themselves.
+     */
+    requirement?: RouteRequirement;
   }
 }
 
-/**
- * What each registered route requires (`METHOD /api/v1/...` → its permission, or null for a route
- * any signed-in user may call, or 'public'): the authorization matrix test reads it, so that no
- * write route escapes the test.
- */
-export const routeRequirements = new Map<string, RouteOptions['permission'] | null | 'public'>();
+/** The requirement a route's config records (a route without one: public when it skips sign-in). */
+export const requirementOf = (config: { auth?: boolean; requirement?: RouteRequirement } | undefined) =>
+  config?.requirement !== undefined ? config.requirement : config?.auth === false ? 'public' : null;
 
 /**
  * Registers one contract route: validation of params, query and body by the contract's
@@ -55,16 +61,13 @@ export const addRoute = <R extends RouteSpec>(
   handler: (input: RouteInput<R>) => Promise<z.infer<R['response']>> | z.infer<R['response']>,
   options: RouteOptions = {},
 ) => {
-  routeRequirements.set(
-    `${spec.method} ${routeUrl(spec)}`,
-    options.auth === false ? 'public' : (options.permission ?? null),
-  );
   app.route({
     method: spec.method,
     url: routeUrl(spec),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     config: {
       auth: options.auth ?? true,
+      requirement: options.auth === false ? 'public' : (options.permission ?? null),
       ...(spec.reads ? { reads: true } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     },

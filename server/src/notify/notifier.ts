@@ -50,10 +50,6 @@ export interface Notifier {
   stop(): Promise<void>;
   /** Whether the dispatcher takes and sends notices (not stopped): the dashboard's notification service state. */
   running(): boolean;
-  /** Routes notices by the duty roster while shift handover is enabled (the duty area sets it). */
-  setDutyRoster(roster: DutyRoster | null): void;
-  /** The roster set by the duty area (the alarm pushes mark who is on duty with it). */
-  dutyRoster(): DutyRoster | null;
 }
 
 /**
@@ -68,6 +64,8 @@ export interface DutyRoster {
 
 export interface NotifierOptions {
   db: Db;
+  /** Routes notices by who is on duty while shift handover is enabled (the duty area's roster). */
+  roster?: DutyRoster | undefined;
   settings: AlarmSettings;
   channels: ChannelRegistry;
   /** Decrypts channel secrets stored encrypted. */
@@ -138,7 +136,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
   let running = 0;
   let stopped = false;
   let directory: Promise<Directory> | null = null;
-  let roster: DutyRoster | null = null;
+  const roster = options.roster ?? null;
   const idleWaiters: (() => void)[] = [];
   /** Flood limiter: deliveries per key in the current minute, and what was folded. */
   const flood = new Map<string, { minute: number; count: number; folded: number; last: Delivery }>();
@@ -417,10 +415,6 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
     running: () => !stopped,
-    setDutyRoster: (r) => {
-      roster = r;
-    },
-    dutyRoster: () => roster,
     async stop() {
       stopped = true;
       if (floodTimer) clearInterval(floodTimer);

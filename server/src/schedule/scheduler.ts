@@ -99,6 +99,8 @@ export const createScheduler = (options: SchedulerOptions) => {
         ticking = null;
       }
     },
+    /** Whether start() made it tick on its own. */
+    running: () => timer !== null,
     start() {
       if (timer) return;
       timer = setInterval(() => void this.tick().catch(() => {}), options.intervalMs ?? 15_000);

@@ -172,13 +172,21 @@ const sharedTables = ['operation_logs', 'global_config'];
 export const fuzzArea = (name: FuzzArea) => {
   const area = fuzzAreas[name];
   const mine = operations.filter((o) => area.tags.includes(o.tag));
-  const tables = [...sharedTables, ...area.tables];
   describeEachDatabase(`fuzz ${name}`, (dialect) => {
     const t = useTestApp(dialect);
     const failures: unknown[] = [];
     const onFailure = (err: unknown) => failures.push(err);
     let sent = 0;
+    let tables: string[] = [];
     beforeAll(() => {
+      // The tables of the areas that registered these routes, as they declare them.
+      const owners = new Set(
+        t.sitewatch.routes
+          .filter((r) => mine.some((o) => o.method === r.method && o.path === r.url.replace(/:(\w+)/g, '{$1}')))
+          .map((r) => r.area),
+      );
+      const declared = t.sitewatch.areas.filter((a) => owners.has(a.name)).flatMap((a) => Object.keys(a.tables ?? {}));
+      tables = [...new Set([...sharedTables, ...declared, ...area.also])];
       process.on('uncaughtException', onFailure);
       process.on('unhandledRejection', onFailure);
     });

@@ -1,6 +1,5 @@
 import { tokensRoutes } from '@sitewatch/contract/tokens';
 import type { FastifyInstance } from 'fastify';
-import type { Area } from '../../area.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { Authenticator, Principal } from '../../http/auth.ts';
 import { notLoggedIn } from '../../http/errors.ts';
@@ -80,11 +79,4 @@ export const registerApiTokens = (app: FastifyInstance, deps: Deps & { access: A
     await tokens.revoke(principal, params.id, isAdmin, request.ip);
     return null;
   });
-};
-
-/** The area of personal API tokens: its routes (authentication itself is wired in app.ts). */
-export const apiTokensArea: Area = {
-  name: 'api-tokens',
-  register: (k) =>
-    registerApiTokens(k.app, { db: k.db, config: k.config, audit: k.audit, clock: k.clock, access: k.access }),
 };

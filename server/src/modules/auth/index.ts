@@ -13,7 +13,13 @@ import type { AuthService, RequestMeta } from './service.ts';
 export { createLoginKey, generateLoginKeyPem, type LoginKey, loadOrCreateLoginKey } from './login-key.ts';
 export { createLoginPolicy, ipAllowed, type LoginPolicy, terminalRefusal } from './login-policy.ts';
 export { createAuthRepository, newUserDefaults } from './repository.ts';
-export { type AuthService, createAuthService, ensureAdmin, type RequestMeta } from './service.ts';
+export {
+  type AuthService,
+  createAuthService,
+  ensureAdmin,
+  type PasswordChecker,
+  type RequestMeta,
+} from './service.ts';
 
 /**
  * Requests a minute from one address on each login route: an outer limit only; password guesses

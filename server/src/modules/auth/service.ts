@@ -44,6 +44,16 @@ export interface AuthDeps {
   loginKey: LoginKey;
   audit: AuditLog;
   clock?: () => number;
+  /** Who checks the password of users whose login type is not local (LDAP users: the directory). */
+  passwordCheckers?: () => readonly PasswordChecker[];
+  /** Told after a user's password changed (the first administrator's password file goes). */
+  onPasswordChanged?: (userId: number) => Promise<void>;
+}
+
+/** Checks the passwords of one login type instead of the stored hash (the LDAP area's directory). */
+export interface PasswordChecker {
+  loginType: number;
+  check(user: UserRow, password: string): Promise<boolean>;
 }
 
 const newToken = () => randomBytes(32).toString('base64url');
@@ -61,10 +71,18 @@ const passwordRulesError = (rules: PasswordRule[], language: Language) =>
  * changes, opaque session tokens stored hashed (so logout, idle timeout, password change and
  * single-terminal login really revoke them), and auto-login device tokens.
  */
-export const createAuthService = ({ repo, policy, config, loginKey, audit, clock = Date.now }: AuthDeps) => {
+export const createAuthService = ({
+  repo,
+  policy,
+  config,
+  loginKey,
+  audit,
+  clock = Date.now,
+  passwordCheckers = () => [],
+  onPasswordChanged,
+}: AuthDeps) => {
   const now = () => nowSeconds(clock());
-  /** Who checks the password of users whose login type is not local (LDAP users: the directory). */
-  const passwordCheckers = new Map<number, (user: UserRow, password: string) => Promise<boolean>>();
+  const checkerOf = (loginType: number) => passwordCheckers().find((c) => c.loginType === loginType)?.check;
   const throttle = createLoginThrottle(repo, now);
 
   /** Runs one password check inside the brute-force budget; `check` answers whether it was right. */
@@ -277,11 +295,6 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
   };
 
   return {
-    /** Lets another module (LDAP) verify the passwords of its login type. */
-    setPasswordChecker(loginType: number, check: (user: UserRow, password: string) => Promise<boolean>) {
-      passwordCheckers.set(loginType, check);
-    },
-
     async newCaptcha(): Promise<string> {
       const id = randomUUID();
       const code = Array.from({ length: 4 }, () => captchaAlphabet[randomInt(captchaAlphabet.length)]).join('');
@@ -482,7 +495,7 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
       if (!plain) throw new AppError('badRequest', 'users.verifyPasswordEmpty');
       const user = await repo.findUserById(principal.user_id);
       if (!user) throw new AppError('notLoggedIn');
-      const checker = passwordCheckers.get(user.login_type);
+      const checker = checkerOf(user.login_type);
       // A stolen session must not become a password oracle: the same budget as a login.
       const valid = await throttled(
         user.user_name,
@@ -574,6 +587,7 @@ export const createAuthService = ({ repo, policy, config, loginKey, audit, clock
       user_id: user.id,
       user_name: user.user_name,
     });
+    await onPasswordChanged?.(user.id);
   }
 };
 

@@ -1,10 +1,9 @@
 import { dutyRoutes as r } from '@sitewatch/contract/duty';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Area } from '../../area.ts';
 import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
-import type { Notifier } from '../../notify/notifier.ts';
-import { scheduleZone } from '../inspection/index.ts';
+import type { DutyRoster } from '../../notify/notifier.ts';
+import { scheduleZone } from '../../schedule/zone.ts';
 import { createDutyRepository } from './repository.ts';
 import { createDutyService, type DutyService } from './service.ts';
 
@@ -13,24 +12,22 @@ const arrange = 731;
 const change = 732;
 const memo = 733;
 
-export const registerDuty = (
-  app: FastifyInstance,
-  deps: { db: Db; notifier?: Notifier | undefined; clock: () => number },
-) => {
-  const service = createDutyService({
-    repo: createDutyRepository(deps.db, deps.clock),
-    zone: scheduleZone(),
-    clock: deps.clock,
-  });
-  // Shift handover enabled: the notifier asks who is on duty; disabled: null, the standard mode.
-  deps.notifier?.setDutyRoster({
-    onDuty: async (at) => ((await service.settings()).handover_enable ? service.onDutyIds(at) : null),
-    // The browsers' alarm pop-ups: users whose e-mail is an on-duty contact's.
-    onDutyUsers: async (at) =>
-      (await service.settings()).handover_enable
-        ? (await service.onDutyPeople(at)).flatMap((p) => (p.user_id === null ? [] : [p.user_id]))
-        : null,
-  });
+/** The duty service over the database. */
+export const createDuty = (deps: { db: Db; clock: () => number }): DutyService =>
+  createDutyService({ repo: createDutyRepository(deps.db, deps.clock), zone: scheduleZone(), clock: deps.clock });
+
+/** Who is on duty, for the notifier and the alarm pushes: null while shift handover is disabled (the standard mode). */
+export const dutyRosterOf = (service: DutyService): DutyRoster => ({
+  onDuty: async (at) => ((await service.settings()).handover_enable ? service.onDutyIds(at) : null),
+  // The browsers' alarm pop-ups: users whose e-mail is an on-duty contact's.
+  onDutyUsers: async (at) =>
+    (await service.settings()).handover_enable
+      ? (await service.onDutyPeople(at)).flatMap((p) => (p.user_id === null ? [] : [p.user_id]))
+      : null,
+});
+
+export const registerDuty = (app: FastifyInstance, deps: { db: Db; service: DutyService; clock: () => number }) => {
+  const { service } = deps;
   const user = (request: FastifyRequest) => ({
     id: request.principal?.user_id ?? 0,
     name: request.principal?.user_name ?? '',
@@ -124,15 +121,4 @@ export const registerDuty = (
     async ({ body }) => service.setSettings({ handover_enable: body.handover_enable }),
     p(change, 'edit'),
   );
-  return service;
-};
-
-/** The duty service of each app: the work orders record who was on duty (tests build several apps). */
-export const dutyOf = new WeakMap<FastifyInstance, DutyService>();
-
-export const dutyArea: Area = {
-  name: 'duty',
-  register: (k) => {
-    dutyOf.set(k.app, registerDuty(k.app, { db: k.db, notifier: k.notifier, clock: k.clock }));
-  },
 };

@@ -1,7 +1,6 @@
 import { electricalSafetyMenus as menus, electricalSafetyRoutes as r } from '@sitewatch/contract/electrical-safety';
 import { checkWrite, itemSource } from '@sitewatch/contract/monitoring';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Area } from '../../area.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
@@ -14,7 +13,7 @@ import { createElectricalSafetyService, type LiveValues } from './service.ts';
 
 export type { QualityFormulas } from './figures.ts';
 
-/** Password hashing of the auth module (argon2id), handed in by areas.ts. */
+/** Password hashing of the auth area (argon2id). */
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(hash: string, password: string): Promise<boolean>;
@@ -191,19 +190,3 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
   addRoute(app, r.switchLog, async ({ query, request }) => service.switchLog(query, await sites(request)));
   addRoute(app, r.overview, async ({ request }) => service.overview(await sites(request)));
 };
-
-/** The area, given the energy module's quality formulas and the auth module's password hashing. */
-export const electricalSafetyArea = (tools: { formulas: QualityFormulas; passwords: PasswordHasher }): Area => ({
-  name: 'electrical-safety',
-  register: (k) =>
-    registerElectricalSafety(k.app, {
-      db: k.db,
-      audit: k.audit,
-      loginKey: k.loginKey,
-      formulas: tools.formulas,
-      passwords: tools.passwords,
-      live: k.live,
-      series: k.series,
-      clock: k.clock,
-    }),
-});

@@ -394,6 +394,8 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
         });
         for (const [item, w] of watched) if (w.meterId === meterId) watched.delete(item);
       }),
+    /** Whether start() made it follow the roll-ups on its own. */
+    running: () => timer !== null,
     start() {
       if (timer) return;
       tick();

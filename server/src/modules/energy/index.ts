@@ -1,16 +1,14 @@
 import { energyRoutes as r, type TariffMode, tariffRouteModes } from '@sitewatch/contract/energy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Area } from '../../area.ts';
 import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
+import { scheduleZone } from '../../schedule/zone.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { energyWorkbook } from './export.ts';
-
-export { seedEnergyDemo } from './demo.ts';
 
 import { createEnergyFill, type EnergyFill } from './fill.ts';
 import { createEnergyRepository } from './repository.ts';
@@ -26,25 +24,38 @@ import { zoneClock } from './tariff.ts';
 const meterGrant = (func: 'add' | 'edit' | 'delete') => ({ menu: 216, func }) as const;
 const tariffGrant = (func: 'add' | 'edit' | 'delete') => ({ menu: 756, func }) as const;
 
-export const registerEnergy = (
-  app: FastifyInstance,
-  deps: { db: Db; series?: SeriesStore | undefined; audit: AuditLog; bus?: EventBus | undefined },
-) => {
+/** The energy fill of one server: the stored hours follow the roll-ups, and late samples recompute. */
+export const createEnergyFillFor = (deps: {
+  db: Db;
+  series?: SeriesStore | undefined;
+  bus?: EventBus | undefined;
+  log: { warn(obj: object, msg: string): void };
+}): EnergyFill => {
   // Without a collecting store (an API-only server) the roll-ups are read straight from the tables.
   const store = deps.series ?? createSeriesStore(deps.db);
-  const zone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = scheduleZone();
   const fill = createEnergyFill({
     db: deps.db,
     rollups: (itemIds, t1, t2) => store.rollups(itemIds, 'hour', t1, t2),
     flush: deps.series ? () => deps.series!.flush() : undefined,
     clock: zoneClock(zone),
     zone,
-    onError: (err) => app.log.warn({ err }, 'energy fill failed'),
+    onError: (err) => deps.log.warn({ err }, 'energy fill failed'),
   });
   // A sample for an hour already read (a late one) recomputes that meter from its hour.
   deps.bus?.subscribe('samples', ({ ids, from, to, ts_ms }) => {
     for (let i = from; i < to; i++) fill.touched(ids[i]!, ts_ms);
   });
+  return fill;
+};
+
+export const registerEnergy = (
+  app: FastifyInstance,
+  deps: { db: Db; series?: SeriesStore | undefined; audit: AuditLog; fill: EnergyFill },
+) => {
+  const { fill } = deps;
+  const store = deps.series ?? createSeriesStore(deps.db);
+  const zone = scheduleZone();
   const service = createEnergyService({
     repo: createEnergyRepository(deps.db),
     // A failed fill leaves the stored energy as it was: the read answers from it rather than fail.
@@ -161,27 +172,4 @@ export const registerEnergy = (
       { permission: tariffGrant('delete') },
     );
   }
-  return fill;
-};
-
-/** The energy fill of each app (tests build several apps in one process and run it by hand). */
-export const energyFillOf = new WeakMap<FastifyInstance, EnergyFill>();
-const unstarted = new Set<EnergyFill>();
-
-export const energyArea: Area = {
-  name: 'energy',
-  register: (k) => {
-    const fill = registerEnergy(k.app, { db: k.db, series: k.series, audit: k.audit, bus: k.bus });
-    energyFillOf.set(k.app, fill);
-    unstarted.add(fill);
-    k.app.addHook('onClose', async () => {
-      unstarted.delete(fill);
-      await fill.stop();
-    });
-  },
-  // The stored energy follows the roll-ups every minute (and before every read).
-  start: () => {
-    for (const fill of unstarted) fill.start();
-    unstarted.clear();
-  },
 };

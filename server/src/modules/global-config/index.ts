@@ -94,7 +94,8 @@ export const registerGlobalConfigRoutes = (
   app: FastifyInstance,
   config: GlobalConfig,
   audit: AuditLog,
-  guards: GlobalConfigGuards = {},
+  /** The guards the areas contribute (read at each change: they are gathered after this area is made). */
+  guards: () => GlobalConfigGuards = () => ({}),
 ) => {
   addRoute(
     app,
@@ -124,7 +125,7 @@ export const registerGlobalConfigRoutes = (
     authRoutes.globalConfigSet,
     async ({ body, request }) => {
       if (body.k === 'LOGIN_SAFE') {
-        const refusal = await guards.LOGIN_SAFE?.(body.v, request);
+        const refusal = await guards().LOGIN_SAFE?.(body.v, request);
         if (refusal) throw new AppError('badRequest', refusal.key, refusal.values);
       }
       if (body.k === 'PWD_COMPLEXITY') await config.set('PWD_COMPLEXITY', body.v.pwd_complexity_config);

@@ -1,22 +1,20 @@
 import { sharedText } from '@sitewatch/contract';
 import { inspectionRoutes as r } from '@sitewatch/contract/inspection';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Area } from '../../area.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { conflict } from '../../http/errors.ts';
 import { pdfFont, sendPdf, tablePdf } from '../../http/pdf.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx, sheetWorkbook } from '../../http/xlsx.ts';
-import { createScheduler, type Scheduler } from '../../schedule/scheduler.ts';
+import type { Scheduler } from '../../schedule/scheduler.ts';
+import { scheduleZone } from '../../schedule/zone.ts';
 import { createInspectionRepository } from './repository.ts';
 import { createInspectionService, type InspectionLive, type InspectionService, planTask } from './service.ts';
 
 /** /polling_main (menu 721, migration 0017); /polling_record and /polling_main_detail are always allowed pages. */
 const menu = 721;
 
-/** The zone of the repeat options' wall-clock times: the server's. */
-export const scheduleZone = () => process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
 /** 2026-11-23 08:30:00 in the server's zone (the PDF is read by people, not parsed). */
 const localTime = (sec: number) =>
   new Intl.DateTimeFormat('sv-SE', {
@@ -29,10 +27,13 @@ const localTime = (sec: number) =>
     second: '2-digit',
   }).format(new Date(sec * 1000));
 
-export const registerInspection = (
-  app: FastifyInstance,
-  deps: { db: Db; live?: InspectionLive | undefined; scheduler: Scheduler; clock: () => number },
-) => {
+/** The inspection service over the database, its automatic plans run by `scheduler`. */
+export const createInspection = (deps: {
+  db: Db;
+  live?: InspectionLive | undefined;
+  scheduler: Scheduler;
+  clock: () => number;
+}): InspectionService => {
   const service = createInspectionService({
     repo: createInspectionRepository(deps.db, deps.clock),
     live: deps.live,
@@ -40,6 +41,10 @@ export const registerInspection = (
     clock: deps.clock,
   });
   deps.scheduler.on(planTask, (planId) => service.runPlan(planId));
+  return service;
+};
+
+export const registerInspection = (app: FastifyInstance, service: InspectionService) => {
   const sites = (request: FastifyRequest) => request.server.access.sites(request);
   const user = (request: FastifyRequest) => ({
     id: request.principal?.user_id ?? 0,
@@ -155,29 +160,4 @@ export const registerInspection = (
     async ({ body }) => service.setReport({ auto_pass_normal: body.auto_pass_normal, keep_days: body.keep_days }),
     { permission: edit },
   );
-  return service;
-};
-
-/** The scheduler of each app (tests build several apps in one process and tick them by hand). */
-export const schedulerOf = new WeakMap<FastifyInstance, Scheduler>();
-export const inspectionOf = new WeakMap<FastifyInstance, InspectionService>();
-const unstarted = new Set<Scheduler>();
-
-/** Inspection, with the scheduler of its automatic plans (started with the engines, stopped on close). */
-export const inspectionArea: Area = {
-  name: 'inspection',
-  register: (k) => {
-    const scheduler = createScheduler({ db: k.db, clock: k.clock, zone: scheduleZone(), log: k.app.log });
-    schedulerOf.set(k.app, scheduler);
-    unstarted.add(scheduler);
-    k.app.addHook('onClose', async () => {
-      unstarted.delete(scheduler);
-      await scheduler.stop();
-    });
-    inspectionOf.set(k.app, registerInspection(k.app, { db: k.db, live: k.live, scheduler, clock: k.clock }));
-  },
-  start: () => {
-    for (const scheduler of unstarted) scheduler.start();
-    unstarted.clear();
-  },
 };

@@ -1,5 +1,5 @@
 import { ldapRoutes, loginTypes } from '@sitewatch/contract/ldap';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { forbidden, notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
@@ -8,37 +8,42 @@ import { type AuthService, requestMeta } from '../auth/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
 import type { GrantRules } from '../users/index.ts';
 import { createLdapRepository } from './repository.ts';
-import { createLdapService } from './service.ts';
+import { createLdapService, type LdapService } from './service.ts';
 
 export { createLdapService, type LdapService } from './service.ts';
 
 /** The LDAP page's menu id (docs/menus.md) and its functions. */
 export const ldapMenuId = 224;
 
-export const registerLdap = (
-  app: FastifyInstance,
-  deps: {
-    db: Db;
-    config: GlobalConfig;
-    audit: AuditLog;
-    auth: Pick<AuthService, 'loginVerifiedBy' | 'setPasswordChecker'>;
-    /** Users given roles by LDAP get only roles the editor may give (docs/users.md, "Who may grant what"). */
-    grants: Pick<GrantRules, 'requireAssignable'>;
-    rateLimit: { max: number; timeWindow: number };
-    clock?: () => number;
-  },
-) => {
+export const registerLdap = (deps: {
+  db: Db;
+  config: GlobalConfig;
+  audit: AuditLog;
+  auth: Pick<AuthService, 'loginVerifiedBy'>;
+  /** Users given roles by LDAP get only roles the editor may give (docs/users.md, "Who may grant what"). */
+  grants: Pick<GrantRules, 'requireAssignable'>;
+  rateLimit: { max: number; timeWindow: number };
+  clock?: () => number;
+  log: FastifyBaseLogger;
+}) => {
   const repo = createLdapRepository(deps.db);
   const ldap = createLdapService({
     repo,
     config: deps.config,
     audit: deps.audit,
     auth: deps.auth,
-    log: app.log,
+    log: deps.log,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  deps.auth.setPasswordChecker(loginTypes.ldap, (user, password) => ldap.checkOwnPassword(user.user_name, password));
+  return { service: ldap, routes: (app: FastifyInstance) => registerLdapRoutes(app, ldap, repo, deps) };
+};
 
+const registerLdapRoutes = (
+  app: FastifyInstance,
+  ldap: LdapService,
+  repo: ReturnType<typeof createLdapRepository>,
+  deps: Parameters<typeof registerLdap>[0],
+) => {
   /** Who is calling, for the operation log; LDAP users lose the LDAP page (000 §6: login type 2). */
   const caller = async (request: FastifyRequest) => {
     const principal = request.principal;

@@ -19,7 +19,6 @@ import {
 } from '@sitewatch/contract/monitoring';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
-import type { EventBus } from '../../bus/bus.ts';
 import type { ItemsTable } from '../../db/schema-monitoring.ts';
 import { notFound } from '../../http/errors.ts';
 import { createSecretBox, mapJsonFields, type SecretBox } from '../../secrets/index.ts';
@@ -34,8 +33,6 @@ export interface LiveSource {
 
 export interface MonitoringDeps {
   repo: MonitoringRepository;
-  /** Told of every change to devices and items (`config.changed`), so the collector and alarm engine re-read them. */
-  bus?: Pick<EventBus, 'publish'> | undefined;
   clock?: () => number;
   live?: LiveSource | undefined;
   /** Serial ports present on this host (e.g. /dev/ttyS0). */
@@ -77,10 +74,6 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
   const now = () => Math.floor((deps.clock?.() ?? Date.now()) / 1000);
   const defaultSerial = serialSettings.parse({});
   const defaultOptions = deviceOptions.parse({});
-  /** A device (or, without an id, any number of them) changed: whoever keeps devices or items in memory re-reads. */
-  const reload = async (deviceId?: number) => {
-    deps.bus?.publish('config.changed', { area: 'devices', ids: deviceId === undefined ? null : [deviceId] });
-  };
 
   // ---------- devices and items ----------
   /** Secrets are answered as '' plus a "set" flag (issue 11, finding 7); the collector reads the row itself. */
@@ -313,7 +306,6 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
     deps,
     repo,
     now,
-    reload,
     defaultSerial,
     keepSecrets,
     toDevice,

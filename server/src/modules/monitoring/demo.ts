@@ -2,7 +2,6 @@ import { type Language, sharedText } from '@sitewatch/contract';
 import { deviceInput, itemSource } from '@sitewatch/contract/monitoring';
 import type { Db } from '../../db/kysely.ts';
 import { siteScope } from '../access/index.ts';
-import { seedEnergyDemo } from '../energy/index.ts';
 import { createMonitoringRepository } from './repository.ts';
 import { createMonitoringService } from './service.ts';
 
@@ -37,7 +36,6 @@ export const seedDemo = async (
   // The demo is made by the system itself, which reaches every site.
   const everySite = siteScope(null);
   let devices = 0;
-  const siteIds: number[] = [];
   for (const [key, longitude, latitude] of sites) {
     const site = await service.createSite(
       {
@@ -53,7 +51,6 @@ export const seedDemo = async (
       },
       everySite,
     );
-    siteIds.push(site.id);
     for (const [templateId, code, prefix, count] of siteMix) {
       for (let n = 1; n <= count; n++) {
         const input = deviceInput.parse({
@@ -70,8 +67,6 @@ export const seedDemo = async (
     }
   }
   await calm(db);
-  // Energy meters with a year of history and a tariff in force, so the energy pages show data at once.
-  await seedEnergyDemo(db, lang, siteIds);
   return { sites: sites.length, devices };
 };
 

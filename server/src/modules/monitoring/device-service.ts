@@ -14,8 +14,7 @@ import type { AllowedSites, MonitoringQueries } from './repository.ts';
 
 /** Device categories, templates and devices (002 §7.1). */
 export const createDeviceService = (ctx: MonitoringContext) => {
-  const { copyDeviceInto, copyName, repo, now, reload, keepSecrets, toDevice, getDevice, itemValues, deviceValues } =
-    ctx;
+  const { copyDeviceInto, copyName, repo, now, keepSecrets, toDevice, getDevice, itemValues, deviceValues } = ctx;
 
   // Inside a transaction the checks must use its queries: SQLite has one connection.
   const checkDeviceRefs = async (input: DeviceValues, r: MonitoringQueries = repo) => {
@@ -149,7 +148,6 @@ export const createDeviceService = (ctx: MonitoringContext) => {
         if (template) await r.insertItems(templateItems(template.items, newId, lang));
         return newId;
       });
-      await reload(id);
       return getDevice(id, scope.sites);
     },
     async updateDevice(id: number, input: DeviceValues, scope: SiteScope) {
@@ -167,7 +165,6 @@ export const createDeviceService = (ctx: MonitoringContext) => {
       }
       const values = { ...input, options: keepSecrets(input.options, current.options) };
       await repo.updateDevice(id, { ...deviceValues(values), updated_at: now() });
-      await reload(id);
       return getDevice(id, scope.sites);
     },
     /** All or nothing as to grants: one device of a site outside the grant refuses the whole request (404). */
@@ -191,14 +188,12 @@ export const createDeviceService = (ctx: MonitoringContext) => {
       };
       if (Object.keys(row).length === 0) throw badRequest('monitoring.validation.nothingToUpdate');
       const updated = found.size ? await repo.updateDevices([...found], { ...row, updated_at: now() }) : 0;
-      await reload();
       return { updated, failed };
     },
     async deleteDevice(id: number, scope: SiteScope) {
       if ((await repo.listDevices({ ids: [id] }, scope.sites)).length === 0) throw notFound();
       const n = await repo.transaction((r) => r.deleteDevice(id));
       if (n === 0) throw notFound();
-      await reload(id);
       return null;
     },
     async copyDevice(id: number, input: { count: number; device_group_id?: number | undefined }, scope: SiteScope) {
@@ -214,7 +209,6 @@ export const createDeviceService = (ctx: MonitoringContext) => {
         for (let n = 1; n <= input.count; n++) out.push(await copyDeviceInto(r, id, siteId, copyName(src.name, n)));
         return out;
       });
-      for (const newId of ids) await reload(newId);
       const categories = await repo.categoryIds();
       return (await repo.listDevices({ ids }, scope.sites)).map((r) => toDevice(r, categories));
     },

@@ -47,9 +47,9 @@ export const registerMonitoring = (
   },
 ) => {
   const service = createMonitoringService({
-    repo: createMonitoringRepository(deps.db),
+    // Writes of sites, devices, items and time periods announce themselves on the bus.
+    repo: createMonitoringRepository(deps.db, deps.bus),
     secrets: deps.secrets,
-    bus: deps.bus,
     live: deps.collector,
     listHostSerialPorts: hostSerialPorts,
   });

@@ -16,7 +16,7 @@ import type { AllowedSites } from './repository.ts';
 
 /** Monitored items, time periods and serial ports (002 §7.1). */
 export const createItemService = (ctx: MonitoringContext) => {
-  const { deps, repo, reload, defaultSerial, toItem, getItem, itemValues } = ctx;
+  const { deps, repo, defaultSerial, toItem, getItem, itemValues } = ctx;
 
   return {
     async listItems(
@@ -41,7 +41,6 @@ export const createItemService = (ctx: MonitoringContext) => {
       if (sourceKindOf(device.driver as DriverName) !== input.source.kind)
         throw badRequest('monitoring.errors.sourceKind');
       const [id] = await repo.insertItems([itemValues(input, input.device_id)]);
-      await reload(input.device_id);
       return getItem(id!, scope.sites);
     },
     async updateItem(id: number, input: ItemValues, scope: SiteScope) {
@@ -53,8 +52,6 @@ export const createItemService = (ctx: MonitoringContext) => {
         throw badRequest('monitoring.errors.sourceKind');
       const { state: _s, value: _v, last_check: _l, info: _i, ...values } = itemValues(input, input.device_id);
       await repo.updateItem(id, values);
-      await reload(current.device_id);
-      if (current.device_id !== input.device_id) await reload(input.device_id);
       return getItem(id, scope.sites);
     },
     /** The same settings for many items; an item the change would make invalid is listed and kept as it was. */
@@ -65,7 +62,6 @@ export const createItemService = (ctx: MonitoringContext) => {
       const found = new Map(rows.map((r) => [r.id, r]));
       const failed: Array<{ id: number; message: string }> = [];
       const set = { ...input.set, ...(input.set.enable !== undefined ? { enable: input.set.enable ? 1 : 0 } : {}) };
-      const devices = new Set<number>();
       let updated = 0;
       await repo.transaction(async (r) => {
         for (const id of input.ids) {
@@ -91,18 +87,15 @@ export const createItemService = (ctx: MonitoringContext) => {
             continue;
           }
           await r.updateItem(id, set as never);
-          devices.add(row.device_id);
           updated += 1;
         }
       });
-      for (const d of devices) await reload(d);
       return { updated, failed };
     },
     async deleteItem(id: number, scope: SiteScope) {
       const [row] = await repo.listItems({ ids: [id] }, scope.sites);
       if (!row) throw notFound();
       await repo.deleteItem(id);
-      await reload(row.device_id);
       return null;
     },
 

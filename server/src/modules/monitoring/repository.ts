@@ -1,4 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { EventBus } from '../../bus/bus.ts';
+import { announceAtOnce, type Changes, gatherChanges } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DeviceGroupsTable, DevicesTable, DeviceTemplatesTable, ItemsTable } from '../../db/schema-monitoring.ts';
@@ -26,8 +28,15 @@ export type AllowedSites = number[] | null;
 
 const escapeLike = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const createQueries = (db: Db) => {
+/**
+ * `changes` hears every write of sites, devices, items and time periods (the collector and the alarm
+ * engine keep them in memory): a device's items changing names the device.
+ */
+const createQueries = (db: Db, changes: Changes) => {
   const k: Kysely<Database> = db.kysely;
+  const devicesOf = (rows: { device_id: number }[]) => {
+    if (rows.length) changes.note('devices', [...new Set(rows.map((r) => r.device_id))]);
+  };
   const like = (column: string, value: string) =>
     [column, db.dialect === 'postgres' ? 'ilike' : 'like', escapeLike(value)] as const;
 
@@ -71,12 +80,20 @@ const createQueries = (db: Db) => {
       return q.selectAll().orderBy('weight', 'desc').orderBy('id').execute();
     },
     getSite: (id: number) => k.selectFrom('device_groups').selectAll().where('id', '=', id).executeTakeFirst(),
-    insertSite: async (row: Insertable<DeviceGroupsTable>) =>
-      (await k.insertInto('device_groups').values(row).returning('id').executeTakeFirstOrThrow()).id,
-    updateSite: (id: number, row: Updateable<DeviceGroupsTable>) =>
-      k.updateTable('device_groups').set(row).where('id', '=', id).execute(),
-    deleteSites: async (ids: number[]) =>
-      Number((await k.deleteFrom('device_groups').where('id', 'in', ids).executeTakeFirst()).numDeletedRows),
+    insertSite: async (row: Insertable<DeviceGroupsTable>) => {
+      const { id } = await k.insertInto('device_groups').values(row).returning('id').executeTakeFirstOrThrow();
+      changes.note('sites', [id]);
+      return id;
+    },
+    updateSite: async (id: number, row: Updateable<DeviceGroupsTable>) => {
+      await k.updateTable('device_groups').set(row).where('id', '=', id).execute();
+      changes.note('sites', [id]);
+    },
+    deleteSites: async (ids: number[]) => {
+      const n = Number((await k.deleteFrom('device_groups').where('id', 'in', ids).executeTakeFirst()).numDeletedRows);
+      if (n) changes.note('sites', ids);
+      return n;
+    },
     childSites: (ids: number[]) =>
       k.selectFrom('device_groups').select(['id', 'parent_id']).where('parent_id', 'in', ids).execute(),
     siteDevices: (siteIds: number[]) =>
@@ -143,15 +160,27 @@ const createQueries = (db: Db) => {
       if (page) q = q.limit(page.limit).offset(page.offset);
       return q.execute();
     },
-    insertDevice: async (row: Insertable<DevicesTable>) =>
-      (await k.insertInto('devices').values(row).returning('id').executeTakeFirstOrThrow()).id,
-    updateDevice: (id: number, row: Updateable<DevicesTable>) =>
-      k.updateTable('devices').set(row).where('id', '=', id).execute(),
-    updateDevices: async (ids: number[], row: Updateable<DevicesTable>) =>
-      Number((await k.updateTable('devices').set(row).where('id', 'in', ids).executeTakeFirst()).numUpdatedRows),
+    insertDevice: async (row: Insertable<DevicesTable>) => {
+      const { id } = await k.insertInto('devices').values(row).returning('id').executeTakeFirstOrThrow();
+      changes.note('devices', [id]);
+      return id;
+    },
+    updateDevice: async (id: number, row: Updateable<DevicesTable>) => {
+      await k.updateTable('devices').set(row).where('id', '=', id).execute();
+      changes.note('devices', [id]);
+    },
+    updateDevices: async (ids: number[], row: Updateable<DevicesTable>) => {
+      const n = Number(
+        (await k.updateTable('devices').set(row).where('id', 'in', ids).executeTakeFirst()).numUpdatedRows,
+      );
+      if (n) changes.note('devices', ids);
+      return n;
+    },
     deleteDevice: async (id: number) => {
       await k.deleteFrom('items').where('device_id', '=', id).execute();
-      return Number((await k.deleteFrom('devices').where('id', '=', id).executeTakeFirst()).numDeletedRows);
+      const n = Number((await k.deleteFrom('devices').where('id', '=', id).executeTakeFirst()).numDeletedRows);
+      changes.note('devices', [id]);
+      return n;
     },
     categoryIds: async () =>
       new Map((await k.selectFrom('categorys').select(['code', 'id']).execute()).map((c) => [c.code, c.id])),
@@ -185,12 +214,25 @@ const createQueries = (db: Db) => {
           .execute();
         ids.push(...got.map((r) => r.id));
       }
+      devicesOf(rows);
       return ids;
     },
-    updateItem: (id: number, row: Updateable<ItemsTable>) =>
-      k.updateTable('items').set(row).where('id', '=', id).execute(),
-    deleteItem: async (id: number) =>
-      Number((await k.deleteFrom('items').where('id', '=', id).executeTakeFirst()).numDeletedRows),
+    updateItem: async (id: number, row: Updateable<ItemsTable>) => {
+      // An item moved to another device changes the items of both.
+      const before =
+        row.device_id === undefined
+          ? []
+          : await k.selectFrom('items').select('device_id').where('id', '=', id).execute();
+      devicesOf([
+        ...before,
+        ...(await k.updateTable('items').set(row).where('id', '=', id).returning('device_id').execute()),
+      ]);
+    },
+    deleteItem: async (id: number) => {
+      const rows = await k.deleteFrom('items').where('id', '=', id).returning('device_id').execute();
+      devicesOf(rows);
+      return rows.length;
+    },
     itemsUsingPeriod: async (periodId: number) =>
       Number(
         (
@@ -219,11 +261,19 @@ const createQueries = (db: Db) => {
     // time periods
     listPeriods: () => k.selectFrom('time_periods').selectAll().orderBy('id').execute(),
     getPeriod: (id: number) => k.selectFrom('time_periods').selectAll().where('id', '=', id).executeTakeFirst(),
-    insertPeriod: async (row: { name: string; ranges: string }) =>
-      (await k.insertInto('time_periods').values(row).returning('id').executeTakeFirstOrThrow()).id,
-    updatePeriod: (id: number, row: { name: string; ranges: string }) =>
-      k.updateTable('time_periods').set(row).where('id', '=', id).execute(),
-    deletePeriod: (id: number) => k.deleteFrom('time_periods').where('id', '=', id).execute(),
+    insertPeriod: async (row: { name: string; ranges: string }) => {
+      const { id } = await k.insertInto('time_periods').values(row).returning('id').executeTakeFirstOrThrow();
+      changes.note('time_periods', [id]);
+      return id;
+    },
+    updatePeriod: async (id: number, row: { name: string; ranges: string }) => {
+      await k.updateTable('time_periods').set(row).where('id', '=', id).execute();
+      changes.note('time_periods', [id]);
+    },
+    deletePeriod: async (id: number) => {
+      await k.deleteFrom('time_periods').where('id', '=', id).execute();
+      changes.note('time_periods', [id]);
+    },
 
     // serial ports
     listSerialPorts: () => k.selectFrom('serial_ports').selectAll().orderBy('name').execute(),
@@ -238,11 +288,18 @@ const createQueries = (db: Db) => {
 
 export type MonitoringQueries = ReturnType<typeof createQueries>;
 
-/** Kysely only: plain rows of sites, categories, templates, devices, items, periods, ports. */
-export const createMonitoringRepository = (db: Db) => ({
-  ...createQueries(db),
-  transaction: <T>(fn: (repo: MonitoringQueries) => Promise<T>) =>
-    db.kysely.transaction().execute((trx) => fn(createQueries({ ...db, kysely: trx }))),
+/**
+ * Kysely only: plain rows of sites, categories, templates, devices, items, periods, ports. Writes
+ * announce themselves on `bus` (at once, or after the commit of a transaction).
+ */
+export const createMonitoringRepository = (db: Db, bus?: Pick<EventBus, 'publish'>) => ({
+  ...createQueries(db, announceAtOnce(bus)),
+  async transaction<T>(fn: (repo: MonitoringQueries) => Promise<T>) {
+    const changes = gatherChanges();
+    const result = await db.kysely.transaction().execute((trx) => fn(createQueries({ ...db, kysely: trx }, changes)));
+    changes.publish(bus);
+    return result;
+  },
 });
 
 export type MonitoringRepository = ReturnType<typeof createMonitoringRepository>;

@@ -7,7 +7,7 @@ import type { AllowedSites, MonitoringRepository } from './repository.ts';
 
 /** Sites: list, add, edit, delete, copy and the site tree (002 §5.1, §7.1). */
 export const createSiteService = (ctx: MonitoringContext) => {
-  const { copyDeviceInto, copyName, deps, repo, now, reload } = ctx;
+  const { copyDeviceInto, copyName, deps, repo, now } = ctx;
   // ---------- sites ----------
   const toSite = (
     row: Awaited<ReturnType<MonitoringRepository['getSite']>> & object,
@@ -136,7 +136,6 @@ export const createSiteService = (ctx: MonitoringContext) => {
         }
         return ids;
       });
-      await reload();
       return Promise.all(created.map(siteWithDevices));
     },
     async siteMenu(allowed: AllowedSites): Promise<SiteTreeNode[]> {

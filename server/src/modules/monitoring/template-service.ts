@@ -38,7 +38,7 @@ const itemFields = Object.keys(itemInput.shape) as Array<keyof ItemValues>;
  * their import into a device (issue 13, Build 5; docs/point-tables.md).
  */
 export const createTemplateService = (ctx: MonitoringContext) => {
-  const { repo, reload, toItem, itemValues } = ctx;
+  const { repo, toItem, itemValues } = ctx;
 
   /** Built-in texts are locale keys and follow the reader's language; a user's texts are kept as written. */
   const toTemplate = (t: StoredTemplate, used: Map<number, number>, lang: Language): DeviceTemplateRow =>
@@ -212,7 +212,6 @@ export const createTemplateService = (ctx: MonitoringContext) => {
         }
         await r.insertItems(created.map((p) => itemValues(p.values, id)));
       });
-      await reload(id);
       return { created: created.length, updated: points.length - created.length };
     },
     /** GET setting/snmp_json: each template's SNMP points. */

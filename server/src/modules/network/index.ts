@@ -1,6 +1,5 @@
 import { networkRoutes as r } from '@sitewatch/contract/network';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Area } from '../../area.ts';
 import { loadDevices } from '../../collector/collector.ts';
 import { walkPorts } from '../../collector/drivers/snmp-ifmib.ts';
 import type { Db } from '../../db/kysely.ts';
@@ -46,10 +45,4 @@ export const registerNetwork = (
   addRoute(app, r.walk, async ({ query, request }) => service.walk(query.device_id, await sites(request)), {
     permission: networkPage,
   });
-};
-
-export const networkArea: Area = {
-  name: 'network',
-  register: (k) =>
-    registerNetwork(k.app, { db: k.db, secrets: k.secrets, live: k.live, flushAlarms: () => k.alarms.flush() }),
 };

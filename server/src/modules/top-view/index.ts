@@ -1,6 +1,7 @@
 import { topViewRoutes as r } from '@sitewatch/contract/top-view';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Area } from '../../area.ts';
+import type { EventBus } from '../../bus/bus.ts';
+import { announceAtOnce } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import { createTopViewRepository } from './repository.ts';
@@ -18,8 +19,14 @@ const editGis = { menu: 215, func: 'edit' } as const;
  * limited to the granted sites, like the monitoring reads the live views stand on; writes need the
  * editor's (or the GIS page's) edit function and go through the same site scope.
  */
-export const registerTopView = (app: FastifyInstance, deps: { db: Db; dataDir: string; clock?: () => number }) => {
-  const service = createTopViewService({ repo: createTopViewRepository(deps.db), clock: deps.clock });
+export const registerTopView = (
+  app: FastifyInstance,
+  deps: { db: Db; dataDir: string; clock?: () => number; bus?: Pick<EventBus, 'publish'> },
+) => {
+  const service = createTopViewService({
+    repo: createTopViewRepository(deps.db, announceAtOnce(deps.bus)),
+    clock: deps.clock,
+  });
   const scope = (request: FastifyRequest) => request.server.access.scope(request);
 
   addRoute(app, r.backgrounds, async ({ query, request }) =>
@@ -82,9 +89,4 @@ export const registerTopView = (app: FastifyInstance, deps: { db: Db; dataDir: s
     },
     { permission: editGis },
   );
-};
-
-export const topViewArea: Area = {
-  name: 'top-view',
-  register: (k) => registerTopView(k.app, { db: k.db, dataDir: k.dataDir, clock: k.clock }),
 };

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { announceAtOnce, type Changes } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { TopViewBackgroundsTable, TopViewComponentsTable, TopViewImagesTable } from '../../db/schema-top-view.ts';
 
@@ -16,7 +17,7 @@ export interface PictureKey {
 }
 
 /** The site map's rows; the rules (grants, validation, messages) are the service's. */
-export const createTopViewRepository = (db: Db) => {
+export const createTopViewRepository = (db: Db, changes: Changes = announceAtOnce(undefined)) => {
   const k = db.kysely;
   return {
     site: (id: number) =>
@@ -50,8 +51,10 @@ export const createTopViewRepository = (db: Db) => {
         alarms: new Map(alarms.map((r) => [r.device_group_id, Number(r.n)])),
       };
     },
-    setSitePosition: (id: number, longitude: number | null, latitude: number | null, now: number) =>
-      k.updateTable('device_groups').set({ longitude, latitude, updated_at: now }).where('id', '=', id).execute(),
+    setSitePosition: async (id: number, longitude: number | null, latitude: number | null, now: number) => {
+      await k.updateTable('device_groups').set({ longitude, latitude, updated_at: now }).where('id', '=', id).execute();
+      changes.note('sites', [id]);
+    },
 
     devices: (ids: number[]) =>
       ids.length === 0

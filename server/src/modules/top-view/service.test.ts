@@ -52,7 +52,7 @@ const fakeWorld = () => {
       ]),
       alarms: new Map(),
     }),
-    setSitePosition: async () => [],
+    setSitePosition: async () => {},
     devices: async (ids) => devices.filter((d) => ids.includes(d.id)),
     items: async (ids) => items.filter((i) => ids.includes(i.device_id)),
     alarmingItems: async () => new Set([200]),

@@ -8,7 +8,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { routeRequirements } from '../../http/route.ts';
 import { allowedExtensions, contentTypes, type ImageType, sanitizeSvg, sniffImage } from './images.ts';
 import { createTopViewRepository } from './repository.ts';
 
@@ -77,10 +76,10 @@ export const registerTopViewUploads = (
       ],
       [topViewUploads.iconPath, 'icon', 'Upload an icon (multipart field image)', 'topView.iconUploaded'],
     ] as const) {
-      routeRequirements.set(`POST ${url}`, deps.permission);
       scope.route({
         method: 'POST',
         url,
+        config: { requirement: deps.permission },
         schema: {
           summary,
           tags: ['top-view'],
@@ -101,7 +100,6 @@ export const registerTopViewUploads = (
 
   // Public: an <img> cannot send the bearer token; the names are 128-bit random and the library is
   // shared by every site (what a site shows is its picture, which is granted).
-  routeRequirements.set(`GET ${topViewUploads.filePath}`, 'public');
   app.route({
     method: 'GET',
     url: topViewUploads.filePath,

@@ -6,14 +6,12 @@ import { envelope, errorEnvelope, nowSeconds, sharedText } from '@sitewatch/cont
 import { workOrderRoutes as r, workOrderFile, workOrderUploads } from '@sitewatch/contract/work-orders';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Area } from '../../area.ts';
 import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { addRoute, routeRequirements } from '../../http/route.ts';
+import { addRoute } from '../../http/route.ts';
 import type { PushHub } from '../../push/hub.ts';
-import { dutyOf } from '../duty/index.ts';
 import { createWorkOrderRepository } from './repository.ts';
 import { createWorkOrderService, type DutyLookup } from './service.ts';
 
@@ -181,10 +179,10 @@ export const registerWorkOrders = (
 
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: workOrderUploads.maxBytes, files: 1, fields: 5 } });
-    routeRequirements.set(`POST ${workOrderUploads.path}`, view);
     scope.route({
       method: 'POST',
       url: workOrderUploads.path,
+      config: { requirement: view },
       schema: {
         summary: 'Attach a jpg or png to a received work order (multipart fields id and file)',
         tags: ['work-orders'],
@@ -203,7 +201,6 @@ export const registerWorkOrders = (
   });
 
   // Public as the site map's images are: an <img> cannot send the bearer token, names are 128-bit random.
-  routeRequirements.set(`GET ${workOrderUploads.filePath}`, 'public');
   app.route({
     method: 'GET',
     url: workOrderUploads.filePath,
@@ -232,20 +229,4 @@ export const registerWorkOrders = (
         .send(body);
     },
   });
-  return service;
-};
-
-export const workOrdersArea: Area = {
-  name: 'work-orders',
-  register: (k) => {
-    // The duty area registers first (areas.ts): who is on duty is recorded on each order.
-    registerWorkOrders(k.app, {
-      db: k.db,
-      bus: k.bus,
-      push: k.push,
-      dataDir: k.dataDir,
-      clock: k.clock,
-      duty: dutyOf.get(k.app),
-    });
-  },
 };

@@ -1,0 +1,224 @@
+import type { AlarmEngine } from './alarms/engine.ts';
+import { createAlarmEngine } from './alarms/engine.ts';
+import { withJitterState } from './alarms/live.ts';
+import { type AlarmSettings, createAlarmSettings } from './alarms/settings.ts';
+import { type AnyArea, defineArea } from './area.ts';
+import { type Collector, createCollector } from './collector/collector.ts';
+import type { DriverRegistry } from './collector/driver.ts';
+import { createDeviceStateLog } from './modules/device-view/state-log.ts';
+import { type ChannelRegistry, createChannels } from './notify/channels/index.ts';
+import { createNotifier, type DutyRoster, type Notifier } from './notify/notifier.ts';
+import type { PushHub } from './push/hub.ts';
+import { startLiveFeed } from './push/live.ts';
+import { createGrantCache, type GrantCache, pushAlarms } from './push/scoped.ts';
+import type { SecretBox } from './secrets/index.ts';
+import { startSeriesMaintenance } from './series/maintenance.ts';
+import { createSeriesStore, type SeriesStore } from './series/store.ts';
+
+/** The collector's live values with the alarm engine's jitter state. */
+export type LiveItems = ReturnType<typeof withJitterState<Collector>>;
+
+declare module './area.ts' {
+  interface Services {
+    /** Encrypts stored secrets (the data dir's key). */
+    secrets: SecretBox;
+    /** The browsers' push channel. */
+    push: PushHub;
+    /** Absent in API-only tests (no drivers): areas then answer from the database alone. */
+    series: SeriesStore | undefined;
+    collector: Collector | undefined;
+    /** The collector's live values with the engine's jitter state; absent without a collector. */
+    live: LiveItems | undefined;
+    alarmSettings: AlarmSettings;
+    notifier: Notifier;
+    alarms: AlarmEngine;
+    /** Site grants per user for scoped pushes (forgets a user on `grants.changed`). */
+    grants: GrantCache;
+  }
+}
+
+/** What the composition root hands its engines (app.ts, AppDeps). */
+export interface EngineInputs {
+  drivers?: DriverRegistry | undefined;
+  collector?: Collector | undefined;
+  collectorThread?: 'worker' | 'main' | undefined;
+  series?: SeriesStore | undefined;
+  notifyChannels?: ChannelRegistry | undefined;
+  notifyRetryDelayMs?: number | undefined;
+}
+
+/**
+ * The engines, declared like areas so that one resolver orders them with the areas they serve and
+ * use (the notifier asks the duty area who is on duty; the grant cache asks the access area):
+ * collection, the series store, the alarm engine, the notifier and the pushers (docs/architecture.md).
+ */
+export const engines = (inputs: EngineInputs): AnyArea[] => {
+  const warnOf =
+    (log: { warn(obj: object, msg: string): void }) =>
+    (obj: object, msg: string): void =>
+      log.warn(obj, msg);
+  const declared = [
+    defineArea({
+      name: 'series-store',
+      needs: ['globalConfig'],
+      provides: ['series'],
+      create: ({ kernel, needs }) => {
+        const warn = warnOf(kernel.log);
+        const series =
+          inputs.series ??
+          (inputs.drivers
+            ? createSeriesStore(kernel.db, {
+                onFlushError: (err) => warn({ err }, 'writing samples failed'),
+                onDropped: ({ itemId, samples, err }) =>
+                  warn({ err, itemId, samples }, 'samples the database refused were dropped; the rest were stored'),
+                log: { warn },
+              })
+            : undefined);
+        if (series) {
+          // One answer of a device at a time; NaN (no usable value) is not stored.
+          kernel.bus.subscribe('samples', ({ ids, values, from, to, ts_ms }) => {
+            for (let i = from; i < to; i++) {
+              const v = values[i]!;
+              if (!Number.isNaN(v)) series.append(ids[i]!, ts_ms, v);
+            }
+          });
+        }
+        const owned = Boolean(inputs.drivers && series);
+        let stopMaintenance: (() => void) | undefined;
+        return {
+          provides: { series },
+          start: () => {
+            if (!owned || !series) return;
+            series.start();
+            stopMaintenance = startSeriesMaintenance(
+              () => needs.globalConfig.get('SERIES_RETENTION'),
+              series,
+              (err) => warn({ err }, 'series maintenance failed'),
+            );
+          },
+          stop: async () => {
+            stopMaintenance?.();
+            if (owned) await series?.stop();
+          },
+        };
+      },
+    }),
+    defineArea({
+      name: 'collector',
+      needs: ['secrets'],
+      provides: ['collector'],
+      create: ({ kernel, needs }) => {
+        const warn = warnOf(kernel.log);
+        const collector =
+          inputs.collector ??
+          (inputs.drivers
+            ? createCollector({
+                db: kernel.db,
+                secrets: needs.secrets,
+                bus: kernel.bus,
+                drivers: inputs.drivers,
+                thread: inputs.collectorThread ?? 'worker',
+                log: { warn, info: (obj, msg) => kernel.log.info(obj, msg) },
+              })
+            : undefined);
+        // Device state changes are kept for the device pages' log (bounded per device).
+        const deviceStates = inputs.drivers ? createDeviceStateLog(kernel.db, { log: { warn } }) : undefined;
+        if (deviceStates) {
+          kernel.bus.subscribe('device.state', (e) =>
+            deviceStates.record(e.device_id, { state: e.state, reason: e.reason, time: e.since }),
+          );
+        }
+        const prune = () =>
+          void deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
+        let timer: NodeJS.Timeout | undefined;
+        return {
+          provides: { collector },
+          start: () => {
+            if (!deviceStates) return;
+            prune();
+            timer = setInterval(prune, 3_600_000);
+            timer.unref();
+          },
+          stop: async () => {
+            clearInterval(timer);
+            await deviceStates?.flush();
+          },
+        };
+      },
+    }),
+    defineArea({
+      name: 'alarm-settings',
+      needs: ['secrets'],
+      provides: ['alarmSettings'],
+      create: ({ kernel, needs }) => ({
+        provides: { alarmSettings: createAlarmSettings(kernel.db, kernel.clock, needs.secrets, kernel.bus) },
+      }),
+    }),
+    defineArea({
+      name: 'notifier',
+      needs: ['secrets', 'alarmSettings', 'globalConfig', 'dutyRoster'],
+      provides: ['notifier'],
+      create: ({ kernel, needs }) => {
+        const notifier = createNotifier({
+          secrets: needs.secrets,
+          db: kernel.db,
+          settings: needs.alarmSettings,
+          channels: inputs.notifyChannels ?? createChannels(() => needs.globalConfig.get('OUTBOUND')),
+          clock: kernel.clock,
+          roster: needs.dutyRoster,
+          ...(inputs.notifyRetryDelayMs !== undefined ? { retryDelayMs: inputs.notifyRetryDelayMs } : {}),
+          log: kernel.log,
+        });
+        return { provides: { notifier }, stop: () => notifier.stop() };
+      },
+    }),
+    defineArea({
+      name: 'alarm-engine',
+      needs: ['notifier', 'alarmSettings'],
+      provides: ['alarms'],
+      create: ({ kernel, needs }) => {
+        const alarms = createAlarmEngine({
+          db: kernel.db,
+          bus: kernel.bus,
+          notifier: needs.notifier,
+          settings: needs.alarmSettings,
+          clock: kernel.clock,
+          log: kernel.log,
+        });
+        return { provides: { alarms }, start: () => alarms.start(), stop: () => alarms.stop() };
+      },
+    }),
+    defineArea({
+      name: 'pushers',
+      needs: ['access', 'push', 'dutyRoster', 'collector', 'alarms'],
+      provides: ['grants', 'live'],
+      create: ({ kernel, needs }) => {
+        const { bus, clock } = kernel;
+        // Scoping in one place: alarm events and live values go to the users granted their site.
+        const grants = createGrantCache({
+          grantedSites: async (userId) => (await needs.access.forUser(userId)).siteIds,
+          bus,
+          clock,
+        });
+        const roster: DutyRoster = needs.dutyRoster;
+        const stopAlarmPush = pushAlarms(bus, needs.push, grants, clock, () => roster);
+        // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
+        const live = needs.collector && withJitterState(needs.collector, () => needs.alarms);
+        let stopLiveFeed: (() => void) | undefined;
+        return {
+          provides: { grants, live },
+          start: () => {
+            if (!live) return;
+            stopLiveFeed = startLiveFeed({ bus, hub: needs.push, live, grants, log: { warn: warnOf(kernel.log) } });
+          },
+          stop: () => {
+            stopLiveFeed?.();
+            stopAlarmPush();
+            grants.stop();
+          },
+        };
+      },
+    }),
+  ];
+  return declared;
+};

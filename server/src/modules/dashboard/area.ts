@@ -1,0 +1,20 @@
+import { defineArea } from '../../area.ts';
+import { registerDashboard } from './index.ts';
+
+/** The home dashboard and the overview page (000 §2.6; docs/dashboard.md). */
+export const area = defineArea({
+  name: 'dashboard',
+  needs: ['alarms', 'collector', 'notifier', 'audit'],
+  create: ({ kernel, needs }) => ({
+    routes: (app) =>
+      registerDashboard(app, {
+        db: kernel.db,
+        dataDir: kernel.config.dataDir,
+        alarms: needs.alarms,
+        collector: needs.collector,
+        notifier: needs.notifier,
+        audit: needs.audit,
+        clock: kernel.clock,
+      }),
+  }),
+});

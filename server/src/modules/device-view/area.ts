@@ -1,0 +1,12 @@
+import { defineArea } from '../../area.ts';
+import { registerDeviceView } from './index.ts';
+
+/** The station page and a device's tabs: overview, curves, state log (002 §7.3). */
+export const area = defineArea({
+  name: 'device-view',
+  needs: ['series', 'live'],
+  tables: { device_state_logs: { sites: { device: 'device_id' } } },
+  create: ({ kernel, needs }) => ({
+    routes: (app) => registerDeviceView(app, { db: kernel.db, series: needs.series, live: needs.live }),
+  }),
+});

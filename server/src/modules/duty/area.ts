@@ -1,0 +1,33 @@
+import { defineArea } from '../../area.ts';
+import type { DutyRoster } from '../../notify/notifier.ts';
+import { createDuty, dutyRosterOf, registerDuty } from './index.ts';
+import type { DutyService } from './service.ts';
+
+declare module '../../area.ts' {
+  interface Services {
+    /** Shifts, the duty table and who is on duty (work orders record it). */
+    duty: DutyService;
+    /** Who is on duty while shift handover is enabled: the notifier and the alarm pushes route by it. */
+    dutyRoster: DutyRoster;
+  }
+}
+
+/** Duty table, shifts and rotations, handover and memos (002 §2.3; docs/inspection-duty.md). */
+export const area = defineArea({
+  name: 'duty',
+  provides: ['duty', 'dutyRoster'],
+  tables: {
+    duty_shifts: { sites: 'global' },
+    duty_rotations: { sites: 'global' },
+    duty_table: { sites: 'global' },
+    duty_memos: { sites: 'global' },
+    duty_handovers: { sites: 'global' },
+  },
+  create: ({ kernel }) => {
+    const duty = createDuty({ db: kernel.db, clock: kernel.clock });
+    return {
+      provides: { duty, dutyRoster: dutyRosterOf(duty) },
+      routes: (app) => registerDuty(app, { db: kernel.db, service: duty, clock: kernel.clock }),
+    };
+  },
+});

@@ -1,0 +1,53 @@
+import { defineArea } from '../../area.ts';
+import { seedEnergyDemo } from './demo.ts';
+import type { EnergyFill } from './fill.ts';
+import { createEnergyFillFor, registerEnergy } from './index.ts';
+import * as quality from './quality.ts';
+
+declare module '../../area.ts' {
+  interface Services {
+    /** The stored energy's fill (tests run it by hand). */
+    energyFill: EnergyFill;
+    /** The power-quality formulas (pure), shared with electrical safety. */
+    energyQuality: typeof quality;
+  }
+}
+
+/** Energy meters, hourly energy, PUE, tariffs and costs (docs/energy.md). */
+export const area = defineArea({
+  name: 'energy',
+  needs: ['series', 'audit'],
+  provides: ['energyFill', 'energyQuality'],
+  tables: {
+    energy_meters: { sites: { site: 'device_group_id' } },
+    energy_tariff_sets: { sites: { site: 'device_group_id' } },
+    energy_tariffs: { sites: 'global' },
+    energy_hours: { sites: { parent: 'energy_meters', column: 'meter_id' } },
+    energy_days: { sites: { parent: 'energy_meters', column: 'meter_id' } },
+    energy_events: { sites: { parent: 'energy_meters', column: 'meter_id' } },
+    energy_fill: { sites: { parent: 'energy_meters', column: 'meter_id' } },
+  },
+  // The demo sites' power meters become the incoming, IT and cooling meters (docs/energy.md, "Demo meters").
+  seedAfter: ['monitoring'],
+  seed: async (kernel, language) => {
+    const sites = await kernel.db.kysely.selectFrom('device_groups').select('id').orderBy('id').execute();
+    if (sites.length === 0) return null;
+    await seedEnergyDemo(
+      kernel.db,
+      language,
+      sites.map((s) => s.id),
+      kernel.clock(),
+    );
+    return { sites: sites.length };
+  },
+  create: ({ kernel, needs }) => {
+    const fill = createEnergyFillFor({ db: kernel.db, series: needs.series, bus: kernel.bus, log: kernel.log });
+    return {
+      provides: { energyFill: fill, energyQuality: quality },
+      routes: (app) => registerEnergy(app, { db: kernel.db, series: needs.series, audit: needs.audit, fill }),
+      // The stored energy follows the roll-ups every minute (and before every read).
+      start: () => fill.start(),
+      stop: () => fill.stop(),
+    };
+  },
+});

@@ -1,0 +1,34 @@
+import { defineArea } from '../../area.ts';
+import { createScheduler, type Scheduler } from '../../schedule/scheduler.ts';
+import { scheduleZone } from '../../schedule/zone.ts';
+import { createInspection, registerInspection } from './index.ts';
+import type { InspectionService } from './service.ts';
+
+declare module '../../area.ts' {
+  interface Services {
+    /** Inspection with the scheduler of its automatic plans (tests tick it by hand). */
+    inspection: { service: InspectionService; scheduler: Scheduler };
+  }
+}
+
+/** Manual and automatic inspections, their plans and reports (002 §2.3; docs/inspection-duty.md). */
+export const area = defineArea({
+  name: 'inspection',
+  needs: ['live'],
+  provides: ['inspection'],
+  tables: {
+    inspection_plans: { sites: { sites: 'device_group_ids' } },
+    inspection_reports: { sites: { sites: 'device_group_ids' } },
+    scheduled_tasks: { sites: 'global' },
+  },
+  create: ({ kernel, needs }) => {
+    const scheduler = createScheduler({ db: kernel.db, clock: kernel.clock, zone: scheduleZone(), log: kernel.log });
+    const service = createInspection({ db: kernel.db, live: needs.live, scheduler, clock: kernel.clock });
+    return {
+      provides: { inspection: { service, scheduler } },
+      routes: (app) => registerInspection(app, service),
+      start: () => scheduler.start(),
+      stop: () => scheduler.stop(),
+    };
+  },
+});

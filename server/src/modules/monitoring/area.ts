@@ -1,0 +1,39 @@
+import { deviceSecretFields } from '@sitewatch/contract/monitoring';
+import { defineArea } from '../../area.ts';
+import { seedDemo } from './demo.ts';
+import { registerMonitoring } from './index.ts';
+
+/** Sites, devices, items, templates, categories, time periods and serial ports (002 §7.1; docs/monitoring.md). */
+export const area = defineArea({
+  name: 'monitoring',
+  needs: ['secrets', 'audit', 'collector'],
+  tables: {
+    device_groups: { sites: { site: 'id' }, announces: 'sites' },
+    devices: { sites: { site: 'device_group_id' }, announces: 'devices' },
+    items: { sites: { device: 'device_id' }, announces: 'items' },
+    time_periods: { sites: 'global', announces: 'time_periods' },
+    categorys: { sites: 'global' },
+    device_templates: { sites: 'global' },
+    serial_ports: { sites: 'global' },
+  },
+  secrets: [{ table: 'devices', column: 'options', fields: deviceSecretFields }],
+  events: {
+    publishes: [
+      'config.changed:sites',
+      'config.changed:devices',
+      'config.changed:items',
+      'config.changed:time_periods',
+    ],
+  },
+  seed: (kernel, language) => seedDemo(kernel.db, language),
+  create: ({ kernel, needs }) => ({
+    routes: (app) =>
+      registerMonitoring(app, {
+        db: kernel.db,
+        collector: needs.collector,
+        audit: needs.audit,
+        bus: kernel.bus,
+        secrets: needs.secrets,
+      }),
+  }),
+});

@@ -1,0 +1,19 @@
+import { defineArea } from '../../area.ts';
+import { registerTopView } from './index.ts';
+
+/** The site map: pictures of sites, their components and the image library (001; docs/site-map.md). */
+export const area = defineArea({
+  name: 'top-view',
+  tables: {
+    top_view_backgrounds: { sites: { site: 'device_group_id' } },
+    top_view_components: { sites: { site: 'device_group_id' } },
+    top_view_images: { sites: 'global' },
+    top_view_settings: { sites: 'global' },
+  },
+  uploads: ['top-view'],
+  events: { publishes: ['config.changed:sites'] },
+  create: ({ kernel }) => ({
+    routes: (app) =>
+      registerTopView(app, { db: kernel.db, dataDir: kernel.config.dataDir, clock: kernel.clock, bus: kernel.bus }),
+  }),
+});

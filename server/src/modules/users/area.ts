@@ -1,0 +1,35 @@
+import { defineArea } from '../../area.ts';
+import { type GrantRules, grantRulesOf, registerUsers } from './index.ts';
+
+declare module '../../area.ts' {
+  interface Services {
+    /** The "who may grant what" checks, for other areas that give roles (LDAP import). */
+    grantRules: GrantRules;
+  }
+}
+
+/** Users, user groups, roles and their grants, the block list and the operation log (002 §3, §7.1). */
+export const area = defineArea({
+  name: 'users',
+  needs: ['auth', 'audit'],
+  provides: ['grantRules'],
+  tables: {
+    roles: { sites: 'global' },
+    user_roles: { sites: 'global' },
+    role_menus: { sites: 'global' },
+    role_functions: { sites: 'global' },
+    role_sites: { sites: { site: 'site_id' } },
+    role_contacts: { sites: 'global' },
+    role_videos: { sites: 'global' },
+    user_groups: { sites: 'global' },
+    user_user_groups: { sites: 'global' },
+    account_blocks: { sites: 'global' },
+  },
+  events: { publishes: ['grants.changed'] },
+  create: ({ kernel, needs }) => ({
+    provides: { grantRules: grantRulesOf(kernel.db) },
+    routes: (app) => {
+      registerUsers(app, { db: kernel.db, auth: needs.auth, audit: needs.audit, clock: kernel.clock, bus: kernel.bus });
+    },
+  }),
+});

@@ -1,0 +1,28 @@
+import { defineArea } from '../../area.ts';
+import { registerWorkOrders } from './index.ts';
+
+/** Work orders, their dispatch rules and statistics (002 §2.3; docs/work-orders.md). */
+export const area = defineArea({
+  name: 'work-orders',
+  needs: ['push', 'duty'],
+  tables: {
+    work_orders: { sites: { site: 'device_group_id' } },
+    work_order_history: { sites: { parent: 'work_orders', column: 'order_id' } },
+    work_order_files: { sites: { parent: 'work_orders', column: 'order_id' } },
+    work_order_sets: { sites: { sites: 'device_group_ids' } },
+  },
+  uploads: ['work-orders'],
+  events: { consumes: ['alarm.raised', 'alarm.recovered'] },
+  create: ({ kernel, needs }) => ({
+    // Who is on duty is recorded on each order.
+    routes: (app) =>
+      registerWorkOrders(app, {
+        db: kernel.db,
+        bus: kernel.bus,
+        push: needs.push,
+        dataDir: kernel.config.dataDir,
+        clock: kernel.clock,
+        duty: needs.duty,
+      }),
+  }),
+});
