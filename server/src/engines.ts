@@ -105,7 +105,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
     }),
     defineArea({
       name: 'collector',
-      needs: ['secrets'],
+      needs: ['secrets', 'series'],
       provides: ['collector'],
       create: ({ kernel, needs }) => {
         const warn = warnOf(kernel.log);
@@ -117,6 +117,8 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
                 secrets: needs.secrets,
                 bus: kernel.bus,
                 drivers: inputs.drivers,
+                // Item rows go through the series store's writer (its thread on SQLite) while it runs.
+                ...(needs.series ? { writer: needs.series.writer } : {}),
                 thread: inputs.collectorThread ?? 'worker',
                 log: { warn, info: (obj, msg) => kernel.log.info(obj, msg) },
               })

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { seedEstate } from '../../bench/estate.ts';
 import { createChangedIds } from '../src/changed-ids.ts';
 import { createItemRowWriter } from '../src/collector/item-rows.ts';
+import { inProcessWriter } from '../src/series/writer.ts';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './helpers/databases.ts';
 
 interface LiveRow {
@@ -43,7 +44,7 @@ describeEachDatabase('item rows: the collector writes live values and states', (
     }
     // An id the collector no longer knows is skipped.
     dirty.add(999_999);
-    const write = createItemRowWriter(t.db, live, dirty);
+    const write = createItemRowWriter(t.db, () => inProcessWriter(t.db), live, dirty);
     await write();
     expect(dirty.size).toBe(0);
     const rows = await rowsOf(ids);

@@ -4,7 +4,7 @@ import { seedEstate } from '../../bench/estate.ts';
 import { createChangedIds } from '../src/changed-ids.ts';
 import { createItemRowWriter } from '../src/collector/item-rows.ts';
 import { createSeriesStore } from '../src/series/store.ts';
-import { startSqlWriter, writerOf } from '../src/series/writer.ts';
+import { startSqlWriter } from '../src/series/writer.ts';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './helpers/databases.ts';
 
 // A started store on SQLite writes through its writer thread (its own connection); on PostgreSQL
@@ -30,7 +30,7 @@ describeEachDatabase('series store: the writer thread', (dialect) => {
       onDropped: ({ itemId, samples }) => drops.push({ itemId, samples }),
     });
     store.start();
-    await vi.waitFor(() => expect(writerOf(t.db).thread).toBe(thread), { timeout: 10_000 });
+    await vi.waitFor(() => expect(store.writer().thread).toBe(thread), { timeout: 10_000 });
 
     for (let s = 0; s < 3; s++) for (const id of ids) store.append(id, t0 + s * 1000, id + s);
     const flushed = await store.flush();
@@ -74,14 +74,14 @@ describeEachDatabase('series store: the writer thread', (dialect) => {
     const live = new Map(ids.map((id) => [id, { value: id + 0.5, state: 1, last_check: 1_700_000_000, info: '' }]));
     const dirty = createChangedIds();
     for (const id of ids) dirty.add(id);
-    await createItemRowWriter(t.db, live, dirty)();
+    await createItemRowWriter(t.db, store.writer, live, dirty)();
     const rows = await t.db.kysely.selectFrom('items').select(['id', 'value']).where('id', 'in', ids).execute();
     expect(rows.every((r) => r.value === r.id + 0.5)).toBe(true);
 
     // Stop writes the last batch and compacts it before the thread closes; then the server's connection writes.
     store.append(ids[0]!, t0 + 10_000, 99);
     await store.stop();
-    expect(writerOf(t.db).thread).toBe('main');
+    expect(store.writer().thread).toBe('main');
     expect(await t.db.kysely.selectFrom('sample_blocks').select('seq').execute()).toEqual([]);
     const last = await t.db.kysely
       .selectFrom('sample_chunks')

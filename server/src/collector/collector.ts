@@ -12,6 +12,7 @@ import { createItemRowWriter } from './item-rows.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { checkReading } from './reading.ts';
 import { type HostEvents, startPollerWorker } from './worker-host.ts';
+import { inProcessWriter, type SqlWriter } from '../series/writer.ts';
 
 export { type CollectorDevice, type CollectorItem, loadDevices } from './devices.ts';
 
@@ -30,6 +31,8 @@ export interface LiveDeviceState {
 
 export interface CollectorOptions {
   db: Db;
+  /** Where the item rows are written: the series store's writer while it runs (its SQLite thread). */
+  writer?: (() => SqlWriter) | undefined;
   /** Where samples (`samples`, one event per answer) and device state changes (`device.state`) go; `config.changed` of devices reloads them. */
   bus: EventBus;
   drivers: DriverRegistry;
@@ -174,7 +177,14 @@ export const createCollector = (options: CollectorOptions): Collector => {
       return liveOf(itemId);
     }
   }
-  const persist = createItemRowWriter(options.db, new LiveView(), dirtyItems, options.log);
+  const mainWriter = inProcessWriter(options.db);
+  const persist = createItemRowWriter(
+    options.db,
+    options.writer ?? (() => mainWriter),
+    new LiveView(),
+    dirtyItems,
+    options.log,
+  );
   // Every check of every item is a sample: its value, or NaN when it gave none. The samples of one
   // answer (or sweep of a device) are gathered here and published as one `samples` event, before
   // the device is judged (its items' states are the engine's answer to them).

@@ -1,6 +1,6 @@
 import type { ChangedIds } from '../changed-ids.ts';
 import type { Db } from '../db/kysely.ts';
-import { type SqlStatement, writerOf } from '../series/writer.ts';
+import type { SqlStatement, SqlWriter } from '../series/writer.ts';
 
 interface LiveRow {
   value: number | null;
@@ -41,6 +41,8 @@ const updateText = (pg: boolean, rows: number): string => {
  */
 export const createItemRowWriter = (
   db: Db,
+  /** The series store's writer while it runs (its thread on SQLite), else the server's connection. */
+  writer: () => SqlWriter,
   liveItems: Map<number, LiveRow>,
   dirtyItems: ChangedIds,
   log?: { warn(obj: object, msg: string): void },
@@ -71,7 +73,7 @@ export const createItemRowWriter = (
     }
     if (statements.length === 0) return;
     // On SQLite while the series store runs: its writer thread (series/writer.ts), off the main thread.
-    await writerOf(db).transaction(statements);
+    await writer().transaction(statements);
   };
   return async () => {
     while (persisting) await persisting;

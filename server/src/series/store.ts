@@ -12,7 +12,7 @@ import {
   type SeriesPoint,
 } from './codec.ts';
 import { type CompactionStats, createCompactor } from './compact.ts';
-import { inProcessWriter, type SqlWriter, setWriterOf, startSqlWriter } from './writer.ts';
+import { inProcessWriter, type SqlWriter, startSqlWriter } from './writer.ts';
 
 export type { RollupBucket, SeriesPoint } from './codec.ts';
 export { chooseResolution, decodeChunk, encodeChunks, minMaxBuckets } from './codec.ts';
@@ -72,6 +72,11 @@ export interface SeriesStore {
    */
   compact(): Promise<CompactionStats | null>;
   start(): void;
+  /**
+   * Where other SQLite writes of the collection path go (the collector's item rows): the store's
+   * writer thread while it runs, the server's connection otherwise.
+   */
+  writer(): SqlWriter;
   /** Stops the timers, writes what is buffered and compacts it. */
   stop(): Promise<void>;
   read(
@@ -336,6 +341,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
     pending: () => buffer.size(),
     flush,
     compact: compactAll,
+    writer: () => writer,
     start() {
       if (timer) return;
       started = true;
@@ -345,7 +351,6 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
           .then((w) => {
             if (!started) return void w.close();
             writer = w;
-            setWriterOf(db, w);
           })
           // Not started (the file could not be named): the server's connection goes on writing.
           .catch((err: unknown) => options.log?.warn({ err }, 'the series writer thread could not start'));
@@ -376,7 +381,6 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
         // Everything sent to the thread is committed before it closes; later writes use the server's connection.
         const w = writer;
         writer = mainWriter;
-        setWriterOf(db, null);
         await w.close();
       }
     },

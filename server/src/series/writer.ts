@@ -145,14 +145,3 @@ export const startSqlWriter = async (db: Db, log?: { warn(obj: object, msg: stri
     },
   };
 };
-
-/**
- * The writer of a database while a started series store runs (the collector's item rows share
- * it); the server's connection otherwise.
- */
-const writers = new WeakMap<Db, SqlWriter>();
-export const writerOf = (db: Db): SqlWriter => writers.get(db) ?? inProcessWriter(db);
-export const setWriterOf = (db: Db, writer: SqlWriter | null) => {
-  if (writer) writers.set(db, writer);
-  else writers.delete(db);
-};
