@@ -29,9 +29,9 @@ export interface Actor {
   id: number;
   name: string;
 }
-/** Who is on duty at an instant (the duty area's stored shifts): contacts, each with its user if any. */
+/** Who is on duty at an instant (the duty area's stored shifts) for a site (null: anywhere): contacts, each with its user if any. */
 export interface DutyLookup {
-  onDutyPeople(at: number): Promise<{ name: string; user_id: number | null }[]>;
+  onDutyPeople(at: number, siteId: number | null): Promise<{ name: string; user_id: number | null }[]>;
 }
 type Order = NonNullable<Awaited<ReturnType<WorkOrderRepository['order']>>>;
 /** Rule numbers run 1–1000 (the route's id). */
@@ -155,7 +155,8 @@ export const createWorkOrderService = (deps: {
     return o;
   };
   /** The people on duty now; none when there is no duty area (or its read fails: an order still goes out). */
-  const onDuty = async (at: number) => (deps.duty ? await deps.duty.onDutyPeople(at).catch(() => []) : []);
+  const onDuty = async (at: number, siteId: number | null) =>
+    deps.duty ? await deps.duty.onDutyPeople(at, siteId).catch(() => []) : [];
   const recoveredOrRefuse = async (o: Pick<Order, 'alarm_id' | 'require_recovered'>) => {
     if (o.require_recovered !== 1 || o.alarm_id === null) return;
     const alarm = await repo.alarm(o.alarm_id);
@@ -186,7 +187,7 @@ export const createWorkOrderService = (deps: {
     }
     const at = now();
     // Who was on duty when the order was made, kept as it was then (the duty table may change later).
-    const people = extra.on_duty ?? (await onDuty(at));
+    const people = extra.on_duty ?? (await onDuty(at, body.device_group_id));
     const id = await repo.insertOrder({
       description: body.description,
       priority: body.priority,
@@ -441,7 +442,7 @@ export const createWorkOrderService = (deps: {
         (s.device_group_ids.length === 0 || s.device_group_ids.includes(alarm.device_group_id)),
     );
     if (!rule || (await repo.orderOfAlarm(alarm.status_id))) return null;
-    const people = await onDuty(now());
+    const people = await onDuty(now(), alarm.device_group_id);
     // The rule may send it to whoever is on duty (the first of them who is an enabled user); nobody: its handler.
     const handler = (rule.handler_on_duty && people.find((p) => p.user_id !== null)?.user_id) || rule.handler_id;
     // The alarm's own text, else its value: status_label is a key of the web's texts, not words to store.
