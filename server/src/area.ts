@@ -61,7 +61,8 @@ export type TableName = keyof Database;
 
 /**
  * How a row of a table belongs to sites (the site dimension of authorization, generated from these):
- * - `{ site }`: a column holding a site (device group) id (`id` for device_groups itself);
+ * - `{ site }`: a column holding a site (device group) id (`id` for device_groups itself); null where
+ *   a row belongs to no one site (a shift of every site, a memo of its author: the area says which);
  * - `{ device }` / `{ item }`: a column holding a device / item id, whose site is the row's;
  * - `{ sites }`: a JSON array of site ids (empty or null: every site, only for those granted all);
  * - `{ parent, column }`: the row belongs to a row of another declared table;

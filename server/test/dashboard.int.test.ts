@@ -142,6 +142,14 @@ describeEachDatabase('home dashboard and overview', (dialect) => {
     expect(d.cpu.percent === null || (d.cpu.percent >= 0 && d.cpu.percent <= 100)).toBe(true);
     expect(Math.abs(d.uptime - os.uptime())).toBeLessThan(5);
     expect(d.signal).toBeNull();
+    expect(d.hostname).toBe(os.hostname());
+    // A user of one site sees on the home page the same figures, but not the host's own details.
+    const mine = (await call('GET', 'get_system_info', 'dash-b-token')).body.data;
+    expect(mine.memory.total).toBe(d.memory.total);
+    expect(Object.keys(mine.cpu).sort()).toEqual(['interval_ms', 'percent']);
+    for (const host of ['hostname', 'platform', 'uptime', 'server_uptime', 'server_time'])
+      expect(mine).not.toHaveProperty(host);
+    expect(mine.disk).not.toHaveProperty('path');
     // Nothing started yet: the engine and the server are stopped, there is no collector in this app.
     expect(d).toMatchObject({
       alert_service: 'stopped',

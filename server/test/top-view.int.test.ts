@@ -47,7 +47,7 @@ describeEachDatabase('top view', (dialect) => {
     };
   };
 
-  const ids = { north: 0, south: 0, empty: 0, deviceN: 0, deviceS: 0, itemN: 0, itemS: 0 };
+  const ids = { north: 0, south: 0, empty: 0, northHall: 0, southHall: 0, deviceN: 0, deviceS: 0, itemN: 0, itemS: 0 };
   /** A multipart body with one file, as a browser's FormData sends it. */
   const upload = (url: string, field: string, filename: string, content: Buffer, token = 'admin-token') => {
     const boundary = '----sitewatch-test-boundary';
@@ -103,6 +103,11 @@ describeEachDatabase('top view', (dialect) => {
     ids.north = (await ok('POST', 'setting/device_groups', { name: 'North', weight: 1 })).id;
     ids.south = (await ok('POST', 'setting/device_groups', { name: 'South', weight: 1 })).id;
     ids.empty = (await ok('POST', 'setting/device_groups', { name: 'Empty', weight: 1 })).id;
+    // Sub-sites: their pictures are stored under the parent site with parent_id = the sub-site.
+    const hall = async (name: string, parent: number) =>
+      (await ok('POST', 'setting/device_groups', { name, weight: 1, parent_id: parent })).id;
+    ids.northHall = await hall('North hall', ids.north);
+    ids.southHall = await hall('South hall', ids.south);
     const device = async (name: string, site: number) =>
       (await ok('POST', 'setting/devices', { name, device_group_id: site, driver: 'simulator', code: 'temp_hum' })).id;
     ids.deviceN = await device('TH-N', ids.north);
@@ -146,7 +151,7 @@ describeEachDatabase('top view', (dialect) => {
     // Another sub-site's and another site type's components must survive saves of the home view.
     await ok('PUT', 'setting/top_view/device', {
       device_group_id: ids.north,
-      parent_id: 5,
+      parent_id: ids.northHall,
       background: { background: bg },
       components: [comp()],
     });
@@ -196,7 +201,7 @@ describeEachDatabase('top view', (dialect) => {
     expect(after.components[0]).toMatchObject({ top: '300', left: '400' });
     // The other pictures of the site are untouched.
     expect(
-      (await ok('GET', `setting/top_view/device?device_group_id=${ids.north}&parent_id=5`)).components,
+      (await ok('GET', `setting/top_view/device?device_group_id=${ids.north}&parent_id=${ids.northHall}`)).components,
     ).toHaveLength(1);
     expect((await ok('GET', `setting/top_view/device?device_group_id=${ids.north}&type=1`)).components).toHaveLength(1);
     expect(await ok('GET', `setting/top_view/background?device_group_id=${ids.north}`)).toHaveLength(3);
@@ -230,7 +235,7 @@ describeEachDatabase('top view', (dialect) => {
     expect(noBackground.status).toBe(400);
     expect(noBackground.body.message).toBe('机房背景图不可缺少！');
     // A component of another picture, a device that does not exist, an item not of the bound device.
-    const other = await ok('GET', `setting/top_view/device?device_group_id=${ids.north}&parent_id=5`);
+    const other = await ok('GET', `setting/top_view/device?device_group_id=${ids.north}&parent_id=${ids.northHall}`);
     expect((await save([...kept, comp({ id: other.components[0].id })])).status).toBe(400);
     expect((await save([...kept, comp({ device_id: 999_999 })])).status).toBe(400);
     expect((await save([...kept, comp({ device_id: ids.deviceN, item_ids: [ids.itemS] })])).status).toBe(400);
@@ -292,7 +297,7 @@ describeEachDatabase('top view', (dialect) => {
         },
       }),
     );
-    const body = { device_group_id: ids.south, parent_id: 7, background: { background: bg }, components };
+    const body = { device_group_id: ids.south, parent_id: ids.southHall, background: { background: bg }, components };
     expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(1024 * 1024);
     const started = performance.now();
     const first = await ok('PUT', 'setting/top_view/device', body);

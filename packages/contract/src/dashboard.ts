@@ -25,25 +25,32 @@ const sizeFigures = z.object({
   free_bytes: z.number(),
 });
 
-/** GET get_system_info: host figures and the run info of 000 §3. */
+/**
+ * GET get_system_info: host figures and the run info of 000 §3. The fields marked "host" describe the
+ * machine itself (its name, system, CPU model, data path, uptimes); no page shows them, so only
+ * administrators (user 1, role 1), who run the host, get them (docs/dashboard.md).
+ */
 export const systemInfo = z.object({
   cpu: z.object({
     /** Busy percent over the last measuring interval; null before the first measurement. */
     percent: z.number().nullable(),
     /** The measuring interval (ms): 3000 (000 §7). */
     interval_ms: z.number().int(),
-    cores: z.number().int(),
-    model: z.string(),
+    /** Host. */
+    cores: z.number().int().optional(),
+    /** Host. */
+    model: z.string().optional(),
   }),
   memory: sizeFigures,
-  /** The file system of the data directory. */
-  disk: sizeFigures.extend({ path: z.string() }),
-  /** Seconds since the host booted, and since the server started. */
-  uptime: z.number().int(),
-  server_uptime: z.number().int(),
-  hostname: z.string(),
-  platform: z.string(),
-  server_time: z.number().int(),
+  /** The file system of the data directory (its path: host). */
+  disk: sizeFigures.extend({ path: z.string().optional() }),
+  /** Host: seconds since the host booted, and since the server started. */
+  uptime: z.number().int().optional(),
+  server_uptime: z.number().int().optional(),
+  /** Host. */
+  hostname: z.string().optional(),
+  platform: z.string().optional(),
+  server_time: z.number().int().optional(),
   alert_service: serviceState,
   collection_service: serviceState,
   /** Spelled so in 000 §3. */

@@ -5,7 +5,9 @@ import { defineRoute } from './route.ts';
 /**
  * Duty (issue 16; 002 §2.1 /duty_manage/*, §3 duty, §4 shift handover, §7.7 on_duty_*): the time
  * schedule (shifts), the duty table (rotations over weeks plus one-off overrides, materialised as
- * concrete shifts), the memorandum and the handover. docs/inspection-duty.md.
+ * concrete shifts), the memorandum and the handover. Shifts belong to a site or to every site, memos
+ * and handovers to a site or to their people; each caller sees and changes only their part
+ * (docs/inspection-duty.md, "Duty by site").
  */
 const tags = ['duty'];
 const id = z.coerce.number().int().min(1).max(2_147_483_647);
@@ -19,14 +21,26 @@ const date = z
     'duty.badDate',
   );
 const contactId = z.number().int().min(1).max(2_147_483_647);
+/** A site of the caller's grant, or null (see each input). */
+const siteId = z.number().int().min(1).max(2_147_483_647).nullable().default(null);
 
 export const shiftInput = z.strictObject({
   name: z.string().trim().min(1).max(50),
   start: hhmm.describe('Start, HH:MM.'),
   end: hhmm.describe('End, HH:MM (not after the start: the next day).'),
+  device_group_id: siteId.describe(
+    'The site whose shift it is; null: every site (only for a user granted every site).',
+  ),
   t: tParam,
 });
-export const dutyShift = z.object({ id: z.number().int(), name: z.string(), start: z.string(), end: z.string() });
+export const dutyShift = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  start: z.string(),
+  end: z.string(),
+  device_group_id: z.number().int().nullable().describe('The site whose shift it is; null: every site.'),
+  editable: z.boolean().describe('Whether the caller may change the shift and arrange its duty rows.'),
+});
 export type DutyShift = z.infer<typeof dutyShift>;
 
 export const tableQuery = z.object({
@@ -61,18 +75,30 @@ export const rotationInput = z.strictObject({
   t: tParam,
 });
 
-export const memoInput = z.strictObject({ date, content: z.string().trim().min(1).max(5000), t: tParam });
+export const memoInput = z.strictObject({
+  date,
+  content: z.string().trim().min(1).max(5000),
+  device_group_id: siteId.describe('The site the memo is about (its users read it); null: the author’s own note.'),
+  t: tParam,
+});
 export const dutyMemo = z.object({
   id: z.number().int(),
   date: z.string(),
   content: z.string(),
   user_name: z.string(),
   create_time: epochSeconds,
+  device_group_id: z.number().int().nullable(),
+  editable: z
+    .boolean()
+    .describe(
+      'Whether the caller may change or delete it (its author; for a site’s memo also a user granted every site).',
+    ),
 });
 
 export const handoverInput = z.strictObject({
   successor_id: contactId.describe('The user who takes over.'),
   events: z.string().trim().min(1).max(5000).describe('What the successor must know.'),
+  device_group_id: siteId.describe('The site handed over (its users read the record); null: only the two people.'),
   t: tParam,
 });
 export const handover = z.object({
@@ -85,6 +111,7 @@ export const handover = z.object({
   status: z.number().int().describe('0 waiting for the successor, 1 confirmed.'),
   handover_time: epochSeconds,
   confirmed_at: epochSeconds.nullable(),
+  device_group_id: z.number().int().nullable(),
 });
 export type Handover = z.infer<typeof handover>;
 

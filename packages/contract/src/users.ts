@@ -7,6 +7,8 @@ export const userMenus = {
   users: 221,
   userGroups: 222,
   roles: 223,
+  /** /setting_LDAP: its settings and import name the groups of directory users. */
+  ldap: 224,
   security: 401,
   operationLog: 301,
 } as const;

@@ -181,7 +181,9 @@ export const workOrderSet = z.object({
   name: z.string(),
   enable: z.boolean(),
   levels: z.array(z.number().int()),
-  device_group_ids: z.array(z.number().int()).describe('Sites; empty: every site.'),
+  device_group_ids: z
+    .array(z.number().int())
+    .describe('Sites; empty: every site. Only the sites granted to the caller are listed.'),
   handler_id: z.number().int(),
   reviewer_id: z.number().int(),
   priority: z.number().int(),
@@ -190,6 +192,11 @@ export const workOrderSet = z.object({
   handler_on_duty: z
     .boolean()
     .describe('The handler is the person on duty when the alarm is raised; the rule’s handler when nobody is.'),
+  editable: z
+    .boolean()
+    .describe(
+      'Whether the caller may change the rule: they hold every site it names (every site, when it names none).',
+    ),
 });
 export type WorkOrderSet = z.infer<typeof workOrderSet>;
 export const workOrderSetBody = z.object({
@@ -316,9 +323,9 @@ export const workOrderRoutes = {
   putSet: defineRoute({
     method: 'PUT',
     path: 'work_order_set/:id',
-    summary: 'Create or change an automatic dispatch rule',
+    summary: 'Create (id 0: the next free number) or change an automatic dispatch rule',
     tags,
-    params: z.object({ id: z.coerce.number().int().min(1).max(1000) }),
+    params: z.object({ id: z.coerce.number().int().min(0).max(1000) }),
     body: workOrderSetBody,
     response: workOrderSet,
   }),

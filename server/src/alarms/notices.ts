@@ -23,6 +23,7 @@ export const createNotices = (deps: {
     item_id: a.item_id,
     item_name: a.item_name,
     device_name: a.device_name,
+    device_group_id: a.device_group_id,
     device_group_name: a.device_group_name,
     state: a.end_time !== null ? recoveredStatus : a.status,
     level: a.level,

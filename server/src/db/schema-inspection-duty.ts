@@ -44,7 +44,8 @@ export interface InspectionDutyTables {
     reviewed_at: number | null;
   };
   module_settings: { k: string; v: string; updated_at: number };
-  duty_shifts: { id: Generated<number>; name: string; start: string; end: string };
+  /** device_group_id: the site whose shift it is; null: every site (migration 0026). */
+  duty_shifts: { id: Generated<number>; name: string; start: string; end: string; device_group_id: number | null };
   duty_rotations: {
     id: Generated<number>;
     shift_id: number;
@@ -70,6 +71,8 @@ export interface InspectionDutyTables {
     user_id: number;
     user_name: string;
     created_at: number;
+    /** The site it is about; null: its author's own note (migration 0026). */
+    device_group_id: number | null;
   };
   duty_handovers: {
     id: Generated<number>;
@@ -82,5 +85,7 @@ export interface InspectionDutyTables {
     status: number;
     handover_time: number;
     confirmed_at: number | null;
+    /** The site handed over; null: only its two people see it (migration 0026). */
+    device_group_id: number | null;
   };
 }

@@ -13,6 +13,8 @@ export interface NoticeSubject {
   item_id: number;
   item_name: string;
   device_name: string;
+  /** The alarm's site: with shift handover on, the notices go to who is on duty for it. */
+  device_group_id: number;
   device_group_name: string;
   state: number;
   level: number;
@@ -57,9 +59,10 @@ export interface Notifier {
  * shift handover is disabled (the standard mode: each group's own mode). 002 §4 shift handover.
  */
 export interface DutyRoster {
-  onDuty(atSeconds: number): Promise<number[] | null>;
+  /** For a site: the shifts of that site, of the sites above it and of every site (all shifts without one). */
+  onDuty(atSeconds: number, siteId?: number): Promise<number[] | null>;
   /** The user ids on duty (users with an on-duty contact's e-mail), or null as above. */
-  onDutyUsers?(atSeconds: number): Promise<number[] | null>;
+  onDutyUsers?(atSeconds: number, siteId?: number): Promise<number[] | null>;
 }
 
 export interface NotifierOptions {
@@ -327,7 +330,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
     };
     const now = new Date(clock());
     // Shift handover enabled: the contacts on duty now by the stored shifts, whatever the group's mode.
-    const onDuty = roster ? await roster.onDuty(Math.floor(clock() / 1000)) : null;
+    const onDuty = roster ? await roster.onDuty(Math.floor(clock() / 1000), s.device_group_id) : null;
     const contacts = group.contact_ids
       .map((id) => {
         const c = dir.contacts.get(id);

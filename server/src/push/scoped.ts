@@ -128,7 +128,7 @@ export const pushAlarms = (
       const duty = event === 'raise' ? roster() : null;
       if (!duty?.onDutyUsers && pending === null) return send(message, null);
       const users = duty?.onDutyUsers
-        ? duty.onDutyUsers(Math.floor(clock() / 1000)).catch(() => null)
+        ? duty.onDutyUsers(Math.floor(clock() / 1000), alarm.device_group_id).catch(() => null)
         : Promise.resolve(null);
       const next: Promise<void> = Promise.all([pending, users]).then(([, u]) => send(message, u));
       pending = next;

@@ -33,8 +33,8 @@ if (!globalThis.ResizeObserver) {
 }
 
 /**
- * Signs a user in with the given function grants of one page (parsed by the contract's session
- * schemas) and renders a page with the providers of the app, in zh_cn.
+ * Signs a user in with the given function grants of one page and sites (null: every site), parsed by
+ * the contract's session schemas, and renders a page with the providers of the app, in zh_cn.
  */
 export const renderPage = async (
   ui: ReactNode,
@@ -43,7 +43,8 @@ export const renderPage = async (
     functions,
     userId = 2,
     roleIds = [2],
-  }: { page: string; functions: string[]; userId?: number; roleIds?: number[] },
+    siteIds = null,
+  }: { page: string; functions: string[]; userId?: number; roleIds?: number[]; siteIds?: number[] | null },
 ) => {
   if (!i18n.isInitialized) await initI18n('zh_cn');
   const menu: MenuNode = menuNode.parse({
@@ -67,7 +68,7 @@ export const renderPage = async (
       login_type: 0,
       language: 'zh_cn',
       role_ids: roleIds,
-      site_ids: null,
+      site_ids: siteIds,
     }),
     menus: [menu],
     enableMenuList: [page],

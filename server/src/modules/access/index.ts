@@ -72,6 +72,18 @@ export const siteScope = (sites: number[] | null): SiteScope => {
   };
 };
 
+/**
+ * Whether a grant covers every site there is: an administrator (sites null), or a user whose roles
+ * name each site. Rows that belong to no site (global duty shifts, dispatch rules for every site)
+ * are changed only by such a user (docs/users.md, "Rows of several sites").
+ */
+export const holdsEverySite = async (db: Db, sites: number[] | null) => {
+  if (sites === null) return true;
+  const held = new Set(sites);
+  const all = await db.kysely.selectFrom('device_groups').select('id').execute();
+  return all.every((s) => held.has(s.id));
+};
+
 export interface AccessService {
   forUser(userId: number): Promise<Access>;
   /** Throws 401 without a user and 403 without the grant. */

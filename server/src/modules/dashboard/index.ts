@@ -39,7 +39,8 @@ export const registerDashboard = (app: FastifyInstance, deps: DashboardModuleDep
   });
   const allowed = (request: Parameters<typeof app.access.sites>[0]) => request.server.access.sites(request);
 
-  addRoute(app, r.systemInfo, () => service.systemInfo());
+  // Every user's home page shows the figures; the host's own details only administrators get (sites null).
+  addRoute(app, r.systemInfo, async ({ request }) => service.systemInfo((await allowed(request)) === null));
   addRoute(app, r.alarmCount, async ({ query, request }) => service.alarmCount(query, await allowed(request)));
   addRoute(
     app,

@@ -70,28 +70,30 @@ export const createDashboardService = (deps: DashboardDeps) => {
   };
 
   return {
-    async systemInfo(): Promise<SystemInfo> {
-      const cpus = os.cpus();
-      const disk = await diskFigures(deps.dataDir);
-      return {
-        cpu: {
-          percent: deps.cpu.percent(),
-          interval_ms: deps.cpu.intervalMs,
-          cores: cpus.length,
-          model: cpus[0]?.model.trim() ?? '',
-        },
+    /** The figures the home page shows; with `host`, the machine's own details too (administrators). */
+    async systemInfo(host: boolean): Promise<SystemInfo> {
+      const { path, ...disk } = await diskFigures(deps.dataDir);
+      const shown: SystemInfo = {
+        cpu: { percent: deps.cpu.percent(), interval_ms: deps.cpu.intervalMs },
         memory: memoryFigures(),
         disk,
-        uptime: Math.floor(os.uptime()),
-        server_uptime: Math.floor((deps.clock() - started) / 1000),
-        hostname: os.hostname(),
-        platform: `${os.type()} ${os.release()} ${os.arch()}`,
-        server_time: Math.floor(deps.clock() / 1000),
         alert_service: state(deps.alarms.running()),
         collection_service: state(deps.collector?.running() ?? false),
         system_serice: state(deps.serverListening()),
         notification_service: state(deps.notifier.running()),
         signal: null,
+      };
+      if (!host) return shown;
+      const cpus = os.cpus();
+      return {
+        ...shown,
+        cpu: { ...shown.cpu, cores: cpus.length, model: cpus[0]?.model.trim() ?? '' },
+        disk: { ...disk, path },
+        uptime: Math.floor(os.uptime()),
+        server_uptime: Math.floor((deps.clock() - started) / 1000),
+        hostname: os.hostname(),
+        platform: `${os.type()} ${os.release()} ${os.arch()}`,
+        server_time: Math.floor(deps.clock() / 1000),
       };
     },
 

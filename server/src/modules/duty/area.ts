@@ -16,12 +16,13 @@ declare module '../../area.ts' {
 export const area = defineArea({
   name: 'duty',
   provides: ['duty', 'dutyRoster'],
+  // A row without a site: a shift of every site, a memo or handover of its author (docs/inspection-duty.md).
   tables: {
-    duty_shifts: { sites: 'global' },
-    duty_rotations: { sites: 'global' },
-    duty_table: { sites: 'global' },
-    duty_memos: { sites: 'global' },
-    duty_handovers: { sites: 'global' },
+    duty_shifts: { sites: { site: 'device_group_id' } },
+    duty_rotations: { sites: { parent: 'duty_shifts', column: 'shift_id' } },
+    duty_table: { sites: { parent: 'duty_shifts', column: 'shift_id' } },
+    duty_memos: { sites: { site: 'device_group_id' } },
+    duty_handovers: { sites: { site: 'device_group_id' } },
   },
   create: ({ kernel }) => {
     const duty = createDuty({ db: kernel.db, clock: kernel.clock });

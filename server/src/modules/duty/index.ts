@@ -4,8 +4,9 @@ import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import type { DutyRoster } from '../../notify/notifier.ts';
 import { scheduleZone } from '../../schedule/zone.ts';
+import { holdsEverySite } from '../access/index.ts';
 import { createDutyRepository } from './repository.ts';
-import { createDutyService, type DutyService } from './service.ts';
+import { createDutyService, type DutyCaller, type DutyService } from './service.ts';
 
 /** Menus of migration 0017: 731 duty table and time schedule, 732 handover, 733 memorandum. */
 const arrange = 731;
@@ -16,13 +17,16 @@ const memo = 733;
 export const createDuty = (deps: { db: Db; clock: () => number }): DutyService =>
   createDutyService({ repo: createDutyRepository(deps.db, deps.clock), zone: scheduleZone(), clock: deps.clock });
 
-/** Who is on duty, for the notifier and the alarm pushes: null while shift handover is disabled (the standard mode). */
+/**
+ * Who is on duty for an alarm's site, for the notifier and the alarm pushes: null while shift
+ * handover is disabled (the standard mode).
+ */
 export const dutyRosterOf = (service: DutyService): DutyRoster => ({
-  onDuty: async (at) => ((await service.settings()).handover_enable ? service.onDutyIds(at) : null),
+  onDuty: async (at, siteId) => ((await service.settings()).handover_enable ? service.onDutyIds(at, siteId) : null),
   // The browsers' alarm pop-ups: users whose e-mail is an on-duty contact's.
-  onDutyUsers: async (at) =>
+  onDutyUsers: async (at, siteId) =>
     (await service.settings()).handover_enable
-      ? (await service.onDutyPeople(at)).flatMap((p) => (p.user_id === null ? [] : [p.user_id]))
+      ? (await service.onDutyPeople(at, siteId)).flatMap((p) => (p.user_id === null ? [] : [p.user_id]))
       : null,
 });
 
@@ -32,17 +36,57 @@ export const registerDuty = (app: FastifyInstance, deps: { db: Db; service: Duty
     id: request.principal?.user_id ?? 0,
     name: request.principal?.user_name ?? '',
   });
+  /** The caller's sites and contacts: every duty read and write is limited to them. */
+  const caller = async (request: FastifyRequest): Promise<DutyCaller> => {
+    const sites = await request.server.access.sites(request);
+    return {
+      ...user(request),
+      sites,
+      everySite: await holdsEverySite(deps.db, sites),
+      contacts: await request.server.access.contacts(request),
+    };
+  };
   const p = (menu: number, func?: string) => ({ permission: func ? { menu, func } : { menu } });
 
-  addRoute(app, r.shifts, async () => service.shifts(), p(arrange));
-  addRoute(app, r.addShift, async ({ body }) => service.addShift(body), p(arrange, 'edit'));
-  addRoute(app, r.updateShift, async ({ params, body }) => service.updateShift(params.id, body), p(arrange, 'edit'));
-  addRoute(app, r.deleteShift, async ({ params }) => service.deleteShift(params.id), p(arrange, 'edit'));
-  addRoute(app, r.table, async ({ query }) => service.table(query.from, query.to), p(arrange));
-  addRoute(app, r.addOverride, async ({ body }) => service.addOverride(body), p(arrange, 'edit'));
-  addRoute(app, r.deleteEntry, async ({ params }) => service.deleteEntry(params.id), p(arrange, 'edit'));
-  addRoute(app, r.rotate, async ({ body }) => service.rotate(body), p(arrange, 'edit'));
-  addRoute(app, r.onDuty, async () => service.onDutyNow(), p(arrange));
+  addRoute(app, r.shifts, async ({ request }) => service.shifts(await caller(request)), p(arrange));
+  addRoute(
+    app,
+    r.addShift,
+    async ({ body, request }) => service.addShift(body, await caller(request)),
+    p(arrange, 'edit'),
+  );
+  addRoute(
+    app,
+    r.updateShift,
+    async ({ params, body, request }) => service.updateShift(params.id, body, await caller(request)),
+    p(arrange, 'edit'),
+  );
+  addRoute(
+    app,
+    r.deleteShift,
+    async ({ params, request }) => service.deleteShift(params.id, await caller(request)),
+    p(arrange, 'edit'),
+  );
+  addRoute(
+    app,
+    r.table,
+    async ({ query, request }) => service.table(query.from, query.to, await caller(request)),
+    p(arrange),
+  );
+  addRoute(
+    app,
+    r.addOverride,
+    async ({ body, request }) => service.addOverride(body, await caller(request)),
+    p(arrange, 'edit'),
+  );
+  addRoute(
+    app,
+    r.deleteEntry,
+    async ({ params, request }) => service.deleteEntry(params.id, await caller(request)),
+    p(arrange, 'edit'),
+  );
+  addRoute(app, r.rotate, async ({ body, request }) => service.rotate(body, await caller(request)), p(arrange, 'edit'));
+  addRoute(app, r.onDuty, async ({ request }) => service.onDutyNow(await caller(request)), p(arrange));
   // One's own shifts: any signed-in user.
   addRoute(app, r.ical, async ({ request, reply }) => {
     const text = await service.ical(user(request).id);
@@ -52,45 +96,47 @@ export const registerDuty = (app: FastifyInstance, deps: { db: Db; service: Duty
       .send(text);
     return null;
   });
-  addRoute(app, r.memos, async ({ query }) => service.memos(query.from, query.to), p(memo));
-  addRoute(app, r.addMemo, async ({ body, request }) => service.addMemo(body, user(request)), p(memo, 'edit'));
-  addRoute(app, r.updateMemo, async ({ params, body }) => service.updateMemo(params.id, body), p(memo, 'edit'));
-  addRoute(app, r.deleteMemo, async ({ params }) => service.deleteMemo(params.id), p(memo, 'edit'));
-  addRoute(app, r.handovers, async () => service.handovers(), p(change));
+  addRoute(
+    app,
+    r.memos,
+    async ({ query, request }) => service.memos(query.from, query.to, await caller(request)),
+    p(memo),
+  );
+  addRoute(app, r.addMemo, async ({ body, request }) => service.addMemo(body, await caller(request)), p(memo, 'edit'));
+  addRoute(
+    app,
+    r.updateMemo,
+    async ({ params, body, request }) => service.updateMemo(params.id, body, await caller(request)),
+    p(memo, 'edit'),
+  );
+  addRoute(
+    app,
+    r.deleteMemo,
+    async ({ params, request }) => service.deleteMemo(params.id, await caller(request)),
+    p(memo, 'edit'),
+  );
+  addRoute(app, r.handovers, async ({ request }) => service.handovers(await caller(request)), p(change));
   addRoute(
     app,
     r.addHandover,
-    async ({ body, request }) => service.addHandover(body, user(request)),
+    async ({ body, request }) => service.addHandover(body, await caller(request)),
     p(change, 'edit'),
   );
   // The successor confirms what is handed to them: the page is enough, the check is theirs.
   addRoute(
     app,
     r.confirmHandover,
-    async ({ params, request }) => service.confirmHandover(params.id, user(request)),
+    async ({ params, request }) => service.confirmHandover(params.id, await caller(request)),
     p(change),
   );
   addRoute(
     app,
     r.deleteHandover,
-    async ({ params, request }) => service.deleteHandover(params.id, user(request)),
+    async ({ params, request }) => service.deleteHandover(params.id, await caller(request)),
     p(change, 'edit'),
   );
-  // The duty table's members are contacts: listed here so that arranging needs no contacts page.
-  addRoute(
-    app,
-    r.members,
-    async () =>
-      (
-        await deps.db.kysely
-          .selectFrom('contacts')
-          .select(['id', 'name'])
-          .where('enable', '=', 1)
-          .orderBy('id')
-          .execute()
-      ).map((c) => ({ id: c.id, name: c.name })),
-    p(arrange),
-  );
+  // The duty table's members are contacts (those of the caller's grant): listed here so that arranging needs no contacts page.
+  addRoute(app, r.members, async ({ request }) => service.members(await caller(request)), p(arrange));
   addRoute(
     app,
     r.successors,
@@ -118,7 +164,7 @@ export const registerDuty = (app: FastifyInstance, deps: { db: Db; service: Duty
   addRoute(
     app,
     r.setSettings,
-    async ({ body }) => service.setSettings({ handover_enable: body.handover_enable }),
+    async ({ body, request }) => service.setSettings({ handover_enable: body.handover_enable }, await caller(request)),
     p(change, 'edit'),
   );
 };

@@ -2,7 +2,7 @@ import { dutySettings } from '@sitewatch/contract/duty';
 import type { Db } from '../../db/kysely.ts';
 import { createSettingsStore } from '../../db/settings-store.ts';
 
-/** Shifts, duty rows, memos, handovers and the duty setting. */
+/** Shifts, duty rows (each with its shift's site), memos, handovers and the duty setting. */
 export const createDutyRepository = (db: Db, clock?: () => number) => {
   const k = db.kysely;
   const entries = () =>
@@ -20,11 +20,35 @@ export const createDutyRepository = (db: Db, clock?: () => number) => {
         'duty_table.override',
         'duty_table.start_at',
         'duty_table.end_at',
+        'duty_shifts.device_group_id as site_id',
       ]);
   return {
     k,
     shifts: () => k.selectFrom('duty_shifts').selectAll().orderBy('start').orderBy('id').execute(),
     shift: (id: number) => k.selectFrom('duty_shifts').selectAll().where('id', '=', id).executeTakeFirst(),
+    entry: (id: number) => entries().where('duty_table.id', '=', id).executeTakeFirst(),
+    siteExists: async (id: number) =>
+      (await k.selectFrom('device_groups').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
+    /** A site with the sites above it: a shift of any of them covers the site. */
+    siteChain: async (id: number) => {
+      const parents = new Map(
+        (await k.selectFrom('device_groups').select(['id', 'parent_id']).execute()).map((s) => [s.id, s.parent_id]),
+      );
+      const chain: number[] = [];
+      for (let at: number | undefined = id; at && !chain.includes(at); at = parents.get(at)) chain.push(at);
+      return chain;
+    },
+    /** Enabled contacts (of these ids; null: all), the people a duty table may name. */
+    members: (ids: number[] | null) =>
+      ids !== null && ids.length === 0
+        ? Promise.resolve([])
+        : k
+            .selectFrom('contacts')
+            .select(['id', 'name'])
+            .where('enable', '=', 1)
+            .$if(ids !== null, (q) => q.where('id', 'in', ids!))
+            .orderBy('id')
+            .execute(),
     contacts: (ids: number[]) =>
       ids.length === 0
         ? Promise.resolve([])

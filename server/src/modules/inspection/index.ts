@@ -63,87 +63,108 @@ export const registerInspection = (app: FastifyInstance, service: InspectionServ
   addRoute(app, r.manual, async ({ body, request }) => service.manual(body, user(request), await sites(request)), {
     permission: { menu, func: 'inspect' },
   });
-  // /polling_record and /polling_main_detail are always allowed pages (000 §4.2): reports are read by site grants.
-  addRoute(app, r.reports, async ({ query, request }) => service.reports(query, await sites(request)));
-  addRoute(app, r.report, async ({ params, request }) => service.report(params.id, await sites(request)));
+  // /polling_record and /polling_main_detail are always allowed pages (000 §4.2), but what they show
+  // belongs to the inspection page: reports need it, and answer the granted sites' part only.
+  addRoute(app, r.reports, async ({ query, request }) => service.reports(query, await sites(request)), {
+    permission: view,
+  });
+  addRoute(app, r.report, async ({ params, request }) => service.report(params.id, await sites(request)), {
+    permission: view,
+  });
   addRoute(
     app,
     r.review,
     async ({ params, body, request }) => service.review(params.id, body, user(request), await sites(request)),
     { permission: { menu, func: 'review' } },
   );
-  addRoute(app, r.exportReport, async ({ params, query, request, reply }) => {
-    const lang = requestLanguage(request);
-    const report = await service.report(params.id, await sites(request));
-    const h = (key: string) => sharedText(lang, `inspection.columns.${key}`);
-    const yes = sharedText(lang, 'inspection.abnormal');
-    const no = sharedText(lang, 'inspection.normal');
-    if (query.format === 'pdf') {
-      const font = pdfFont();
-      // Without a font that holds Chinese the document would show empty boxes: refused, nothing written.
-      if (!font) throw conflict('inspection.noPdfFont');
-      const buffer = await tablePdf(
-        {
-          title: `${sharedText(lang, 'inspection.report')} ${report.id}`,
-          meta: [
-            [h('inspector'), report.inspector],
-            [h('reviewer'), report.reviewer || '-'],
-            [h('time'), localTime(report.create_time)],
-            [h('status'), sharedText(lang, `inspection.statuses.${report.status}`)],
-            [h('summary'), report.summary || '-'],
-            ...(report.review_comment ? [[h('reviewComment'), report.review_comment] as [string, string]] : []),
-          ],
-          columns: [
-            { header: h('site'), width: 3 },
-            { header: h('device'), width: 3 },
-            { header: h('item'), width: 3 },
-            { header: h('value'), width: 2 },
-            { header: h('result'), width: 1.5 },
-            { header: h('note'), width: 3 },
-          ],
-          rows: report.content.map((i) => [
+  addRoute(
+    app,
+    r.exportReport,
+    async ({ params, query, request, reply }) => {
+      const lang = requestLanguage(request);
+      const report = await service.report(params.id, await sites(request));
+      const h = (key: string) => sharedText(lang, `inspection.columns.${key}`);
+      const yes = sharedText(lang, 'inspection.abnormal');
+      const no = sharedText(lang, 'inspection.normal');
+      if (query.format === 'pdf') {
+        const font = pdfFont();
+        // Without a font that holds Chinese the document would show empty boxes: refused, nothing written.
+        if (!font) throw conflict('inspection.noPdfFont');
+        const buffer = await tablePdf(
+          {
+            title: `${sharedText(lang, 'inspection.report')} ${report.id}`,
+            meta: [
+              [h('inspector'), report.inspector],
+              [h('reviewer'), report.reviewer || '-'],
+              [h('time'), localTime(report.create_time)],
+              [h('status'), sharedText(lang, `inspection.statuses.${report.status}`)],
+              [h('summary'), report.summary || '-'],
+              ...(report.review_comment ? [[h('reviewComment'), report.review_comment] as [string, string]] : []),
+            ],
+            columns: [
+              { header: h('site'), width: 3 },
+              { header: h('device'), width: 3 },
+              { header: h('item'), width: 3 },
+              { header: h('value'), width: 2 },
+              { header: h('result'), width: 1.5 },
+              { header: h('note'), width: 3 },
+            ],
+            rows: report.content.map((i) => [
+              i.device_group_name,
+              i.device_name,
+              i.item_name,
+              i.value === null ? '-' : `${i.value}${i.unit ? ` ${i.unit}` : ''}`,
+              i.abnormal ? yes : no,
+              i.note,
+            ]),
+          },
+          font,
+        );
+        await sendPdf(reply, `inspection-${report.id}.pdf`, buffer);
+        return null;
+      }
+      const buffer = await sheetWorkbook(
+        `${sharedText(lang, 'inspection.report')} ${report.id}`,
+        ['site', 'device', 'item', 'value', 'unit', 'result', 'note'].map((c) => ({ header: h(c), width: 18 })),
+        [
+          ...report.content.map((i) => [
             i.device_group_name,
             i.device_name,
             i.item_name,
-            i.value === null ? '-' : `${i.value}${i.unit ? ` ${i.unit}` : ''}`,
+            i.value,
+            i.unit,
             i.abnormal ? yes : no,
             i.note,
           ]),
-        },
-        font,
+          [],
+          [h('inspector'), report.inspector],
+          [h('reviewer'), report.reviewer],
+          [h('time'), new Date(report.create_time * 1000).toISOString()],
+          [h('summary'), report.summary],
+        ],
       );
-      await sendPdf(reply, `inspection-${report.id}.pdf`, buffer);
+      await sendXlsx(reply, `inspection-${report.id}.xlsx`, buffer);
       return null;
-    }
-    const buffer = await sheetWorkbook(
-      `${sharedText(lang, 'inspection.report')} ${report.id}`,
-      ['site', 'device', 'item', 'value', 'unit', 'result', 'note'].map((c) => ({ header: h(c), width: 18 })),
-      [
-        ...report.content.map((i) => [
-          i.device_group_name,
-          i.device_name,
-          i.item_name,
-          i.value,
-          i.unit,
-          i.abnormal ? yes : no,
-          i.note,
-        ]),
-        [],
-        [h('inspector'), report.inspector],
-        [h('reviewer'), report.reviewer],
-        [h('time'), new Date(report.create_time * 1000).toISOString()],
-        [h('summary'), report.summary],
-      ],
-    );
-    await sendXlsx(reply, `inspection-${report.id}.xlsx`, buffer);
-    return null;
-  });
+    },
+    { permission: view },
+  );
   const edit = { menu, func: 'edit' } as const;
-  addRoute(app, r.plans, async () => service.plans(), { permission: view });
-  addRoute(app, r.plan, async ({ params }) => service.plan(params.id), { permission: view });
-  addRoute(app, r.addPlan, async ({ body }) => service.addPlan(body), { permission: edit });
-  addRoute(app, r.updatePlan, async ({ params, body }) => service.updatePlan(params.id, body), { permission: edit });
-  addRoute(app, r.deletePlan, async ({ params }) => service.deletePlan(params.id), { permission: edit });
+  addRoute(app, r.plans, async ({ request }) => service.plans(await sites(request)), { permission: view });
+  addRoute(app, r.plan, async ({ params, request }) => service.plan(params.id, await sites(request)), {
+    permission: view,
+  });
+  addRoute(app, r.addPlan, async ({ body, request }) => service.addPlan(body, await sites(request)), {
+    permission: edit,
+  });
+  addRoute(
+    app,
+    r.updatePlan,
+    async ({ params, body, request }) => service.updatePlan(params.id, body, await sites(request)),
+    { permission: edit },
+  );
+  addRoute(app, r.deletePlan, async ({ params, request }) => service.deletePlan(params.id, await sites(request)), {
+    permission: edit,
+  });
   addRoute(app, r.getPatrol, async () => service.settings.patrol(), { permission: view });
   addRoute(
     app,

@@ -23,23 +23,53 @@ export interface InspectionLive {
 
 type Allowed = number[] | null;
 type Row = NonNullable<Awaited<ReturnType<InspectionRepository['report']>>>;
+type PlanRow = NonNullable<Awaited<ReturnType<InspectionRepository['plan']>>>;
 export const planTask = 'inspection.plan';
 
-const toReport = (r: Row): InspectionReport => ({
-  id: r.id,
-  kind: r.kind === 'auto' ? 'auto' : 'manual',
-  plan_id: r.plan_id,
-  inspector: r.inspector,
-  reviewer: r.reviewer,
-  status: r.status,
-  device_group_ids: readIdList(r.device_group_ids),
-  summary: r.summary,
-  review_comment: r.review_comment,
-  items: r.items,
-  abnormal: r.abnormal,
-  create_time: Number(r.created_at),
-  reviewed_at: r.reviewed_at === null ? null : Number(r.reviewed_at),
-});
+const granted = (allowed: Allowed, siteId: number) => allowed === null || allowed.includes(siteId);
+
+/** An automatic report's summary, language-neutral: abnormal / checked, then the abnormal items. */
+const autoSummary = (content: InspectedItem[]) => {
+  const abnormal = content.filter((i) => i.abnormal);
+  const named = abnormal
+    .slice(0, 20)
+    .map((i) => `${i.device_name}/${i.item_name}`)
+    .join(', ');
+  return `${abnormal.length}/${content.length}${abnormal.length === 0 ? '' : `: ${named}`}`;
+};
+
+/**
+ * A report as the caller may see it (docs/inspection-duty.md, "Rows of several sites"): the items of
+ * granted sites only, the counts of those items, the named sites that are granted; an automatic
+ * report's summary is made again from those items (it names abnormal items).
+ */
+const grantedReport = (r: Row, allowed: Allowed): InspectionReport & { content: InspectedItem[] } => {
+  const all = JSON.parse(r.content) as InspectedItem[];
+  const content = allowed === null ? all : all.filter((i) => granted(allowed, i.device_group_id));
+  const whole = content.length === all.length;
+  return {
+    id: r.id,
+    kind: r.kind === 'auto' ? 'auto' : 'manual',
+    plan_id: r.plan_id,
+    inspector: r.inspector,
+    reviewer: r.reviewer,
+    status: r.status,
+    device_group_ids: readIdList(r.device_group_ids).filter((id) => granted(allowed, id)),
+    summary: whole || r.kind !== 'auto' ? r.summary : autoSummary(content),
+    review_comment: r.review_comment,
+    items: whole ? r.items : content.length,
+    abnormal: whole ? r.abnormal : content.filter((i) => i.abnormal).length,
+    create_time: Number(r.created_at),
+    reviewed_at: r.reviewed_at === null ? null : Number(r.reviewed_at),
+    content,
+  };
+};
+/** Whether any site a report or plan names is granted (otherwise it does not exist for the caller). */
+const touches = (siteIds: string, allowed: Allowed) => readIdList(siteIds).some((id) => granted(allowed, id));
+const toReport = (r: Row, allowed: Allowed): InspectionReport => {
+  const { content: _, ...report } = grantedReport(r, allowed);
+  return report;
+};
 
 /** Manual and automatic inspection, reports and their review (docs/inspection-duty.md). */
 export const createInspectionService = (deps: {
@@ -57,14 +87,9 @@ export const createInspectionService = (deps: {
     report: () => repo.settings.get('inspection_report'),
   };
 
-  /** The sites and their sub-sites, within the allowed ones; a site outside them is refused. */
-  const scope = async (siteIds: number[], allowed: Allowed) => {
+  /** The sites with their sub-sites (a site deleted since covers nothing). */
+  const covered = async (siteIds: number[]) => {
     const sites = await repo.sites();
-    const known = new Set(sites.map((s) => s.id));
-    for (const id of siteIds) {
-      if (!known.has(id)) throw notFound('errors.notFound');
-      if (allowed !== null && !allowed.includes(id)) throw forbidden();
-    }
     const children = new Map<number, number[]>();
     for (const s of sites) children.set(s.parent_id, [...(children.get(s.parent_id) ?? []), s.id]);
     const found = new Set<number>();
@@ -75,7 +100,23 @@ export const createInspectionService = (deps: {
       found.add(id);
       stack.push(...(children.get(id) ?? []));
     }
-    return [...found].filter((id) => allowed === null || allowed.includes(id));
+    const known = new Set(sites.map((s) => s.id));
+    return [...found].filter((id) => known.has(id));
+  };
+  const requireKnown = async (siteIds: number[]) => {
+    const known = new Set((await repo.sites()).map((s) => s.id));
+    for (const id of siteIds) if (!known.has(id)) throw notFound('errors.notFound');
+  };
+  /** The sites and their sub-sites, within the allowed ones; a site named outside them is refused. */
+  const scope = async (siteIds: number[], allowed: Allowed) => {
+    await requireKnown(siteIds);
+    for (const id of siteIds) if (!granted(allowed, id)) throw forbidden('access.siteNotGranted');
+    return (await covered(siteIds)).filter((id) => granted(allowed, id));
+  };
+  /** A plan runs over its sites and every sub-site: the caller must hold them all (403 otherwise). */
+  const requireWholePlan = async (siteIds: number[], allowed: Allowed) => {
+    await requireKnown(siteIds);
+    for (const id of await covered(siteIds)) if (!granted(allowed, id)) throw forbidden('access.siteNotGranted');
   };
 
   /** Every item of the scope with its value at this moment (live over stored). */
@@ -121,23 +162,34 @@ export const createInspectionService = (deps: {
       reviewer: '',
       reviewed_at: passed ? t : null,
     });
-    return toReport((await repo.report(id))!);
+    return toReport((await repo.report(id))!, null);
   };
 
-  const planOut = async (
-    p: NonNullable<Awaited<ReturnType<InspectionRepository['plan']>>>,
-  ): Promise<InspectionPlan> => {
+  const planOut = async (p: PlanRow, allowed: Allowed): Promise<InspectionPlan> => {
     const task = await deps.scheduler.task(planTask, p.id);
     return {
       id: p.id,
       name: p.name,
-      device_group_ids: readIdList(p.device_group_ids),
+      device_group_ids: readIdList(p.device_group_ids).filter((id) => granted(allowed, id)),
       rule: p.rule as InspectionPlan['rule'],
       start_time: Number(p.start_time),
       enable: p.enable === 1,
       next_run: task?.next_run == null ? null : Number(task.next_run),
       last_run: task?.last_run == null ? null : Number(task.last_run),
     };
+  };
+  /** A plan the caller may see: one naming a granted site; others do not exist for them (404). */
+  const visiblePlan = async (id: number, allowed: Allowed) => {
+    const p = await repo.plan(id);
+    if (!p || !touches(p.device_group_ids, allowed)) throw notFound('errors.notFound');
+    return p;
+  };
+  /** A plan the caller may change or delete: they hold every site it runs over. */
+  const heldPlan = async (id: number, allowed: Allowed) => {
+    const p = await visiblePlan(id, allowed);
+    const sites = await covered(readIdList(p.device_group_ids));
+    if (!sites.every((site) => granted(allowed, site))) throw forbidden('access.spansOtherSites');
+    return p;
   };
   const schedule = async (id: number, input: z.infer<typeof planInput>) => {
     if (input.enable) await deps.scheduler.put(planTask, id, input.rule as RepeatRule, input.start_time);
@@ -148,9 +200,8 @@ export const createInspectionService = (deps: {
     settings,
     async last(allowed: Allowed) {
       const latest = await repo.latest();
-      const visible =
-        latest && (allowed === null || readIdList(latest.device_group_ids).some((id) => allowed.includes(id)));
-      return { report: visible ? toReport(latest) : null, enable: (await settings.patrol()).enable };
+      const visible = latest && touches(latest.device_group_ids, allowed);
+      return { report: visible ? toReport(latest, allowed) : null, enable: (await settings.patrol()).enable };
     },
     async snapshot(siteIds: number[], allowed: Allowed) {
       return capture(await scope(siteIds, allowed));
@@ -184,17 +235,8 @@ export const createInspectionService = (deps: {
       if (!plan || plan.enable !== 1) return;
       if (!(await settings.patrol()).intelligent_enable) return;
       const siteIds = readIdList(plan.device_group_ids);
-      const content = await capture(await scope(siteIds, null).catch(() => []));
-      const abnormal = content.filter((i) => i.abnormal);
-      // Language-neutral: abnormal / checked, then the abnormal items.
-      const summary = `${abnormal.length}/${content.length}${
-        abnormal.length === 0
-          ? ''
-          : `: ${abnormal
-              .slice(0, 20)
-              .map((i) => `${i.device_name}/${i.item_name}`)
-              .join(', ')}`
-      }`;
+      const content = await capture(await covered(siteIds));
+      const summary = autoSummary(content);
       await write({
         kind: 'auto',
         plan_id: plan.id,
@@ -210,20 +252,20 @@ export const createInspectionService = (deps: {
       q: { page: number; limit: number; status?: number | undefined; kind?: string | undefined },
       allowed: Allowed,
     ) {
-      // Reports carry their sites: a caller sees those touching a granted site.
+      // Reports carry their sites: a caller sees those touching a granted site, and of them the granted part.
       if (allowed === null) {
         const { total, rows } = await repo.reports(q, q.page, q.limit);
-        return { total, data: rows.map(toReport) };
+        return { total, data: rows.map((r) => toReport(r, null)) };
       }
       const { rows } = await repo.reports(q, 1, 1_000_000);
-      const visible = rows.filter((r) => readIdList(r.device_group_ids).some((id) => allowed.includes(id)));
-      return { total: visible.length, data: visible.slice((q.page - 1) * q.limit, q.page * q.limit).map(toReport) };
+      const visible = rows.filter((r) => touches(r.device_group_ids, allowed));
+      const page = visible.slice((q.page - 1) * q.limit, q.page * q.limit);
+      return { total: visible.length, data: page.map((r) => toReport(r, allowed)) };
     },
     async report(id: number, allowed: Allowed) {
       const r = await repo.report(id);
-      if (!r || (allowed !== null && !readIdList(r.device_group_ids).some((s) => allowed.includes(s))))
-        throw notFound('errors.notFound');
-      return { ...toReport(r), content: JSON.parse(r.content) as InspectedItem[] };
+      if (!r || !touches(r.device_group_ids, allowed)) throw notFound('errors.notFound');
+      return grantedReport(r, allowed);
     },
     async review(
       id: number,
@@ -231,7 +273,10 @@ export const createInspectionService = (deps: {
       user: { id: number; name: string },
       allowed: Allowed,
     ) {
-      await this.report(id, allowed);
+      // A review judges the whole report: only someone who sees all of it may give it.
+      const r = await repo.report(id);
+      if (!r || !touches(r.device_group_ids, allowed)) throw notFound('errors.notFound');
+      if (grantedReport(r, allowed).items !== grantedReport(r, null).items) throw forbidden('access.spansOtherSites');
       const done = await repo.review(id, {
         status: input.result === 'passed' ? reportStatus.passed : reportStatus.failed,
         reviewer_id: user.id,
@@ -240,16 +285,16 @@ export const createInspectionService = (deps: {
         reviewed_at: now(),
       });
       if (!done) throw conflict('inspection.reviewed');
-      return toReport((await repo.report(id))!);
+      return toReport((await repo.report(id))!, allowed);
     },
-    plans: async () => Promise.all((await repo.plans()).map(planOut)),
-    async plan(id: number) {
-      const p = await repo.plan(id);
-      if (!p) throw notFound('errors.notFound');
-      return planOut(p);
-    },
-    async addPlan(input: z.infer<typeof planInput>) {
-      await scope(input.device_group_ids, null);
+    /** Plans naming a granted site, each with its granted sites only. */
+    plans: async (allowed: Allowed) =>
+      Promise.all(
+        (await repo.plans()).filter((p) => touches(p.device_group_ids, allowed)).map((p) => planOut(p, allowed)),
+      ),
+    plan: async (id: number, allowed: Allowed) => planOut(await visiblePlan(id, allowed), allowed),
+    async addPlan(input: z.infer<typeof planInput>, allowed: Allowed) {
+      await requireWholePlan(input.device_group_ids, allowed);
       const row = {
         name: input.name,
         device_group_ids: JSON.stringify(input.device_group_ids),
@@ -263,11 +308,11 @@ export const createInspectionService = (deps: {
         .returning('id')
         .executeTakeFirstOrThrow();
       await schedule(id, input);
-      return this.plan(id);
+      return this.plan(id, allowed);
     },
-    async updatePlan(id: number, input: z.infer<typeof planInput>) {
-      await this.plan(id);
-      await scope(input.device_group_ids, null);
+    async updatePlan(id: number, input: z.infer<typeof planInput>, allowed: Allowed) {
+      await heldPlan(id, allowed);
+      await requireWholePlan(input.device_group_ids, allowed);
       await repo.k
         .updateTable('inspection_plans')
         .set({
@@ -280,10 +325,10 @@ export const createInspectionService = (deps: {
         .where('id', '=', id)
         .execute();
       await schedule(id, input);
-      return this.plan(id);
+      return this.plan(id, allowed);
     },
-    async deletePlan(id: number) {
-      await this.plan(id);
+    async deletePlan(id: number, allowed: Allowed) {
+      await heldPlan(id, allowed);
       await deps.scheduler.remove(planTask, id);
       await repo.k.deleteFrom('inspection_plans').where('id', '=', id).execute();
       return { deleted: 1 };

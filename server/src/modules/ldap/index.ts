@@ -1,4 +1,5 @@
 import { ldapRoutes, loginTypes } from '@sitewatch/contract/ldap';
+import { userMenus } from '@sitewatch/contract/users';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { forbidden, notLoggedIn } from '../../http/errors.ts';
@@ -13,7 +14,7 @@ import { createLdapService, type LdapService } from './service.ts';
 export { createLdapService, type LdapService } from './service.ts';
 
 /** The LDAP page's menu id (docs/menus.md) and its functions. */
-export const ldapMenuId = 224;
+export const ldapMenuId = userMenus.ldap;
 
 export const registerLdap = (deps: {
   db: Db;

@@ -174,10 +174,19 @@ export const createTopViewRepository = (db: Db, changes: Changes = announceAtOnc
       }),
 
     /** Deletes every component and background of a site (all site types and sub-sites). */
-    clearSite: (siteId: number) =>
+    /** Deletes a site's pictures: all of them, or those of these sub-sites (0: the home view). */
+    clearSite: (siteId: number, parentIds: number[] | null) =>
       k.transaction().execute(async (tx) => {
-        const c = await tx.deleteFrom('top_view_components').where('device_group_id', '=', siteId).executeTakeFirst();
-        const b = await tx.deleteFrom('top_view_backgrounds').where('device_group_id', '=', siteId).executeTakeFirst();
+        const c = await tx
+          .deleteFrom('top_view_components')
+          .where('device_group_id', '=', siteId)
+          .$if(parentIds !== null, (q) => q.where('parent_id', 'in', parentIds!))
+          .executeTakeFirst();
+        const b = await tx
+          .deleteFrom('top_view_backgrounds')
+          .where('device_group_id', '=', siteId)
+          .$if(parentIds !== null, (q) => q.where('parent_id', 'in', parentIds!))
+          .executeTakeFirst();
         return Number(c.numDeletedRows) + Number(b.numDeletedRows);
       }),
 

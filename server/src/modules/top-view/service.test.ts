@@ -25,6 +25,7 @@ const fakeWorld = () => {
     { id: 1, name: 'North', parent_id: 0, longitude: null, latitude: null },
     { id: 2, name: 'South', parent_id: 0, longitude: null, latitude: null },
     { id: 3, name: 'Empty', parent_id: 0, longitude: null, latitude: null },
+    { id: 5, name: 'North hall', parent_id: 1, longitude: null, latitude: null },
   ];
   const devices = [
     { id: 10, name: 'TH-N', device_group_id: 1 },
@@ -169,6 +170,20 @@ describe('top-view service: save', () => {
       'notFound',
     );
     expect(w.saves).toEqual([]);
+  });
+
+  it('a sub-site picture needs a sub-site of that site which the caller holds', async () => {
+    const w = fakeWorld();
+    // Site 2 under site 1: another site, not the caller's.
+    expect((await refusal(w.service.save(save({ parent_id: 2 }), north))).key).toBe('access.siteNotGranted');
+    // Site 2 is not a sub-site of site 1, whoever asks.
+    expect((await refusal(w.service.save(save({ parent_id: 2 }), all))).key).toBe('topView.notSubSite');
+    expect((await refusal(w.service.picture({ device_group_id: 1, type: 0, parent_id: 2 }, north))).name).toBe(
+      'notFound',
+    );
+    expect(w.saves).toEqual([]);
+    await w.service.save(save({ parent_id: 5 }), siteScope([1, 5]));
+    expect(w.saves).toHaveLength(1);
   });
 
   it('answers a device component with its items and the alarm flag', async () => {

@@ -60,6 +60,18 @@ export const createTopViewService = (deps: TopViewDeps) => {
     return site;
   };
 
+  /** A picture's sub-site: 0 (the home view) or a site the caller may reach; another site's is not found. */
+  const visibleSubSite = (parentId: number, scope: SiteScope) => {
+    if (parentId !== 0 && !scope.has(parentId)) throw notFound('topView.siteNotFound', { id: parentId });
+  };
+  /** Writing under a sub-site: 0, or a child site of the picture's site that the caller holds (403 otherwise). */
+  const writableSubSite = async (siteId: number, parentId: number, scope: SiteScope) => {
+    if (parentId === 0) return;
+    scope.requireSites([parentId]);
+    const sub = await repo.site(parentId);
+    if (sub?.parent_id !== siteId) throw badRequest('topView.notSubSite', { id: parentId });
+  };
+
   /** Every image path named must be an image of the library (the format alone is the contract's). */
   const requireImages = async (paths: (string | undefined)[]) => {
     const files = [...new Set(paths.filter((p): p is string => !!p).map((p) => p.slice(p.lastIndexOf('/') + 1)))];
@@ -147,12 +159,15 @@ export const createTopViewService = (deps: TopViewDeps) => {
   return {
     async backgrounds(siteId: number, scope: SiteScope) {
       await grantedSite(siteId, scope);
-      return (await repo.backgrounds(siteId)).map(background);
+      return (await repo.backgrounds(siteId))
+        .filter((b) => b.parent_id === 0 || scope.has(b.parent_id))
+        .map(background);
     },
 
     /** Adds the background of a picture, replacing the one it had (one per site, site type and sub-site). */
     async addBackground(input: z.infer<typeof backgroundInput>, scope: SiteScope) {
       await grantedSite(input.device_group_id, scope);
+      await writableSubSite(input.device_group_id, input.parent_id, scope);
       await requireImages([input.background]);
       const t = now();
       const { t: _, ...fields } = input;
@@ -163,8 +178,10 @@ export const createTopViewService = (deps: TopViewDeps) => {
 
     async updateBackground(id: number, input: z.infer<typeof backgroundInput>, scope: SiteScope) {
       const row = await repo.background(id);
-      if (!row || !scope.has(row.device_group_id)) throw notFound('topView.backgroundNotFound');
+      if (!row || !scope.has(row.device_group_id) || (row.parent_id !== 0 && !scope.has(row.parent_id)))
+        throw notFound('topView.backgroundNotFound');
       await grantedSite(input.device_group_id, scope);
+      await writableSubSite(input.device_group_id, input.parent_id, scope);
       const other = await repo.backgroundOf(input);
       if (other && other.id !== id) throw badRequest('topView.backgroundExists');
       await requireImages([input.background]);
@@ -181,6 +198,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
 
     async picture(key: PictureKey, scope: SiteScope) {
       await grantedSite(key.device_group_id, scope);
+      visibleSubSite(key.parent_id, scope);
       const [bg, rows] = await Promise.all([repo.backgroundOf(key), repo.components(key)]);
       return { background: bg ? background(bg) : null, components: await placed(rows) };
     },
@@ -195,6 +213,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
       // A target site outside the grant is refused (403) rather than hidden: the caller named it to write.
       scope.requireSites([key.device_group_id]);
       await grantedSite(key.device_group_id, scope);
+      await writableSubSite(key.device_group_id, key.parent_id, scope);
       if (!input.background) throw badRequest('topView.backgroundRequired');
 
       const ids = input.components.map((c) => c.id).filter((v): v is number => v !== undefined);
@@ -280,11 +299,14 @@ export const createTopViewService = (deps: TopViewDeps) => {
       };
     },
 
-    /** Deletes every component and background of a site (001 §5: asked for confirmation by the client). */
+    /**
+     * Deletes every component and background of a site (001 §5: asked for confirmation by the client);
+     * the pictures of sub-sites outside the grant stay (they are not the caller's to see or delete).
+     */
     async clear(siteId: number, scope: SiteScope) {
       scope.requireSites([siteId]);
       await grantedSite(siteId, scope);
-      return { deleted: await repo.clearSite(siteId) };
+      return { deleted: await repo.clearSite(siteId, scope.sites === null ? null : [0, ...scope.sites]) };
     },
 
     /** The rotation setting, its sites limited to those the caller may see. */

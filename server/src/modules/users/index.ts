@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus/bus.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
 import type { AuditLog } from '../audit/index.ts';
@@ -81,8 +81,14 @@ export const registerUsers = (
     return service.userRoles(query.user_id);
   });
 
-  // User groups.
-  addRoute(app, usersRoutes.groups, () => service.groups());
+  // User groups: the list is shown by the users page (its form), the user-group page and the LDAP page.
+  const groupPages = [m.users, m.userGroups, m.ldap];
+  addRoute(app, usersRoutes.groups, async ({ request }) => {
+    const access = await request.server.access.forUser(request.principal?.user_id ?? 0);
+    const shown = groupPages.some((menu) => !access.excluded.has(menu) && (access.all || access.menuIds.has(menu)));
+    if (!shown) throw forbidden();
+    return service.groups();
+  });
   addRoute(app, usersRoutes.group, ({ params }) => service.group(params.id), { permission: { menu: m.userGroups } });
   addRoute(
     app,

@@ -12,6 +12,7 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { PushHub } from '../../push/hub.ts';
+import { holdsEverySite } from '../access/index.ts';
 import { createWorkOrderRepository } from './repository.ts';
 import { createWorkOrderService, type DutyLookup } from './service.ts';
 
@@ -89,8 +90,12 @@ export const registerWorkOrders = (
   addRoute(app, r.users, async () => (await repo.users()).map((u) => ({ id: u.id, name: u.alias || u.user_name })), {
     permission: view,
   });
-  addRoute(app, r.sets, async () => service.sets(), { permission: view });
-  addRoute(app, r.putSet, async ({ params, body }) => service.putSet(params.id, body), {
+  const grant = async (request: FastifyRequest) => {
+    const granted = await sites(request);
+    return { sites: granted, everySite: await holdsEverySite(deps.db, granted) };
+  };
+  addRoute(app, r.sets, async ({ request }) => service.sets(await grant(request)), { permission: view });
+  addRoute(app, r.putSet, async ({ params, body, request }) => service.putSet(params.id, body, await grant(request)), {
     permission: { menu: orders, func: 'edit' },
     messageKey: 'workOrders.saved',
   });

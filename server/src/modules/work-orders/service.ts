@@ -29,11 +29,13 @@ export interface Actor {
   id: number;
   name: string;
 }
-/** Who is on duty at an instant (the duty area's stored shifts): contacts, each with its user if any. */
+/** Who is on duty at an instant (the duty area's stored shifts) for a site (null: anywhere): contacts, each with its user if any. */
 export interface DutyLookup {
-  onDutyPeople(at: number): Promise<{ name: string; user_id: number | null }[]>;
+  onDutyPeople(at: number, siteId: number | null): Promise<{ name: string; user_id: number | null }[]>;
 }
 type Order = NonNullable<Awaited<ReturnType<WorkOrderRepository['order']>>>;
+/** Rule numbers run 1–1000 (the route's id). */
+const maxRules = 1000;
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 const day = 86_400;
 
@@ -85,19 +87,39 @@ const toRow = (o: Order, userId: number): WorkOrderRow => {
   };
 };
 
-const toSet = (s: Awaited<ReturnType<WorkOrderRepository['sets']>>[number]): WorkOrderSet => ({
+type SetRow = Awaited<ReturnType<WorkOrderRepository['sets']>>[number];
+/** The caller's site grant for the dispatch rules: their sites (null: all), and whether they hold every site. */
+export interface RuleGrant {
+  sites: number[] | null;
+  everySite: boolean;
+}
+const ruleSites = (s: SetRow) => JSON.parse(s.device_group_ids) as number[];
+/** A rule for every site (no sites named) belongs to holders of every site; others to holders of all their sites. */
+const holdsRule = (s: SetRow, grant: RuleGrant) => {
+  const sites = ruleSites(s);
+  return sites.length === 0 ? grant.everySite : sites.every((id) => grant.sites === null || grant.sites.includes(id));
+};
+/** A rule the caller sees: one for every site, or naming a granted site. */
+const touchesRule = (s: SetRow, grant: RuleGrant) => {
+  const sites = ruleSites(s);
+  return sites.length === 0 || sites.some((id) => grant.sites === null || grant.sites.includes(id));
+};
+/** The caller's view of a rule: its granted sites only, and whether they may change it. */
+const toSet = (s: SetRow, grant: RuleGrant): WorkOrderSet => ({
   id: s.id,
   name: s.name,
   enable: s.enable === 1,
   levels: JSON.parse(s.levels) as number[],
-  device_group_ids: JSON.parse(s.device_group_ids) as number[],
+  device_group_ids: ruleSites(s).filter((id) => grant.sites === null || grant.sites.includes(id)),
   handler_id: s.handler_id,
   reviewer_id: s.reviewer_id,
   priority: s.priority,
   deadline_hours: Number(s.deadline_hours),
   require_recovered: s.require_recovered === 1,
   handler_on_duty: s.handler_on_duty === 1,
+  editable: holdsRule(s, grant),
 });
+const everything: RuleGrant = { sites: null, everySite: true };
 
 /** An order the caller takes part in, or one of a site granted to them. */
 const visible = (o: Order, userId: number, sites: number[] | null) =>
@@ -133,7 +155,8 @@ export const createWorkOrderService = (deps: {
     return o;
   };
   /** The people on duty now; none when there is no duty area (or its read fails: an order still goes out). */
-  const onDuty = async (at: number) => (deps.duty ? await deps.duty.onDutyPeople(at).catch(() => []) : []);
+  const onDuty = async (at: number, siteId: number | null) =>
+    deps.duty ? await deps.duty.onDutyPeople(at, siteId).catch(() => []) : [];
   const recoveredOrRefuse = async (o: Pick<Order, 'alarm_id' | 'require_recovered'>) => {
     if (o.require_recovered !== 1 || o.alarm_id === null) return;
     const alarm = await repo.alarm(o.alarm_id);
@@ -164,7 +187,7 @@ export const createWorkOrderService = (deps: {
     }
     const at = now();
     // Who was on duty when the order was made, kept as it was then (the duty table may change later).
-    const people = extra.on_duty ?? (await onDuty(at));
+    const people = extra.on_duty ?? (await onDuty(at, body.device_group_id));
     const id = await repo.insertOrder({
       description: body.description,
       priority: body.priority,
@@ -366,7 +389,7 @@ export const createWorkOrderService = (deps: {
   const dispatchRules = () => {
     rules ??= repo
       .sets()
-      .then((rows) => rows.map(toSet))
+      .then((rows) => rows.map((row) => toSet(row, everything)))
       .catch((err) => {
         rules = null;
         throw err;
@@ -374,15 +397,27 @@ export const createWorkOrderService = (deps: {
     return rules;
   };
 
-  const putSet = async (id: number, body: z.infer<typeof workOrderSetBody>) => {
+  /**
+   * Creates (id 0: the next free number) or changes rule `id`. A caller changes only a rule whose
+   * sites they all hold, and names only sites they hold; every site (none named) needs every site.
+   */
+  const putSet = async (id: number, body: z.infer<typeof workOrderSetBody>, grant: RuleGrant) => {
+    const all = await repo.sets();
+    const existing = all.find((s) => s.id === id);
+    if (existing && !holdsRule(existing, grant)) throw forbidden('access.spansOtherSites');
+    const sites = [...new Set(body.device_group_ids)];
+    if (sites.length === 0 && !grant.everySite) throw forbidden('access.everySiteNeeded');
+    if (grant.sites !== null && sites.some((s) => !grant.sites!.includes(s))) throw forbidden('access.siteNotGranted');
     await activeUser(body.handler_id, 'workOrders.handlerNotFound');
     await activeUser(body.reviewer_id, 'workOrders.reviewerNotFound');
+    const ruleId = id === 0 ? all.reduce((m, s) => Math.max(m, s.id), 0) + 1 : id;
+    if (ruleId > maxRules) throw badRequest('workOrders.tooManyRules', { max: maxRules });
     await repo.putSet({
-      id,
+      id: ruleId,
       name: body.name,
       enable: body.enable ? 1 : 0,
       levels: JSON.stringify([...new Set(body.levels)]),
-      device_group_ids: JSON.stringify([...new Set(body.device_group_ids)]),
+      device_group_ids: JSON.stringify(sites),
       handler_id: body.handler_id,
       reviewer_id: body.reviewer_id,
       priority: body.priority,
@@ -392,7 +427,7 @@ export const createWorkOrderService = (deps: {
       updated_at: now(),
     });
     rules = null;
-    return toSet((await repo.sets()).find((s) => s.id === id)!);
+    return toSet((await repo.sets()).find((s) => s.id === ruleId)!, grant);
   };
 
   /**
@@ -407,7 +442,7 @@ export const createWorkOrderService = (deps: {
         (s.device_group_ids.length === 0 || s.device_group_ids.includes(alarm.device_group_id)),
     );
     if (!rule || (await repo.orderOfAlarm(alarm.status_id))) return null;
-    const people = await onDuty(now());
+    const people = await onDuty(now(), alarm.device_group_id);
     // The rule may send it to whoever is on duty (the first of them who is an enabled user); nobody: its handler.
     const handler = (rule.handler_on_duty && people.find((p) => p.user_id !== null)?.user_id) || rule.handler_id;
     // The alarm's own text, else its value: status_label is a key of the web's texts, not words to store.
@@ -510,7 +545,9 @@ export const createWorkOrderService = (deps: {
     info,
     ofAlarms,
     notReceived,
-    sets: async () => (await repo.sets()).map(toSet),
+    /** The rules the caller sees (docs/work-orders.md, "Dispatch"). */
+    sets: async (grant: RuleGrant) =>
+      (await repo.sets()).filter((s) => touchesRule(s, grant)).map((s) => toSet(s, grant)),
     putSet,
     dispatchAlarm,
     statistics,

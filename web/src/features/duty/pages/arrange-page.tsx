@@ -1,5 +1,5 @@
 import { routeUrl } from '@sitewatch/contract';
-import { type DutyEntry, dutyRoutes as r } from '@sitewatch/contract/duty';
+import { type DutyEntry, type DutyShift, dutyRoutes as r } from '@sitewatch/contract/duty';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, DatePicker, Flex, Form, Input, InputNumber, Select, Space, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -7,16 +7,26 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { downloadFile } from '../../../components/download.ts';
+import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
+import { useSession } from '../../../session/session.ts';
+import { useSiteName } from '../site-name.ts';
 
 const day = (d: Dayjs) => d.format('YYYY-MM-DD');
 
-/** /duty_manage/duty_arrange: shifts, a rotation over weeks, one-off overrides and the two weeks ahead. */
+/**
+ * /duty_manage/duty_arrange: shifts, a rotation over weeks, one-off overrides and the two weeks ahead.
+ * A shift is of a site or of every site; the user sees the shifts of their sites and of every site,
+ * and arranges those the server marks editable (docs/inspection-duty.md).
+ */
 export const ArrangePage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
   const canEdit = useCan('/duty_manage/duty_arrange', 'edit');
+  // A shift of every site (no site chosen) is for users granted every site: others must choose theirs.
+  const restricted = useSession((s) => s.user?.site_ids != null);
+  const siteName = useSiteName();
   const [from, setFrom] = useState(() => dayjs().startOf('day'));
   const to = from.add(13, 'day');
   const done = () => {
@@ -31,7 +41,8 @@ export const ArrangePage = () => {
   });
   const now = useQuery({ queryKey: ['duty', 'now'], queryFn: () => api.call(r.onDuty, { query: {} }) });
   const addShift = useMutation({
-    mutationFn: (body: { name: string; start: string; end: string }) => api.call(r.addShift, { body }),
+    mutationFn: (v: { name: string; start: string; end: string; device_group_id?: number | null }) =>
+      api.call(r.addShift, { body: { ...v, device_group_id: v.device_group_id ?? null } }),
     onSuccess: done,
   });
   const deleteShift = useMutation({
@@ -56,7 +67,12 @@ export const ArrangePage = () => {
       api.call(r.addOverride, { body: { shift_id: v.shift_id, contact_ids: v.contact_ids, date: day(v.date) } }),
     onSuccess: done,
   });
-  const shiftOptions = (shifts.data ?? []).map((s) => ({ value: s.id, label: `${s.name} ${s.start}–${s.end}` }));
+  const shiftLabel = (s: DutyShift) =>
+    `${s.name} ${s.start}–${s.end} · ${siteName(s.device_group_id, t('dutyUi.everySite'))}`;
+  // Rotations and overrides are arranged on the shifts the user may change.
+  const shiftOptions = (shifts.data ?? [])
+    .filter((s) => s.editable)
+    .map((s) => ({ value: s.id, label: shiftLabel(s) }));
   const contactOptions = (contacts.data ?? []).map((c) => ({
     value: c.id,
     label: c.name,
@@ -98,6 +114,17 @@ export const ArrangePage = () => {
             <Form.Item name="end" rules={[{ required: true, pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: 'HH:MM' }]}>
               <Input placeholder={t('dutyUi.end')} aria-label={t('dutyUi.end')} style={{ width: 100 }} />
             </Form.Item>
+            <Form.Item
+              name="device_group_id"
+              tooltip={restricted ? undefined : t('dutyUi.everySiteHelp')}
+              rules={restricted ? [{ required: true, message: t('dutyUi.site') }] : []}
+            >
+              <SiteSelect
+                allowClear
+                placeholder={restricted ? t('dutyUi.site') : t('dutyUi.everySite')}
+                ariaLabel={t('dutyUi.site')}
+              />
+            </Form.Item>
             <Button htmlType="submit" type="primary">
               {t('common.add')}
             </Button>
@@ -105,8 +132,12 @@ export const ArrangePage = () => {
         )}
         <Space wrap>
           {(shifts.data ?? []).map((s) => (
-            <Tag key={s.id} closable={canEdit} onClose={(e) => (e.preventDefault(), deleteShift.mutate(s.id))}>
-              {`${s.name} ${s.start}–${s.end}`}
+            <Tag
+              key={s.id}
+              closable={canEdit && s.editable}
+              onClose={(e) => (e.preventDefault(), deleteShift.mutate(s.id))}
+            >
+              {shiftLabel(s)}
             </Tag>
           ))}
         </Space>
@@ -188,7 +219,7 @@ export const ArrangePage = () => {
           scroll={{ x: true }}
           dataSource={shifts.data ?? []}
           columns={[
-            { title: t('dutyUi.shift'), fixed: 'left', render: (_, s) => `${s.name} ${s.start}–${s.end}` },
+            { title: t('dutyUi.shift'), fixed: 'left', render: (_, s) => shiftLabel(s) },
             ...grid.days.map((d) => ({
               title: d.format('MM-DD dd'),
               key: day(d),

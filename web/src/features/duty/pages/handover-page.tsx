@@ -3,11 +3,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Input, Select, Space, Switch, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { SiteSelect } from '../../../components/site-select.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { useSession } from '../../../session/session.ts';
+import { useSiteName } from '../site-name.ts';
 
-/** /duty_manage/change_shifts: hand the shift over, the successor confirms; the shift-handover switch. */
+/**
+ * /duty_manage/change_shifts: hand the shift over (of a site, read by its users, or between the two
+ * people only), the successor confirms; the shift-handover switch (users granted every site).
+ */
 export const HandoverPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -15,6 +20,9 @@ export const HandoverPage = () => {
   const [form] = Form.useForm();
   const me = useSession((s) => s.user?.id);
   const canEdit = useCan('/duty_manage/change_shifts', 'edit');
+  // The switch routes every site's notices: a user granted every site sets it (the server checks too).
+  const everySite = useSession((s) => s.user?.site_ids === null);
+  const siteName = useSiteName();
   const done = () => {
     void client.invalidateQueries({ queryKey: ['duty'] });
     void message.success(t('dutyUi.saved'));
@@ -27,7 +35,8 @@ export const HandoverPage = () => {
     onSuccess: done,
   });
   const add = useMutation({
-    mutationFn: (body: { successor_id: number; events: string }) => api.call(r.addHandover, { body }),
+    mutationFn: (v: { successor_id: number; events: string; device_group_id?: number | null }) =>
+      api.call(r.addHandover, { body: { ...v, device_group_id: v.device_group_id ?? null } }),
     onSuccess: () => (form.resetFields(), done()),
   });
   const confirm = useMutation({
@@ -49,7 +58,7 @@ export const HandoverPage = () => {
             <span>{t('dutyUi.handoverEnable')}</span>
             <Switch
               aria-label={t('dutyUi.handoverEnable')}
-              disabled={!canEdit || !settings.data}
+              disabled={!canEdit || !everySite || !settings.data}
               checked={settings.data?.handover_enable}
               onChange={(v) => setSettings.mutate(v)}
             />
@@ -67,6 +76,9 @@ export const HandoverPage = () => {
                 aria-label={t('dutyUi.successor')}
                 options={(users.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
               />
+            </Form.Item>
+            <Form.Item name="device_group_id" label={t('dutyUi.site')} extra={t('dutyUi.noSiteHelp')}>
+              <SiteSelect allowClear placeholder={t('dutyUi.onlyTheTwo')} />
             </Form.Item>
             <Form.Item
               name="events"
@@ -88,6 +100,7 @@ export const HandoverPage = () => {
           dataSource={list.data ?? []}
           columns={[
             { title: t('dutyUi.handoverTime'), render: (_, h) => formatTime(h.handover_time) },
+            { title: t('dutyUi.site'), render: (_, h) => siteName(h.device_group_id, t('dutyUi.onlyTheTwo')) },
             { title: t('dutyUi.shifter'), dataIndex: 'shifter' },
             { title: t('dutyUi.successor'), dataIndex: 'successor' },
             { title: t('dutyUi.events'), dataIndex: 'events' },

@@ -7,30 +7,25 @@ import { api } from '../../../api/client.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
 import { LevelTag, useLevels } from '../../../components/levels.tsx';
 import { sitesQuery } from '../../../components/site-select.tsx';
+import { useSession } from '../../../session/session.ts';
 import { priorityKey, usersQuery, workOrderKeys } from '../api.ts';
 import { DeadlineItem, PersonItem, PriorityItem, useSucceeded } from './order-fields.tsx';
 
 const setsKey = [...workOrderKeys.all, 'sets'];
 
 /** One rule: which levels and sites raise an order, to whom (or to whoever is on duty), how urgent, by when. */
-const RuleForm = ({
-  rule,
-  nextId,
-  onClose,
-}: {
-  rule: WorkOrderSet | null | undefined;
-  nextId: number;
-  onClose: () => void;
-}) => {
+const RuleForm = ({ rule, onClose }: { rule: WorkOrderSet | null | undefined; onClose: () => void }) => {
   const { t } = useTranslation();
   const sites = useQuery(sitesQuery);
+  const restricted = useSession((s) => s.user?.site_ids != null);
   const level = useLevels();
   const [form] = Form.useForm();
   const saved = useSucceeded('workOrderUi.saved', setsKey, onClose);
   const save = useMutation({
-    mutationFn: (v: Omit<WorkOrderSet, 'id'>) =>
+    mutationFn: (v: Omit<WorkOrderSet, 'id' | 'editable'>) =>
       api.call(r.putSet, {
-        params: { id: rule?.id ?? nextId },
+        // 0: a new rule, numbered by the server after every rule (some may be of sites the caller cannot see).
+        params: { id: rule?.id ?? 0 },
         body: {
           name: v.name,
           enable: v.enable,
@@ -75,7 +70,13 @@ const RuleForm = ({
       <Form.Item name="levels" label={t('workOrderUi.rules.levels')} rules={[{ required: true }]}>
         <Select mode="multiple" options={[1, 2, 3, 4, 5].map((l) => ({ value: l, label: level(l).name }))} />
       </Form.Item>
-      <Form.Item name="device_group_ids" label={t('workOrderUi.rules.sites')} extra={t('workOrderUi.rules.allSites')}>
+      <Form.Item
+        name="device_group_ids"
+        label={t('workOrderUi.rules.sites')}
+        extra={restricted ? undefined : t('workOrderUi.rules.allSites')}
+        // Every site (none chosen) is for users granted every site; a restricted user names theirs.
+        rules={restricted ? [{ required: true, message: t('workOrderUi.rules.sites') }] : []}
+      >
         <Select
           mode="multiple"
           optionFilterProp="label"
@@ -173,20 +174,18 @@ export const DispatchRules = ({ open, onClose }: { open: boolean; onClose: () =>
             },
             {
               title: '',
-              render: (_, s) => (
-                <Button size="small" type="link" onClick={() => setEditing(s)}>
-                  {t('workOrderUi.actions.edit')}
-                </Button>
-              ),
+              // A rule naming sites the user does not hold (or every site) is theirs to read, not to change.
+              render: (_, s) =>
+                s.editable && (
+                  <Button size="small" type="link" onClick={() => setEditing(s)}>
+                    {t('workOrderUi.actions.edit')}
+                  </Button>
+                ),
             },
           ]}
         />
       </div>
-      <RuleForm
-        rule={editing}
-        nextId={rows.reduce((m, s) => Math.max(m, s.id), 0) + 1}
-        onClose={() => setEditing(undefined)}
-      />
+      <RuleForm rule={editing} onClose={() => setEditing(undefined)} />
     </Drawer>
   );
 };
