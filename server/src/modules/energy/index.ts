@@ -28,16 +28,24 @@ const tariffGrant = (func: 'add' | 'edit' | 'delete') => ({ menu: 756, func }) a
 
 export const registerEnergy = (
   app: FastifyInstance,
-  deps: { db: Db; series?: SeriesStore | undefined; audit: AuditLog; bus?: EventBus | undefined },
+  deps: {
+    db: Db;
+    series?: SeriesStore | undefined;
+    audit: AuditLog;
+    bus?: EventBus | undefined;
+    /** Now in epoch ms (the app's clock). */
+    clock?: (() => number) | undefined;
+  },
 ) => {
   // Without a collecting store (an API-only server) the roll-ups are read straight from the tables.
   const store = deps.series ?? createSeriesStore(deps.db);
   const zone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
   const fill = createEnergyFill({
     db: deps.db,
-    rollups: (itemIds, t1, t2) => store.rollups(itemIds, 'hour', t1, t2),
+    store,
     flush: deps.series ? () => deps.series!.flush() : undefined,
     clock: zoneClock(zone),
+    now: deps.clock,
     zone,
     onError: (err) => app.log.warn({ err }, 'energy fill failed'),
   });
@@ -55,6 +63,7 @@ export const registerEnergy = (
       return store.rollups(itemIds, 'minute', t1, t2);
     },
     zone,
+    now: deps.clock,
   });
   const sites = (request: FastifyRequest) => request.server.access.sites(request);
   const audit = (request: FastifyRequest, action: string, target: string) =>
@@ -171,7 +180,7 @@ const unstarted = new Set<EnergyFill>();
 export const energyArea: Area = {
   name: 'energy',
   register: (k) => {
-    const fill = registerEnergy(k.app, { db: k.db, series: k.series, audit: k.audit, bus: k.bus });
+    const fill = registerEnergy(k.app, { db: k.db, series: k.series, audit: k.audit, bus: k.bus, clock: k.clock });
     energyFillOf.set(k.app, fill);
     unstarted.add(fill);
     k.app.addHook('onClose', async () => {
