@@ -73,17 +73,42 @@ export const createFillReader = ({ db, store, now }: FillReadDeps) => {
           .where('m.item_id', 'in', itemIds)
           .execute();
 
-  /** The item's first reading: the first minute of its first hour (null once minutes are pruned). */
-  const firstReading = async (itemId: number, hourTs: number): Promise<Reading | null> => {
-    const [m] = await store.rollups([itemId], 'minute', hourTs, hourTs + hour - 1);
-    return m ? { ts: Number(m.ts), value: m.min } : null;
+  /**
+   * First readings and event stamps found, per item: a run every minute would otherwise read them
+   * again for every event of the last two days. Kept until a late sample of the item (`forget`).
+   */
+  const found = new Map<number, Map<string, number | Reading | null>>();
+  const remember = async <T extends number | Reading | null>(itemId: number, key: string, find: () => Promise<T>) => {
+    let byKey = found.get(itemId);
+    if (!byKey) {
+      byKey = new Map();
+      found.set(itemId, byKey);
+    }
+    if (byKey.has(key)) return byKey.get(key) as T;
+    const value = await find();
+    if (byKey.size > 10_000) byKey.clear();
+    byKey.set(key, value);
+    return value;
   };
+
+  /** The item's first reading: the first minute of its first hour (null once minutes are pruned). */
+  const firstReading = (itemId: number, hourTs: number) =>
+    remember(itemId, `first:${hourTs}`, async (): Promise<Reading | null> => {
+      const [m] = await store.rollups([itemId], 'minute', hourTs, hourTs + hour - 1);
+      return m ? { ts: Number(m.ts), value: m.min } : null;
+    });
 
   /** Events at the time of the reading that showed them; at their hour's end once the raw samples are gone. */
   const stamp = async (itemId: number, events: CounterEvent[]) => {
     const out: CounterEvent[] = [];
-    for (const e of events)
-      out.push({ ...e, ts: eventTime(e, await store.raw(itemId, e.since - hour, e.ts - 1)) ?? e.ts });
+    for (const e of events) {
+      const ts = await remember(
+        itemId,
+        `${e.rule}:${e.ts}:${e.since}:${e.from}:${e.to}`,
+        async () => eventTime(e, await store.raw(itemId, e.since - hour, e.ts - 1)) ?? e.ts,
+      );
+      out.push({ ...e, ts });
+    }
     return out;
   };
 
@@ -164,7 +189,7 @@ export const createFillReader = ({ db, store, now }: FillReadDeps) => {
   };
 
   /** The hours and events of a group of meters recomputed from the same hour (null: whole histories). */
-  return async (meters: MeterWork[], from: number | null): Promise<MeterPlan[]> => {
+  const plans = async (meters: MeterWork[], from: number | null): Promise<MeterPlan[]> => {
     const ctxStart = from === null ? 0 : from - 2 * window;
     const rows = await store.rollups(
       meters.map((m) => m.item_id),
@@ -195,11 +220,15 @@ export const createFillReader = ({ db, store, now }: FillReadDeps) => {
     );
     // Nothing before the context: its roll-ups start at the item's first hour, with its first reading.
     const hasBefore = new Set(before.map((r) => r.item_id));
-    const plans: MeterPlan[] = [];
+    const out: MeterPlan[] = [];
     for (const m of withRows)
-      plans.push(
+      out.push(
         power.get(m.id) ?? (await counterPlan(m, byItem.get(m.item_id)!, from === null || !hasBefore.has(m.item_id))),
       );
-    return plans;
+    return out;
   };
+
+  /** A late sample of the item: what was found for it may have changed. */
+  const forget = (itemId: number) => found.delete(itemId);
+  return { plans, forget };
 };

@@ -25,6 +25,26 @@ export interface EnergyFillDeps {
 }
 
 /**
+ * Daily rows are cut on the server's clock: when the zone they were cut on is not the zone now
+ * (the server moved), every meter's energy is dropped once and recomputed from the roll-ups.
+ */
+const rebuildOnZoneChange = async (db: Db, zone: string, now: () => number) => {
+  const k = db.kysely;
+  const row = await k.selectFrom('module_settings').select('v').where('k', '=', 'energy_zone').executeTakeFirst();
+  if (row?.v === zone) return;
+  await k.transaction().execute(async (trx) => {
+    if (row)
+      for (const table of ['energy_fill', 'energy_events', 'energy_days', 'energy_hours'] as const)
+        await trx.deleteFrom(table).execute();
+    await trx.deleteFrom('module_settings').where('k', '=', 'energy_zone').execute();
+    await trx
+      .insertInto('module_settings')
+      .values({ k: 'energy_zone', v: zone, updated_at: Math.floor(now() / 1000) })
+      .execute();
+  });
+};
+
+/**
  * Fills energy_hours / energy_days / energy_events from the series store's roll-ups (docs/energy.md
  * "Where energy is stored"). Per meter, energy_fill remembers the last hourly roll-up read and its
  * sample count: a later hour or a grown count is new data, and the meter is recomputed from that
@@ -61,31 +81,15 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
   };
 
   const recompute = async (meters: MeterWork[], from: number | null) => {
-    const plans = await read(meters, from);
+    const plans = await read.plans(meters, from);
     await write(plans);
     for (const p of plans) watched.set(p.meter.item_id, { meterId: p.meter.id, lastTs: p.head.ts });
   };
 
-  /**
-   * Daily rows are cut on the server's clock: when the zone they were cut on is not the zone now
-   * (the server moved), every meter's energy is dropped once and recomputed from the roll-ups.
-   */
   let zoneChecked = deps.zone === undefined;
   const checkZone = async () => {
     if (zoneChecked || deps.zone === undefined) return;
-    const zone = deps.zone;
-    const row = await k.selectFrom('module_settings').select('v').where('k', '=', 'energy_zone').executeTakeFirst();
-    if (row?.v !== zone)
-      await k.transaction().execute(async (trx) => {
-        if (row)
-          for (const table of ['energy_fill', 'energy_events', 'energy_days', 'energy_hours'] as const)
-            await trx.deleteFrom(table).execute();
-        await trx.deleteFrom('module_settings').where('k', '=', 'energy_zone').execute();
-        await trx
-          .insertInto('module_settings')
-          .values({ k: 'energy_zone', v: zone, updated_at: Math.floor(now() / 1000) })
-          .execute();
-      });
+    await rebuildOnZoneChange(deps.db, deps.zone, now);
     zoneChecked = true;
   };
 
@@ -201,6 +205,7 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
       if (!w) return;
       const h = Math.floor(tsMs / 1000 / hour) * hour;
       if (h >= w.lastTs) return;
+      read.forget(itemId);
       const mark = lateMarks.get(itemId);
       if (mark === undefined || h < mark) lateMarks.set(itemId, h);
       // Written too, so a restart before the next run still recomputes it.
