@@ -133,7 +133,7 @@ console.log(
 const store = createSeriesStore(db);
 const fill = createEnergyFill({
   db,
-  rollups: (ids, t1, t2) => store.rollups(ids, 'hour', t1, t2),
+  store,
   clock: zoneClock('Asia/Shanghai'),
 });
 {

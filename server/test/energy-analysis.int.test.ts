@@ -58,18 +58,19 @@ describeEachDatabase('energy: trend, load, active power, time-share periods, PUE
     await meter('Lights', lightItem, 'counter', 'lighting');
     await meter('UPS loss', lossItem, 'counter', 'ups_loss');
 
-    // Power meters (kW items, one reading per hour): 10 January 2026 the incoming feed draws 30 kW
-    // (42 kW from 14:00 to 15:00), IT 20 kW, cooling 8 kW; on 9 January the feed drew 25 kW and
-    // on 10 January 2025 24 kW.
+    // Power meters (kW items read every minute, so each hour is covered): 10 January 2026 the
+    // incoming feed draws 30 kW (42 kW from 14:00 to 15:00), IT 20 kW, cooling 8 kW; on 9 January
+    // the feed drew 25 kW and on 10 January 2025 24 kW.
     const store = createSeriesStore(t.database.db);
-    for (let hr = 0; hr < 24; hr++) {
-      const mid = (day: number) => (day + hr * h + 1800) * 1000;
-      store.append(totalItem, mid(jan10), hr === 14 ? 42 : 30);
-      store.append(itItem, mid(jan10), 20);
-      store.append(coolingItem, mid(jan10), 8);
-      store.append(totalItem, mid(jan9), 25);
-      store.append(totalItem, mid(jan10LastYear), 24);
-    }
+    for (let hr = 0; hr < 24; hr++)
+      for (let m = 0; m < 60; m++) {
+        const at = (day: number) => (day + hr * h + m * 60) * 1000;
+        store.append(totalItem, at(jan10), hr === 14 ? 42 : 30);
+        store.append(itItem, at(jan10), 20);
+        store.append(coolingItem, at(jan10), 8);
+        store.append(totalItem, at(jan9), 25);
+        store.append(totalItem, at(jan10LastYear), 24);
+      }
     // The last minutes: the feed at 31 kW, IT at 21 kW, the lights' counter 5 kWh in 15 minutes.
     const now = Math.floor(Date.now() / 1000);
     store.append(totalItem, (now - 600) * 1000, 31);

@@ -30,7 +30,7 @@ it('shows a year of energy, cost and a PUE near 1.45 on every demo site', async 
   const store = createSeriesStore(database.db);
   const fill = createEnergyFill({
     db: database.db,
-    rollups: (ids, t1, t2) => store.rollups(ids, 'hour', t1, t2),
+    store,
     clock: zoneClock(zone),
   });
   const service = createEnergyService({

@@ -61,12 +61,16 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     const k = t.database.db.kysely;
 
     // Five days of readings, hour 50 missing: its energy is spread over the gap and marked estimated.
+    // The first reading (100 kWh at hour 0) is the baseline of the first hour: 7.5 kWh to its closing.
     readings(0, 120, [50]);
     await store.flush();
     await fill.catchUp();
     const filled = await hours();
-    expect(filled).toHaveLength(119);
-    expect(filled[0]).toEqual([1, 10, 0]);
+    expect(filled).toHaveLength(120);
+    expect(filled.slice(0, 2)).toEqual([
+      [0, 7.5, 0],
+      [1, 10, 0],
+    ]);
     expect(filled.filter((r) => r[2] === 1).map((r) => r[0])).toEqual([50, 51]);
     const fillRow = await k.selectFrom('energy_fill').selectAll().where('meter_id', '=', meter.id).executeTakeFirst();
     expect(Number(fillRow?.last_ts)).toBe(base + 119 * h);
@@ -83,12 +87,12 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     await store.flush();
     const restarted = createEnergyFill({
       db: t.database.db,
-      rollups: (ids, t1, t2) => store.rollups(ids, 'hour', t1, t2),
+      store,
       clock: zoneClock(process.env.TZ || 'UTC'),
     });
     await restarted.catchUp();
     const resumed = await hours();
-    expect(resumed).toHaveLength(129);
+    expect(resumed).toHaveLength(130);
     expect(resumed.at(-1)).toEqual([129, 10, 0]);
     expect(resumed.find((r) => r[0] === 2)).toEqual([2, 999, 0]);
 
@@ -104,7 +108,7 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     expect(after.find((r) => r[0] === 2)).toEqual([2, 999, 0]);
     const range = `meter_id=${meter.id}&t1=${base}&t2=${base + 130 * h - 1}`;
     expect((await call('GET', `energy/energy_used?${range}&interval=hour`)).json().data[0].total_kwh).toBe(
-      10 * 129 + 999 - 10,
+      7.5 + 10 * 129 + 999 - 10,
     );
 
     // A changed meter (another highest power) is recomputed over its whole history: the altered hour heals.
@@ -112,12 +116,13 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
       (await call('PUT', `setting/energy/${meter.id}`, undefined, { ...meterBody, max_power_kw: 1000 })).statusCode,
     ).toBe(200);
     const healed = (await call('GET', `energy/energy_used?${range}&interval=hour`)).json().data[0];
-    expect(healed.total_kwh).toBe(1290);
+    expect(healed.total_kwh).toBe(1297.5);
     expect(healed.buckets.find((b: { ts: number }) => b.ts === base + 2 * h).kwh).toBe(10);
-    expect(healed.events.map((e: { rule: string; ts: number }) => [e.rule, (e.ts - base) / h])).toEqual([['gap', 52]]);
+    // The gap is stamped at the reading that showed it: the first one after it, at 51:00.
+    expect(healed.events.map((e: { rule: string; ts: number }) => [e.rule, (e.ts - base) / h])).toEqual([['gap', 51]]);
     // By day the answer comes from the daily sums (whole days) and hours (the partial edges): the same total.
     const daily = (await call('GET', `energy/energy_used?${range}&interval=day`)).json().data[0];
-    expect(daily.total_kwh).toBe(1290);
+    expect(daily.total_kwh).toBe(1297.5);
     expect(daily.buckets.length).toBeGreaterThanOrEqual(6);
     expect(daily.buckets.some((b: { estimated: boolean }) => b.estimated)).toBe(true);
     // The cost reads whole days from the hours packed in the daily rows: every hour counted once.
@@ -129,20 +134,20 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
     ).json().data;
     await call('PUT', `energy_cost_set/${site}`, undefined, { tariff_id: flat.id, valid_from: 0 });
     const cost = (await call('GET', `energy_analysis/cost_statistics?${range}&interval=day`)).json().data[0];
-    expect(cost).toMatchObject({ kwh: 1290, cost_cents: 64_500, uncosted_kwh: 0 });
+    expect(cost).toMatchObject({ kwh: 1297.5, cost_cents: 64_875, uncosted_kwh: 0 });
     const days = await k
       .selectFrom('energy_days')
       .select((eb) => eb.fn.sum<number>('kwh').as('kwh'))
       .where('meter_id', '=', meter.id)
       .executeTakeFirst();
-    expect(Math.round(Number(days?.kwh))).toBe(1290);
+    expect(Number(days?.kwh)).toBeCloseTo(1297.5, 6);
 
     // The server's zone changed (a fill on another clock): the daily rows are cut again on local
     // midnights of the new zone (Kathmandu, +05:45: not on the hour), their packed hours whole.
     const other = 'Asia/Kathmandu';
     const moved = createEnergyFill({
       db: t.database.db,
-      rollups: (ids, t1, t2) => store.rollups(ids, 'hour', t1, t2),
+      store,
       clock: zoneClock(other),
       zone: other,
     });
@@ -162,8 +167,8 @@ describeEachDatabase('energy: the incremental hourly energy fill', (dialect) => 
         .filter((v) => v !== '')
         .map(Number),
     );
-    expect(unpacked).toHaveLength(129);
-    expect(Math.round(unpacked.reduce((a, b) => a + b, 0))).toBe(1290);
+    expect(unpacked).toHaveLength(130);
+    expect(unpacked.reduce((a, b) => a + b, 0)).toBeCloseTo(1297.5, 6);
   });
 });
 

@@ -86,12 +86,18 @@ export const meterEnergy = z.object({
     z.object({
       ts: z.number().int().describe('Start of the interval.'),
       kwh: z.number(),
-      estimated: z.boolean().describe('Part of it was spread over a gap.'),
+      estimated: z
+        .boolean()
+        .describe(
+          "Not wholly measured: part of it was spread over a counter's gap or reset, or a power meter's hour is its mean over the hour (its minutes pruned).",
+        ),
     }),
   ),
   events: z
     .array(z.object({ ts: z.number().int(), rule: counterRule, from: z.number(), to: z.number(), kwh: z.number() }))
-    .describe('The counter rules that fired (docs/energy.md).'),
+    .describe(
+      'The rules that fired, each at the time of the reading that showed it: baseline and reading (kWh; kW for a power meter\'s gap), energy booked (docs/energy.md "Rules").',
+    ),
 });
 export type MeterEnergy = z.infer<typeof meterEnergy>;
 

@@ -29,10 +29,13 @@ export const fakeAuthenticator: Authenticator = {
 /** One login key for the whole test process (RSA key generation takes a moment). */
 export const testLoginKey = createLoginKey(generateLoginKeyPem());
 
-/** Builds the app on a fresh database of `dialect` before the suite and closes it after. */
+/**
+ * Builds the app on a fresh database of `dialect` before the suite and closes it after. `overrides`
+ * may be made from the database (e.g. a series store on it).
+ */
 export const useTestApp = (
   dialect: Dialect,
-  overrides: Partial<AppDeps> = {},
+  overrides: Partial<AppDeps> | ((database: TestDatabase) => Partial<AppDeps>) = {},
   extraRoutes?: (app: FastifyInstance) => void,
 ): TestApp => {
   const state = {} as TestApp;
@@ -45,7 +48,7 @@ export const useTestApp = (
       authenticator: fakeAuthenticator,
       loginKey: testLoginKey,
       logLevel: 'silent',
-      ...overrides,
+      ...(typeof overrides === 'function' ? overrides(state.database) : overrides),
     });
     state.app = state.sitewatch.app;
     extraRoutes?.(state.app);

@@ -41,10 +41,17 @@ export const area = defineArea({
     return { sites: sites.length };
   },
   create: ({ kernel, needs }) => {
-    const fill = createEnergyFillFor({ db: kernel.db, series: needs.series, bus: kernel.bus, log: kernel.log });
+    const fill = createEnergyFillFor({
+      db: kernel.db,
+      series: needs.series,
+      bus: kernel.bus,
+      log: kernel.log,
+      clock: kernel.clock,
+    });
     return {
       provides: { energyFill: fill, energyQuality: quality },
-      routes: (app) => registerEnergy(app, { db: kernel.db, series: needs.series, audit: needs.audit, fill }),
+      routes: (app) =>
+        registerEnergy(app, { db: kernel.db, series: needs.series, audit: needs.audit, fill, clock: kernel.clock }),
       // The stored energy follows the roll-ups every minute (and before every read).
       start: () => fill.start(),
       stop: () => fill.stop(),

@@ -89,6 +89,38 @@ describe('counterEnergy', () => {
       total: 10 + 20 + 5,
       rules: ['reset'],
     },
+    {
+      // Hourly closings carry the hour's lowest reading: the counter was reset early in the third
+      // hour, whose closing is still the old counter's highest and whose lowest is the new one's first.
+      name: 'no maximum power: a reset inside an hour keeps what the new counter counted (issue 28)',
+      readings: [
+        { ts: h, value: 1000, low: 900 },
+        { ts: 2 * h, value: 1100, low: 1001 },
+        { ts: 3 * h, value: 1110, low: 1.5 },
+        { ts: 4 * h, value: 151, low: 60 },
+      ],
+      options: { maxPowerKw: null },
+      // 151 > 10 % of 1110 used to book 0: now 151 - 1.5 counted by the new counter, and its first
+      // 1.5 kWh from zero (small against the old reading: a reset).
+      total: 100 + 10 + 151,
+      rules: ['reset'],
+      buckets: [
+        [h, 100, false],
+        [2 * h, 10, false],
+        [3 * h, 151, true],
+      ],
+    },
+    {
+      name: 'no maximum power: a meter replaced by one with a start value of its own counts from its first reading',
+      readings: [
+        { ts: h, value: 1000, low: 900 },
+        { ts: 2 * h, value: 1100, low: 1001 },
+        { ts: 3 * h, value: 800, low: 700 },
+      ],
+      options: { maxPowerKw: null },
+      total: 100 + 100,
+      rules: ['reset'],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -2,7 +2,7 @@
  * Energy from a cumulative kWh counter (docs/energy.md "Counter rules"). Pure: readings in, energy
  * per bucket and the rules that fired out. A negative difference is never consumption: it is a
  * rollover (the register wrapped), a dip (meter jitter: the baseline is held), or a reset/replacement
- * (a new baseline); a jump above what the meter's maximum power allows is a spike (never counted);
+ * (a new baseline, what the new counter counted kept); a jump above what the meter's maximum power allows is a spike (never counted);
  * a difference across a gap is spread over the gap's buckets and marked estimated.
  */
 
@@ -13,6 +13,11 @@ export interface Reading {
   ts: number;
   /** Counter value in kWh (after ratios and scaling). */
   value: number;
+  /**
+   * The lowest reading since the one before (an hourly roll-up's min): after a drop, the first
+   * reading of the new counter, from which its energy is counted (docs/energy.md "reset").
+   */
+  low?: number;
 }
 
 export interface CounterOptions {
@@ -34,6 +39,8 @@ export interface EnergyBucket {
 
 export interface CounterEvent {
   ts: number;
+  /** Time of the baseline the reading was judged against (for stamping the event, fill-read.ts). */
+  since: number;
   rule: CounterRule;
   /** Baseline before and reading after. */
   from: number;
@@ -78,6 +85,8 @@ export const counterEnergy = (readings: Reading[], options: CounterOptions): Cou
   const plausible = (kwh: number, dt: number) => maxPowerKw === null || kwh <= (maxPowerKw * dt) / 3600 + 1e-9;
 
   let base: Reading | null = null;
+  /** The baseline before `base`: a low below it in base's own hour was a drop inside that hour. */
+  let previous: Reading | null = null;
   /** A reading held back as a spike until the next one says whether the new level is real. */
   let held: Reading | null = null;
   for (const r of readings) {
@@ -90,14 +99,15 @@ export const counterEnergy = (readings: Reading[], options: CounterOptions): Cou
       const fromHeld = r.value - held.value;
       if (fromHeld >= 0 && plausible(fromHeld, r.ts - held.ts)) {
         // The new level holds (a replaced meter with another start value): re-based, the jump not counted.
-        events.push({ ts: held.ts, rule: 'spike', from: base.value, to: held.value, kwh: 0 });
+        events.push({ ts: held.ts, since: base.ts, rule: 'spike', from: base.value, to: held.value, kwh: 0 });
         book(held.ts, r.ts, fromHeld, r.ts - held.ts > gapSeconds);
+        previous = base;
         base = r;
         held = null;
         continue;
       }
       // An outlier: dropped, the next reading is read against the old baseline.
-      events.push({ ts: held.ts, rule: 'spike', from: base.value, to: held.value, kwh: 0 });
+      events.push({ ts: held.ts, since: base.ts, rule: 'spike', from: base.value, to: held.value, kwh: 0 });
       held = null;
     }
     const dt = r.ts - base.ts;
@@ -110,14 +120,20 @@ export const counterEnergy = (readings: Reading[], options: CounterOptions): Cou
         rule = 'rollover';
       } else if (-delta <= dipBand * base.value) {
         // Jitter: keep the higher baseline so the same energy is not counted twice.
-        events.push({ ts: r.ts, rule: 'dip', from: base.value, to: r.value, kwh: 0 });
+        events.push({ ts: r.ts, since: base.ts, rule: 'dip', from: base.value, to: r.value, kwh: 0 });
         continue;
       } else {
-        // Reset or replacement: counted from zero only when that is plausible for the time elapsed.
-        const fromZero = maxPowerKw === null ? r.value <= 0.1 * base.value : plausible(r.value, dt);
-        const kwh = fromZero ? r.value : 0;
-        events.push({ ts: r.ts, rule: 'reset', from: base.value, to: r.value, kwh });
+        // Reset or replacement: what the new counter counted since its first reading is kept; that
+        // first reading counts from zero too when plausible for the time elapsed (a reset, not a
+        // meter with a start value of its own). Every reading of r's hour is below the baseline, so
+        // after the drop; a low in the baseline's hour under the reading before it is after it too.
+        const firstLow = base.low !== undefined && previous !== null && base.low < previous.value ? base.low : r.value;
+        const first = Math.min(r.value, r.low ?? r.value, firstLow);
+        const fromZero = maxPowerKw === null ? first <= 0.1 * base.value : plausible(first, dt);
+        const kwh = r.value - first + (fromZero ? first : 0);
+        events.push({ ts: r.ts, since: base.ts, rule: 'reset', from: base.value, to: r.value, kwh });
         book(base.ts, r.ts, kwh, true);
+        previous = base;
         base = r;
         continue;
       }
@@ -127,11 +143,20 @@ export const counterEnergy = (readings: Reading[], options: CounterOptions): Cou
       continue;
     }
     const gap = dt > gapSeconds;
-    if (rule) events.push({ ts: r.ts, rule, from: base.value, to: r.value, kwh: delta });
-    if (gap) events.push({ ts: r.ts, rule: 'gap', from: base.value, to: r.value, kwh: delta });
+    if (rule) events.push({ ts: r.ts, since: base.ts, rule, from: base.value, to: r.value, kwh: delta });
+    if (gap) events.push({ ts: r.ts, since: base.ts, rule: 'gap', from: base.value, to: r.value, kwh: delta });
     book(base.ts, r.ts, delta, gap);
+    previous = base;
     base = r;
   }
-  if (held) events.push({ ts: held.ts, rule: 'spike', from: base?.value ?? 0, to: held.value, kwh: 0 });
+  if (held)
+    events.push({
+      ts: held.ts,
+      since: base?.ts ?? held.ts,
+      rule: 'spike',
+      from: base?.value ?? 0,
+      to: held.value,
+      kwh: 0,
+    });
   return { buckets: [...buckets.values()].sort((a, b) => a.ts - b.ts), events, total };
 };

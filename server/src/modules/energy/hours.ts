@@ -1,41 +1,52 @@
 import type { EnergyQuery } from '@sitewatch/contract/energy';
 import type { RollupBucket } from '../../series/store.ts';
-import { type CounterEvent, counterEnergy } from './counters.ts';
+import { type CounterEvent, counterEnergy, type Reading } from './counters.ts';
 import type { LocalClock } from './tariff.ts';
 
 const hour = 3600;
-
-export interface HourlyEnergy {
-  hours: Array<{ ts: number; kwh: number; estimated: boolean }>;
-  events: CounterEvent[];
-}
+const minute = 60;
 
 /**
- * Hourly energy of one meter from its item's hourly roll-ups. A counter's hour closes at the hour's
- * highest reading (the last one of a rising counter); the differences of those closings go through
- * the counter rules. A power item's hour is its mean kW over one hour.
+ * Hourly energy of a counter meter from its item's hourly roll-ups. An hour closes at its highest
+ * reading (the last one of a rising counter) and carries its lowest (after a reset, the new
+ * counter's first reading); the differences of the closings go through the counter rules. `first`,
+ * the item's first reading (given when the roll-ups start at the item's first hour), is the
+ * baseline of that first, partial hour.
  */
-export const meterHours = (
-  meter: { kind: string; rollover_at: number | null; max_power_kw: number | null },
+export const counterHours = (
+  meter: { rollover_at: number | null; max_power_kw: number | null },
   rows: RollupBucket[],
-  t1: number,
-  t2: number,
-): HourlyEnergy => {
-  if (meter.kind === 'power') {
-    const hours = rows
-      .filter((r) => r.ts >= t1 - (t1 % hour) && r.ts <= t2 && r.count > 0)
-      .map((r) => ({ ts: r.ts, kwh: Math.max(0, r.sum / r.count), estimated: false }));
-    return { hours, events: [] };
+  first: Reading | null,
+) => {
+  const readings: Reading[] = rows.map((r) => ({ ts: Number(r.ts) + hour, value: r.max, low: r.min }));
+  if (first) readings.unshift(first);
+  return counterEnergy(readings, {
+    rolloverAt: meter.rollover_at,
+    maxPowerKw: meter.max_power_kw,
+    gapSeconds: 1.5 * hour,
+    bucketSeconds: hour,
+  });
+};
+
+/**
+ * When the reading that showed a counter event was taken (epoch s), from the item's raw samples
+ * from the hour before the event's baseline to the end of the event's hour; null when they are gone. A
+ * spike: its highest reading. The other rules: the first reading after the baseline's, for a drop
+ * (reset, rollover, dip) the first one below it.
+ */
+export const eventTime = (e: CounterEvent, samples: Array<{ tsMs: number; value: number }>): number | null => {
+  const at = (s: { tsMs: number }) => Math.floor(s.tsMs / 1000);
+  if (e.rule === 'spike') {
+    const peak = samples.find((s) => at(s) >= e.ts - hour && at(s) < e.ts && s.value === e.to);
+    return peak ? at(peak) : null;
   }
-  const result = counterEnergy(
-    rows.map((r) => ({ ts: r.ts + hour, value: r.max })),
-    { rolloverAt: meter.rollover_at, maxPowerKw: meter.max_power_kw, gapSeconds: 1.5 * hour, bucketSeconds: hour },
-  );
-  const from = t1 - (t1 % hour);
-  return {
-    hours: result.buckets.filter((b) => b.ts >= from && b.ts <= t2),
-    events: result.events.filter((e) => e.ts > from && e.ts <= t2 + hour),
-  };
+  // The baseline is an hour's closing (stamped at the hour's end) or the item's first minute; its
+  // last sample, as a counter that stood still before a gap repeats it.
+  const base = samples.findLastIndex((s) => at(s) >= e.since - hour && at(s) < e.since + minute && s.value === e.from);
+  if (base < 0) return null;
+  const drop = e.rule !== 'gap';
+  const shown = samples.slice(base + 1).find((s) => !drop || s.value < e.from);
+  return shown && at(shown) < e.ts ? at(shown) : null;
 };
 
 /** Start of the interval holding `ts` on the local clock. */

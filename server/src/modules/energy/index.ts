@@ -30,15 +30,18 @@ export const createEnergyFillFor = (deps: {
   series?: SeriesStore | undefined;
   bus?: EventBus | undefined;
   log: { warn(obj: object, msg: string): void };
+  /** Now in epoch ms (the app's clock). */
+  clock?: (() => number) | undefined;
 }): EnergyFill => {
   // Without a collecting store (an API-only server) the roll-ups are read straight from the tables.
   const store = deps.series ?? createSeriesStore(deps.db);
   const zone = scheduleZone();
   const fill = createEnergyFill({
     db: deps.db,
-    rollups: (itemIds, t1, t2) => store.rollups(itemIds, 'hour', t1, t2),
+    store,
     flush: deps.series ? () => deps.series!.flush() : undefined,
     clock: zoneClock(zone),
+    now: deps.clock,
     zone,
     onError: (err) => deps.log.warn({ err }, 'energy fill failed'),
   });
@@ -51,7 +54,14 @@ export const createEnergyFillFor = (deps: {
 
 export const registerEnergy = (
   app: FastifyInstance,
-  deps: { db: Db; series?: SeriesStore | undefined; audit: AuditLog; fill: EnergyFill },
+  deps: {
+    db: Db;
+    series?: SeriesStore | undefined;
+    audit: AuditLog;
+    fill: EnergyFill;
+    /** Now in epoch ms (the app's clock). */
+    clock?: (() => number) | undefined;
+  },
 ) => {
   const { fill } = deps;
   const store = deps.series ?? createSeriesStore(deps.db);
@@ -66,6 +76,7 @@ export const registerEnergy = (
       return store.rollups(itemIds, 'minute', t1, t2);
     },
     zone,
+    now: deps.clock,
   });
   const sites = (request: FastifyRequest) => request.server.access.sites(request);
   const audit = (request: FastifyRequest, action: string, target: string) =>

@@ -1,11 +1,15 @@
 import type { EnergyQuery, TariffRow } from '@sitewatch/contract/energy';
+import type { RollupBucket } from '../../series/store.ts';
 import { intervalStart } from './hours.ts';
 import type { EnergyRepository } from './repository.ts';
 import { tariffRow } from './settings.ts';
 import type { LocalClock, TariffPeriod } from './tariff.ts';
 
 const hour = 3600;
-type Allowed = number[] | null;
+/** The sites a caller may see (null: all). */
+export type Allowed = number[] | null;
+
+export const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** A meter's energy over an hour or a whole local day, as stored (energy_hours, energy_days). */
 export type EnergyPart = { ts: number; kwh: number; estimated: boolean };
@@ -170,3 +174,19 @@ export const createEnergyReader = ({ repo, clock, scope, catchUp }: ReaderDeps) 
 
   return { metersOf, split, partsOf, hoursOf, totalsOf, startOf, sumBy, facility, yearBack, nextStart, periodsBySite };
 };
+export type EnergyReader = ReturnType<typeof createEnergyReader>;
+
+/** What each part of the energy service works with (service.ts builds it once). */
+export interface EnergyContext {
+  repo: EnergyRepository;
+  clock: LocalClock;
+  /** Now in epoch seconds. */
+  now: () => number;
+  scope: (siteId: number | undefined, allowed: Allowed) => Promise<Allowed>;
+  visible: (siteId: number, allowed: Allowed) => boolean;
+  reader: EnergyReader;
+  /** Brings the meters' stored energy up to date with the series store before a read (fill.ts). */
+  catchUp?: ((meterIds: number[]) => Promise<void>) | undefined;
+  /** The series store's minute roll-ups (get_active_power). */
+  minutes?: ((itemIds: number[], t1: number, t2: number) => Promise<RollupBucket[]>) | undefined;
+}

@@ -115,7 +115,7 @@ export const createEnergyRepository = (db: Db) => {
             .where('ts', '<', t2)
             .groupBy('meter_id')
             .execute(),
-    /** The counter rules that fired for the meters at readings in (t1, t2]. */
+    /** The rules that fired for the meters, stamped at readings in [t1, t2). */
     events: (meterIds: number[], t1: number, t2: number) =>
       meterIds.length === 0
         ? Promise.resolve([])
@@ -123,8 +123,8 @@ export const createEnergyRepository = (db: Db) => {
             .selectFrom('energy_events')
             .select(['meter_id', 'ts', 'rule', 'from_value', 'to_value', 'kwh'])
             .where('meter_id', 'in', meterIds)
-            .where('ts', '>', t1)
-            .where('ts', '<=', t2)
+            .where('ts', '>=', t1)
+            .where('ts', '<', t2)
             .orderBy('meter_id')
             .orderBy('ts')
             .execute(),

@@ -88,7 +88,13 @@ const MeterFields = ({ form }: { form: FormInstance }) => {
           }))}
         />
       </FormCol>
-      <FormCol rules={rules} name="kind" label={t('energyUi.meters.kind')} required>
+      <FormCol
+        rules={rules}
+        name="kind"
+        label={t('energyUi.meters.kind')}
+        tooltip={t('energyUi.meters.kindHelp')}
+        required
+      >
         <Select
           options={[
             { value: 'counter', label: t('energyUi.kinds.counter') },
