@@ -44,6 +44,114 @@ const icalTime = (sec: number) =>
 const icalText = (s: string) =>
   s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 
+/** A range of days the duty table and the memos answer: at most a year, in order. */
+const checkRange = (from: string, to: string) => {
+  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
+  if (days < 0 || days > 366) throw badRequest('duty.badRange');
+};
+
+/** The memorandum and the shift handover (docs/inspection-duty.md). */
+const memoAndHandoverCalls = (repo: DutyRepository, now: () => number) => {
+  const k = repo.k;
+  const memoOut = (m: NonNullable<Awaited<ReturnType<DutyRepository['memo']>>>) => ({
+    id: m.id,
+    date: m.date,
+    content: m.content,
+    user_name: m.user_name,
+    create_time: Number(m.created_at),
+  });
+
+  return {
+    async memos(from: string, to: string) {
+      checkRange(from, to);
+      const rows = await k
+        .selectFrom('duty_memos')
+        .selectAll()
+        .where('date', '>=', from)
+        .where('date', '<=', to)
+        .orderBy('date', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.map(memoOut);
+    },
+    async addMemo(input: { date: string; content: string }, user: { id: number; name: string }) {
+      const row = await k
+        .insertInto('duty_memos')
+        .values({ date: input.date, content: input.content, user_id: user.id, user_name: user.name, created_at: now() })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return memoOut(row);
+    },
+    async updateMemo(id: number, input: { date: string; content: string }) {
+      if (!(await repo.memo(id))) throw notFound('errors.notFound');
+      await k
+        .updateTable('duty_memos')
+        .set({ date: input.date, content: input.content })
+        .where('id', '=', id)
+        .execute();
+      return memoOut((await repo.memo(id))!);
+    },
+    async deleteMemo(id: number) {
+      const r = await k.deleteFrom('duty_memos').where('id', '=', id).executeTakeFirst();
+      if (Number(r.numDeletedRows) === 0) throw notFound('errors.notFound');
+      return { deleted: 1 };
+    },
+
+    async handovers() {
+      const rows = await k
+        .selectFrom('duty_handovers')
+        .selectAll()
+        .orderBy('handover_time', 'desc')
+        .orderBy('id', 'desc')
+        .limit(500)
+        .execute();
+      return rows.map(toHandover);
+    },
+    async addHandover(input: { successor_id: number; events: string }, user: { id: number; name: string }) {
+      const successor = await repo.user(input.successor_id);
+      if (!successor || successor.enable !== 1) throw badRequest('duty.noSuccessor');
+      if (successor.id === user.id) throw badRequest('duty.selfHandover');
+      const row = await k
+        .insertInto('duty_handovers')
+        .values({
+          shifter_id: user.id,
+          shifter: user.name,
+          successor_id: successor.id,
+          successor: successor.alias || successor.user_name,
+          events: input.events,
+          status: 0,
+          handover_time: now(),
+          confirmed_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toHandover(row);
+    },
+    /** Only the successor confirms, once. */
+    async confirmHandover(id: number, user: { id: number }) {
+      const h = await repo.handover(id);
+      if (!h) throw notFound('errors.notFound');
+      if (h.successor_id !== user.id) throw forbidden('duty.notSuccessor');
+      const r = await k
+        .updateTable('duty_handovers')
+        .set({ status: 1, confirmed_at: now() })
+        .where('id', '=', id)
+        .where('status', '=', 0)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) throw conflict('duty.confirmed');
+      return toHandover((await repo.handover(id))!);
+    },
+    async deleteHandover(id: number, user: { id: number }) {
+      const h = await repo.handover(id);
+      if (!h) throw notFound('errors.notFound');
+      if (h.shifter_id !== user.id) throw forbidden('duty.notShifter');
+      if (h.status !== 0) throw conflict('duty.confirmed');
+      await k.deleteFrom('duty_handovers').where('id', '=', id).execute();
+      return { deleted: 1 };
+    },
+  };
+};
+
 /** Time schedule, duty table, memorandum and handover (docs/inspection-duty.md). */
 export const createDutyService = (deps: { repo: DutyRepository; zone: string; clock: () => number }) => {
   const { repo } = deps;
@@ -60,18 +168,6 @@ export const createDutyService = (deps: { repo: DutyRepository; zone: string; cl
     const found = await repo.contacts([...new Set(ids)]);
     if (found.length !== new Set(ids).size) throw badRequest('duty.noContact');
   };
-  const checkRange = (from: string, to: string) => {
-    const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
-    if (days < 0 || days > 366) throw badRequest('duty.badRange');
-  };
-  const memoOut = (m: NonNullable<Awaited<ReturnType<DutyRepository['memo']>>>) => ({
-    id: m.id,
-    date: m.date,
-    content: m.content,
-    user_name: m.user_name,
-    create_time: Number(m.created_at),
-  });
-
   return {
     settings,
     async setSettings(v: z.infer<typeof dutySettings>) {
@@ -254,93 +350,7 @@ export const createDutyService = (deps: { repo: DutyRepository; zone: string; cl
       return `${lines.join('\r\n')}\r\n`;
     },
 
-    async memos(from: string, to: string) {
-      checkRange(from, to);
-      const rows = await k
-        .selectFrom('duty_memos')
-        .selectAll()
-        .where('date', '>=', from)
-        .where('date', '<=', to)
-        .orderBy('date', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
-      return rows.map(memoOut);
-    },
-    async addMemo(input: { date: string; content: string }, user: { id: number; name: string }) {
-      const row = await k
-        .insertInto('duty_memos')
-        .values({ date: input.date, content: input.content, user_id: user.id, user_name: user.name, created_at: now() })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return memoOut(row);
-    },
-    async updateMemo(id: number, input: { date: string; content: string }) {
-      if (!(await repo.memo(id))) throw notFound('errors.notFound');
-      await k
-        .updateTable('duty_memos')
-        .set({ date: input.date, content: input.content })
-        .where('id', '=', id)
-        .execute();
-      return memoOut((await repo.memo(id))!);
-    },
-    async deleteMemo(id: number) {
-      const r = await k.deleteFrom('duty_memos').where('id', '=', id).executeTakeFirst();
-      if (Number(r.numDeletedRows) === 0) throw notFound('errors.notFound');
-      return { deleted: 1 };
-    },
-
-    async handovers() {
-      const rows = await k
-        .selectFrom('duty_handovers')
-        .selectAll()
-        .orderBy('handover_time', 'desc')
-        .orderBy('id', 'desc')
-        .limit(500)
-        .execute();
-      return rows.map(toHandover);
-    },
-    async addHandover(input: { successor_id: number; events: string }, user: { id: number; name: string }) {
-      const successor = await repo.user(input.successor_id);
-      if (!successor || successor.enable !== 1) throw badRequest('duty.noSuccessor');
-      if (successor.id === user.id) throw badRequest('duty.selfHandover');
-      const row = await k
-        .insertInto('duty_handovers')
-        .values({
-          shifter_id: user.id,
-          shifter: user.name,
-          successor_id: successor.id,
-          successor: successor.alias || successor.user_name,
-          events: input.events,
-          status: 0,
-          handover_time: now(),
-          confirmed_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toHandover(row);
-    },
-    /** Only the successor confirms, once. */
-    async confirmHandover(id: number, user: { id: number }) {
-      const h = await repo.handover(id);
-      if (!h) throw notFound('errors.notFound');
-      if (h.successor_id !== user.id) throw forbidden('duty.notSuccessor');
-      const r = await k
-        .updateTable('duty_handovers')
-        .set({ status: 1, confirmed_at: now() })
-        .where('id', '=', id)
-        .where('status', '=', 0)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw conflict('duty.confirmed');
-      return toHandover((await repo.handover(id))!);
-    },
-    async deleteHandover(id: number, user: { id: number }) {
-      const h = await repo.handover(id);
-      if (!h) throw notFound('errors.notFound');
-      if (h.shifter_id !== user.id) throw forbidden('duty.notShifter');
-      if (h.status !== 0) throw conflict('duty.confirmed');
-      await k.deleteFrom('duty_handovers').where('id', '=', id).execute();
-      return { deleted: 1 };
-    },
+    ...memoAndHandoverCalls(repo, now),
   };
 };
 export type DutyService = ReturnType<typeof createDutyService>;

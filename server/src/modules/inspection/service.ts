@@ -41,6 +41,84 @@ const toReport = (r: Row): InspectionReport => ({
   reviewed_at: r.reviewed_at === null ? null : Number(r.reviewed_at),
 });
 
+/** Inspection plans: each enabled plan is a task of the scheduler (its repeat rule and start). */
+const planCalls = (
+  deps: { repo: InspectionRepository; scheduler: Scheduler },
+  now: () => number,
+  scope: (siteIds: number[], allowed: Allowed) => Promise<number[]>,
+) => {
+  const { repo } = deps;
+  const planOut = async (
+    p: NonNullable<Awaited<ReturnType<InspectionRepository['plan']>>>,
+  ): Promise<InspectionPlan> => {
+    const task = await deps.scheduler.task(planTask, p.id);
+    return {
+      id: p.id,
+      name: p.name,
+      device_group_ids: readIdList(p.device_group_ids),
+      rule: p.rule as InspectionPlan['rule'],
+      start_time: Number(p.start_time),
+      enable: p.enable === 1,
+      next_run: task?.next_run == null ? null : Number(task.next_run),
+      last_run: task?.last_run == null ? null : Number(task.last_run),
+    };
+  };
+  const schedule = async (id: number, input: z.infer<typeof planInput>) => {
+    if (input.enable) await deps.scheduler.put(planTask, id, input.rule as RepeatRule, input.start_time);
+    else await deps.scheduler.remove(planTask, id);
+  };
+  const plan = async (id: number) => {
+    const p = await repo.plan(id);
+    if (!p) throw notFound('errors.notFound');
+    return planOut(p);
+  };
+
+  return {
+    plans: async () => Promise.all((await repo.plans()).map(planOut)),
+    plan,
+    async addPlan(input: z.infer<typeof planInput>) {
+      await scope(input.device_group_ids, null);
+      const row = {
+        name: input.name,
+        device_group_ids: JSON.stringify(input.device_group_ids),
+        rule: input.rule,
+        start_time: input.start_time,
+        enable: input.enable ? 1 : 0,
+      };
+      const { id } = await repo.k
+        .insertInto('inspection_plans')
+        .values({ ...row, created_at: now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await schedule(id, input);
+      return plan(id);
+    },
+    async updatePlan(id: number, input: z.infer<typeof planInput>) {
+      await plan(id);
+      await scope(input.device_group_ids, null);
+      await repo.k
+        .updateTable('inspection_plans')
+        .set({
+          name: input.name,
+          device_group_ids: JSON.stringify(input.device_group_ids),
+          rule: input.rule,
+          start_time: input.start_time,
+          enable: input.enable ? 1 : 0,
+        })
+        .where('id', '=', id)
+        .execute();
+      await schedule(id, input);
+      return plan(id);
+    },
+    async deletePlan(id: number) {
+      await plan(id);
+      await deps.scheduler.remove(planTask, id);
+      await repo.k.deleteFrom('inspection_plans').where('id', '=', id).execute();
+      return { deleted: 1 };
+    },
+  };
+};
+
 /** Manual and automatic inspection, reports and their review (docs/inspection-duty.md). */
 export const createInspectionService = (deps: {
   repo: InspectionRepository;
@@ -124,27 +202,8 @@ export const createInspectionService = (deps: {
     return toReport((await repo.report(id))!);
   };
 
-  const planOut = async (
-    p: NonNullable<Awaited<ReturnType<InspectionRepository['plan']>>>,
-  ): Promise<InspectionPlan> => {
-    const task = await deps.scheduler.task(planTask, p.id);
-    return {
-      id: p.id,
-      name: p.name,
-      device_group_ids: readIdList(p.device_group_ids),
-      rule: p.rule as InspectionPlan['rule'],
-      start_time: Number(p.start_time),
-      enable: p.enable === 1,
-      next_run: task?.next_run == null ? null : Number(task.next_run),
-      last_run: task?.last_run == null ? null : Number(task.last_run),
-    };
-  };
-  const schedule = async (id: number, input: z.infer<typeof planInput>) => {
-    if (input.enable) await deps.scheduler.put(planTask, id, input.rule as RepeatRule, input.start_time);
-    else await deps.scheduler.remove(planTask, id);
-  };
-
   return {
+    ...planCalls(deps, now, scope),
     settings,
     async last(allowed: Allowed) {
       const latest = await repo.latest();
@@ -241,52 +300,6 @@ export const createInspectionService = (deps: {
       });
       if (!done) throw conflict('inspection.reviewed');
       return toReport((await repo.report(id))!);
-    },
-    plans: async () => Promise.all((await repo.plans()).map(planOut)),
-    async plan(id: number) {
-      const p = await repo.plan(id);
-      if (!p) throw notFound('errors.notFound');
-      return planOut(p);
-    },
-    async addPlan(input: z.infer<typeof planInput>) {
-      await scope(input.device_group_ids, null);
-      const row = {
-        name: input.name,
-        device_group_ids: JSON.stringify(input.device_group_ids),
-        rule: input.rule,
-        start_time: input.start_time,
-        enable: input.enable ? 1 : 0,
-      };
-      const { id } = await repo.k
-        .insertInto('inspection_plans')
-        .values({ ...row, created_at: now() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await schedule(id, input);
-      return this.plan(id);
-    },
-    async updatePlan(id: number, input: z.infer<typeof planInput>) {
-      await this.plan(id);
-      await scope(input.device_group_ids, null);
-      await repo.k
-        .updateTable('inspection_plans')
-        .set({
-          name: input.name,
-          device_group_ids: JSON.stringify(input.device_group_ids),
-          rule: input.rule,
-          start_time: input.start_time,
-          enable: input.enable ? 1 : 0,
-        })
-        .where('id', '=', id)
-        .execute();
-      await schedule(id, input);
-      return this.plan(id);
-    },
-    async deletePlan(id: number) {
-      await this.plan(id);
-      await deps.scheduler.remove(planTask, id);
-      await repo.k.deleteFrom('inspection_plans').where('id', '=', id).execute();
-      return { deleted: 1 };
     },
     async setPatrol(v: z.infer<typeof patrolSettings>) {
       await repo.settings.set('patrol_settings', v);
