@@ -1,10 +1,11 @@
-import { type AlarmPushMessage, type AlarmRow, handlingState } from '@sitewatch/contract/alarms';
+import type { AlarmRow } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
 import type { Principal } from '../http/auth.ts';
 import type { Notifier } from '../notify/notifier.ts';
+import { createAlarmLifecycle } from './lifecycle.ts';
 import {
   loadEscalation as loadEscalationInto,
   loadItems as loadItemsInto,
@@ -12,12 +13,13 @@ import {
   type ReloadScope,
 } from './loader.ts';
 import { createNotices } from './notices.ts';
-import { feedJitter, type JitterEvent, type JitterSettings, judgeJitter } from './rules/jitter.ts';
+import { createAlarmOperations } from './operations.ts';
+import { feedJitter, judgeJitter } from './rules/jitter.ts';
 import { inPeriod } from './rules/periods.ts';
 import { feedRepetition } from './rules/repetitions.ts';
 import { isProblem, thresholdState } from './rules/threshold.ts';
 import type { AlarmSettings } from './settings.ts';
-import { type Alarm, createEngineState, type DeviceRuntime, type OperationInput } from './state.ts';
+import { createEngineState, type OperationInput } from './state.ts';
 import { createAlarmStore } from './store.ts';
 
 export interface AlarmEngine {
@@ -68,136 +70,30 @@ export interface AlarmEngineOptions {
  * and raises and recoveries become alarm events on the bus (the push side tells browsers). Its
  * parts: the state it holds (state.ts), the loader (loader.ts), the records and log (store.ts), the
  * notices (notices.ts: held while jittering, repeated until confirmed, escalated when not confirmed
- * in time); this file judges and operates. docs/alarms.md.
+ * in time), an alarm's raise, recovery and jitter marks (lifecycle.ts) and the operations people do
+ * (operations.ts); this file judges. docs/alarms.md.
  */
 export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   const clock = options.clock ?? Date.now;
   const db = options.db.kysely;
   const state = createEngineState();
-  const { items, devices, open, disabledItems, disabledDevices, periods, levelColors, jitteringItems } = state;
+  const { items, devices, open, disabledItems, disabledDevices, periods, jitteringItems } = state;
   const store = createAlarmStore(db, options.db.dialect, state, (obj, msg) => options.log?.warn(obj, msg));
-  const { toRow, log, flush } = store;
+  const { toRow, flush } = store;
   const notices = createNotices({ state, store, notifier: options.notifier, settings: options.settings });
-  const { notify, maybeNotify } = notices;
+  const { maybeNotify } = notices;
+  const { publish, raise, recover, onJitter, jitterSettings } = createAlarmLifecycle({
+    state,
+    store,
+    notices,
+    bus: options.bus,
+    settings: options.settings,
+  });
   let started: Promise<void> | null = null;
   let flushTimer: NodeJS.Timeout | null = null;
   let tickTimer: NodeJS.Timeout | null = null;
   let subscriptions: Array<() => void> = [];
   let reloadSoon: NodeJS.Timeout | null = null;
-
-  // ---------- alarm events: the push hub scopes them to the users of the alarm's site ----------
-
-  const busEventOf = {
-    raise: 'alarm.raised',
-    recover: 'alarm.recovered',
-    operation: 'alarm.operated',
-    jitter: 'alarm.jitter',
-  } as const;
-  const publish = (event: AlarmPushMessage['event'], a: AlarmsTable) =>
-    options.bus.publish(busEventOf[event], { alarm: toRow(a) });
-
-  // ---------- raise and recover ----------
-
-  /** The lowest level of a device's items (a communication alarm's level), at most 5. */
-  const deviceLevel = (dev: DeviceRuntime) => {
-    let level = 5;
-    for (const slot of dev.items) level = Math.min(level, items.level[slot]!);
-    return level;
-  };
-
-  /** `it`: the item's slot, or null for a device's communication alarm. */
-  const raise = (
-    it: number | null,
-    dev: DeviceRuntime,
-    t: number,
-    kind: 'threshold' | 'communication',
-    status: number,
-    info: string,
-  ): Alarm => {
-    state.lastId += 1;
-    const a: Alarm = {
-      id: state.lastId,
-      item_id: it === null ? 0 : items.id[it]!,
-      device_id: dev.id,
-      device_group_id: dev.device_group_id,
-      item_name: it === null ? '' : items.name[it]!,
-      device_name: dev.name,
-      device_group_name: dev.device_group_name,
-      kind,
-      status,
-      level: it === null ? deviceLevel(dev) : items.level[it]!,
-      color: it === null ? (levelColors.get(deviceLevel(dev)) ?? '') : items.color[it]!,
-      info,
-      value: it === null ? null : items.valueOf(it),
-      start_time: t,
-      end_time: null,
-      last_check: t,
-      handling: handlingState.unprocessed,
-      remarks: '',
-      confirmed_by: '',
-      confirmed_at: null,
-      notify_count: 0,
-      escalated: 0,
-      contact_group_id:
-        it === null
-          ? (items.contactGroup[dev.items.find((slot) => items.contactGroup[slot]! > 0) ?? -1] ?? 0)
-          : items.contactGroup[it]!,
-      unit: it === null ? '' : items.unit[it]!,
-      next_notify_at: t,
-    };
-    open.set(a.id, a);
-    store.changed(a);
-    log(a, 'raise', t, info);
-    publish('raise', a);
-    maybeNotify(a, t);
-    return a;
-  };
-
-  const recover = (a: Alarm, t: number, it: number | null) => {
-    a.end_time = t;
-    a.last_check = t;
-    if (a.handling === handlingState.unprocessed) a.handling = handlingState.processed;
-    open.delete(a.id);
-    store.changed(a);
-    log(a, 'recover', t);
-    publish('recover', a);
-    // A recovery notice follows a problem notice, unless jitter holds notices (then it comes when jitter stops).
-    if (a.notify_count > 0 && !(it !== null && items.jitter.jittering[it] === 1)) {
-      notify(a, 'recovery');
-      if (it !== null) items.problemNoticed[it] = 0;
-    }
-  };
-
-  const onJitter = (it: number, ev: JitterEvent, t: number) => {
-    if (!ev) return;
-    const current = items.alarm[it];
-    const last = items.last[it];
-    const a = current ?? last;
-    if (!a) return;
-    log(a, ev === 'start' ? 'jitter_start' : 'jitter_stop', t, `${items.jitter.percent[it]}%`);
-    if (current) publish('jitter', current);
-    if (ev === 'stop' && items.problemNoticed[it] === 1) {
-      if (current) notify(current, 'still_abnormal');
-      else if (last) {
-        notify(last, 'recovery');
-        items.problemNoticed[it] = 0;
-      }
-    }
-  };
-
-  const jitterSettings = (): JitterSettings => {
-    const c = options.settings.peek('commons');
-    return {
-      enable: c.jitter_enable,
-      type: c.jitter_type,
-      start: c.jitter_start,
-      stop: c.jitter_stop,
-      buffer_times: c.buffer_times,
-      max_continuous_lifts: c.max_continuous_lifts,
-      recovery_period: c.recovery_period,
-      period: c.jitter_period,
-    };
-  };
 
   // ---------- loading ----------
 
@@ -246,15 +142,6 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       void engine.reload(scope ?? undefined).catch((err) => options.log?.warn({ err }, 'could not reload alarm items'));
     }, options.reloadDelayMs ?? 100);
     reloadSoon.unref();
-  };
-
-  const siteAllowed = (siteIds: number[] | null, siteId: number) => siteIds === null || siteIds.includes(siteId);
-
-  const findAlarm = async (statusId: number): Promise<Alarm | AlarmsTable | null> => {
-    const live = open.get(statusId);
-    if (live) return live;
-    await flush();
-    return (await db.selectFrom('alarms').selectAll().where('id', '=', statusId).executeTakeFirst()) ?? null;
   };
 
   const engine: AlarmEngine = {
@@ -359,86 +246,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         recover(a, t, null);
       }
     },
-    async operate(principal, siteIds, input) {
-      await ensureStarted();
-      const a = await findAlarm(input.status_id);
-      if (!a || !siteAllowed(siteIds, a.device_group_id)) return null;
-      if (input.item_id !== 0 && input.item_id !== a.item_id) return null;
-      const t = Math.floor(clock() / 1000);
-      const who = principal.user_name;
-      const live = open.get(a.id);
-      const disableKind = a.kind === 'communication' ? 'device' : 'item';
-      const target = a.kind === 'communication' ? a.device_id : a.item_id;
-      switch (input.alarm_action) {
-        case 0:
-          a.handling = handlingState.confirmed;
-          a.confirmed_by = who;
-          a.confirmed_at = t;
-          break;
-        case 1:
-          a.handling = a.end_time === null ? handlingState.unprocessed : handlingState.processed;
-          a.confirmed_by = '';
-          a.confirmed_at = null;
-          // Unhandled again: its notices start over, their times counted afresh (docs/alarms.md).
-          if (live) {
-            live.next_notify_at = t;
-            live.notify_count = 0;
-          }
-          break;
-        case 2:
-          a.handling = handlingState.disabled;
-          (disableKind === 'device' ? disabledDevices : disabledItems).add(target);
-          await db
-            .insertInto('alarm_disabled')
-            .values({ kind: disableKind, target_id: target, user_name: who.slice(0, 64), time: t })
-            .onConflict((oc) => oc.columns(['kind', 'target_id']).doNothing())
-            .execute();
-          break;
-        case 3:
-          if (a.handling === handlingState.disabled)
-            a.handling = a.end_time === null ? handlingState.unprocessed : handlingState.processed;
-          (disableKind === 'device' ? disabledDevices : disabledItems).delete(target);
-          await db
-            .deleteFrom('alarm_disabled')
-            .where('kind', '=', disableKind)
-            .where('target_id', '=', target)
-            .execute();
-          if (live) live.next_notify_at = t;
-          break;
-      }
-      a.remarks = input.remarks;
-      store.changed(live ?? a);
-      log(a, ['confirm', 'unconfirm', 'disable', 'enable'][input.alarm_action] ?? 'confirm', t, input.remarks, who);
-      await flush();
-      publish('operation', a);
-      return toRow(a);
-    },
-    async confirmAll(principal, siteIds, remarks) {
-      await ensureStarted();
-      await flush();
-      const t = Math.floor(clock() / 1000);
-      const rows = await db
-        .selectFrom('alarms')
-        .selectAll()
-        .where('end_time', 'is', null)
-        .where('handling', '=', handlingState.unprocessed)
-        .execute();
-      let n = 0;
-      for (const r of rows) {
-        if (!siteAllowed(siteIds, r.device_group_id)) continue;
-        const a = open.get(r.id) ?? r;
-        a.handling = handlingState.confirmed;
-        a.confirmed_by = principal.user_name;
-        a.confirmed_at = t;
-        a.remarks = remarks;
-        store.changed(a);
-        log(a, 'confirm_all', t, remarks, principal.user_name);
-        publish('operation', a);
-        n += 1;
-      }
-      await flush();
-      return n;
-    },
+    ...createAlarmOperations({ db, state, store, publish, clock, ensureStarted }),
     flush,
     toRow,
     jitterOf: (itemId) => {

@@ -12,7 +12,7 @@ type Typed = Int8Array | Uint8Array | Int32Array | Float64Array;
  * one entry of a typed array (numbers) or of a plain array (references: strings, the shared rule,
  * the device, the open and the last alarm). One object per item with its repetition and jitter
  * objects and ring cost ~500 bytes and gave the collector ~100 000 more objects to trace; this holds
- * ~220 (issue 18, memory per item; docs/series-store.md). Slots of removed items are reused.
+ * ~220 (issue 18, memory per item; docs/series-store-log.md). Slots of removed items are reused.
  */
 export class ItemTable {
   /** Slot of each item id. */

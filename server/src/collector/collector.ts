@@ -1,18 +1,16 @@
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
-import { createChangedIds } from '../changed-ids.ts';
 import type { Db } from '../db/kysely.ts';
 import type { SecretBox } from '../secrets/index.ts';
-import { SlotIndex } from '../slot-index.ts';
 import { type Answer, answerOf } from './answer.ts';
 import { type CollectorDevice, loadDevices } from './devices.ts';
 import type { DriverRegistry, ReadResult } from './driver.ts';
 import { driverRecipes } from './drivers/index.ts';
-import { createItemRowWriter } from './item-rows.ts';
-import { createPoller, type Poller } from './poller.ts';
-import { checkReading } from './reading.ts';
-import { type HostEvents, startPollerWorker } from './worker-host.ts';
 import { inProcessWriter, type SqlWriter } from '../series/writer.ts';
+import { createItemRowWriter } from './item-rows.ts';
+import { createLiveItems } from './live-items.ts';
+import { createPoller, type Poller } from './poller.ts';
+import { type HostEvents, startPollerWorker } from './worker-host.ts';
 
 export { type CollectorDevice, type CollectorItem, loadDevices } from './devices.ts';
 
@@ -96,6 +94,41 @@ interface Entry {
 }
 
 /**
+ * The device loops: in the collector worker when every driver can be rebuilt there and it starts,
+ * else on the main thread. `events` is what they tell; `current` the install an event is of.
+ */
+const startDeviceLoops = async (
+  options: CollectorOptions,
+  now: () => number,
+  events: HostEvents,
+  current: (deviceId: number, gen: number) => Entry | undefined,
+): Promise<{ poller: Poller; inWorker: boolean }> => {
+  const inProcess = () => ({
+    inWorker: false,
+    poller: createPoller({
+      drivers: options.drivers,
+      now,
+      ...(options.maxBackoffMs !== undefined ? { maxBackoffMs: options.maxBackoffMs } : {}),
+      events: {
+        ...events,
+        answer: (deviceId, gen, result, tsMs, pushed) => {
+          const entry = current(deviceId, gen);
+          if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed), tsMs, pushed);
+        },
+      },
+    }),
+  });
+  const recipes = options.thread === 'main' || options.now ? null : driverRecipes(options.drivers);
+  if (!recipes) return inProcess();
+  try {
+    return { poller: await startPollerWorker(recipes, events, options.maxBackoffMs, options.log), inWorker: true };
+  } catch (err) {
+    options.log?.warn({ err }, 'the collector worker could not start: polling on the main thread');
+    return inProcess();
+  }
+};
+
+/**
  * The collector: the device loops (poller.ts; in a worker thread by default, worker-host.ts) poll
  * each device on its check interval through its driver; this side takes their answers: live
  * values and states, samples on the bus, device states, maximum ages, and the item rows.
@@ -110,127 +143,23 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const itemIndex: Array<CollectorDevice['items'][number] | undefined> = [];
   let itemCount = 0;
   const liveDevices = new Map<number, LiveDeviceState>();
-  const dirtyItems = createChangedIds();
-  /**
-   * Each item's live state by slot (struct of arrays, as the alarm engine's alarms/items.ts): its
-   * value (NaN: none yet), state, last check (s), when its value was last refreshed (ms, NaN:
-   * never) and reason; an item has a slot from its first check on. One map from item id to slot
-   * instead of an object, a boxed number and two map entries per item (issue 18, memory per item).
-   */
-  const slotOf = new SlotIndex();
-  let liveValue = new Float64Array(1024);
-  let liveState = new Uint8Array(1024);
-  let liveChecked = new Float64Array(1024);
-  let liveRefreshed = new Float64Array(1024);
-  const liveInfo: string[] = [];
-  /** The slot of an item, made (not ready, no value) when it has none. */
-  const slotFor = (itemId: number): number => {
-    let s = slotOf.get(itemId);
-    if (s !== undefined) return s;
-    s = slotOf.size;
-    if (s === liveValue.length) {
-      const grow = <T extends Float64Array | Uint8Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      liveValue = grow(liveValue);
-      liveState = grow(liveState);
-      liveChecked = grow(liveChecked);
-      liveRefreshed = grow(liveRefreshed);
-    }
-    slotOf.set(itemId, s);
-    liveValue[s] = Number.NaN;
-    liveState[s] = monitorState.notReady;
-    liveChecked[s] = 0;
-    liveRefreshed[s] = Number.NaN;
-    liveInfo[s] = '';
-    return s;
-  };
-  /** An item's live state as the rest of the server reads it (a new object each time). */
-  const liveOf = (itemId: number): LiveItemState | undefined => {
-    const s = slotOf.get(itemId);
-    if (s === undefined) return undefined;
-    const value = liveValue[s]!;
-    return {
-      value: Number.isNaN(value) ? null : value,
-      state: liveState[s]!,
-      last_check: liveChecked[s]!,
-      info: liveInfo[s]!,
-    };
-  };
-  /** The items past their maximum age. */
-  const stale = new Set<number>();
+  const live = createLiveItems(options.bus);
+  const { checkItem, publishSamples } = live;
   let persistTimer: NodeJS.Timeout | null = null;
   let sweepTimer: NodeJS.Timeout | null = null;
   let polling = false;
   let poller: Poller | null = null;
   let gens = 0;
-  let inWorker = false;
   const { bus } = options;
-  // The row writer reads items by id: a read-only view of the slots (it calls only has and get).
-  class LiveView extends Map<number, LiveItemState> {
-    override has(itemId: number) {
-      return slotOf.has(itemId);
-    }
-    override get(itemId: number) {
-      return liveOf(itemId);
-    }
-  }
   const mainWriter = inProcessWriter(options.db);
   const persist = createItemRowWriter(
     options.db,
     options.writer ?? (() => mainWriter),
-    new LiveView(),
-    dirtyItems,
+    live.view,
+    live.dirtyItems,
     options.log,
   );
-  // Every check of every item is a sample: its value, or NaN when it gave none. The samples of one
-  // answer (or sweep of a device) are gathered here and published as one `samples` event, before
-  // the device is judged (its items' states are the engine's answer to them).
-  let outIds = new Float64Array(1024);
-  let outValues = new Float64Array(1024);
-  let outN = 0;
-  /** The ids of the batch being delivered: consumers read its arrays until publish returns. */
-  let delivered: Float64Array | null = null;
-  const sample = (itemId: number, value: number) => {
-    // Gathered while a batch is delivered (a consumer's synchronous call back): arrays of its own.
-    if (outIds === delivered) {
-      outIds = new Float64Array(outIds.length);
-      outValues = new Float64Array(outValues.length);
-    }
-    if (outN === outIds.length) {
-      const ids = new Float64Array(outN * 2);
-      const values = new Float64Array(outN * 2);
-      ids.set(outIds);
-      values.set(outValues);
-      outIds = ids;
-      outValues = values;
-    }
-    outIds[outN] = itemId;
-    outValues[outN++] = value;
-  };
-  const publishSamples = (tsMs: number) => {
-    if (outN === 0) return;
-    const event = { ids: outIds, values: outValues, from: 0, to: outN, ts_ms: tsMs };
-    outN = 0;
-    const outer = delivered;
-    delivered = event.ids;
-    try {
-      bus.publish('samples', event);
-    } finally {
-      delivered = outer;
-    }
-  };
   let subscriptions: Array<() => void> = [];
-  // Item states are the alarm engine's: the live view keeps the last one it published.
-  const onItemState = ({ item_id, state }: { item_id: number; state: number }) => {
-    const s = slotOf.get(item_id);
-    if (s === undefined || liveState[s] === state) return;
-    liveState[s] = state;
-    dirtyItems.add(item_id);
-  };
-
   const setDeviceState = (deviceId: number, state: number, reason: string) => {
     const prev = liveDevices.get(deviceId);
     if (prev && prev.state === state && prev.reason === reason) return;
@@ -245,52 +174,6 @@ export const createCollector = (options: CollectorOptions): Collector => {
       .where('id', '=', deviceId)
       .execute()
       .catch((err) => options.log?.warn({ err, deviceId }, 'could not save device state'));
-  };
-
-  /** One item's check: `raw` undefined when the answer has no value for it. */
-  const checkItem = (item: { id: number }, raw: number | undefined, answer: Answer, tsMs: number, pushed: boolean) => {
-    // The edge: every value a driver returns is checked here once, so no NaN, Infinity or
-    // non-number is ever kept, stored, judged or sent (reading.ts).
-    // A finite number (nearly every value) passes as it is (−0 as 0): no object per value here.
-    let ok = false;
-    let value = 0;
-    let why: string | undefined;
-    if (raw !== undefined && Number.isFinite(raw)) {
-      ok = true;
-      value = raw === 0 ? 0 : raw;
-    } else if (raw !== undefined) {
-      const reading = checkReading(raw);
-      if (reading.ok) {
-        ok = true;
-        value = reading.value;
-      } else why = reading.reason;
-    }
-    // Live states are updated in place: this runs for every sample the collector takes.
-    const s = slotFor(item.id);
-    // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
-    // the first after none), so a polled value frozen past its maximum age stays unknown.
-    // (`stale` is nearly always empty: its size is read before hashing the id, as twice below.)
-    const frozen = !pushed && ok && stale.size > 0 && stale.has(item.id) && liveValue[s] === value;
-    if (ok && !frozen) {
-      if (pushed || liveValue[s] !== value || liveState[s] === monitorState.unknown || Number.isNaN(liveRefreshed[s]!))
-        liveRefreshed[s] = tsMs;
-      if (stale.size > 0) stale.delete(item.id);
-      liveValue[s] = value;
-      liveInfo[s] = '';
-      // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
-      // answers with `item.state` before `sample` returns (a collector without one shows not ready).
-      if (liveState[s] === monitorState.unknown) liveState[s] = monitorState.notReady;
-      sample(item.id, value);
-    } else {
-      // The last good value stays for reference; the state and the reason say it is not current.
-      liveState[s] = monitorState.unknown;
-      if (!frozen) {
-        liveInfo[s] = (answer.errors?.get(item.id) ?? why ?? 'no value').slice(0, 280);
-      }
-      sample(item.id, Number.NaN);
-    }
-    liveChecked[s] = Math.floor(tsMs / 1000);
-    dirtyItems.add(item.id);
   };
 
   /**
@@ -324,87 +207,27 @@ export const createCollector = (options: CollectorOptions): Collector => {
     } else if (entry) judgeDevice(entry);
   };
 
-  /**
-   * A device's state from the live states of all its items (after a poll, a message or a maximum
-   * age passing): unknown when every item has gone silent past its maximum age (its communication
-   * alarm follows), abnormal naming the items that are unknown, abnormal when an item is, else
-   * normal (not ready while nothing has come yet).
-   */
+  /** A device's state from the live states of all its items (live-items.ts). */
   const judgeDevice = (entry: Entry) => {
-    const { items, id } = entry.device;
-    if (items.length === 0) return;
-    const unreadable: string[] = [];
-    let abnormal = false;
-    let silent = 0;
-    let waiting = 0;
-    for (const item of items) {
-      const s = slotOf.get(item.id);
-      if (s === undefined || (liveState[s] === monitorState.notReady && Number.isNaN(liveValue[s]!))) {
-        waiting += 1;
-        continue;
-      }
-      const state = liveState[s]!;
-      if (stale.has(item.id)) silent += 1;
-      if (state === monitorState.unknown) unreadable.push(`${item.name || `#${item.id}`}: ${liveInfo[s]}`);
-      else if (state !== monitorState.normal && state !== monitorState.notReady) abnormal = true;
-    }
-    if (silent > 0 && silent + waiting === items.length) {
-      const first = items.find((i) => stale.has(i.id));
-      setDeviceState(id, monitorState.unknown, (first && liveOf(first.id)?.info) || 'no value');
-    } else if (unreadable.length > 0) {
-      const named = unreadable.slice(0, 3).join('; ');
-      setDeviceState(
-        id,
-        monitorState.abnormal,
-        unreadable.length > 3 ? `${named}; +${unreadable.length - 3} more` : named,
-      );
-    } else if (waiting === items.length) setDeviceState(id, monitorState.notReady, '');
-    else setDeviceState(id, abnormal ? monitorState.abnormal : monitorState.normal, '');
+    const judged = live.deviceStateOf(entry.device.items);
+    if (judged) setDeviceState(entry.device.id, judged.state, judged.reason);
   };
 
   /**
-   * Maximum age (docs/monitoring.md): an item with no refreshed value for `max_age` seconds becomes
-   * unknown with the reason, once, with a null sample; counted from the opening of the connection
-   * at the earliest. A device that does not answer is unknown already and keeps its own reason.
+   * Maximum age (docs/monitoring.md) of the connected devices' items. A device that does not answer
+   * is unknown already and keeps its own reason.
    */
   const sweepMaxAge = () => {
     const tsMs = now();
     for (const entry of entries.values()) {
       // Not connected yet (or not answering): nothing has been listened for.
       if (entry.failures > 0 || !entry.session) continue;
-      let changed = false;
-      for (const item of entry.device.items) {
-        if (item.max_age <= 0 || stale.has(item.id)) continue;
-        const known = slotOf.get(item.id);
-        if (known !== undefined && liveState[known] === monitorState.unknown) continue;
-        // Counted from the last refresh, but never from before the current connection was opened.
-        const refreshed = known === undefined || Number.isNaN(liveRefreshed[known]!) ? 0 : liveRefreshed[known]!;
-        if (tsMs - Math.max(refreshed, entry.since) < item.max_age * 1000) continue;
-        stale.add(item.id);
-        const s = slotFor(item.id);
-        liveState[s] = monitorState.unknown;
-        liveChecked[s] = Math.floor(tsMs / 1000);
-        liveInfo[s] = entry.pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
-        sample(item.id, Number.NaN);
-        dirtyItems.add(item.id);
-        changed = true;
-      }
-      publishSamples(tsMs);
-      if (changed) judgeDevice(entry);
+      if (live.ageOut(entry.device.items, entry.since, entry.pushes, tsMs)) judgeDevice(entry);
     }
   };
 
   const markUnknown = (entry: Entry, reason: string, tsMs: number) => {
-    const t = Math.floor(tsMs / 1000);
-    for (const item of entry.device.items) {
-      sample(item.id, Number.NaN);
-      const s = slotFor(item.id);
-      liveState[s] = monitorState.unknown;
-      liveChecked[s] = t;
-      liveInfo[s] = reason;
-      dirtyItems.add(item.id);
-    }
-    publishSamples(tsMs);
+    live.markUnknown(entry.device.items, reason, tsMs);
     setDeviceState(entry.device.id, monitorState.unknown, reason);
   };
 
@@ -428,19 +251,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       const entry = current(deviceId, gen);
       if (!entry) return;
       entry.failures = 0;
-      // The connection answered; values come as messages. Items made unknown by the outage wait
-      // for their next message (or their maximum age) rather than keep the outage's reason.
-      if (recovered) {
-        for (const item of entry.device.items) {
-          const s = slotOf.get(item.id);
-          if (s !== undefined && liveState[s] === monitorState.unknown && !stale.has(item.id)) {
-            liveState[s] = monitorState.notReady;
-            liveInfo[s] = '';
-            liveValue[s] = Number.NaN;
-            dirtyItems.add(item.id);
-          }
-        }
-      }
+      if (recovered) live.outageOver(entry.device.items);
       judgeDevice(entry);
     },
     opened(deviceId, gen, since, pushes) {
@@ -458,33 +269,6 @@ export const createCollector = (options: CollectorOptions): Collector => {
       markUnknown(entry, reason, tsMs);
       if (failures === 1) options.log?.warn({ device: deviceId, err: reason }, 'device does not answer');
     },
-  };
-
-  /** The device loops: in the collector worker when every driver can be rebuilt there and it starts. */
-  const startPoller = async (): Promise<Poller> => {
-    const inProcess = () =>
-      createPoller({
-        drivers: options.drivers,
-        now,
-        ...(options.maxBackoffMs !== undefined ? { maxBackoffMs: options.maxBackoffMs } : {}),
-        events: {
-          ...events,
-          answer: (deviceId, gen, result, tsMs, pushed) => {
-            const entry = current(deviceId, gen);
-            if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed), tsMs, pushed);
-          },
-        },
-      });
-    const recipes = options.thread === 'main' || options.now ? null : driverRecipes(options.drivers);
-    if (!recipes) return inProcess();
-    try {
-      const worker = await startPollerWorker(recipes, events, options.maxBackoffMs, options.log);
-      inWorker = true;
-      return worker;
-    } catch (err) {
-      options.log?.warn({ err }, 'the collector worker could not start: polling on the main thread');
-      return inProcess();
-    }
   };
 
   const install = (device: CollectorDevice) => {
@@ -506,9 +290,10 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const collector: Collector = {
     async start() {
       polling = true;
-      poller = await startPoller();
+      const loops = await startDeviceLoops(options, now, events, current);
+      poller = loops.poller;
       subscriptions = [
-        bus.subscribe('item.state', onItemState),
+        bus.subscribe('item.state', live.onItemState),
         // A device or item changed through any area is re-read at once (an item change names its device).
         bus.subscribe('config.changed', ({ area, ids }) => {
           if (area !== 'devices') return;
@@ -522,7 +307,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       sweepTimer = setInterval(sweepMaxAge, options.maxAgeSweepMs ?? 500);
       sweepTimer.unref();
       options.log?.info(
-        { devices: entries.size, items: itemCount, thread: inWorker ? 'worker' : 'main' },
+        { devices: entries.size, items: itemCount, thread: loops.inWorker ? 'worker' : 'main' },
         'collector started',
       );
     },
@@ -550,7 +335,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
         for (const item of entry.device.items) {
           if (itemIndex[item.id] !== undefined) itemCount -= 1;
           itemIndex[item.id] = undefined;
-          stale.delete(item.id);
+          live.forget(item.id);
         }
         await poller?.remove(id);
       }
@@ -570,7 +355,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       if (!item || !entries.has(item.device_id) || !poller) throw new Error('item is not being collected');
       await poller.write(item.device_id, itemId, value);
     },
-    liveItem: liveOf,
+    liveItem: live.liveOf,
     liveDevice: (id) => liveDevices.get(id),
     deviceOfItem: (id) => itemIndex[id]?.device_id,
     siteOfDevice: (id) => entries.get(id)?.device.device_group_id,

@@ -90,11 +90,18 @@ interface Delivery {
   retries: number;
 }
 
+/** A contact group: who, by which of e-mail, SMS, voice and channels, and in which mode (1: duty). */
+interface DirectoryGroup {
+  contact_ids: number[];
+  email: boolean;
+  sms: boolean;
+  voice: boolean;
+  channel_ids: number[];
+  mode: number;
+}
+
 interface Directory {
-  groups: Map<
-    number,
-    { contact_ids: number[]; email: boolean; sms: boolean; voice: boolean; channel_ids: number[]; mode: number }
-  >;
+  groups: Map<number, DirectoryGroup>;
   contacts: Map<
     number,
     {
@@ -126,6 +133,92 @@ const formatTime = (t: number) => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 };
 
+/** The contact groups, contacts, channels and time periods notices are sent by, read at once (and again after a change). */
+const loadDirectory = async (options: Pick<NotifierOptions, 'db' | 'secrets'>): Promise<Directory> => {
+  const db = options.db.kysely;
+  const [groups, contacts, channels, periods] = await Promise.all([
+    db.selectFrom('contact_groups').selectAll().execute(),
+    db.selectFrom('contacts').selectAll().execute(),
+    db.selectFrom('notify_channels').selectAll().execute(),
+    db.selectFrom('time_periods').selectAll().execute(),
+  ]);
+  const dir: Directory = { groups: new Map(), contacts: new Map(), channels: new Map(), periods: new Map() };
+  for (const g of groups) {
+    dir.groups.set(g.id, {
+      contact_ids: readIdList(g.contact_ids),
+      email: g.email === 1,
+      sms: g.sms === 1,
+      voice: g.voice === 1,
+      channel_ids: readIdList(g.channel_ids),
+      mode: g.mode,
+    });
+  }
+  for (const c of contacts) dir.contacts.set(c.id, { ...c, duty: c.duty === 1, enable: c.enable === 1 });
+  for (const ch of channels) {
+    const parsed = channelConfig.safeParse(
+      JSON.parse(options.secrets ? mapJsonFields(ch.config, ['secret'], options.secrets.decrypt) : ch.config),
+    );
+    if (!parsed.success) continue;
+    dir.channels.set(ch.id, {
+      name: ch.name,
+      kind: ch.kind as Exclude<ChannelKind, 'email'>,
+      config: parsed.data,
+      enable: ch.enable === 1,
+    });
+  }
+  for (const p of periods) {
+    try {
+      dir.periods.set(p.id, JSON.parse(p.ranges) as PeriodRange[]);
+    } catch {
+      // a period that does not parse never matches
+      dir.periods.set(p.id, []);
+    }
+  }
+  return dir;
+};
+
+/** The notice of a job: its template filled with the alarm's fields, with a prefix for repeats and escalations. */
+const noticeOf = (job: NotifyJob, tpl: { subject: string; body: string }): NoticeMessage => {
+  const s = job.subject;
+  const fields: Record<string, string | number | null> = {
+    site: s.device_group_name,
+    device: s.device_name,
+    item: s.item_name,
+    value: s.value,
+    unit: s.unit,
+    level: s.level,
+    info: s.info,
+    time: formatTime(s.time),
+    state: s.state,
+    action: job.action,
+    alarm_id: s.alarm_id,
+    item_id: s.item_id,
+  };
+  const prefix = job.action === 'still_abnormal' ? '[仍异常] ' : job.action === 'escalation' ? '[升级] ' : '';
+  return {
+    subject: prefix + renderTemplate(tpl.subject, fields),
+    text: renderTemplate(tpl.body, fields),
+    fields,
+  };
+};
+
+/**
+ * The contacts of a group a notice of `level` goes to now: enabled, of that level or a higher one;
+ * those on duty when shift handover gives a duty list (else, in duty mode, those marked on duty);
+ * and inside their own time period.
+ */
+const recipientsOf = (dir: Directory, group: DirectoryGroup, level: number, onDuty: number[] | null, now: Date) =>
+  group.contact_ids
+    .map((id) => {
+      const c = dir.contacts.get(id);
+      return c && { ...c, id };
+    })
+    .filter((c) => c !== undefined)
+    .filter((c) => c.enable && level <= c.alarm_level)
+    // Duty mode: only contacts on duty; timed notification: only inside the contact's period.
+    .filter((c) => (onDuty !== null ? onDuty.includes(c.id) : group.mode === 1 ? c.duty : true))
+    .filter((c) => c.time_period_id === 0 || inPeriod(dir.periods.get(c.time_period_id) ?? [], now));
+
 /**
  * The notifier: turns an alarm event into deliveries (contacts of the item's contact group × the
  * group's channels), sends them from a queue with retries, logs every delivery with its attempts,
@@ -145,50 +238,8 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
   const flood = new Map<string, { minute: number; count: number; folded: number; last: Delivery }>();
   let floodTimer: NodeJS.Timeout | null = null;
 
-  const loadDirectory = async (): Promise<Directory> => {
-    const db = options.db.kysely;
-    const [groups, contacts, channels, periods] = await Promise.all([
-      db.selectFrom('contact_groups').selectAll().execute(),
-      db.selectFrom('contacts').selectAll().execute(),
-      db.selectFrom('notify_channels').selectAll().execute(),
-      db.selectFrom('time_periods').selectAll().execute(),
-    ]);
-    const dir: Directory = { groups: new Map(), contacts: new Map(), channels: new Map(), periods: new Map() };
-    for (const g of groups) {
-      dir.groups.set(g.id, {
-        contact_ids: readIdList(g.contact_ids),
-        email: g.email === 1,
-        sms: g.sms === 1,
-        voice: g.voice === 1,
-        channel_ids: readIdList(g.channel_ids),
-        mode: g.mode,
-      });
-    }
-    for (const c of contacts) dir.contacts.set(c.id, { ...c, duty: c.duty === 1, enable: c.enable === 1 });
-    for (const ch of channels) {
-      const parsed = channelConfig.safeParse(
-        JSON.parse(options.secrets ? mapJsonFields(ch.config, ['secret'], options.secrets.decrypt) : ch.config),
-      );
-      if (!parsed.success) continue;
-      dir.channels.set(ch.id, {
-        name: ch.name,
-        kind: ch.kind as Exclude<ChannelKind, 'email'>,
-        config: parsed.data,
-        enable: ch.enable === 1,
-      });
-    }
-    for (const p of periods) {
-      try {
-        dir.periods.set(p.id, JSON.parse(p.ranges) as PeriodRange[]);
-      } catch {
-        // a period that does not parse never matches
-        dir.periods.set(p.id, []);
-      }
-    }
-    return dir;
-  };
   const getDirectory = () => {
-    directory ??= loadDirectory().catch((err) => {
+    directory ??= loadDirectory(options).catch((err) => {
       directory = null;
       throw err;
     });
@@ -307,40 +358,11 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
     const group = dir.groups.get(job.contact_group_id);
     if (!group) return;
     const s = job.subject;
-    const fields: Record<string, string | number | null> = {
-      site: s.device_group_name,
-      device: s.device_name,
-      item: s.item_name,
-      value: s.value,
-      unit: s.unit,
-      level: s.level,
-      info: s.info,
-      time: formatTime(s.time),
-      state: s.state,
-      action: job.action,
-      alarm_id: s.alarm_id,
-      item_id: s.item_id,
-    };
-    const tpl = job.action === 'recovery' ? recoverTpl : noticeTpl;
-    const prefix = job.action === 'still_abnormal' ? '[仍异常] ' : job.action === 'escalation' ? '[升级] ' : '';
-    const message: NoticeMessage = {
-      subject: prefix + renderTemplate(tpl.subject, fields),
-      text: renderTemplate(tpl.body, fields),
-      fields,
-    };
+    const message = noticeOf(job, job.action === 'recovery' ? recoverTpl : noticeTpl);
     const now = new Date(clock());
     // Shift handover enabled: the contacts on duty now by the stored shifts, whatever the group's mode.
     const onDuty = roster ? await roster.onDuty(Math.floor(clock() / 1000), s.device_group_id) : null;
-    const contacts = group.contact_ids
-      .map((id) => {
-        const c = dir.contacts.get(id);
-        return c && { ...c, id };
-      })
-      .filter((c) => c !== undefined)
-      .filter((c) => c.enable && s.level <= c.alarm_level)
-      // Duty mode: only contacts on duty; timed notification: only inside the contact's period.
-      .filter((c) => (onDuty !== null ? onDuty.includes(c.id) : group.mode === 1 ? c.duty : true))
-      .filter((c) => c.time_period_id === 0 || inPeriod(dir.periods.get(c.time_period_id) ?? [], now));
+    const contacts = recipientsOf(dir, group, s.level, onDuty, now);
     const base = { action: job.action, subject: s, message };
     if (group.email && mail.enable) {
       for (const c of contacts) {

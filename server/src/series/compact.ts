@@ -77,31 +77,14 @@ const sortByTime = (ts: Float64Array, values: Float64Array, from: number, to: nu
 };
 
 /**
- * Compaction: folds the flush blocks into the per-item `sample_chunks` (one row per item per run)
- * and the `samples_1m` / `samples_1h` roll-ups, then deletes the blocks.
- *
- * A run claims every block there is (`claimed = 1`) and walks their items in id order, one
- * transaction per slice of items; each slice advances the run's progress (`series_compaction.
- * next_item`) in the same transaction, by compare-and-set, so a crash repeats a slice and never
- * half of one, and two stores on one database never write a slice twice. The last transaction
- * deletes the claimed blocks. A slice the database refuses is split down to single items; an item
- * still refused (after a health check passes and one more try) has its samples dropped (counted,
- * reported) and the run goes on. When the database does not answer the run stops where it is and
- * the next one resumes it.
+ * The statements that store a slice: its chunks, then its minute and hour roll-ups (folded into the
+ * stored ones by upsert). Multi-row inserts compiled once per table and row count and bound
+ * positionally: building a query tree per row value cost more CPU than the database's own work (and
+ * SQLite's prepared statements are kept by their text, see openDb).
  */
-export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOptions = {}) => {
-  const kysely: Kysely<Database> = db.kysely;
-  const itemsPerSlice = options.itemsPerSlice ?? 250;
+const createSliceSql = (db: Db) => {
   const lesser = db.dialect === 'postgres' ? 'least' : 'min';
   const greater = db.dialect === 'postgres' ? 'greatest' : 'max';
-  let dropped = 0;
-  const writer = options.writer ?? (() => inProcessWriter(db));
-
-  /**
-   * Multi-row inserts compiled once per table and row count and bound positionally: building a
-   * query tree per row value cost more CPU than the database's own work (and SQLite's prepared
-   * statements are kept by their text, see openDb).
-   */
   const texts = new Map<string, string>();
   const insertText = (table: string, columns: string[], rows: number, conflict: string) => {
     const key = `${table}:${rows}`;
@@ -128,6 +111,124 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
       out.push({ sql: insertText(table, rollupColumns, part.length, rollupConflict(table)), params });
     }
   };
+
+  return (items: SliceItem[]): SqlStatement[] => {
+    const work: SqlStatement[] = [];
+    const chunks = items.map((s) => s.chunk);
+    for (let i = 0; i < chunks.length; i += insertBatch) {
+      const part = chunks.slice(i, i + insertBatch);
+      const params: unknown[] = [];
+      for (const c of part) params.push(c.item_id, c.t0, c.t1, c.n, c.data);
+      work.push({ sql: insertText('sample_chunks', ['item_id', 't0', 't1', 'n', 'data'], part.length, ''), params });
+    }
+    upsertRollups(
+      work,
+      'samples_1m',
+      items.flatMap((s) => s.minutes),
+    );
+    upsertRollups(
+      work,
+      'samples_1h',
+      items.flatMap((s) => s.hours),
+    );
+    return work;
+  };
+};
+
+/**
+ * The samples of a run's claimed blocks, item by item in id order from `resumeAt`, cut into slices
+ * of `itemsPerSlice` items with each item's chunk and roll-ups.
+ */
+const createSliceGatherer = (blocks: OpenBlock[], resumeAt: number, itemsPerSlice: number) => {
+  // Each block is ordered by item: a cursor per block, and the next item to compact is the smallest
+  // id under the cursors. Merged as it goes, never listed and sorted up front (that sort, of one id
+  // per item per block, blocked the event loop 270-350 ms per run at 120 000 values/s).
+  const cursors = blocks.map((b) => lowerBound(b.ids, resumeAt));
+  const nextItem = (): number | null => {
+    let min = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < blocks.length; k++) {
+      const b = blocks[k]!;
+      const i = cursors[k]!;
+      if (i < b.n && b.ids[i]! < min) min = b.ids[i]!;
+    }
+    return min === Number.POSITIVE_INFINITY ? null : min;
+  };
+  // A slice's samples, item after item, in arrays kept across slices (they grow as needed): an
+  // array pair and a buffer per item made the run a garbage collection storm at 120 000 values/s.
+  let ts = new Float64Array(4096);
+  let values = new Float64Array(4096);
+  const grow = (need: number) => {
+    const size = Math.max(need, ts.length * 2);
+    const t2 = new Float64Array(size);
+    const v2 = new Float64Array(size);
+    t2.set(ts);
+    v2.set(values);
+    ts = t2;
+    values = v2;
+  };
+  let itemId = nextItem();
+  return {
+    /** The next slice (null when every item is taken), and where the run's progress goes after it. */
+    next(): { slice: SliceItem[]; samples: number; to: number } | null {
+      if (itemId === null) return null;
+      const ids: number[] = [];
+      const bounds = [0];
+      let n = 0;
+      for (let taken = 0; itemId !== null && taken < itemsPerSlice; taken++, itemId = nextItem()) {
+        const from = n;
+        for (let k = 0; k < blocks.length; k++) {
+          const b = blocks[k]!;
+          let i = cursors[k]!;
+          for (; i < b.n && b.ids[i] === itemId; i++, n++) {
+            if (n === ts.length) grow(n + 1);
+            ts[n] = b.ts[i]!;
+            values[n] = b.values[i]!;
+          }
+          cursors[k] = i;
+        }
+        sortByTime(ts, values, from, n);
+        ids.push(itemId);
+        bounds.push(n);
+      }
+      const data = encodeChunks(ts, values, bounds);
+      const slice: SliceItem[] = ids.map((id, k) => {
+        const from = bounds[k]!;
+        const to = bounds[k + 1]!;
+        return {
+          itemId: id,
+          n: to - from,
+          // The bounds in whole milliseconds (integer columns); the samples keep their own times.
+          chunk: { item_id: id, t0: Math.floor(ts[from]!), t1: Math.ceil(ts[to - 1]!), n: to - from, data: data[k]! },
+          minutes: rollup(id, ts, values, from, to, 60),
+          hours: rollup(id, ts, values, from, to, 3600),
+        };
+      });
+      // Up to the next item to compact, or past the last one.
+      const to = itemId ?? slice[slice.length - 1]!.itemId + 1;
+      return { slice, samples: n, to };
+    },
+  };
+};
+
+/**
+ * Compaction: folds the flush blocks into the per-item `sample_chunks` (one row per item per run)
+ * and the `samples_1m` / `samples_1h` roll-ups, then deletes the blocks.
+ *
+ * A run claims every block there is (`claimed = 1`) and walks their items in id order, one
+ * transaction per slice of items; each slice advances the run's progress (`series_compaction.
+ * next_item`) in the same transaction, by compare-and-set, so a crash repeats a slice and never
+ * half of one, and two stores on one database never write a slice twice. The last transaction
+ * deletes the claimed blocks. A slice the database refuses is split down to single items; an item
+ * still refused (after a health check passes and one more try) has its samples dropped (counted,
+ * reported) and the run goes on. When the database does not answer the run stops where it is and
+ * the next one resumes it.
+ */
+export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOptions = {}) => {
+  const kysely: Kysely<Database> = db.kysely;
+  const itemsPerSlice = options.itemsPerSlice ?? 250;
+  let dropped = 0;
+  const writer = options.writer ?? (() => inProcessWriter(db));
+  const sliceStatements = createSliceSql(db);
 
   /**
    * Runs `work` in one transaction of the writer that moves the run's progress from `from` to `to`
@@ -164,27 +265,7 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
       open.state.nextItem = to;
     });
 
-  const writeSlice = (from: number, to: number, items: SliceItem[]) => {
-    const work: SqlStatement[] = [];
-    const chunks = items.map((s) => s.chunk);
-    for (let i = 0; i < chunks.length; i += insertBatch) {
-      const part = chunks.slice(i, i + insertBatch);
-      const params: unknown[] = [];
-      for (const c of part) params.push(c.item_id, c.t0, c.t1, c.n, c.data);
-      work.push({ sql: insertText('sample_chunks', ['item_id', 't0', 't1', 'n', 'data'], part.length, ''), params });
-    }
-    upsertRollups(
-      work,
-      'samples_1m',
-      items.flatMap((s) => s.minutes),
-    );
-    upsertRollups(
-      work,
-      'samples_1h',
-      items.flatMap((s) => s.hours),
-    );
-    return commit(from, to, work);
-  };
+  const writeSlice = (from: number, to: number, items: SliceItem[]) => commit(from, to, sliceStatements(items));
 
   /** Writes items[i..j) with the progress `from` → `to`, isolating what the database refuses. */
   const writeIsolating = async (items: SliceItem[], from: number, to: number): Promise<number> => {
@@ -290,72 +371,13 @@ export const createCompactor = (db: Db, open: OpenBlocks, options: CompactorOpti
     const blocks = await loadClaimed();
     open.state.claimed = new Set(blocks.map((b) => b.seq));
     open.state.nextItem = resumeAt;
-    // Each block is ordered by item: a cursor per block, and the next item to compact is the smallest
-    // id under the cursors. Merged as it goes, never listed and sorted up front (that sort, of one id
-    // per item per block, blocked the event loop 270-350 ms per run at 120 000 values/s).
-    const cursors = blocks.map((b) => lowerBound(b.ids, resumeAt));
-    const nextItem = (): number | null => {
-      let min = Number.POSITIVE_INFINITY;
-      for (let k = 0; k < blocks.length; k++) {
-        const b = blocks[k]!;
-        const i = cursors[k]!;
-        if (i < b.n && b.ids[i]! < min) min = b.ids[i]!;
-      }
-      return min === Number.POSITIVE_INFINITY ? null : min;
-    };
     let samples = 0;
     let chunks = 0;
-    // A slice's samples, item after item, in arrays kept across slices (they grow as needed): an
-    // array pair and a buffer per item made the run a garbage collection storm at 120 000 values/s.
-    let ts = new Float64Array(4096);
-    let values = new Float64Array(4096);
-    const grow = (need: number) => {
-      const size = Math.max(need, ts.length * 2);
-      const t2 = new Float64Array(size);
-      const v2 = new Float64Array(size);
-      t2.set(ts);
-      v2.set(values);
-      ts = t2;
-      values = v2;
-    };
+    const slices = createSliceGatherer(blocks, resumeAt, itemsPerSlice);
     try {
-      for (let itemId = nextItem(); itemId !== null; ) {
-        const ids: number[] = [];
-        const bounds = [0];
-        let n = 0;
-        for (let taken = 0; itemId !== null && taken < itemsPerSlice; taken++, itemId = nextItem()) {
-          const from = n;
-          for (let k = 0; k < blocks.length; k++) {
-            const b = blocks[k]!;
-            let i = cursors[k]!;
-            for (; i < b.n && b.ids[i] === itemId; i++, n++) {
-              if (n === ts.length) grow(n + 1);
-              ts[n] = b.ts[i]!;
-              values[n] = b.values[i]!;
-            }
-            cursors[k] = i;
-          }
-          sortByTime(ts, values, from, n);
-          ids.push(itemId);
-          bounds.push(n);
-        }
-        const data = encodeChunks(ts, values, bounds);
-        const slice: SliceItem[] = ids.map((id, k) => {
-          const from = bounds[k]!;
-          const to = bounds[k + 1]!;
-          return {
-            itemId: id,
-            n: to - from,
-            // The bounds in whole milliseconds (integer columns); the samples keep their own times.
-            chunk: { item_id: id, t0: Math.floor(ts[from]!), t1: Math.ceil(ts[to - 1]!), n: to - from, data: data[k]! },
-            minutes: rollup(id, ts, values, from, to, 60),
-            hours: rollup(id, ts, values, from, to, 3600),
-          };
-        });
-        samples += n;
-        // Up to the next item to compact, or past the last one.
-        const to = itemId ?? slice[slice.length - 1]!.itemId + 1;
-        chunks += await writeIsolating(slice, open.state.nextItem, to);
+      for (let next = slices.next(); next; next = slices.next()) {
+        samples += next.samples;
+        chunks += await writeIsolating(next.slice, open.state.nextItem, next.to);
         // Yield between slices: requests and flushes get the connection in between.
         await new Promise((resolve) => setImmediate(resolve));
         await options.yieldTo?.();

@@ -5,10 +5,10 @@ import { type ReactNode, useEffect, useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { queryClient } from '../api/query-client.ts';
 import { useReducedMotion } from '../components/reduced-motion.ts';
+import { themes } from '../components/themes.ts';
 import { i18n } from '../i18n/index.ts';
-import { usePreferences } from './preferences.ts';
+import { usePreferences } from '../session/preferences.ts';
 import { followRootFontSize } from './root-font.ts';
-import { themes } from './themes.ts';
 
 /** `locale`: Ant Design's texts of the language in use, loaded before the first render (main.tsx). */
 export const Providers = ({ children, locale }: { children: ReactNode; locale: Locale }) => {

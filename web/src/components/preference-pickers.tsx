@@ -1,8 +1,8 @@
 import { type Language, languages } from '@sitewatch/contract';
 import { useTranslation } from 'react-i18next';
-import { usePreferences } from '../app/preferences.ts';
-import { type ThemeName, themeNames } from '../app/themes.ts';
+import { usePreferences } from '../session/preferences.ts';
 import { DeferredSelect } from './deferred-select.tsx';
+import { type ThemeName, themeNames } from './themes.ts';
 
 /** `onBeforeChange` lets a signed-in shell keep the language on the server first (000 §4.11). */
 export const LanguagePicker = ({ onBeforeChange }: { onBeforeChange?: (language: Language) => Promise<void> }) => {

@@ -67,6 +67,110 @@ export const abnormalStates = new Set<number>([
 ]);
 export const alarmStates = new Set<number>([monitorState.abnormal, monitorState.warning, monitorState.serious]);
 
+/** An item as the live lists show it. */
+export const toLiveItem = (item: ItemRow): LiveItem => ({
+  id: item.id,
+  name: item.name,
+  item_cell_name: item.item_cell_name,
+  unit: item.unit,
+  decimals: item.decimals,
+  value_type: item.value_type,
+  value: item.value,
+  state: item.state,
+  last_check: item.last_check,
+  info: item.info,
+  alarm_color: item.alarm_color,
+  alarm: alarmStates.has(item.state),
+});
+
+/** The stored columns of a new item (not ready, no value yet). */
+export const itemValues = (input: ItemValues, deviceId: number): Omit<Selectable<ItemsTable>, 'id'> => ({
+  device_id: deviceId,
+  name: input.name,
+  item_cell_name: input.item_cell_name,
+  unit: input.unit,
+  decimals: input.decimals,
+  location_id: input.location_id,
+  value_type: input.value_type,
+  threshold_min: input.threshold_min,
+  threshold_max: input.threshold_max,
+  status_threshold: input.status_threshold,
+  recovery_point: input.recovery_point,
+  overrun_point: input.overrun_point,
+  alarm_level: input.alarm_level,
+  alarm_color: input.alarm_color,
+  contact_group_id: input.contact_group_id,
+  working_period_id: input.working_period_id,
+  overrun_action_id: input.overrun_action_id,
+  recovery_action_id: input.recovery_action_id,
+  check_interval: input.check_interval,
+  repetitions: input.repetitions,
+  notification_interval: input.notification_interval,
+  check_period_id: input.check_period_id,
+  notification_period_id: input.notification_period_id,
+  alarm_period_id: input.alarm_period_id,
+  source: JSON.stringify(input.source),
+  telemetry_only: input.telemetry_only ? 1 : 0,
+  max_age: input.max_age ?? defaultMaxAge(input.source.kind),
+  enable: input.enable ? 1 : 0,
+  state: monitorState.notReady,
+  value: null,
+  last_check: 0,
+  info: '',
+});
+
+/** Items as the API answers them, with the collector's live value over the stored one. */
+const itemReader = (deps: MonitoringDeps) => {
+  const { repo } = deps;
+  const toItem = (row: Awaited<ReturnType<MonitoringRepository['listItems']>>[number]): ItemRow => {
+    const live = deps.live?.liveItem(row.id);
+    return {
+      id: row.id,
+      device_id: row.device_id,
+      device_name: row.device_name,
+      device_group_id: row.device_group_id,
+      name: row.name,
+      item_cell_name: row.item_cell_name,
+      unit: row.unit,
+      decimals: row.decimals,
+      location_id: row.location_id,
+      value_type: row.value_type === 0 ? 0 : 1,
+      threshold_min: row.threshold_min,
+      threshold_max: row.threshold_max,
+      status_threshold: row.status_threshold,
+      recovery_point: row.recovery_point,
+      overrun_point: row.overrun_point,
+      alarm_level: row.alarm_level,
+      alarm_color: row.alarm_color,
+      contact_group_id: row.contact_group_id,
+      working_period_id: row.working_period_id,
+      overrun_action_id: row.overrun_action_id,
+      recovery_action_id: row.recovery_action_id,
+      check_interval: row.check_interval,
+      repetitions: row.repetitions,
+      notification_interval: row.notification_interval,
+      check_period_id: row.check_period_id,
+      notification_period_id: row.notification_period_id,
+      alarm_period_id: row.alarm_period_id,
+      source: parse(row.source, itemSource, { kind: 'mqtt', topic: '-', json_path: '', scale: 1, command_topic: '' }),
+      telemetry_only: row.telemetry_only === 1,
+      max_age: row.max_age,
+      enable: row.enable === 1,
+      state: live?.state ?? row.state,
+      value: live ? live.value : row.value,
+      last_check: live?.last_check ?? row.last_check,
+      info: live?.info ?? row.info,
+    };
+  };
+
+  const getItem = async (id: number, allowed: AllowedSites) => {
+    const [row] = await repo.listItems({ ids: [id] }, allowed);
+    if (!row) throw notFound();
+    return toItem(row);
+  };
+  return { toItem, getItem };
+};
+
 /** What the sub-services share: the repository, the clock, secrets and the row mappers. */
 export const createMonitoringContext = (deps: MonitoringDeps) => {
   const { repo } = deps;
@@ -140,103 +244,6 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
     return toDevice(row, await repo.categoryIds());
   };
 
-  const toItem = (row: Awaited<ReturnType<MonitoringRepository['listItems']>>[number]): ItemRow => {
-    const live = deps.live?.liveItem(row.id);
-    return {
-      id: row.id,
-      device_id: row.device_id,
-      device_name: row.device_name,
-      device_group_id: row.device_group_id,
-      name: row.name,
-      item_cell_name: row.item_cell_name,
-      unit: row.unit,
-      decimals: row.decimals,
-      location_id: row.location_id,
-      value_type: row.value_type === 0 ? 0 : 1,
-      threshold_min: row.threshold_min,
-      threshold_max: row.threshold_max,
-      status_threshold: row.status_threshold,
-      recovery_point: row.recovery_point,
-      overrun_point: row.overrun_point,
-      alarm_level: row.alarm_level,
-      alarm_color: row.alarm_color,
-      contact_group_id: row.contact_group_id,
-      working_period_id: row.working_period_id,
-      overrun_action_id: row.overrun_action_id,
-      recovery_action_id: row.recovery_action_id,
-      check_interval: row.check_interval,
-      repetitions: row.repetitions,
-      notification_interval: row.notification_interval,
-      check_period_id: row.check_period_id,
-      notification_period_id: row.notification_period_id,
-      alarm_period_id: row.alarm_period_id,
-      source: parse(row.source, itemSource, { kind: 'mqtt', topic: '-', json_path: '', scale: 1, command_topic: '' }),
-      telemetry_only: row.telemetry_only === 1,
-      max_age: row.max_age,
-      enable: row.enable === 1,
-      state: live?.state ?? row.state,
-      value: live ? live.value : row.value,
-      last_check: live?.last_check ?? row.last_check,
-      info: live?.info ?? row.info,
-    };
-  };
-
-  const getItem = async (id: number, allowed: AllowedSites) => {
-    const [row] = await repo.listItems({ ids: [id] }, allowed);
-    if (!row) throw notFound();
-    return toItem(row);
-  };
-
-  const toLiveItem = (item: ItemRow): LiveItem => ({
-    id: item.id,
-    name: item.name,
-    item_cell_name: item.item_cell_name,
-    unit: item.unit,
-    decimals: item.decimals,
-    value_type: item.value_type,
-    value: item.value,
-    state: item.state,
-    last_check: item.last_check,
-    info: item.info,
-    alarm_color: item.alarm_color,
-    alarm: alarmStates.has(item.state),
-  });
-
-  const itemValues = (input: ItemValues, deviceId: number): Omit<Selectable<ItemsTable>, 'id'> => ({
-    device_id: deviceId,
-    name: input.name,
-    item_cell_name: input.item_cell_name,
-    unit: input.unit,
-    decimals: input.decimals,
-    location_id: input.location_id,
-    value_type: input.value_type,
-    threshold_min: input.threshold_min,
-    threshold_max: input.threshold_max,
-    status_threshold: input.status_threshold,
-    recovery_point: input.recovery_point,
-    overrun_point: input.overrun_point,
-    alarm_level: input.alarm_level,
-    alarm_color: input.alarm_color,
-    contact_group_id: input.contact_group_id,
-    working_period_id: input.working_period_id,
-    overrun_action_id: input.overrun_action_id,
-    recovery_action_id: input.recovery_action_id,
-    check_interval: input.check_interval,
-    repetitions: input.repetitions,
-    notification_interval: input.notification_interval,
-    check_period_id: input.check_period_id,
-    notification_period_id: input.notification_period_id,
-    alarm_period_id: input.alarm_period_id,
-    source: JSON.stringify(input.source),
-    telemetry_only: input.telemetry_only ? 1 : 0,
-    max_age: input.max_age ?? defaultMaxAge(input.source.kind),
-    enable: input.enable ? 1 : 0,
-    state: monitorState.notReady,
-    value: null,
-    last_check: 0,
-    info: '',
-  });
-
   const deviceValues = (input: DeviceValues) => ({
     name: input.name,
     device_group_id: input.device_group_id,
@@ -301,6 +308,7 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
   };
 
   const copyName = (name: string, n: number) => `${name.slice(0, 58)}-${n}`;
+  const { toItem, getItem } = itemReader(deps);
 
   return {
     deps,

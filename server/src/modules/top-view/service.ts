@@ -3,29 +3,21 @@ import {
   type BackgroundRecord,
   type backgroundInput,
   componentJson,
-  type GisParams,
-  gisParams,
   type PlacedComponent,
   type pictureSave,
   pictureStyle,
-  type RotationSetting,
-  type rotationInput,
 } from '@sitewatch/contract/top-view';
 import type { z } from 'zod';
-import { readIdList, readJson, readJsonObject } from '../../db/json.ts';
+import { readIdList, readJson } from '../../db/json.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { SiteScope } from '../access/index.ts';
 import type { BackgroundRow, ComponentRow, NewComponent, PictureKey, TopViewRepository } from './repository.ts';
+import { createRotationAndGis } from './rotation-gis.ts';
 
 export interface TopViewDeps {
   repo: TopViewRepository;
   clock?: () => number;
 }
-
-const rotationKey = 'ROTATION';
-const gisKey = 'GIS_PARAMS';
-/** 001 §9: rotation interval default and minimum 10 s, at least 2 sites. */
-export const minInterval = 10;
 
 const defaultStyle = { canvasWidth: 1366, canvasHeight: 768, canvasScale: 100 };
 
@@ -43,6 +35,59 @@ const liveItem = (i: Awaited<ReturnType<TopViewRepository['items']>>[number], al
   info: i.info,
   alarm: alarming.has(i.id),
 });
+
+/** A stored background as the contract's record. */
+const background = (row: BackgroundRow): BackgroundRecord => ({
+  id: row.id,
+  device_group_id: row.device_group_id,
+  type: row.type,
+  parent_id: row.parent_id,
+  background: row.background,
+  extend: readJson(row.extend, pictureStyle, pictureStyle.parse(defaultStyle)),
+});
+
+/** Components with their device's name, items and alarm flags. */
+const placedOf = async (repo: TopViewRepository, rows: ComponentRow[]): Promise<PlacedComponent[]> => {
+  const deviceIds = [...new Set(rows.map((r) => r.device_id).filter((d): d is number => d !== null))];
+  const [devices, items, alarming] = await Promise.all([
+    repo.devices(deviceIds),
+    repo.items(deviceIds),
+    repo.alarmingItems(deviceIds),
+  ]);
+  const names = new Map(devices.map((d) => [d.id, d.name]));
+  // Grouped once: a picture of 2 000 components over the items of their devices was a quadratic scan.
+  const byDevice = new Map<number, typeof items>();
+  for (const i of items) {
+    const list = byDevice.get(i.device_id);
+    if (list) list.push(i);
+    else byDevice.set(i.device_id, [i]);
+  }
+  return rows.map((r) => {
+    const own = (r.device_id === null ? [] : (byDevice.get(r.device_id) ?? [])).map((i) => liveItem(i, alarming));
+    return {
+      id: r.id,
+      device_group_id: r.device_group_id,
+      parent_id: r.parent_id,
+      site_type: r.site_type,
+      type: r.type,
+      device_id: r.device_id,
+      device: r.device_id === null ? '' : (names.get(r.device_id) ?? ''),
+      link: r.link,
+      normal_img: r.normal_img,
+      abnormal_img: r.abnormal_img,
+      width: str(r.width),
+      height: str(r.height),
+      top: str(r.top),
+      left: str(r.left),
+      item_ids: readIdList(r.item_ids),
+      video_id: r.video_id,
+      // Stored only after the strict schema passed; a row that no longer parses shows as a bare picture.
+      extend: readJson(r.extend, componentJson, { component: 'Picture' as const }),
+      items: own,
+      alarm: own.some((i) => i.alarm),
+    };
+  });
+};
 
 /**
  * The site map's rules (docs/site-map.md "Server"): every picture belongs to a site, and a caller
@@ -79,84 +124,9 @@ export const createTopViewService = (deps: TopViewDeps) => {
     if (files.some((f) => !found.has(f))) throw badRequest('topView.imageNotFound');
   };
 
-  const background = (row: BackgroundRow): BackgroundRecord => ({
-    id: row.id,
-    device_group_id: row.device_group_id,
-    type: row.type,
-    parent_id: row.parent_id,
-    background: row.background,
-    extend: readJson(row.extend, pictureStyle, pictureStyle.parse(defaultStyle)),
-  });
-
-  /** Components with their device's name, items and alarm flags. */
-  const placed = async (rows: ComponentRow[]): Promise<PlacedComponent[]> => {
-    const deviceIds = [...new Set(rows.map((r) => r.device_id).filter((d): d is number => d !== null))];
-    const [devices, items, alarming] = await Promise.all([
-      repo.devices(deviceIds),
-      repo.items(deviceIds),
-      repo.alarmingItems(deviceIds),
-    ]);
-    const names = new Map(devices.map((d) => [d.id, d.name]));
-    // Grouped once: a picture of 2 000 components over the items of their devices was a quadratic scan.
-    const byDevice = new Map<number, typeof items>();
-    for (const i of items) {
-      const list = byDevice.get(i.device_id);
-      if (list) list.push(i);
-      else byDevice.set(i.device_id, [i]);
-    }
-    return rows.map((r) => {
-      const own = (r.device_id === null ? [] : (byDevice.get(r.device_id) ?? [])).map((i) => liveItem(i, alarming));
-      return {
-        id: r.id,
-        device_group_id: r.device_group_id,
-        parent_id: r.parent_id,
-        site_type: r.site_type,
-        type: r.type,
-        device_id: r.device_id,
-        device: r.device_id === null ? '' : (names.get(r.device_id) ?? ''),
-        link: r.link,
-        normal_img: r.normal_img,
-        abnormal_img: r.abnormal_img,
-        width: str(r.width),
-        height: str(r.height),
-        top: str(r.top),
-        left: str(r.left),
-        item_ids: readIdList(r.item_ids),
-        video_id: r.video_id,
-        // Stored only after the strict schema passed; a row that no longer parses shows as a bare picture.
-        extend: readJson(r.extend, componentJson, { component: 'Picture' as const }),
-        items: own,
-        alarm: own.some((i) => i.alarm),
-      };
-    });
-  };
-
-  const readRotation = async (): Promise<RotationSetting> => {
-    const v = readJsonObject((await repo.setting(rotationKey)) ?? '{}');
-    return {
-      enable: v.enable === true,
-      interval:
-        typeof v.interval === 'number' && Number.isInteger(v.interval) && v.interval >= minInterval
-          ? v.interval
-          : minInterval,
-      device_group_ids: readIdList(JSON.stringify(v.device_group_ids ?? [])),
-    };
-  };
-
-  const gisSites = async (scope: SiteScope) => {
-    const [sites, counts] = await Promise.all([repo.sites(scope.sites), repo.siteCounts()]);
-    return sites.map((s) => ({
-      id: s.id,
-      name: s.name,
-      parent_id: s.parent_id,
-      longitude: s.longitude,
-      latitude: s.latitude,
-      devices: counts.devices.get(s.id) ?? 0,
-      alarms: counts.alarms.get(s.id) ?? 0,
-    }));
-  };
-
   return {
+    ...createRotationAndGis({ repo, now }),
+
     async backgrounds(siteId: number, scope: SiteScope) {
       await grantedSite(siteId, scope);
       return (await repo.backgrounds(siteId))
@@ -200,7 +170,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
       await grantedSite(key.device_group_id, scope);
       visibleSubSite(key.parent_id, scope);
       const [bg, rows] = await Promise.all([repo.backgroundOf(key), repo.components(key)]);
-      return { background: bg ? background(bg) : null, components: await placed(rows) };
+      return { background: bg ? background(bg) : null, components: await placedOf(repo, rows) };
     },
 
     /**
@@ -309,44 +279,6 @@ export const createTopViewService = (deps: TopViewDeps) => {
       return { deleted: await repo.clearSite(siteId, scope.sites === null ? null : [0, ...scope.sites]) };
     },
 
-    /** The rotation setting, its sites limited to those the caller may see. */
-    async rotation(scope: SiteScope): Promise<RotationSetting> {
-      const r = await readRotation();
-      return { ...r, device_group_ids: r.device_group_ids.filter((s) => scope.has(s)) };
-    },
-
-    /**
-     * 001 §4–§5: checked only when enabled (interval present, an integer ≥ 10, at least 2 sites, each
-     * with devices); a disabled setting keeps a valid interval and otherwise stores 10. Sites outside
-     * the caller's grant stay as they were (the caller neither sees nor removes them).
-     */
-    async setRotation(input: z.infer<typeof rotationInput>, scope: SiteScope): Promise<RotationSetting> {
-      scope.requireSites(input.device_group_ids);
-      const raw = input.interval;
-      const text = raw === null || raw === undefined ? '' : String(raw).trim();
-      const valid = /^\d+$/.test(text) && Number(text) >= minInterval && Number(text) <= 86_400;
-      const chosen = [...new Set(input.device_group_ids)];
-      const hidden = (await readRotation()).device_group_ids.filter((s) => !scope.has(s));
-      if (input.enable) {
-        if (text === '') throw badRequest('topView.intervalEmpty');
-        if (!valid) throw badRequest('topView.intervalInvalid');
-        if (chosen.length + hidden.length < 2) throw badRequest('topView.twoSites');
-      }
-      const [sites, counts] = await Promise.all([repo.sites(chosen), repo.siteCounts()]);
-      for (const s of chosen) {
-        const site = sites.find((x) => x.id === s);
-        if (!site) throw badRequest('topView.siteNotFound', { id: s });
-        if (!counts.devices.get(s)) throw badRequest('topView.siteWithoutDevices', { name: site.name });
-      }
-      const setting: RotationSetting = {
-        enable: input.enable,
-        interval: valid ? Number(text) : minInterval,
-        device_group_ids: [...chosen, ...hidden],
-      };
-      await repo.putSetting(rotationKey, JSON.stringify(setting), now());
-      return { ...setting, device_group_ids: chosen };
-    },
-
     /** Items of a device (of a granted site), only those with the given point names when named. */
     async stationItems(deviceId: number, cellNames: string | undefined, scope: SiteScope) {
       const [device] = await repo.devices([deviceId]);
@@ -370,28 +302,6 @@ export const createTopViewService = (deps: TopViewDeps) => {
         content_type: i.content_type,
         size: i.size,
       }));
-    },
-
-    gis: gisSites,
-
-    async setGis(sites: { id: number; longitude: number | null; latitude: number | null }[], scope: SiteScope) {
-      scope.requireSites(sites.map((s) => s.id));
-      const known = new Set((await repo.sites(sites.map((s) => s.id))).map((s) => s.id));
-      for (const s of sites) if (!known.has(s.id)) throw notFound('topView.siteNotFound', { id: s.id });
-      const round = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
-      const t = now();
-      for (const s of sites) await repo.setSitePosition(s.id, round(s.longitude), round(s.latitude), t);
-      return gisSites(scope);
-    },
-
-    async gisParams(): Promise<GisParams> {
-      return readJson((await repo.setting(gisKey)) ?? '{}', gisParams, gisParams.parse({}));
-    },
-
-    async setGisParams(input: GisParams): Promise<GisParams> {
-      const value = gisParams.parse(input);
-      await repo.putSetting(gisKey, JSON.stringify(value), now());
-      return value;
     },
   };
 };

@@ -52,15 +52,15 @@ const sameSet = (a: number[], b: number[]) => {
   return key(a) === key(b);
 };
 
-/**
- * Users, user groups, roles with their grants, the account block list and the operation log
- * (002 §3, §5.1, §5.3, §7.1). User id 1 is never restricted, deleted or disabled; role id 1 is the
- * administrator and cannot change. Every check comes before the first write, so a refused request
- * changes nothing.
- */
-export const createUsersService = ({ repo, auth, clock }: UsersServiceDeps) => {
-  const now = () => nowSeconds((clock ?? Date.now)());
+/** What each part of the service is made with. */
+interface Parts {
+  repo: UsersRepository;
+  auth: UsersServiceDeps['auth'];
+  now: () => number;
+}
 
+/** Users: list, read, create, change, delete; who may change whom is the caller's rules. */
+const userCalls = ({ repo, auth, now }: Parts) => {
   const checkRefs = async (roleIds: number[], groupIds: number[]) => {
     const roles = await repo.existing('roles', roleIds);
     if (roles.length !== new Set(roleIds).size) throw badRequest('users.unknownRole');
@@ -72,31 +72,7 @@ export const createUsersService = ({ repo, auth, clock }: UsersServiceDeps) => {
     if (!user) throw notFound('users.unknownUser');
     return user;
   };
-  /** The parent may exist and may not be the group itself or one of its descendants. */
-  const checkParent = async (id: number | null, parentId: number) => {
-    if (parentId === 0) return;
-    const parents = new Map((await repo.listGroups()).map((g) => [g.id, g.parent_id]));
-    if (!parents.has(parentId)) throw badRequest('users.groupParentInvalid');
-    for (let cursor: number | undefined = parentId; cursor; cursor = parents.get(cursor)) {
-      if (cursor === id) throw badRequest('users.groupParentInvalid');
-    }
-  };
-  const checkGrants = async (body: { menu_ids: number[]; function_ids: number[]; contact_ids: number[] }) => {
-    if ((await repo.existingMenus(body.menu_ids)).length !== new Set(body.menu_ids).size)
-      throw badRequest('errors.badRequest');
-    if ((await repo.existingFunctions(body.function_ids)).length !== new Set(body.function_ids).size)
-      throw badRequest('errors.badRequest');
-    if ((await repo.existingContacts(body.contact_ids)).length !== new Set(body.contact_ids).size)
-      throw badRequest('users.unknownContact');
-  };
-  const functionName = (language: Language, f: { id: number; code: string; name_key: string }) => ({
-    id: f.id,
-    code: f.code,
-    name: sharedText(language, f.name_key),
-  });
-
   return {
-    // ---------- users ----------
     async listUsers(query: { page: number; limit: number; name?: string | undefined; enable?: '0' | '1' | undefined }) {
       const { total, rows } = await repo.listUsers(
         { name: query.name, enable: query.enable === undefined ? undefined : Number(query.enable) },
@@ -175,8 +151,21 @@ export const createUsersService = ({ repo, auth, clock }: UsersServiceDeps) => {
       const roles = await repo.rolesOf([userId]);
       return { user_id: userId, data: roles.get(userId) ?? [] };
     },
+  };
+};
 
-    // ---------- user groups: a tree by parent_id ----------
+/** User groups: a tree by parent_id. */
+const groupCalls = ({ repo, now }: Parts) => {
+  /** The parent may exist and may not be the group itself or one of its descendants. */
+  const checkParent = async (id: number | null, parentId: number) => {
+    if (parentId === 0) return;
+    const parents = new Map((await repo.listGroups()).map((g) => [g.id, g.parent_id]));
+    if (!parents.has(parentId)) throw badRequest('users.groupParentInvalid');
+    for (let cursor: number | undefined = parentId; cursor; cursor = parents.get(cursor)) {
+      if (cursor === id) throw badRequest('users.groupParentInvalid');
+    }
+  };
+  return {
     async groups() {
       const data = await repo.listGroups();
       return { total: data.length, data };
@@ -207,8 +196,26 @@ export const createUsersService = ({ repo, auth, clock }: UsersServiceDeps) => {
       await repo.deleteGroup(group.id);
       return group.name;
     },
+  };
+};
 
-    // ---------- roles and their grants ----------
+/** Roles and their grants, and the catalogue a role form offers. */
+const roleCalls = ({ repo, now }: Parts) => {
+  const checkGrants = async (body: { menu_ids: number[]; function_ids: number[]; contact_ids: number[] }) => {
+    if ((await repo.existingMenus(body.menu_ids)).length !== new Set(body.menu_ids).size)
+      throw badRequest('errors.badRequest');
+    if ((await repo.existingFunctions(body.function_ids)).length !== new Set(body.function_ids).size)
+      throw badRequest('errors.badRequest');
+    if ((await repo.existingContacts(body.contact_ids)).length !== new Set(body.contact_ids).size)
+      throw badRequest('users.unknownContact');
+  };
+  const functionName = (language: Language, f: { id: number; code: string; name_key: string }) => ({
+    id: f.id,
+    code: f.code,
+    name: sharedText(language, f.name_key),
+  });
+
+  return {
     async roles() {
       const data = await repo.listRoles();
       return { total: data.length, data };
@@ -272,8 +279,12 @@ export const createUsersService = ({ repo, auth, clock }: UsersServiceDeps) => {
     },
     /** Contacts a role form offers: the caller's granted contacts (null: every contact). */
     grantableContacts: async (granted: number[] | null) => ({ list: await repo.contacts(granted) }),
+  };
+};
 
-    // ---------- the account block list (002 §3, §5.3) ----------
+/** The account block list (002 §3, §5.3) and the operation log (/system_log_user). */
+const blockAndLogCalls = ({ repo, auth, now }: Parts) => {
+  return {
     async blocks() {
       const data = await repo.listBlocks(now());
       return { total: data.length, data };
@@ -334,6 +345,17 @@ export const createUsersService = ({ repo, auth, clock }: UsersServiceDeps) => {
       return { buffer, count: rows.length };
     },
   };
+};
+
+/**
+ * Users, user groups, roles with their grants, the account block list and the operation log
+ * (002 §3, §5.1, §5.3, §7.1). User id 1 is never restricted, deleted or disabled; role id 1 is the
+ * administrator and cannot change. Every check comes before the first write, so a refused request
+ * changes nothing.
+ */
+export const createUsersService = ({ repo, auth, clock }: UsersServiceDeps) => {
+  const parts: Parts = { repo, auth, now: () => nowSeconds((clock ?? Date.now)()) };
+  return { ...userCalls(parts), ...groupCalls(parts), ...roleCalls(parts), ...blockAndLogCalls(parts) };
 };
 
 export type UsersService = ReturnType<typeof createUsersService>;

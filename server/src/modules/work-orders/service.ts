@@ -1,29 +1,20 @@
 import { nowSeconds } from '@sitewatch/contract';
-import type { AlarmRow } from '@sitewatch/contract/alarms';
-import type {
-  createWorkOrderBody,
-  monthQuery,
-  statisticsQuery,
-  workOrderListQuery,
-  workOrderSetBody,
-} from '@sitewatch/contract/work-orders';
+import type { createWorkOrderBody, workOrderListQuery } from '@sitewatch/contract/work-orders';
 import {
-  priorityNames,
   transitionFor,
-  type WorkOrderAction,
   type WorkOrderActionBody,
-  type WorkOrderRole,
-  type WorkOrderRow,
-  type WorkOrderSet,
   type WorkOrderState,
-  workOrderMachine,
   workOrderState,
-  workOrderStates,
   workOrderUploads,
 } from '@sitewatch/contract/work-orders';
 import type { z } from 'zod';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { createDispatch } from './dispatch.ts';
 import type { WorkOrderRepository } from './repository.ts';
+import { type Order, rolesOf, toRow, visible } from './rows.ts';
+
+export type { RuleGrant } from './rows.ts';
+import { createWorkOrderStatistics } from './statistics.ts';
 
 export interface Actor {
   id: number;
@@ -33,110 +24,8 @@ export interface Actor {
 export interface DutyLookup {
   onDutyPeople(at: number, siteId: number | null): Promise<{ name: string; user_id: number | null }[]>;
 }
-type Order = NonNullable<Awaited<ReturnType<WorkOrderRepository['order']>>>;
-/** Rule numbers run 1–1000 (the route's id). */
-const maxRules = 1000;
-const num = (v: number | string | null) => (v === null ? null : Number(v));
-const day = 86_400;
-
-export const rolesOf = (order: Pick<Order, 'creator_id' | 'handler_id' | 'reviewer_id'>, userId: number) => {
-  const roles: WorkOrderRole[] = [];
-  if (order.creator_id === userId) roles.push('creator');
-  if (order.handler_id === userId) roles.push('handler');
-  if (order.reviewer_id === userId) roles.push('reviewer');
-  return roles;
-};
-
-const toRow = (o: Order, userId: number): WorkOrderRow => {
-  const roles = rolesOf(o, userId);
-  const state = o.state as WorkOrderState;
-  const actions = Object.entries(workOrderMachine[state] ?? {})
-    .filter(([, t]) => t.roles.some((r) => roles.includes(r)))
-    .map(([a]) => a as WorkOrderAction);
-  return {
-    id: o.id,
-    number: o.number,
-    description: o.description,
-    priority: o.priority,
-    state: o.state,
-    handler_id: o.handler_id,
-    handler: o.handler_name ?? '',
-    creator_id: o.creator_id,
-    creator: o.creator_name ?? '',
-    reviewer_id: o.reviewer_id,
-    reviewer: o.reviewer_name ?? '',
-    device_group_id: o.device_group_id,
-    alarm_id: o.alarm_id,
-    alarm_level: o.alarm_level,
-    dispatch: o.dispatch as WorkOrderRow['dispatch'],
-    deadline_hours: Number(o.deadline_hours),
-    deadline: Number(o.deadline),
-    processing_method: o.processing_method,
-    resolution: o.resolution,
-    comment: o.comment,
-    require_recovered: o.require_recovered === 1,
-    on_duty: o.on_duty,
-    creation_time: Number(o.created_at),
-    received_at: num(o.received_at),
-    transferred_at: num(o.transferred_at),
-    refused_at: num(o.refused_at),
-    submitted_at: num(o.submitted_at),
-    reviewed_at: num(o.reviewed_at),
-    completed_at: num(o.completed_at),
-    actions,
-  };
-};
-
-type SetRow = Awaited<ReturnType<WorkOrderRepository['sets']>>[number];
-/** The caller's site grant for the dispatch rules: their sites (null: all), and whether they hold every site. */
-export interface RuleGrant {
-  sites: number[] | null;
-  everySite: boolean;
-}
-const ruleSites = (s: SetRow) => JSON.parse(s.device_group_ids) as number[];
-/** A rule for every site (no sites named) belongs to holders of every site; others to holders of all their sites. */
-const holdsRule = (s: SetRow, grant: RuleGrant) => {
-  const sites = ruleSites(s);
-  return sites.length === 0 ? grant.everySite : sites.every((id) => grant.sites === null || grant.sites.includes(id));
-};
-/** A rule the caller sees: one for every site, or naming a granted site. */
-const touchesRule = (s: SetRow, grant: RuleGrant) => {
-  const sites = ruleSites(s);
-  return sites.length === 0 || sites.some((id) => grant.sites === null || grant.sites.includes(id));
-};
-/** The caller's view of a rule: its granted sites only, and whether they may change it. */
-const toSet = (s: SetRow, grant: RuleGrant): WorkOrderSet => ({
-  id: s.id,
-  name: s.name,
-  enable: s.enable === 1,
-  levels: JSON.parse(s.levels) as number[],
-  device_group_ids: ruleSites(s).filter((id) => grant.sites === null || grant.sites.includes(id)),
-  handler_id: s.handler_id,
-  reviewer_id: s.reviewer_id,
-  priority: s.priority,
-  deadline_hours: Number(s.deadline_hours),
-  require_recovered: s.require_recovered === 1,
-  handler_on_duty: s.handler_on_duty === 1,
-  editable: holdsRule(s, grant),
-});
-const everything: RuleGrant = { sites: null, everySite: true };
-
-/** An order the caller takes part in, or one of a site granted to them. */
-const visible = (o: Order, userId: number, sites: number[] | null) =>
-  rolesOf(o, userId).length > 0 || sites === null || (o.device_group_id !== null && sites.includes(o.device_group_id));
-
-/**
- * Work orders (docs/work-orders.md): every action goes through the contract's machine (state and
- * role), is applied only if the order is still in the state it was read in, and leaves a history row.
- */
-export const createWorkOrderService = (deps: {
-  repo: WorkOrderRepository;
-  clock?: () => number;
-  /** Tells the users of an order (handler, creator, reviewer) that it changed. */
-  notify?: (order: { id: number; state: number; handler_id: number }, userIds: number[]) => void;
-  /** The duty table, when the duty area is there. */
-  duty?: DutyLookup | undefined;
-}) => {
+/** What the parts of the service share: the repository, the clock and the checks every action makes. */
+const orderParts = (deps: WorkOrderDeps) => {
   const { repo } = deps;
   const now = () => nowSeconds((deps.clock ?? Date.now)());
   const tell = (o: Pick<Order, 'id' | 'state' | 'handler_id' | 'creator_id' | 'reviewer_id'>, extra: number[] = []) =>
@@ -162,7 +51,12 @@ export const createWorkOrderService = (deps: {
     const alarm = await repo.alarm(o.alarm_id);
     if (alarm && alarm.end_time === null) throw conflict('workOrders.alarmNotRecovered');
   };
+  return { repo, now, tell, activeUser, load, onDuty, recoveredOrRefuse };
+};
+export type OrderParts = ReturnType<typeof orderParts>;
 
+/** Creating an order and moving it through the machine (act, delete), each with a history row. */
+const orderActions = ({ repo, now, tell, activeUser, load, onDuty, recoveredOrRefuse }: OrderParts) => {
   const create = async (
     body: z.infer<typeof createWorkOrderBody>,
     actor: Actor,
@@ -322,6 +216,12 @@ export const createWorkOrderService = (deps: {
     return null;
   };
 
+  return { create, act, remove };
+};
+export type OrderActions = ReturnType<typeof orderActions>;
+
+/** What the caller may read: the lists, one order with its history and files, the orders of alarms. */
+const orderReads = ({ repo, load }: OrderParts) => {
   const list = async (q: z.infer<typeof workOrderListQuery>, actor: Actor, sites: number[] | null) => {
     let query = repo.orders();
     if (q.index === 0) query = query.where('o.handler_id', '=', actor.id);
@@ -383,179 +283,33 @@ export const createWorkOrderService = (deps: {
     return { count: Number(r.count), creation_time: r.newest === null ? null : Number(r.newest) };
   };
 
-  // The dispatch rules, read once and again after a change: every raised alarm consults them, and a
-  // read per alarm queued thousands of queries a second behind SQLite's one connection (issue 18).
-  let rules: Promise<ReturnType<typeof toSet>[]> | null = null;
-  const dispatchRules = () => {
-    rules ??= repo
-      .sets()
-      .then((rows) => rows.map((row) => toSet(row, everything)))
-      .catch((err) => {
-        rules = null;
-        throw err;
-      });
-    return rules;
-  };
+  return { list, ofAlarms, info, notReceived };
+};
 
-  /**
-   * Creates (id 0: the next free number) or changes rule `id`. A caller changes only a rule whose
-   * sites they all hold, and names only sites they hold; every site (none named) needs every site.
-   */
-  const putSet = async (id: number, body: z.infer<typeof workOrderSetBody>, grant: RuleGrant) => {
-    const all = await repo.sets();
-    const existing = all.find((s) => s.id === id);
-    if (existing && !holdsRule(existing, grant)) throw forbidden('access.spansOtherSites');
-    const sites = [...new Set(body.device_group_ids)];
-    if (sites.length === 0 && !grant.everySite) throw forbidden('access.everySiteNeeded');
-    if (grant.sites !== null && sites.some((s) => !grant.sites!.includes(s))) throw forbidden('access.siteNotGranted');
-    await activeUser(body.handler_id, 'workOrders.handlerNotFound');
-    await activeUser(body.reviewer_id, 'workOrders.reviewerNotFound');
-    const ruleId = id === 0 ? all.reduce((m, s) => Math.max(m, s.id), 0) + 1 : id;
-    if (ruleId > maxRules) throw badRequest('workOrders.tooManyRules', { max: maxRules });
-    await repo.putSet({
-      id: ruleId,
-      name: body.name,
-      enable: body.enable ? 1 : 0,
-      levels: JSON.stringify([...new Set(body.levels)]),
-      device_group_ids: JSON.stringify(sites),
-      handler_id: body.handler_id,
-      reviewer_id: body.reviewer_id,
-      priority: body.priority,
-      deadline_hours: body.deadline_hours,
-      require_recovered: body.require_recovered ? 1 : 0,
-      handler_on_duty: body.handler_on_duty ? 1 : 0,
-      updated_at: now(),
-    });
-    rules = null;
-    return toSet((await repo.sets()).find((s) => s.id === ruleId)!, grant);
-  };
+export interface WorkOrderDeps {
+  repo: WorkOrderRepository;
+  clock?: () => number;
+  /** Tells the users of an order (handler, creator, reviewer) that it changed. */
+  notify?: (order: { id: number; state: number; handler_id: number }, userIds: number[]) => void;
+  /** The duty table, when the duty area is there. */
+  duty?: DutyLookup | undefined;
+}
 
-  /**
-   * Automatic dispatch (002 §3 work-order set): the first enabled rule whose levels and sites match a
-   * raised alarm creates one order for it, unless the alarm has one already.
-   */
-  const dispatchAlarm = async (alarm: AlarmRow) => {
-    const rule = (await dispatchRules()).find(
-      (s) =>
-        s.enable &&
-        s.levels.includes(alarm.level) &&
-        (s.device_group_ids.length === 0 || s.device_group_ids.includes(alarm.device_group_id)),
-    );
-    if (!rule || (await repo.orderOfAlarm(alarm.status_id))) return null;
-    const people = await onDuty(now(), alarm.device_group_id);
-    // The rule may send it to whoever is on duty (the first of them who is an enabled user); nobody: its handler.
-    const handler = (rule.handler_on_duty && people.find((p) => p.user_id !== null)?.user_id) || rule.handler_id;
-    // The alarm's own text, else its value: status_label is a key of the web's texts, not words to store.
-    const description = `${alarm.device_group_name} / ${alarm.device_name} / ${alarm.item_name}: ${alarm.info || `${alarm.value ?? '-'}`}`;
-    return create(
-      {
-        description: description.slice(0, 2000),
-        priority: rule.priority,
-        handler_id: handler,
-        reviewer_id: rule.reviewer_id,
-        deadline_hours: rule.deadline_hours,
-        device_group_id: alarm.device_group_id,
-        alarm_id: alarm.status_id,
-        t: undefined,
-      },
-      { id: 0, name: 'system' },
-      null,
-      { dispatch: 'auto', alarm_level: alarm.level, require_recovered: rule.require_recovered, on_duty: people },
-    );
-  };
-
-  /** Orders created in a range (default: all), for the statistics. */
-  const inRange = async (q: z.infer<typeof statisticsQuery>, actor: Actor, sites: number[] | null) => {
-    let query = repo.orders();
-    if (q.start !== undefined) query = query.where('o.created_at', '>=', q.start);
-    if (q.end !== undefined) query = query.where('o.created_at', '<', q.end);
-    return (await query.execute()).filter((o) => visible(o, actor.id, sites));
-  };
-  const counts = <T>(rows: T[], key: (r: T) => number, name: (k: number, r: T) => string) => {
-    const m = new Map<number, { key: number; name: string; count: number }>();
-    for (const r of rows) {
-      const k = key(r);
-      const e = m.get(k) ?? { key: k, name: name(k, r), count: 0 };
-      e.count += 1;
-      m.set(k, e);
-    }
-    return [...m.values()].sort((a, b) => a.key - b.key);
-  };
-  const avg = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
-
-  const statistics = async (q: z.infer<typeof statisticsQuery>, actor: Actor, sites: number[] | null) => {
-    const rows = await inRange(q, actor, sites);
-    const at = now();
-    const stateNames = Object.fromEntries(Object.entries(workOrderState).map(([k, v]) => [v, k]));
-    return {
-      total: rows.length,
-      overdue: rows.filter((o) => (o.completed_at === null ? at : Number(o.completed_at)) > Number(o.deadline)).length,
-      by_state: workOrderStates.map((s) => ({
-        key: s,
-        name: stateNames[s] ?? '',
-        count: rows.filter((o) => o.state === s).length,
-      })),
-      by_priority: priorityNames.map((n, i) => ({
-        key: i + 1,
-        name: n,
-        count: rows.filter((o) => o.priority === i + 1).length,
-      })),
-      by_handler: counts(
-        rows,
-        (o) => o.handler_id,
-        (_k, o) => o.handler_name ?? '',
-      ),
-      avg_receive_seconds: avg(
-        rows.filter((o) => o.received_at !== null).map((o) => Number(o.received_at) - Number(o.created_at)),
-      ),
-      avg_complete_seconds: avg(
-        rows.filter((o) => o.completed_at !== null).map((o) => Number(o.completed_at) - Number(o.created_at)),
-      ),
-    };
-  };
-  /** Buckets by UTC month or day: created in it, and completed in it. */
-  const series = (rows: Order[], bucket: (sec: number) => string, labels: string[]) =>
-    labels.map((label) => ({
-      label,
-      created: rows.filter((o) => bucket(Number(o.created_at)) === label).length,
-      completed: rows.filter((o) => o.completed_at !== null && bucket(Number(o.completed_at)) === label).length,
-    }));
-  const month = async (q: z.infer<typeof monthQuery>, actor: Actor, sites: number[] | null) => {
-    const start = Date.UTC(q.year, 0, 1) / 1000;
-    const end = Date.UTC(q.year + 1, 0, 1) / 1000;
-    const rows = await inRange({ start, end, t: undefined }, actor, sites);
-    const labels = Array.from({ length: 12 }, (_, i) => `${q.year}-${String(i + 1).padStart(2, '0')}`);
-    return series(rows, (s) => new Date(s * 1000).toISOString().slice(0, 7), labels);
-  };
-  const time = async (q: z.infer<typeof statisticsQuery>, actor: Actor, sites: number[] | null) => {
-    const end = q.end ?? now();
-    const start = Math.max(q.start ?? end - 30 * day, end - 366 * day);
-    const rows = await inRange({ start, end, t: undefined }, actor, sites);
-    const labels: string[] = [];
-    for (let d = Math.floor(start / day) * day; d < end; d += day)
-      labels.push(new Date(d * 1000).toISOString().slice(0, 10));
-    return series(rows, (s) => new Date(s * 1000).toISOString().slice(0, 10), labels);
-  };
-
+/**
+ * Work orders (docs/work-orders.md): every action goes through the contract's machine (state and
+ * role), is applied only if the order is still in the state it was read in, and leaves a history row.
+ */
+export const createWorkOrderService = (deps: WorkOrderDeps) => {
+  const parts = orderParts(deps);
+  const actions = orderActions(parts);
   return {
-    create,
-    act,
-    remove,
-    list,
-    info,
-    ofAlarms,
-    notReceived,
-    /** The rules the caller sees (docs/work-orders.md, "Dispatch"). */
-    sets: async (grant: RuleGrant) =>
-      (await repo.sets()).filter((s) => touchesRule(s, grant)).map((s) => toSet(s, grant)),
-    putSet,
-    dispatchAlarm,
-    statistics,
-    month,
-    time,
+    ...actions,
+    ...orderReads(parts),
+    ...createDispatch(parts, actions.create),
+    ...createWorkOrderStatistics(parts),
     /** Whether the caller may attach files now: the handler of a received order. */
     canAttach: async (id: number, actor: Actor) => {
-      const o = await load(id);
+      const o = await parts.load(id);
       if (o.handler_id !== actor.id) throw forbidden('workOrders.wrongRole');
       if (o.state !== workOrderState.received) throw conflict('workOrders.wrongState');
       return o;

@@ -6,7 +6,7 @@ import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useStat
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../../api/client.ts';
-import { deviceTokenKey, readToken, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
+import { deviceTokenKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
 import { DeferredSelect } from '../../../components/deferred-select.tsx';
 import { LanguagePicker, ThemePicker } from '../../../components/preference-pickers.tsx';
 import { defaultEdition } from '../../../session/edition.ts';
@@ -14,6 +14,7 @@ import { languageSyncKey } from '../../../session/session.ts';
 import { encryptAll, loginParamsQuery, newCaptchaId } from '../api.ts';
 import { CaptchaImage } from '../components/captcha.tsx';
 import type { ForcedScene } from '../components/forced-password-dialog.tsx';
+import { useAutoLogin, useEnterSubmits, useSignedInGoesOn, withPrompt } from '../use-login.ts';
 
 // Loaded only when a password must change, so the login page does not carry Modal and Form.
 const ForcedPasswordDialog = lazy(() =>
@@ -36,25 +37,14 @@ interface Values {
   captcha_code: string;
 }
 
-/** 000 §2.1, §8: auto-login retries 3 times 300 ms apart when the network fails. */
-const autoLoginTries = 3;
-const autoLoginRetryMs = 300;
 /** Delay before leaving for the home route after a successful login. */
 const afterLoginMs = 300;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The login page (000 §2.1). It is the first thing every browser downloads, so it uses plain
  * elements styled with the theme's tokens where antd's components would bring large modules
  * (Card → Tabs, Form, Typography → Tooltip); bench/web.ts keeps its JavaScript under 350 KB gzipped.
  */
-/**
- * The server's message, then the prompt to write again (000 §3): its own closing mark goes, so that
- * "用户名或密码错误！" reads "用户名或密码错误，请重新输入！", not "…！，请…".
- */
-const withPrompt = (text: string, prompt: string) => `${text.replace(/[！!。.]+$/u, '')}${prompt}`;
-
 export const LoginPage = () => {
   const { message } = App.useApp();
   const { t } = useTranslation();
@@ -106,40 +96,15 @@ export const LoginPage = () => {
     [navigate, t, message.warning, message.success],
   );
 
-  // Opening /login while signed in goes on to the console instead of showing the form again.
-  useEffect(() => {
-    if (!readToken()) return;
-    void api.call(authRoutes.currentUser).then(
-      () => navigate('/', { replace: true }),
-      () => undefined,
-    );
-  }, [navigate]);
-
-  // Auto-login with this browser's device token, when there is one (000 §2.1, §8); once per visit.
-  const autoLoginTried = useRef(false);
-  useEffect(() => {
-    const deviceToken = localStorage.getItem(deviceTokenKey);
-    if (!deviceToken || autoLoginTried.current) return;
-    autoLoginTried.current = true;
-    void (async () => {
-      for (let attempt = 1; attempt <= autoLoginTries; attempt++) {
-        try {
-          const answer = await api.call(authRoutes.autoLogin, { body: { device_token: deviceToken } });
-          enter(answer, true);
-          return;
-        } catch (err) {
-          if (err instanceof ApiError && err.status !== 0) {
-            localStorage.removeItem(deviceTokenKey);
-            setError(withPrompt(err.message, t('login.writeAgain')));
-            if (captchaOn) refreshCaptcha();
-            return;
-          }
-          if (attempt < autoLoginTries) await sleep(autoLoginRetryMs);
-        }
-      }
-      setError(t('login.networkRetry'));
-    })();
-  }, [enter, t, captchaOn, refreshCaptcha]);
+  useSignedInGoesOn();
+  const autoLoginFailed = useCallback(
+    (text: string, refused: boolean) => {
+      setError(text);
+      if (refused && captchaOn) refreshCaptcha();
+    },
+    [captchaOn, refreshCaptcha],
+  );
+  useAutoLogin(enter, autoLoginFailed);
 
   const submit = useCallback(async () => {
     const missing = [
@@ -202,17 +167,7 @@ export const LoginPage = () => {
     }
   }, [values, captchaOn, params.data, queryClient, captchaId, remember, period, viaLdap, enter, refreshCaptcha, t]);
 
-  // Enter (key code 13) submits, unless the change-password dialog is open (000 §2.1).
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Enter' && !forced && !busy) {
-        event.preventDefault();
-        void submit();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [forced, busy, submit]);
+  useEnterSubmits(submit, forced !== null || busy);
 
   return (
     <Flex

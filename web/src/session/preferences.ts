@@ -1,7 +1,7 @@
 import type { Language } from '@sitewatch/contract';
 import { create } from 'zustand';
+import { isThemeName, type ThemeName } from '../components/themes.ts';
 import { languageStorageKey, storedLanguage } from '../i18n/index.ts';
-import { isThemeName, type ThemeName } from './themes.ts';
 
 export const themeStorageKey = 'theme';
 

@@ -1,0 +1,140 @@
+import { type AlarmPushMessage, handlingState } from '@sitewatch/contract/alarms';
+import type { EventBus } from '../bus/bus.ts';
+import type { AlarmsTable } from '../db/schema-alarms.ts';
+import type { Notices } from './notices.ts';
+import type { JitterEvent, JitterSettings } from './rules/jitter.ts';
+import type { AlarmSettings } from './settings.ts';
+import type { Alarm, DeviceRuntime, EngineState } from './state.ts';
+import type { AlarmStore } from './store.ts';
+
+/**
+ * An alarm's life as the engine judges it: raised (an item's threshold alarm or a device's
+ * communication alarm), recovered, and the jitter marks in between; each is logged, published on
+ * the bus (the push hub scopes it to the users of the alarm's site) and noticed.
+ */
+export const createAlarmLifecycle = (deps: {
+  state: EngineState;
+  store: AlarmStore;
+  notices: Notices;
+  bus: Pick<EventBus, 'publish'>;
+  settings: AlarmSettings;
+}) => {
+  const { state, store } = deps;
+  const { items, open, levelColors } = state;
+  const { toRow, log } = store;
+  const { notify, maybeNotify } = deps.notices;
+
+  const busEventOf = {
+    raise: 'alarm.raised',
+    recover: 'alarm.recovered',
+    operation: 'alarm.operated',
+    jitter: 'alarm.jitter',
+  } as const;
+  const publish = (event: AlarmPushMessage['event'], a: AlarmsTable) =>
+    deps.bus.publish(busEventOf[event], { alarm: toRow(a) });
+
+  /** The lowest level of a device's items (a communication alarm's level), at most 5. */
+  const deviceLevel = (dev: DeviceRuntime) => {
+    let level = 5;
+    for (const slot of dev.items) level = Math.min(level, items.level[slot]!);
+    return level;
+  };
+
+  /** `it`: the item's slot, or null for a device's communication alarm. */
+  const raise = (
+    it: number | null,
+    dev: DeviceRuntime,
+    t: number,
+    kind: 'threshold' | 'communication',
+    status: number,
+    info: string,
+  ): Alarm => {
+    state.lastId += 1;
+    const a: Alarm = {
+      id: state.lastId,
+      item_id: it === null ? 0 : items.id[it]!,
+      device_id: dev.id,
+      device_group_id: dev.device_group_id,
+      item_name: it === null ? '' : items.name[it]!,
+      device_name: dev.name,
+      device_group_name: dev.device_group_name,
+      kind,
+      status,
+      level: it === null ? deviceLevel(dev) : items.level[it]!,
+      color: it === null ? (levelColors.get(deviceLevel(dev)) ?? '') : items.color[it]!,
+      info,
+      value: it === null ? null : items.valueOf(it),
+      start_time: t,
+      end_time: null,
+      last_check: t,
+      handling: handlingState.unprocessed,
+      remarks: '',
+      confirmed_by: '',
+      confirmed_at: null,
+      notify_count: 0,
+      escalated: 0,
+      contact_group_id:
+        it === null
+          ? (items.contactGroup[dev.items.find((slot) => items.contactGroup[slot]! > 0) ?? -1] ?? 0)
+          : items.contactGroup[it]!,
+      unit: it === null ? '' : items.unit[it]!,
+      next_notify_at: t,
+    };
+    open.set(a.id, a);
+    store.changed(a);
+    log(a, 'raise', t, info);
+    publish('raise', a);
+    maybeNotify(a, t);
+    return a;
+  };
+
+  const recover = (a: Alarm, t: number, it: number | null) => {
+    a.end_time = t;
+    a.last_check = t;
+    if (a.handling === handlingState.unprocessed) a.handling = handlingState.processed;
+    open.delete(a.id);
+    store.changed(a);
+    log(a, 'recover', t);
+    publish('recover', a);
+    // A recovery notice follows a problem notice, unless jitter holds notices (then it comes when jitter stops).
+    if (a.notify_count > 0 && !(it !== null && items.jitter.jittering[it] === 1)) {
+      notify(a, 'recovery');
+      if (it !== null) items.problemNoticed[it] = 0;
+    }
+  };
+
+  const onJitter = (it: number, ev: JitterEvent, t: number) => {
+    if (!ev) return;
+    const current = items.alarm[it];
+    const last = items.last[it];
+    const a = current ?? last;
+    if (!a) return;
+    log(a, ev === 'start' ? 'jitter_start' : 'jitter_stop', t, `${items.jitter.percent[it]}%`);
+    if (current) publish('jitter', current);
+    if (ev === 'stop' && items.problemNoticed[it] === 1) {
+      if (current) notify(current, 'still_abnormal');
+      else if (last) {
+        notify(last, 'recovery');
+        items.problemNoticed[it] = 0;
+      }
+    }
+  };
+
+  const jitterSettings = (): JitterSettings => {
+    const c = deps.settings.peek('commons');
+    return {
+      enable: c.jitter_enable,
+      type: c.jitter_type,
+      start: c.jitter_start,
+      stop: c.jitter_stop,
+      buffer_times: c.buffer_times,
+      max_continuous_lifts: c.max_continuous_lifts,
+      recovery_period: c.recovery_period,
+      period: c.jitter_period,
+    };
+  };
+
+  return { publish, raise, recover, onJitter, jitterSettings };
+};
+
+export type AlarmLifecycle = ReturnType<typeof createAlarmLifecycle>;
