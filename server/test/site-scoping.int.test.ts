@@ -1,8 +1,8 @@
 import { sharedText } from '@sitewatch/contract';
 import type { AlarmRow } from '@sitewatch/contract/alarms';
 import { expect, it } from 'vitest';
-import { scheduleZone } from '../src/schedule/zone.ts';
 import { fromWallTime } from '../src/schedule/repeat.ts';
+import { scheduleZone } from '../src/schedule/zone.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';

@@ -14,6 +14,7 @@ import type { WorkOrderRepository } from './repository.ts';
 import { type Order, rolesOf, toRow, visible } from './rows.ts';
 
 export type { RuleGrant } from './rows.ts';
+
 import { createWorkOrderStatistics } from './statistics.ts';
 
 export interface Actor {
