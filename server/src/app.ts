@@ -29,6 +29,7 @@ import { registerPipelineMetrics } from './http/pipeline-metrics.ts';
 import { type RouteRequirement, requirementOf } from './http/route.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerWebApp } from './http/web.ts';
+import { ensureDeclaredMenus } from './modules/access/menus.ts';
 import { withApiTokens } from './modules/api-tokens/index.ts';
 import { type LoginKey, requestMeta } from './modules/auth/index.ts';
 import type { GlobalConfigDefaults } from './modules/global-config/index.ts';
@@ -256,6 +257,11 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const declared = [...engines(deps), ...(await loadAreas())];
   const { services, made } = await makeAreas(declared, kernel, { secrets, push, loginKey: deps.loginKey });
   const { access, auth, apiTokens, collector, series, alarms } = services;
+  // Pages the areas declare that the database lacks (a new area's) are added with their functions.
+  await ensureDeclaredMenus(
+    deps.db,
+    made.flatMap((m) => m.area.menus ?? []),
+  );
 
   // ---------- the HTTP layer ----------
   // Personal API tokens (swt_…) are accepted wherever a session token is, beside a suite's fake

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { ensureDeclaredMenus } from '../src/modules/access/menus.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 
@@ -55,6 +56,58 @@ describeEachDatabase('the areas declare every table', (dialect) => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('the built-in menu catalogue is what the areas declare: pages, groups and functions', async () => {
+    const k = t.database.db.kysely;
+    const declared = t.sitewatch.areas.flatMap((a) => a.menus ?? []);
+    const rows = await k.selectFrom('menus').selectAll().where('builtin', '=', 1).orderBy('id').execute();
+    expect(
+      rows.map((m) => ({
+        id: m.id,
+        parent_id: m.parent_id,
+        name_key: m.name_key,
+        url: m.url,
+        icon: m.icon,
+        weight: m.weight,
+      })),
+    ).toEqual(
+      [...declared]
+        .sort((a, b) => a.id - b.id)
+        .map((m) => ({
+          id: m.id,
+          parent_id: m.parent_id,
+          name_key: m.name_key,
+          url: m.url ?? '',
+          icon: m.icon,
+          weight: m.weight,
+        })),
+    );
+    const functions = await k.selectFrom('functions').select(['menu_id', 'code']).execute();
+    expect(functions.map((f) => `${f.menu_id}:${f.code}`).sort()).toEqual(
+      declared.flatMap((m) => (m.functions ?? []).map((code) => `${m.id}:${code}`)).sort(),
+    );
+  });
+
+  it('a page an area declares that the database lacks is added with its functions, once', async () => {
+    const k = t.database.db.kysely;
+    const page = {
+      id: 799,
+      parent_id: 790,
+      name_key: 'menu.test',
+      url: '/test_page',
+      icon: 'tool',
+      weight: 1,
+      functions: ['view', 'edit'],
+    };
+    const group = { id: 790, parent_id: 0, name_key: 'menu.testGroup', icon: 'tool', weight: 1 };
+    expect(await ensureDeclaredMenus(t.database.db, [page, group])).toBe(4);
+    expect(await ensureDeclaredMenus(t.database.db, [page, group])).toBe(0);
+    expect(await k.selectFrom('functions').select('code').where('menu_id', '=', 799).orderBy('code').execute()).toEqual(
+      [{ code: 'edit' }, { code: 'view' }],
+    );
+    await k.deleteFrom('functions').where('menu_id', '=', 799).execute();
+    await k.deleteFrom('menus').where('id', 'in', [799, 790]).execute();
   });
 
   it('every route belongs to an area, and every area is made once', () => {

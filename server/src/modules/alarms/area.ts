@@ -20,6 +20,44 @@ export const area = defineArea({
     fields: fields ?? [],
   })),
   events: { publishes: ['config.changed:alarm_settings'] },
+  menus: [
+    {
+      id: 104,
+      parent_id: 100,
+      name_key: 'menu.alarm',
+      url: '/alarm',
+      icon: 'alert',
+      weight: 860,
+      functions: ['view', 'confirm', 'disable', 'export'],
+    },
+    {
+      id: 231,
+      parent_id: 230,
+      name_key: 'menu.alarmParam',
+      url: '/setting_alarm_param',
+      icon: 'control',
+      weight: 100,
+      functions: ['view', 'edit'],
+    },
+    {
+      id: 232,
+      parent_id: 230,
+      name_key: 'menu.warningLevel',
+      url: '/warning_level',
+      icon: 'bars',
+      weight: 95,
+      functions: ['view', 'add', 'edit', 'delete'],
+    },
+    {
+      id: 302,
+      parent_id: 300,
+      name_key: 'menu.alarmLog',
+      url: '/system_log_alarm',
+      icon: 'file-exclamation',
+      weight: 90,
+      functions: ['view', 'clear'],
+    },
+  ],
   create: ({ kernel, needs }) => ({
     routes: (app) =>
       registerAlarms(app, {

@@ -5,6 +5,17 @@ import { registerDashboard } from './index.ts';
 export const area = defineArea({
   name: 'dashboard',
   needs: ['alarms', 'collector', 'notifier', 'audit'],
+  menus: [
+    {
+      id: 105,
+      parent_id: 100,
+      name_key: 'menu.overview',
+      url: '/overview',
+      icon: 'appstore',
+      weight: 850,
+      functions: ['view'],
+    },
+  ],
   create: ({ kernel, needs }) => ({
     routes: (app) =>
       registerDashboard(app, {

@@ -24,6 +24,36 @@ export const area = defineArea({
     duty_memos: { sites: { site: 'device_group_id' } },
     duty_handovers: { sites: { site: 'device_group_id' } },
   },
+  menus: [
+    { id: 730, parent_id: 0, name_key: 'menu.dutyGroup', icon: 'schedule', weight: 850 },
+    {
+      id: 731,
+      parent_id: 730,
+      name_key: 'menu.dutyArrange',
+      url: '/duty_manage/duty_arrange',
+      icon: 'calendar',
+      weight: 533,
+      functions: ['view', 'edit'],
+    },
+    {
+      id: 732,
+      parent_id: 730,
+      name_key: 'menu.changeShifts',
+      url: '/duty_manage/change_shifts',
+      icon: 'swap',
+      weight: 532,
+      functions: ['view', 'edit'],
+    },
+    {
+      id: 733,
+      parent_id: 730,
+      name_key: 'menu.dutyMemo',
+      url: '/duty_manage/duty_memo',
+      icon: 'file-text',
+      weight: 531,
+      functions: ['view', 'edit'],
+    },
+  ],
   create: ({ kernel }) => {
     const duty = createDuty({ db: kernel.db, clock: kernel.clock });
     return {

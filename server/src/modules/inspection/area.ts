@@ -21,6 +21,18 @@ export const area = defineArea({
     inspection_reports: { sites: { sites: 'device_group_ids' } },
     scheduled_tasks: { sites: 'global' },
   },
+  menus: [
+    { id: 720, parent_id: 0, name_key: 'menu.inspectionGroup', icon: 'audit', weight: 860 },
+    {
+      id: 721,
+      parent_id: 720,
+      name_key: 'menu.inspection',
+      url: '/polling_main',
+      icon: 'audit',
+      weight: 521,
+      functions: ['view', 'inspect', 'review', 'edit'],
+    },
+  ],
   create: ({ kernel, needs }) => {
     const scheduler = createScheduler({ db: kernel.db, clock: kernel.clock, zone: scheduleZone(), log: kernel.log });
     const service = createInspection({ db: kernel.db, live: needs.live, scheduler, clock: kernel.clock });

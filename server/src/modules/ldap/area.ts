@@ -6,6 +6,17 @@ import { registerLdap } from './index.ts';
 export const area = defineArea({
   name: 'ldap',
   needs: ['globalConfig', 'audit', 'auth', 'grantRules'],
+  menus: [
+    {
+      id: 224,
+      parent_id: 220,
+      name_key: 'menu.ldap',
+      url: '/setting_LDAP',
+      icon: 'cloud-server',
+      weight: 85,
+      functions: ['view', 'edit', 'import'],
+    },
+  ],
   create: ({ kernel, needs }) => {
     const ldap = registerLdap({
       db: kernel.db,

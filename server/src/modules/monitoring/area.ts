@@ -26,6 +26,35 @@ export const area = defineArea({
     ],
   },
   seed: (kernel, language) => seedDemo(kernel.db, language),
+  menus: [
+    {
+      id: 211,
+      parent_id: 210,
+      name_key: 'menu.deviceGroups',
+      url: '/setting_device_groups',
+      icon: 'apartment',
+      weight: 890,
+      functions: ['view', 'add', 'edit', 'delete', 'copy'],
+    },
+    {
+      id: 212,
+      parent_id: 210,
+      name_key: 'menu.deviceManage',
+      url: '/setting_device_mange',
+      icon: 'hdd',
+      weight: 880,
+      functions: ['view', 'add', 'edit', 'delete', 'copy', 'export'],
+    },
+    {
+      id: 213,
+      parent_id: 210,
+      name_key: 'menu.items',
+      url: '/setting_items',
+      icon: 'unordered-list',
+      weight: 870,
+      functions: ['view', 'add', 'edit', 'delete', 'import'],
+    },
+  ],
   create: ({ kernel, needs }) => ({
     routes: (app) =>
       registerMonitoring(app, {

@@ -5,6 +5,17 @@ import { registerNetwork } from './index.ts';
 export const area = defineArea({
   name: 'network',
   needs: ['secrets', 'live', 'alarms'],
+  menus: [
+    {
+      id: 106,
+      parent_id: 100,
+      name_key: 'menu.networkDevice',
+      url: '/network_device',
+      icon: 'cluster',
+      weight: 845,
+      functions: ['view'],
+    },
+  ],
   create: ({ kernel, needs }) => ({
     routes: (app) =>
       registerNetwork(app, {

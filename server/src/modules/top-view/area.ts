@@ -12,6 +12,35 @@ export const area = defineArea({
   },
   uploads: ['top-view'],
   events: { publishes: ['config.changed:sites'] },
+  menus: [
+    {
+      id: 107,
+      parent_id: 100,
+      name_key: 'menu.siteMap',
+      url: '/map',
+      icon: 'picture',
+      weight: 840,
+      functions: ['view'],
+    },
+    {
+      id: 214,
+      parent_id: 210,
+      name_key: 'menu.siteMapEdit',
+      url: '/groupmap_edit',
+      icon: 'edit',
+      weight: 860,
+      functions: ['view', 'edit'],
+    },
+    {
+      id: 215,
+      parent_id: 210,
+      name_key: 'menu.gis',
+      url: '/setting_GIS',
+      icon: 'environment',
+      weight: 850,
+      functions: ['view', 'edit'],
+    },
+  ],
   create: ({ kernel }) => ({
     routes: (app) =>
       registerTopView(app, { db: kernel.db, dataDir: kernel.config.dataDir, clock: kernel.clock, bus: kernel.bus }),

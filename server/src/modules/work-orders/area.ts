@@ -13,6 +13,27 @@ export const area = defineArea({
   },
   uploads: ['work-orders'],
   events: { consumes: ['alarm.raised', 'alarm.recovered'] },
+  menus: [
+    { id: 740, parent_id: 0, name_key: 'menu.workOrderGroup', icon: 'solution', weight: 870 },
+    {
+      id: 741,
+      parent_id: 740,
+      name_key: 'menu.workOrder',
+      url: '/work_order',
+      icon: 'solution',
+      weight: 542,
+      functions: ['view', 'add', 'edit'],
+    },
+    {
+      id: 742,
+      parent_id: 740,
+      name_key: 'menu.workOrderStatistics',
+      url: '/workorder_statistics',
+      icon: 'bar-chart',
+      weight: 541,
+      functions: ['view'],
+    },
+  ],
   create: ({ kernel, needs }) => ({
     // Who is on duty is recorded on each order.
     routes: (app) =>
