@@ -57,20 +57,30 @@ export const itemInput = z
       .describe('1 numeric (judged against threshold_min/max), 0 status (judged against status_threshold).'),
     threshold_min: nullableNumber
       .default(null)
-      .describe('Numeric items: lowest normal value (required unless telemetry_only); null for status items.'),
+      .describe(
+        'Lowest normal value; required for numeric items (value_type 1) unless telemetry_only; null for status items.',
+      ),
     threshold_max: nullableNumber
       .default(null)
-      .describe('Numeric items: highest normal value, not below threshold_min; null for status items.'),
+      .describe(
+        'Highest normal value, not below threshold_min; required for numeric items (value_type 1) unless telemetry_only; null for status items.',
+      ),
     /** Status items: the value that means abnormal (e.g. "1" for a leak). */
     status_threshold: optionalText(32)
       .default('')
-      .describe('Status items: the value that means abnormal, e.g. "1" for a leak.'),
+      .describe(
+        'The value that means abnormal, e.g. "1" for a leak; required for status items (value_type 0) unless telemetry_only.',
+      ),
     recovery_point: nullableNumber
       .default(null)
-      .describe('Numeric items: margin inside [min, max] a raised alarm must reach to clear (hysteresis).'),
+      .describe(
+        'Margin inside [min, max] a raised alarm must reach to clear (hysteresis); required for numeric items (value_type 1) unless telemetry_only.',
+      ),
     overrun_point: nullableNumber
       .default(null)
-      .describe('Numeric items: margin beyond min or max at which an alarm is raised.'),
+      .describe(
+        'Margin beyond min or max at which an alarm is raised; required for numeric items (value_type 1) unless telemetry_only.',
+      ),
     alarm_level: z
       .number()
       .int()
