@@ -9,7 +9,7 @@ import { type CollectorDevice, loadDevices } from './devices.ts';
 import type { DriverRegistry, ReadResult } from './driver.ts';
 import { driverRecipes } from './drivers/index.ts';
 import { createItemRowWriter } from './item-rows.ts';
-import { createPoller, type Poller } from './poller.ts';
+import { createPoller, type LoopClock, type Poller } from './poller.ts';
 import { checkReading } from './reading.ts';
 import { type HostEvents, startPollerWorker } from './worker-host.ts';
 
@@ -36,6 +36,8 @@ export interface CollectorOptions {
   /** Decrypts the device secrets stored encrypted (app.ts hands in the data dir's key). */
   secrets?: SecretBox | undefined;
   now?: () => number;
+  /** The device loops' clock (poller.ts); tests drive one. With one, the loops run on the main thread. */
+  clock?: LoopClock;
   /** How often changed item values and states are written to `items` (ms). */
   persistEveryMs?: number;
   /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
@@ -299,9 +301,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
       return;
     }
     const items = entry?.device.items ?? [];
-    // The answered items come in the device's item order: one pass pairs them.
+    // The answered items come in the device's item order: one pass pairs them. Items the poll did
+    // not ask for (their own interval has not run) are left as they are.
+    const { read } = answer;
     let j = answer.from;
     for (const item of items) {
+      if (read && !read.has(item.id)) continue;
       let raw: number | undefined;
       if (j < to && ids[j] === item.id) raw = values[j++];
       checkItem(item, raw, answer, tsMs, false);
@@ -456,16 +461,17 @@ export const createCollector = (options: CollectorOptions): Collector => {
       createPoller({
         drivers: options.drivers,
         now,
+        ...(options.clock ? { clock: options.clock } : {}),
         ...(options.maxBackoffMs !== undefined ? { maxBackoffMs: options.maxBackoffMs } : {}),
         events: {
           ...events,
-          answer: (deviceId, gen, result, tsMs, pushed) => {
+          answer: (deviceId, gen, result, tsMs, pushed, read) => {
             const entry = current(deviceId, gen);
-            if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed), tsMs, pushed);
+            if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed, read), tsMs, pushed);
           },
         },
       });
-    const recipes = options.thread === 'main' || options.now ? null : driverRecipes(options.drivers);
+    const recipes = options.thread === 'main' || options.now || options.clock ? null : driverRecipes(options.drivers);
     if (!recipes) return inProcess();
     try {
       const worker = await startPollerWorker(recipes, events, options.maxBackoffMs, options.log);
