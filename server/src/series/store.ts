@@ -7,6 +7,7 @@ import {
   chooseResolution,
   decodeBlock,
   decodeChunk,
+  meanOf,
   minMaxBuckets,
   type RollupBucket,
   type SeriesPoint,
@@ -394,7 +395,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
         ts: Number(r.ts),
         min: r.min,
         max: r.max,
-        avg: r.sum / r.count,
+        avg: meanOf(r),
       }));
       return { resolution, points: minMaxBuckets(rows, t1, t2, maxPoints) };
     },

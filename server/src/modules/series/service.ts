@@ -11,6 +11,7 @@ import { readIdList } from '../../db/json.ts';
 import type { Db } from '../../db/kysely.ts';
 import { notFound } from '../../http/errors.ts';
 import { sheetWorkbook } from '../../http/xlsx.ts';
+import { meanOf } from '../../series/codec.ts';
 import type { SeriesStore } from '../../series/store.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
 
@@ -95,7 +96,7 @@ export const createSeriesService = (deps: {
           ts: d.ts,
           min: d.min,
           max: d.max,
-          avg: d.sum / d.count,
+          avg: meanOf(d),
           count: d.count,
         }));
       } else {
@@ -104,7 +105,7 @@ export const createSeriesService = (deps: {
           ts: b.ts,
           min: b.min,
           max: b.max,
-          avg: b.sum / b.count,
+          avg: meanOf(b),
           count: b.count,
         }));
       }
@@ -188,7 +189,8 @@ export const createSeriesService = (deps: {
           formatLocalTime(r.ts, q.tz_offset ?? 0),
           r.min,
           r.max,
-          Math.round(r.avg * 1000) / 1000,
+          // The 15 digits a spreadsheet keeps (a mean's last float digits are noise); not 3 decimals, which made 4e-7 a 0.
+          Number(r.avg.toPrecision(15)),
           r.count,
           r.unit,
         ]),
