@@ -168,9 +168,12 @@ describeEachDatabase('the OpenAPI document and the server agree on optional fiel
         payload,
       });
       expect(res.statusCode, res.body).toBe(400);
-      const { message, data } = res.json() as { message: string; data: { fields: Array<{ path: string }> } };
-      expect(message).toContain((data.fields[0] as { message: string }).message);
-      return Object.fromEntries(data.fields.map((f) => [f.path, (f as { message: string }).message]));
+      const { message, data } = res.json() as {
+        message: string;
+        data: { fields: Array<{ path: string; message: string }> };
+      };
+      expect(message).toContain(data.fields[0]!.message);
+      return Object.fromEntries(data.fields.map((f) => [f.path, f.message]));
     };
     const item = { device_id: 1, name: 'x', value_type: 1, threshold_min: 5, threshold_max: 1 };
     const mqtt = { kind: 'mqtt', topic: 'a/#/b', scale: 0 };
