@@ -113,6 +113,87 @@ describeEachDatabase('item check intervals', (dialect) => {
     expect(collector.liveDevice(at.snmp)?.state).toBe(monitorState.normal);
   });
 
+  /** Runs `polls` polls of the one enabled device on a driven clock; `after` sees the collector after each. */
+  const drive = async (polls: number, after: (collector: ReturnType<typeof createCollector>, poll: number) => void) => {
+    const clock = createManualClock();
+    const bus = createEventBus();
+    const sampled: number[][] = [];
+    bus.subscribe('samples', ({ ids, from, to }) => {
+      sampled.push(Array.from({ length: to - from }, (_, i) => ids[from + i]!));
+    });
+    const collector = createCollector({ db: t.database.db, bus, drivers: { snmp: snmpDriver }, secrets: box, clock });
+    await collector.start();
+    try {
+      for (let poll = 0; poll < polls; poll++) {
+        await clock.runNext();
+        // The loop has set its next poll: this one is done.
+        await clock.timerSet();
+        after(collector, poll);
+      }
+    } finally {
+      await collector.stop();
+    }
+    return sampled;
+  };
+  const agent = async (name: string) =>
+    (
+      await ok('POST', 'setting/devices', {
+        name,
+        device_group_id: at.site,
+        driver: 'snmp',
+        code: 'host',
+        ip: '127.0.0.1',
+        port: snmpd.port,
+        protocol_version: 'v2c',
+        check_interval: 5,
+        options: { timeout_ms: 2000 },
+      })
+    ).id as number;
+  const enable = (id: number, on: boolean) =>
+    t.database.db.kysely
+      .updateTable('devices')
+      .set({ enable: on ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
+
+  it('a poll that reads some items judges the device by all: a failing item makes it abnormal, not down; nothing due, nothing read', async () => {
+    await enable(at.snmp, false);
+    try {
+      // A point the agent does not have, read at every poll, beside a good one read every 20 s.
+      const mixed = await agent('mixed');
+      const missing = (
+        await ok('POST', 'setting/items', { ...snmpItem('missing', '1.3.6.1.4.1.99999.1.0'), device_id: mixed })
+      ).id;
+      const good = (
+        await ok('POST', 'setting/items', { ...snmpItem('load', '1.3.6.1.4.1.2021.10.1.3.1', 20), device_id: mixed })
+      ).id;
+      const states: number[] = [];
+      await drive(5, (collector) => {
+        const device = collector.liveDevice(mixed)!;
+        states.push(device.state);
+        expect(device.reason).toContain('missing: ');
+        expect(collector.liveItem(good)?.value).toEqual(expect.any(Number));
+        expect(collector.liveItem(missing)?.state).toBe(monitorState.unknown);
+      });
+      // Before, the polls that read only the failing point took the device for down (its communication alarm).
+      expect(states).toEqual(Array(5).fill(monitorState.abnormal));
+      await enable(mixed, false);
+
+      // Only an item of 20 s on a 5 s device: the polls between read nothing and change nothing.
+      const slowOnly = await agent('slow-only');
+      const uptime = (
+        await ok('POST', 'setting/items', { ...snmpItem('uptime', '1.3.6.1.2.1.1.3.0', 20), device_id: slowOnly })
+      ).id;
+      const after: number[] = [];
+      const sampled = await drive(5, (collector) => after.push(collector.liveDevice(slowOnly)!.state));
+      expect(sampled).toEqual([[uptime], [uptime]]);
+      expect(after).toEqual(Array(5).fill(monitorState.normal));
+      await enable(slowOnly, false);
+    } finally {
+      await enable(at.snmp, true);
+    }
+  });
+
   it('in the collector worker too: the polls that skip an item leave it as it was', async () => {
     const device = (
       await ok('POST', 'setting/devices', {

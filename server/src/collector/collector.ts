@@ -314,9 +314,16 @@ export const createCollector = (options: CollectorOptions): Collector => {
     publishSamples(tsMs);
     // The device is down only when none of its items answered; an answer that is not a usable
     // number is the item's problem (unknown, with its reason), and the device names those items.
-    if (items.length > 0 && to === answer.from) {
+    // After a poll that read only some items, the others still count while they hold a value.
+    if (items.length > 0 && to === answer.from && (!read || !items.some((i) => holdsValue(i.id)))) {
       setDeviceState(deviceId, monitorState.unknown, answer.errors?.values().next().value ?? 'no value');
     } else if (entry) judgeDevice(entry);
+  };
+
+  /** Whether an item has a current value (not unknown, not waiting for its first). */
+  const holdsValue = (itemId: number) => {
+    const s = slotOf.get(itemId);
+    return s !== undefined && liveState[s] !== monitorState.unknown && !Number.isNaN(liveValue[s]!);
   };
 
   /**

@@ -173,6 +173,8 @@ export const createPoller = (options: PollerOptions): Poller => {
       const session = await openSession(loop);
       const items = dueItems(loop, session);
       loop.fresh = false;
+      // Nothing due (every item has a longer interval of its own): no read, nothing to say.
+      if (items.length === 0) return;
       const timeout = device.options.timeout_ms;
       const result = await withTimeout(session.read(items), timeout, `no answer within ${timeout} ms`);
       if (loop.stopped) return;

@@ -7,11 +7,16 @@ import type { LoopClock } from '../../src/collector/poller.ts';
 export const createManualClock = (): LoopClock & {
   /** Waits until a timer is set, moves the time to the earliest one and runs it; answers the new time. */
   runNext(): Promise<number>;
+  /** Resolves once a timer is pending: a device loop has finished its poll and set its next one. */
+  timerSet(): Promise<void>;
 } => {
   let now = 0;
   let nextId = 1;
   const timers = new Map<number, { at: number; run: () => void }>();
   let waiting: Array<() => void> = [];
+  const timerSet = async () => {
+    while (timers.size === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+  };
   return {
     now: () => now,
     setTimeout(run, ms) {
@@ -25,8 +30,9 @@ export const createManualClock = (): LoopClock & {
     clearTimeout(id) {
       timers.delete(id as number);
     },
+    timerSet,
     async runNext() {
-      while (timers.size === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      await timerSet();
       let first: [number, { at: number; run: () => void }] | null = null;
       for (const entry of timers) if (!first || entry[1].at < first[1].at) first = entry;
       const [id, timer] = first!;
