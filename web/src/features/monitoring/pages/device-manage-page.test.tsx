@@ -87,7 +87,7 @@ const dialog = () =>
   });
 
 // antd in jsdom takes a second or two a dialog, and more on a busy machine (two dialogs here).
-describe('the device form and the SNMP community', { timeout: 40_000 }, () => {
+describe('the device form and the SNMP community', { timeout: 60_000 }, () => {
   it('shows a kept community as set, sends it empty to keep it, and sends a typed one', async () => {
     await renderPage(<DeviceManagePage />, { page: '/setting_device_mange', functions: ['add', 'edit'], userId: 1 });
     const row = (await screen.findByText('UPS-SNMP')).closest('tr') as HTMLElement;
