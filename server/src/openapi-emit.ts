@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { openDb } from './db/kysely.ts';
+import { migrateToLatest } from './db/migrate.ts';
 import { createLoginKey, generateLoginKeyPem } from './modules/auth/index.ts';
 import { createPushHub } from './push/hub.ts';
 
@@ -15,6 +16,8 @@ export const openApiFile = path.resolve(fileURLToPath(import.meta.url), '../../.
 export const generateOpenApi = async (): Promise<string> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-openapi-'));
   const db = openDb({ dataDir });
+  // The app starts on a migrated database (the areas' menus are checked against it).
+  await migrateToLatest(db.kysely);
   const app = await buildApp({
     db,
     push: createPushHub(),

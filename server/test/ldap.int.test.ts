@@ -266,7 +266,7 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
     const before = await snapshotDigest(t.database.db);
     const badRole = await call('POST', 'setting/ldap/import', { user_names: ['alice'], role_ids: [999] });
     expect(badRole.statusCode).toBe(400);
-    expect(badRole.json().data.fields[0]).toEqual({ path: 'body.role_ids', message: 'ldap.validation.roleUnknown' });
+    expect(badRole.json().data.fields[0]).toEqual({ path: 'body.role_ids', message: 'The role does not exist' });
     expect((await call('POST', 'setting/ldap/import', { user_names: [] })).statusCode).toBe(400);
     expect(await snapshotDigest(t.database.db)).toBe(before);
 

@@ -152,7 +152,7 @@ describeEachDatabase('sites, devices and items', (dialect) => {
     };
     const created = await call('POST', 'setting/items', base);
     expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({ name: '温度2', check_interval: 10, repetitions: 1 });
+    expect(created.body.data).toMatchObject({ name: '温度2', check_interval: 0, repetitions: 1 });
     const before = await snapshotDigest(t.database.db);
     for (const bad of [
       { ...base, threshold_max: 5 },

@@ -50,7 +50,7 @@ export const loginSafeConfig = z.object({
           start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
           end: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
         })
-        .refine((p) => p.end >= p.start, { message: 'end before start', path: ['end'] }),
+        .refine((p) => p.end >= p.start, { message: 'validation.endBeforeStart', path: ['end'] }),
     )
     .min(1)
     .max(50),

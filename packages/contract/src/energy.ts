@@ -143,8 +143,20 @@ export const tariffInput = z
       .min(1, { message: msg('name') })
       .max(100, { message: msg('tooLong') }),
     summer_months: z.array(z.number().int().min(1).max(12)).max(12).default([]),
-    gradients: z.array(gradient).max(50).default([]),
-    slots: z.array(timeSlot).max(96).default([]),
+    gradients: z
+      .array(gradient)
+      .max(50)
+      .default([])
+      .describe(
+        'Price tiers; required for stair and stair + time-share tariffs (stairstep, stemp_time): from 0 up, the last open-ended, for each season; none for time-share tariffs.',
+      ),
+    slots: z
+      .array(timeSlot)
+      .max(96)
+      .default([])
+      .describe(
+        'Price periods; required for time-share and stair + time-share tariffs (time_sharing_system, stemp_time): covering the whole day without overlap, for each season; none for stair tariffs.',
+      ),
   })
   .strict();
 export type TariffInput = z.infer<typeof tariffInput>;

@@ -29,6 +29,8 @@ export const email = z.union([
 /** RSA-OAEP ciphertext of a password (docs/auth.md). */
 const encrypted = z.string().min(1).max(1024);
 const ids = z.array(id).max(10_000);
+/** Ids a role must grant at least one of (002 §6): missing or empty is refused with the key's text. */
+const grantIds = (key: string) => z.array(id, { error: key }).min(1, { message: key }).max(10_000);
 
 export const userRow = z.object({
   id: z.number().int(),
@@ -96,20 +98,18 @@ export const roleRow = z.object({
   user_count: z.number().int(),
 });
 export const roleDetail = roleRow.extend(roleGrants.shape);
-export const roleInput = z
-  .object({
-    name,
-    remark: z.string().max(200).default(''),
-    site_ids: ids.default([]),
-    menu_ids: ids.default([]),
-    function_ids: ids.default([]),
-    video_ids: ids.default([]),
-    contact_ids: ids.default([]),
-  })
-  // A grant needs site, menu and function permissions (002 §6).
-  .refine((r) => r.menu_ids.length > 0, { path: ['menu_ids'], message: 'required' })
-  .refine((r) => r.site_ids.length > 0, { path: ['site_ids'], message: 'required' })
-  .refine((r) => r.function_ids.length > 0, { path: ['function_ids'], message: 'required' });
+export const roleInput = z.object({
+  name,
+  remark: z.string().max(200).default(''),
+  // A grant needs site, menu and function permissions (002 §6): required, at least one each.
+  site_ids: grantIds('users.validation.sites').describe('Sites the role grants (at least one).'),
+  menu_ids: grantIds('users.validation.menus').describe('Menu pages the role grants (at least one).'),
+  function_ids: grantIds('users.validation.functions').describe(
+    'Functions of those pages the role grants (at least one).',
+  ),
+  video_ids: ids.default([]),
+  contact_ids: ids.default([]),
+});
 
 export const catalogueMenu: z.ZodType<CatalogueMenu> = z.lazy(() =>
   z.object({

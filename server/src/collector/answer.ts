@@ -16,6 +16,8 @@ export interface Answer {
   to: number;
   /** Reasons in the driver's order (the first one names a device that did not answer at all). */
   errors: Map<number, string> | null;
+  /** A poll that asked for only some of its device's items (intervals of their own): their ids; null: all. */
+  read: ReadonlySet<number> | null;
 }
 
 /**
@@ -56,9 +58,14 @@ export const encodeAnswer = (
 };
 
 /** An answer of a `ReadResult` on the same thread (benchmarks feed the collector directly). */
-export const answerOf = (items: ReadonlyArray<{ id: number }>, result: ReadResult, pushed: boolean): Answer => {
+export const answerOf = (
+  items: ReadonlyArray<{ id: number }>,
+  result: ReadResult,
+  pushed: boolean,
+  read: ReadonlyArray<{ id: number }> | null = null,
+): Answer => {
   const ids: number[] = [];
   const values: number[] = [];
   const errors = encodeAnswer(items, result, pushed, ids, values);
-  return { ids, values, from: 0, to: ids.length, errors };
+  return { ids, values, from: 0, to: ids.length, errors, read: read && new Set(read.map((i) => i.id)) };
 };

@@ -1,6 +1,7 @@
 import { type ModbusDataType, modbusByteOrders } from '@sitewatch/contract/monitoring';
 import { describe, expect, it } from 'vitest';
-import { decodeRegisters, encodeRegisters, planReads } from './drivers/modbus-common.ts';
+import { scaleValue } from './driver.ts';
+import { decodeRegisters, encodeRegisters, float32Value, planReads } from './drivers/modbus-common.ts';
 
 const bytesOf = (regs: number[]) => {
   const bytes = Buffer.alloc(regs.length * 2);
@@ -27,6 +28,33 @@ describe('modbus registers', () => {
       expect(decodeRegisters(bytesOf(regs), 0, { data_type, byte_order })).toBe(value);
     });
   }
+
+  it('a float32 reads as the shortest decimal that is the same float32, a float64 as it is', () => {
+    for (const v of [230.1, 0.1, 4e-7, 3.4e38, -1.5, 123456.79]) {
+      const regs = encodeRegisters(v, { data_type: 'float32' });
+      expect(decodeRegisters(bytesOf(regs), 0, { data_type: 'float32' })).toBe(v);
+    }
+    // What rounding to 6 decimals made 230.123457 and 0.
+    for (const v of [230.123456789, 4e-7]) {
+      expect(decodeRegisters(bytesOf(encodeRegisters(v, { data_type: 'float64' })), 0, { data_type: 'float64' })).toBe(
+        v,
+      );
+    }
+    expect(float32Value(Math.fround(230.1))).toBe(230.1);
+    expect([float32Value(Number.NaN), float32Value(Number.POSITIVE_INFINITY)]).toEqual([Number.NaN, Infinity]);
+  });
+
+  it('scales without rounding; a decimal scale divides by its whole inverse', () => {
+    expect(scaleValue(2351, 0.1)).toBe(235.1);
+    expect(2351 * 0.1).not.toBe(235.1);
+    expect(scaleValue(1_234_567_891_234, 0.001)).toBe(1_234_567_891.234);
+    expect(scaleValue(4, 1e-7)).toBe(4e-7);
+    expect(scaleValue(3, 1e-5)).toBe(3e-5);
+    expect(scaleValue(230.123456789, 1)).toBe(230.123456789);
+    expect(scaleValue(7, 2.5)).toBe(17.5);
+    expect(scaleValue(-3, 0.5)).toBe(-1.5);
+    expect(scaleValue(12, 10)).toBe(120);
+  });
 
   it('names the four byte orders of 0x11223344 as a device sends them', () => {
     const wire = (byte_order: (typeof modbusByteOrders)[number]) =>

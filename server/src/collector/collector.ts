@@ -9,7 +9,7 @@ import type { DriverRegistry, ReadResult } from './driver.ts';
 import { driverRecipes } from './drivers/index.ts';
 import { createItemRowWriter } from './item-rows.ts';
 import { createLiveItems } from './live-items.ts';
-import { createPoller, type Poller } from './poller.ts';
+import { createPoller, type LoopClock, type Poller } from './poller.ts';
 import { type HostEvents, startPollerWorker } from './worker-host.ts';
 
 export { type CollectorDevice, type CollectorItem, loadDevices } from './devices.ts';
@@ -37,6 +37,8 @@ export interface CollectorOptions {
   /** Decrypts the device secrets stored encrypted (app.ts hands in the data dir's key). */
   secrets?: SecretBox | undefined;
   now?: () => number;
+  /** The device loops' clock (poller.ts); tests drive one. With one, the loops run on the main thread. */
+  clock?: LoopClock;
   /** How often changed item values and states are written to `items` (ms). */
   persistEveryMs?: number;
   /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
@@ -108,17 +110,18 @@ const startDeviceLoops = async (
     poller: createPoller({
       drivers: options.drivers,
       now,
+      ...(options.clock ? { clock: options.clock } : {}),
       ...(options.maxBackoffMs !== undefined ? { maxBackoffMs: options.maxBackoffMs } : {}),
       events: {
         ...events,
-        answer: (deviceId, gen, result, tsMs, pushed) => {
+        answer: (deviceId, gen, result, tsMs, pushed, read) => {
           const entry = current(deviceId, gen);
-          if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed), tsMs, pushed);
+          if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed, read), tsMs, pushed);
         },
       },
     }),
   });
-  const recipes = options.thread === 'main' || options.now ? null : driverRecipes(options.drivers);
+  const recipes = options.thread === 'main' || options.now || options.clock ? null : driverRecipes(options.drivers);
   if (!recipes) return inProcess();
   try {
     return { poller: await startPollerWorker(recipes, events, options.maxBackoffMs, options.log), inWorker: true };
@@ -192,9 +195,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
       return;
     }
     const items = entry?.device.items ?? [];
-    // The answered items come in the device's item order: one pass pairs them.
+    // The answered items come in the device's item order: one pass pairs them. Items the poll did
+    // not ask for (their own interval has not run) are left as they are.
+    const { read } = answer;
     let j = answer.from;
     for (const item of items) {
+      if (read && !read.has(item.id)) continue;
       let raw: number | undefined;
       if (j < to && ids[j] === item.id) raw = values[j++];
       checkItem(item, raw, answer, tsMs, false);
@@ -202,7 +208,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
     publishSamples(tsMs);
     // The device is down only when none of its items answered; an answer that is not a usable
     // number is the item's problem (unknown, with its reason), and the device names those items.
-    if (items.length > 0 && to === answer.from) {
+    // After a poll that read only some items, the others still count while they hold a value.
+    if (items.length > 0 && to === answer.from && (!read || !items.some((i) => live.holdsValue(i.id)))) {
       setDeviceState(deviceId, monitorState.unknown, answer.errors?.values().next().value ?? 'no value');
     } else if (entry) judgeDevice(entry);
   };

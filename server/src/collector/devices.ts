@@ -13,8 +13,14 @@ import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
 import { stringSharer } from '../share-strings.ts';
 import type { DriverDevice, DriverItem } from './driver.ts';
 
+/** An item as its device's loop reads it. */
+export interface PolledItem extends DriverItem {
+  /** Seconds between two reads of the item; 0 (or not above its device's interval): at every poll. */
+  check_interval: number;
+}
+
 /** An item as the collector reads it. */
-export interface CollectorItem extends DriverItem {
+export interface CollectorItem extends PolledItem {
   device_id: number;
   /** Named in its device's state reason when it gives no usable value. */
   name?: string;
@@ -26,7 +32,7 @@ export interface CollectorItem extends DriverItem {
 export interface PolledDevice extends DriverDevice {
   driver: DriverName;
   check_interval: number;
-  items: DriverItem[];
+  items: PolledItem[];
 }
 
 export interface CollectorDevice extends PolledDevice {
@@ -64,7 +70,7 @@ export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox
   for (;;) {
     let iq = db.kysely
       .selectFrom('items')
-      .select(['id', 'device_id', 'name', 'value_type', 'source', 'max_age'])
+      .select(['id', 'device_id', 'name', 'value_type', 'source', 'max_age', 'check_interval'])
       .where('enable', '=', 1);
     if (deviceId !== undefined) iq = iq.where('device_id', '=', deviceId);
     if (after !== null) iq = iq.where('id', '>', after);
@@ -89,6 +95,7 @@ export const loadDevices = async (db: Db, deviceId?: number, secrets?: SecretBox
         value_type: it.value_type === 0 ? 0 : 1,
         source,
         max_age: it.max_age,
+        check_interval: it.check_interval,
       });
     }
     if (page.length < pageSize) break;

@@ -76,10 +76,16 @@ export interface Driver {
 export type DriverRegistry = Partial<Record<DriverName, Driver>>;
 
 /**
- * Rounds away binary noise of scaled values (23.5 × 0.1 → 2.35, not 2.3500000000000001). Values of
- * a billion and more are kept: × 1e6 would pass 2^53 and change their last digits (64-bit counters).
+ * A raw reading times the item's scale, with no rounding: a value keeps the precision its type
+ * carries (docs/monitoring.md "Precision"). A decimal scale (0.1, 0.01, 1e-5 …) divides by its
+ * whole inverse instead, which rounds once, as the decimal product would: 2351 × 0.1 is 235.1,
+ * not 235.10000000000002, and 1234567891234 × 0.001 is 1234567891.234.
  */
-export const roundValue = (value: number): number => (Math.abs(value) >= 1e9 ? value : Math.round(value * 1e6) / 1e6);
+export const scaleValue = (raw: number, scale: number): number => {
+  if (scale === 1) return raw;
+  const divisor = Math.round(1 / scale);
+  return divisor > 1 && 1 / divisor === scale ? raw / divisor : raw * scale;
+};
 
 /** Rejects with `message` when `promise` takes longer than `ms`. */
 export const withTimeout = <T>(promise: Promise<T>, ms: number, message: string): Promise<T> =>

@@ -279,6 +279,11 @@ export const createLiveItems = (bus: Pick<EventBus, 'publish'>) => {
     markUnknown,
     outageOver,
     isStale: (itemId: number) => stale.has(itemId),
+    /** Whether an item has a current value (not unknown, not waiting for its first). */
+    holdsValue: (itemId: number) => {
+      const s = slotOf.get(itemId);
+      return s !== undefined && liveState[s] !== monitorState.unknown && !Number.isNaN(liveValue[s]!);
+    },
     /** The item is no longer collected: it is not past its maximum age any more. */
     forget: (itemId: number) => stale.delete(itemId),
   };

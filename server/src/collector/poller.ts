@@ -1,4 +1,4 @@
-import type { PolledDevice } from './devices.ts';
+import type { PolledDevice, PolledItem } from './devices.ts';
 import { type DriverRegistry, type DriverSession, errorText, type ReadResult, withTimeout } from './driver.ts';
 
 /**
@@ -6,8 +6,18 @@ import { type DriverRegistry, type DriverSession, errorText, type ReadResult, wi
  * that an answer still in flight after a device was reloaded is recognised as stale.
  */
 export interface PollerEvents {
-  /** A poll's answer, or (pushed) a message a push session was told. */
-  answer(deviceId: number, gen: number, result: ReadResult, tsMs: number, pushed: boolean): void;
+  /**
+   * A poll's answer, or (pushed) a message a push session was told. `read`: the items a poll asked
+   * for when it was not all of them (items with an interval of their own that were not due).
+   */
+  answer(
+    deviceId: number,
+    gen: number,
+    result: ReadResult,
+    tsMs: number,
+    pushed: boolean,
+    read: PolledItem[] | null,
+  ): void;
   /** A poll of a device with no items. */
   empty(deviceId: number, gen: number): void;
   /** A session that pushes answered a poll (its values come as messages); `recovered`: after failures. */
@@ -30,22 +40,44 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
+/**
+ * The loops' clock: a monotonic time in ms and timers. A change of the system time moves no poll.
+ * Tests hand in a clock they drive, so a schedule is checked without waiting for it.
+ */
+export interface LoopClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const systemClock: LoopClock = {
+  now: () => performance.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
 interface Loop {
   device: PolledDevice;
   gen: number;
   session: DriverSession | null;
-  timer: NodeJS.Timeout | null;
+  /** The session was opened by this poll: it reads every item (a first poll, or after an outage). */
+  fresh: boolean;
+  timer: unknown;
   failures: number;
   stopped: boolean;
   running: Promise<void> | null;
-  /** When the loop's next poll is due (ms, `performance.now()`: a change of the system time moves no poll). */
+  /** When the loop's next poll is due (ms, on the loop clock). */
   due: number;
+  /** When each item with an interval of its own longer than its device's is next read (ms, loop clock). */
+  itemDue: Map<number, number>;
 }
 
 export interface PollerOptions {
   drivers: DriverRegistry;
   events: PollerEvents;
   now?: () => number;
+  /** The loops' clock (default: `performance.now()` and the process's timers). */
+  clock?: LoopClock;
   /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
   maxBackoffMs?: number;
   /**
@@ -62,6 +94,7 @@ export interface PollerOptions {
  */
 export const createPoller = (options: PollerOptions): Poller => {
   const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   const { events } = options;
   const loops = new Map<number, Loop>();
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
@@ -84,7 +117,7 @@ export const createPoller = (options: PollerOptions): Poller => {
     const connecting = driver.connect(loop.device, {
       onValues: (result, tsMs) => {
         if (!loop.stopped && loops.get(loop.device.id) === loop)
-          events.answer(loop.device.id, loop.gen, result, tsMs, true);
+          events.answer(loop.device.id, loop.gen, result, tsMs, true, null);
       },
     });
     const session = await withTimeout(connecting, timeout, `no answer within ${timeout} ms`).catch((err) => {
@@ -97,11 +130,38 @@ export const createPoller = (options: PollerOptions): Poller => {
       throw new Error('stopped');
     }
     loop.session = session;
+    loop.fresh = true;
     events.opened(loop.device.id, loop.gen, now(), session.pushes === true);
     return session;
   };
 
   const intervalMs = (device: PolledDevice) => Math.max(1, device.check_interval || 10) * 1000;
+
+  /**
+   * The items this poll reads (docs/monitoring.md "Item intervals"): every item on a fresh
+   * session; otherwise an item with an interval of its own longer than its device's only when that
+   * interval has run since it was last read, counted on the polls' due times, so a 20 s item on a
+   * 5 s device is read at every fourth poll (and a 12 s one at every third: at the first poll
+   * after its interval). A session that pushes gets every item (its subscriptions).
+   */
+  const dueItems = (loop: Loop, session: DriverSession): PolledItem[] => {
+    const { items } = loop.device;
+    const deviceMs = intervalMs(loop.device);
+    if (session.pushes || !items.some((i) => i.check_interval * 1000 > deviceMs)) return items;
+    const fresh = loop.fresh;
+    const due: PolledItem[] = [];
+    for (const item of items) {
+      const ownMs = item.check_interval * 1000;
+      if (ownMs > deviceMs) {
+        const next = loop.itemDue.get(item.id);
+        // A millisecond's slack: due times are sums of fractional milliseconds.
+        if (!fresh && next !== undefined && next > loop.due + 1) continue;
+        loop.itemDue.set(item.id, loop.due + ownMs);
+      }
+      due.push(item);
+    }
+    return due;
+  };
 
   const pollOnce = async (loop: Loop) => {
     const { device } = loop;
@@ -111,12 +171,17 @@ export const createPoller = (options: PollerOptions): Poller => {
     }
     try {
       const session = await openSession(loop);
+      const items = dueItems(loop, session);
+      loop.fresh = false;
+      // Nothing due (every item has a longer interval of its own): no read, nothing to say.
+      if (items.length === 0) return;
       const timeout = device.options.timeout_ms;
-      const result = await withTimeout(session.read(device.items), timeout, `no answer within ${timeout} ms`);
+      const result = await withTimeout(session.read(items), timeout, `no answer within ${timeout} ms`);
       if (loop.stopped) return;
       const recovered = loop.failures > 0;
       loop.failures = 0;
-      if (!session.pushes) events.answer(device.id, loop.gen, result, now(), false);
+      const partial = items.length < device.items.length ? items : null;
+      if (!session.pushes) events.answer(device.id, loop.gen, result, now(), false, partial);
       else events.alive(device.id, loop.gen, recovered);
     } catch (err) {
       if (loop.stopped) return;
@@ -126,36 +191,39 @@ export const createPoller = (options: PollerOptions): Poller => {
     }
   };
 
-  const schedule = (loop: Loop, delayMs: number) => {
+  /** Sets the loop's next poll for `due` (ms, loop clock). */
+  const schedule = (loop: Loop, due: number) => {
     if (loop.stopped) return;
-    loop.due = performance.now() + delayMs;
-    loop.timer = setTimeout(() => {
-      loop.timer = null;
-      const due = loop.due;
-      const wait = options.gate?.();
-      loop.running = (wait ? wait.then(() => (loop.stopped ? undefined : pollOnce(loop))) : pollOnce(loop)).finally(
-        () => {
-          loop.running = null;
-          const base = intervalMs(loop.device);
-          // Retries of a dead device back off: 1, 2, 4 … intervals, but never more than one interval
-          // + 10 s (nor maxBackoffMs), whatever the outage length: a device whose peer returns is
-          // polled again within that and seen within 2 intervals + 10 s (docs/monitoring.md).
-          const factor = loop.failures > 1 ? 2 ** Math.min(loop.failures - 1, 6) : 1;
-          const cap = Math.min(maxBackoffMs, base + recoverySlackMs);
-          const wait = Math.max(base, Math.min(base * factor, cap));
-          // Counted from when this poll was due, not from when its timer fired: a timer's lateness
-          // does not add up, so a device read every second is read 60 times a minute. A poll that
-          // ran past its next one starts the count afresh (no burst to catch up).
-          schedule(loop, Math.max(0, due + wait - performance.now()));
-        },
-      );
-    }, delayMs);
-    loop.timer.unref?.();
+    loop.due = due;
+    loop.timer = clock.setTimeout(
+      () => {
+        loop.timer = null;
+        const due = loop.due;
+        const wait = options.gate?.();
+        loop.running = (wait ? wait.then(() => (loop.stopped ? undefined : pollOnce(loop))) : pollOnce(loop)).finally(
+          () => {
+            loop.running = null;
+            const base = intervalMs(loop.device);
+            // Retries of a dead device back off: 1, 2, 4 … intervals, but never more than one interval
+            // + 10 s (nor maxBackoffMs), whatever the outage length: a device whose peer returns is
+            // polled again within that and seen within 2 intervals + 10 s (docs/monitoring.md).
+            const factor = loop.failures > 1 ? 2 ** Math.min(loop.failures - 1, 6) : 1;
+            const cap = Math.min(maxBackoffMs, base + recoverySlackMs);
+            const wait = Math.max(base, Math.min(base * factor, cap));
+            // Counted from when this poll was due, not from when its timer fired: a timer's lateness
+            // does not add up, so a device read every second is read 60 times a minute. A poll that
+            // ran past its next one starts the count afresh (no burst to catch up).
+            schedule(loop, Math.max(clock.now(), due + wait));
+          },
+        );
+      },
+      Math.max(0, due - clock.now()),
+    );
   };
 
   const stopLoop = async (loop: Loop) => {
     loop.stopped = true;
-    if (loop.timer) clearTimeout(loop.timer);
+    if (loop.timer !== null) clock.clearTimeout(loop.timer);
     await loop.running?.catch(() => undefined);
     await closeSession(loop);
   };
@@ -166,15 +234,17 @@ export const createPoller = (options: PollerOptions): Poller => {
         device,
         gen,
         session: null,
+        fresh: false,
         timer: null,
         failures: 0,
         stopped: false,
         running: null,
         due: 0,
+        itemDue: new Map(),
       };
       loops.set(device.id, loop);
       // First polls are spread over one interval so that a restart does not burst.
-      schedule(loop, Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));
+      schedule(loop, clock.now() + Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));
     },
     async remove(deviceId) {
       const loop = loops.get(deviceId);

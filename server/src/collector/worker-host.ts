@@ -53,6 +53,8 @@ export const startPollerWorker = async (
     s: number;
     e: number;
     err: number;
+    /** The next entry of `reads`. */
+    r: number;
     offset: number;
   }
   /**
@@ -79,7 +81,16 @@ export const startPollerWorker = async (
         reasons ??= new Map();
         reasons.set(id, reason);
       }
-      const answer: Answer = { ids: b.ids, values: b.values, from: t.offset, to: t.offset + count, errors: reasons };
+      let read: Set<number> | null = null;
+      if (t.r < b.reads.length && b.reads[t.r]![0] === s) read = new Set(b.reads[t.r++]![1]);
+      const answer: Answer = {
+        ids: b.ids,
+        values: b.values,
+        from: t.offset,
+        to: t.offset + count,
+        errors: reasons,
+        read,
+      };
       // Moved past before it is taken: an answer that throws is not taken twice.
       t.offset += count;
       t.s = s + 1;
@@ -127,7 +138,7 @@ export const startPollerWorker = async (
       let ready = false;
       w.on('message', (m: FromWorker) => {
         if (m.type === 'batch') {
-          queue.push({ b: m, from: w, s: 0, e: 0, err: 0, offset: 0 });
+          queue.push({ b: m, from: w, s: 0, e: 0, err: 0, r: 0, offset: 0 });
           draining ??= setImmediate(drain);
         } else if (m.type === 'ready') {
           ready = true;
@@ -188,7 +199,12 @@ export const startPollerWorker = async (
     for (const { device, gen } of list) {
       const polled: PolledDevice = {
         ...device,
-        items: device.items.map(({ id, value_type, source }) => ({ id, value_type, source })),
+        items: device.items.map(({ id, value_type, source, check_interval }) => ({
+          id,
+          value_type,
+          source,
+          check_interval,
+        })),
       };
       part.push({ device: polled, gen });
       items += polled.items.length;

@@ -28,7 +28,8 @@ export type LoopEvent =
  * Worker → main thread. A batch holds the answers of the polls and messages since the last one,
  * as segments: `h` has five numbers a segment (device id, gen, time ms, pushed 0/1, count), `ids`
  * and `values` the answered items segment after segment (transferred, not copied), `errors`
- * (segment, item id, reason) the reasons; `events` the loops' other events, in order with them.
+ * (segment, item id, reason) the reasons, `reads` the items of polls that read only some;
+ * `events` the loops' other events, in order with them.
  */
 export type FromWorker =
   | { type: 'ready' }
@@ -38,6 +39,8 @@ export type FromWorker =
       ids: Float64Array;
       values: Float64Array;
       errors: Array<[number, number, string]>;
+      /** (segment, item ids) of the polls that read only some of their device's items. */
+      reads: Array<[number, number[]]>;
       events: LoopEvent[];
     }
   | { type: 'reply'; req: number; error?: string; plain?: boolean };

@@ -20,6 +20,7 @@ let h: number[] = [];
 let ids: number[] = [];
 let values: number[] = [];
 let errors: Array<[number, number, string]> = [];
+let reads: Array<[number, number[]]> = [];
 let events: LoopEvent[] = [];
 let scheduled = false;
 /**
@@ -47,6 +48,7 @@ const flush = () => {
     ids: Float64Array.from(ids),
     values: Float64Array.from(values),
     errors,
+    reads,
     events,
   };
   unacknowledged += batch.h.length / 5 + batch.ids.length;
@@ -54,6 +56,7 @@ const flush = () => {
   ids = [];
   values = [];
   errors = [];
+  reads = [];
   events = [];
   post(batch, [batch.h.buffer, batch.ids.buffer, batch.values.buffer] as ArrayBuffer[]);
 };
@@ -75,7 +78,7 @@ const poller = createPoller({
   gate: () =>
     closing || unacknowledged < unacknowledgedLimit ? null : new Promise<void>((resolve) => waiting.push(resolve)),
   events: {
-    answer(deviceId, gen, result, tsMs, pushed) {
+    answer(deviceId, gen, result, tsMs, pushed, read) {
       const device = devices.get(deviceId);
       if (!device) return;
       const from = ids.length;
@@ -83,6 +86,7 @@ const poller = createPoller({
       const reasons = encodeAnswer(device.items, result, pushed, ids, values);
       h.push(deviceId, gen, tsMs, pushed ? 1 : 0, ids.length - from);
       if (reasons) for (const [id, reason] of reasons) errors.push([segment, id, reason]);
+      if (read) reads.push([segment, read.map((i) => i.id)]);
       soon();
     },
     empty: (d, g) => event({ k: 'empty', at: segments(), d, g }),

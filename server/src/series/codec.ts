@@ -83,6 +83,14 @@ export const lowerBound = (ids: Int32Array, id: number): number => {
   return lo;
 };
 
+/**
+ * The mean of a roll-up bucket. A float64 sum of many values drifts in its last digits (3600
+ * samples of 230.123456789 sum to a mean of 230.1234567889841, below their minimum): a bucket of
+ * one value answers that value, and a mean never leaves [min, max].
+ */
+export const meanOf = (b: { min: number; max: number; sum: number; count: number }): number =>
+  b.min === b.max ? b.min : Math.min(b.max, Math.max(b.min, b.sum / b.count));
+
 /** Folds value `v` into the roll-up bucket of `itemId` starting at `bucket` (epoch seconds). */
 export const fold = (target: Map<string, RollupBucket>, itemId: number, bucket: number, v: number) => {
   const key = `${itemId}:${bucket}`;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { OpenBlocks } from './blocks.ts';
-import { chooseResolution, decodeBlock, decodeChunk, minMaxBuckets, type RollupBucket } from './codec.ts';
+import { chooseResolution, decodeBlock, decodeChunk, meanOf, minMaxBuckets, type RollupBucket } from './codec.ts';
 
 /**
  * The store's reads: the tables (chunks and roll-ups) joined with the blocks not yet compacted, which
@@ -102,7 +102,7 @@ export const createSeriesReads = (kysely: Kysely<Database>, open: OpenBlocks) =>
       ts: Number(r.ts),
       min: r.min,
       max: r.max,
-      avg: r.sum / r.count,
+      avg: meanOf(r),
     }));
     return { resolution, points: minMaxBuckets(rows, t1, t2, maxPoints) };
   };

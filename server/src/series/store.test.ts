@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { blockSamples, createSampleBuffer } from './blocks.ts';
+import { decodeBlock, encodeBlock, fold, meanOf, type RollupBucket } from './codec.ts';
 import { chooseResolution, decodeChunk, encodeChunks, minMaxBuckets } from './store.ts';
+
+/** Values a float64 or a 64-bit integer carries that a rounding to 6 decimals changed or lost. */
+const exact = [230.123456789, 4e-7, -4.9e-7, 9_007_199_254_740_991, -9_007_199_254_740_991, 5e-324, Number.MAX_VALUE];
 
 describe('series store pieces', () => {
   it('round-trips a chunk, also from an unaligned view', () => {
@@ -10,6 +14,29 @@ describe('series store pieces', () => {
     const { ts, values } = decodeChunk(shifted.subarray(3), 3);
     expect([...ts]).toEqual([1000, 2000, 3000]);
     expect([...values]).toEqual([1.5, -2, 3.25]);
+  });
+
+  it('keeps float64 values bit for bit through a block and a chunk', () => {
+    const n = exact.length;
+    const ts = Float64Array.from(exact, (_, i) => 1_000 * (i + 1));
+    const block = decodeBlock(encodeBlock({ ids: new Int32Array(n).fill(7), ts, values: Float64Array.from(exact) }), n);
+    expect([...block.values]).toEqual(exact);
+    const chunk = decodeChunk(encodeChunks(ts, block.values, [0, n])[0]!, n);
+    expect([...chunk.values]).toEqual(exact);
+  });
+
+  it('a roll-up of one value answers it exactly, and a mean never leaves its bucket’s minimum and maximum', () => {
+    const buckets = new Map<string, RollupBucket>();
+    for (let i = 0; i < 3600; i++) for (const [k, v] of exact.entries()) fold(buckets, k + 1, 0, v);
+    expect([...buckets.values()].map(meanOf)).toEqual(exact);
+    // The plain quotient drifted below the minimum.
+    expect(buckets.get('1:0')!.sum / 3600).not.toBe(230.123456789);
+    const mixed = new Map<string, RollupBucket>();
+    for (let i = 0; i < 3600; i++) fold(mixed, 1, 0, i % 2 ? 0.1 : 0.2);
+    const bucket = mixed.get('1:0')!;
+    expect(meanOf(bucket)).toBeCloseTo(0.15, 12);
+    expect(meanOf({ min: 1, max: 2, sum: 2.0000000001, count: 1 })).toBe(2);
+    expect(bucket.count).toBe(3600);
   });
 
   it('chooses raw, minute or hour by the bucket width', () => {

@@ -49,7 +49,11 @@ export type SerialSettings = z.infer<typeof serialSettings>;
 
 /** Driver-specific options: SNMP community or v3 user, MQTT client options. */
 export const deviceOptions = z.strictObject({
-  community: optionalText(64).default('public').describe('SNMP v1/v2c community.'),
+  community: optionalText(64)
+    .default('public')
+    .describe(
+      "SNMP v1/v2c community (omitted on a new device: public). Write-only: answered as '' with community_set; '' on a change keeps the stored one.",
+    ),
   v3_user: optionalText(64).default('').describe('SNMPv3 user name (required for v3).'),
   v3_level: z.enum(['noAuthNoPriv', 'authNoPriv', 'authPriv']).default('authPriv').describe('SNMPv3 security level.'),
   v3_auth_protocol: z.enum(['md5', 'sha', 'sha256']).default('sha').describe('SNMPv3 authentication protocol.'),
@@ -99,8 +103,11 @@ export const deviceOptions = z.strictObject({
 export type DeviceOptions = z.infer<typeof deviceOptions>;
 
 /** Device secrets never leave the server: answered as '' with a flag saying whether one is kept. */
-export const deviceSecretFields = ['mqtt_password', 'v3_auth_key', 'v3_priv_key'] as const;
+export const deviceSecretFields = ['community', 'mqtt_password', 'v3_auth_key', 'v3_priv_key'] as const;
 export const deviceOptionsRow = deviceOptions.extend({
+  community_set: z
+    .boolean()
+    .describe('Whether an SNMP v1/v2c community is kept (the community itself is never answered).'),
   mqtt_password_set: z.boolean().describe('Whether an MQTT password is kept (the password itself is never answered).'),
   v3_auth_key_set: z.boolean().describe('Whether an SNMPv3 authentication key is kept.'),
   v3_priv_key_set: z.boolean().describe('Whether an SNMPv3 privacy key is kept.'),

@@ -57,20 +57,30 @@ export const itemInput = z
       .describe('1 numeric (judged against threshold_min/max), 0 status (judged against status_threshold).'),
     threshold_min: nullableNumber
       .default(null)
-      .describe('Numeric items: lowest normal value (required unless telemetry_only); null for status items.'),
+      .describe(
+        'Lowest normal value; required for numeric items (value_type 1) unless telemetry_only; null for status items.',
+      ),
     threshold_max: nullableNumber
       .default(null)
-      .describe('Numeric items: highest normal value, not below threshold_min; null for status items.'),
+      .describe(
+        'Highest normal value, not below threshold_min; required for numeric items (value_type 1) unless telemetry_only; null for status items.',
+      ),
     /** Status items: the value that means abnormal (e.g. "1" for a leak). */
     status_threshold: optionalText(32)
       .default('')
-      .describe('Status items: the value that means abnormal, e.g. "1" for a leak.'),
+      .describe(
+        'The value that means abnormal, e.g. "1" for a leak; required for status items (value_type 0) unless telemetry_only.',
+      ),
     recovery_point: nullableNumber
       .default(null)
-      .describe('Numeric items: margin inside [min, max] a raised alarm must reach to clear (hysteresis).'),
+      .describe(
+        'Margin inside [min, max] a raised alarm must reach to clear (hysteresis); required for numeric items (value_type 1) unless telemetry_only.',
+      ),
     overrun_point: nullableNumber
       .default(null)
-      .describe('Numeric items: margin beyond min or max at which an alarm is raised.'),
+      .describe(
+        'Margin beyond min or max at which an alarm is raised; required for numeric items (value_type 1) unless telemetry_only.',
+      ),
     alarm_level: z
       .number()
       .int()
@@ -112,8 +122,10 @@ export const itemInput = z
       .default(0)
       .describe('Action run when the item recovers (0: none).'),
     check_interval: nonNegativeInt('checkInterval')
-      .default(10)
-      .describe('Seconds between two checks of the item (non-negative integer).'),
+      .default(0)
+      .describe(
+        "Seconds between two reads of the item (non-negative integer); 0: at every poll of its device. Read at the first poll of its device after the interval has run, so never more often than the device's interval. MQTT items take every message as it comes: their interval must be 0.",
+      ),
     repetitions: nonNegativeInt('repetitions')
       .default(1)
       .describe('Consecutive checks a new state needs before it counts (0 and 1: at once).'),
@@ -172,7 +184,11 @@ type ItemRuleFields = Pick<
   | 'overrun_point'
   | 'overrun_action_id'
   | 'recovery_action_id'
-> & { telemetry_only?: boolean | undefined };
+> & {
+  telemetry_only?: boolean | undefined;
+  check_interval?: number | undefined;
+  source?: { kind: string } | undefined;
+};
 
 /**
  * The item rules of 002 §5.1: numeric items need min and max with max not below min, and
@@ -205,6 +221,10 @@ export const checkItemRules = (item: ItemRuleFields, ctx: z.RefinementCtx) => {
   }
   if (item.overrun_action_id !== 0 && item.overrun_action_id === item.recovery_action_id) {
     ctx.addIssue({ code: 'custom', path: ['recovery_action_id'], message: msg('sameAction') });
+  }
+  // An MQTT value comes when it is published, not when it is asked for: no interval can be kept.
+  if (item.source?.kind === 'mqtt' && (item.check_interval ?? 0) > 0) {
+    ctx.addIssue({ code: 'custom', path: ['check_interval'], message: msg('checkIntervalPushed') });
   }
 };
 

@@ -6,7 +6,7 @@ import {
   modbusRegisterCount,
 } from '@sitewatch/contract/monitoring';
 import type ModbusRTU from 'modbus-serial';
-import { type DriverItem, type DriverSession, type ReadResult, roundValue } from '../driver.ts';
+import { type DriverItem, type DriverSession, type ReadResult, scaleValue } from '../driver.ts';
 
 type ModbusSource = Extract<ItemSource, { kind: 'modbus' }>;
 /** The decoding a value needs (a source's fields, defaults allowed). */
@@ -31,6 +31,19 @@ const reorder = (bytes: Buffer, order: ModbusByteOrder): Buffer => {
   return out;
 };
 
+/**
+ * A float32 as the shortest decimal that is the same float32 (230.1, not the 230.10000610351562 a
+ * float64 holds of it): the digits the type carries and no more (docs/monitoring.md "Precision").
+ */
+export const float32Value = (x: number): number => {
+  if (!Number.isFinite(x)) return x;
+  for (let digits = 6; digits < 9; digits++) {
+    const shorter = Number(x.toPrecision(digits));
+    if (Math.fround(shorter) === x) return shorter;
+  }
+  return Number(x.toPrecision(9));
+};
+
 /** Decodes the value at `offset` (in registers) of register bytes as read from the device. */
 export const decodeRegisters = (bytes: Buffer, offset: number, source: Decoding): number => {
   const count = registerCount(source.data_type);
@@ -52,7 +65,7 @@ export const decodeRegisters = (bytes: Buffer, offset: number, source: Decoding)
     case 'uint32':
       return b.readUInt32BE(0);
     case 'float32':
-      return b.readFloatBE(0);
+      return float32Value(b.readFloatBE(0));
     // 64-bit integers beyond 2^53 lose their last digits as numbers (docs/monitoring.md).
     case 'int64':
       return Number(b.readBigInt64BE(0));
@@ -249,7 +262,7 @@ const modbusSessionOf = (client: ModbusRTU, failure: () => Error | null, options
     for (const { item, source, address } of span.points) {
       const raw = decodeRegisters(answer.buffer, address - span.start, source);
       // NaN and Infinity pass through: the collector's edge check makes the item unknown (reading.ts).
-      result.values.set(item.id, roundValue(raw * source.scale));
+      result.values.set(item.id, scaleValue(raw, source.scale));
     }
   };
 

@@ -1,5 +1,5 @@
 import { defaultCommandPayload } from '@sitewatch/contract/monitoring';
-import { type Driver, type DriverItem, errorText, type ReadResult, roundValue, withTimeout } from '../driver.ts';
+import { type Driver, type DriverItem, errorText, type ReadResult, scaleValue, withTimeout } from '../driver.ts';
 import { checkReading, parseNumberText, type Reading } from '../reading.ts';
 
 /** The topic of an item on a device: `{device_id}` stands for the device's id. */
@@ -78,7 +78,7 @@ const readItem = (result: ReadResult, item: DriverItem, payload: unknown): boole
   if (item.source.kind !== 'mqtt') return false;
   const n = valueAtPath(payload, item.source.json_path);
   if (n === null) return false;
-  if (n.ok) result.values.set(item.id, roundValue(n.value * item.source.scale));
+  if (n.ok) result.values.set(item.id, scaleValue(n.value, item.source.scale));
   else {
     // A message came, without a usable number: the item is unknown with the reason, the device is not.
     result.values.set(item.id, Number.NaN);

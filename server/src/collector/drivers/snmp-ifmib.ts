@@ -1,6 +1,6 @@
 import { type IfMetric, ifRateMetrics } from '@sitewatch/contract/monitoring';
 import type NetSnmp from 'net-snmp';
-import { type Driver, type DriverDevice, type DriverItem, errorText, type ReadResult, roundValue } from '../driver.ts';
+import { type Driver, type DriverDevice, type DriverItem, errorText, type ReadResult } from '../driver.ts';
 import { loadSnmp, openSnmpSession } from './snmp.ts';
 
 /**
@@ -249,7 +249,7 @@ export const createIfMibDriver = (options: { now?: () => number } = {}): Driver 
         for (const { id, if_index, metric } of ours) {
           const port = ports.get(if_index)!;
           const value = metricValue(metric, port, (c) => rates.get(`${if_index}|${c}`));
-          if (value.ok) result.values.set(id, roundValue(value.value));
+          if (value.ok) result.values.set(id, value.value);
           else result.errors.set(id, value.reason);
         }
         return result;

@@ -6,7 +6,7 @@ import {
   type DriverSession,
   errorText,
   type ReadResult,
-  roundValue,
+  scaleValue,
 } from '../driver.ts';
 import { checkReading, parseNumberText, type Reading } from '../reading.ts';
 
@@ -102,7 +102,7 @@ export const snmpDriver: Driver = {
           return;
         }
         const n = snmpNumber(vb);
-        if (n.ok) result.values.set(item.id, roundValue(n.value * item.source.scale));
+        if (n.ok) result.values.set(item.id, scaleValue(n.value, item.source.scale));
         else {
           // The agent answered, with something that is not a number: the item is unknown, the device is not.
           result.values.set(item.id, Number.NaN);

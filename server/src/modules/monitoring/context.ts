@@ -187,9 +187,11 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
     const o = openOptions(text);
     return {
       ...o,
+      community: '',
       mqtt_password: '',
       v3_auth_key: '',
       v3_priv_key: '',
+      community_set: o.community !== '',
       mqtt_password_set: o.mqtt_password !== '',
       v3_auth_key_set: o.v3_auth_key !== '',
       v3_priv_key_set: o.v3_priv_key !== '',

@@ -69,7 +69,7 @@ export const createDeviceService = (ctx: MonitoringContext) => {
           working_period_id: 0,
           overrun_action_id: 0,
           recovery_action_id: 0,
-          check_interval: 10,
+          check_interval: 0,
           repetitions: 1,
           notification_interval: 300,
           check_period_id: 0,

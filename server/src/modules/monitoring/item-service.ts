@@ -4,6 +4,7 @@ import {
   type DriverName,
   type ItemValues,
   type itemBulkUpdate,
+  itemSource,
   type SerialSettings,
   serialSettings,
   timePeriodInput,
@@ -75,6 +76,7 @@ export const createItemService = (ctx: MonitoringContext) => {
             ...input.set,
             value_type: row.value_type === 0 ? (0 as const) : (1 as const),
             telemetry_only: row.telemetry_only === 1,
+            source: parse(row.source, itemSource, null) ?? undefined,
           };
           const problems: string[] = [];
           const ctx = {

@@ -3,6 +3,7 @@ import type { HistoryRow, RetentionSettings } from '@sitewatch/contract/series';
 import type { Db } from '../../db/kysely.ts';
 import { notFound } from '../../http/errors.ts';
 import { sheetWorkbook } from '../../http/xlsx.ts';
+import { meanOf } from '../../series/codec.ts';
 import type { SeriesStore } from '../../series/store.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
 import { templateCalls } from './templates.ts';
@@ -88,7 +89,7 @@ export const createSeriesService = (deps: {
           ts: d.ts,
           min: d.min,
           max: d.max,
-          avg: d.sum / d.count,
+          avg: meanOf(d),
           count: d.count,
         }));
       } else {
@@ -97,7 +98,7 @@ export const createSeriesService = (deps: {
           ts: b.ts,
           min: b.min,
           max: b.max,
-          avg: b.sum / b.count,
+          avg: meanOf(b),
           count: b.count,
         }));
       }
@@ -182,7 +183,8 @@ export const createSeriesService = (deps: {
           formatLocalTime(r.ts, q.tz_offset ?? 0),
           r.min,
           r.max,
-          Math.round(r.avg * 1000) / 1000,
+          // The 15 digits a spreadsheet keeps (a mean's last float digits are noise); not 3 decimals, which made 4e-7 a 0.
+          Number(r.avg.toPrecision(15)),
           r.count,
           r.unit,
         ]),

@@ -5,8 +5,18 @@ import { FormCol } from '../../../components/form-col.tsx';
 import { useFieldRules } from '../../../components/form-rules.ts';
 
 /** A number input of a monitoring form, checked with the form's rules. */
-export const NumberField = ({ name, label, min }: { name: string | string[]; label: string; min?: number }) => (
-  <Form.Item rules={useFieldRules()} name={name} label={label}>
+export const NumberField = ({
+  name,
+  label,
+  min,
+  tooltip,
+}: {
+  name: string | string[];
+  label: string;
+  min?: number;
+  tooltip?: string;
+}) => (
+  <Form.Item rules={useFieldRules()} name={name} label={label} tooltip={tooltip}>
     <InputNumber min={min} style={{ width: '100%' }} />
   </Form.Item>
 );

@@ -86,7 +86,7 @@ const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow 
   const version = Form.useWatch('protocol_version', form);
   const isNew = device === null;
   // Stored secrets are never sent back: say one is kept unless a new one is typed.
-  const keptHint = (f: 'mqtt_password' | 'v3_auth_key' | 'v3_priv_key') =>
+  const keptHint = (f: 'community' | 'mqtt_password' | 'v3_auth_key' | 'v3_priv_key') =>
     device?.options[`${f}_set`] ? t('monitoringUi.devices.secretSet') : undefined;
   return (
     <>
@@ -202,8 +202,9 @@ const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow 
                 rules={rules}
                 name={['options', 'community']}
                 label={t('monitoringUi.devices.community')}
+                extra={keptHint('community')}
               >
-                <Input />
+                <Input.Password autoComplete="new-password" />
               </FormCol>
             )}
           </Row>

@@ -35,7 +35,7 @@ const newItem = {
   recovery_point: 0,
   overrun_point: 0,
   alarm_level: 1,
-  check_interval: 10,
+  check_interval: 0,
   repetitions: 1,
   notification_interval: 300,
   enable: true,
@@ -124,7 +124,12 @@ const ItemFields = () => {
           <NumberField name="recovery_action_id" label={t('monitoringUi.items.recoveryAction')} min={0} />
         </Col>
         <Col span={6}>
-          <NumberField name="check_interval" label={t('monitoringUi.items.checkInterval')} min={0} />
+          <NumberField
+            name="check_interval"
+            label={t('monitoringUi.items.checkInterval')}
+            tooltip={t('monitoringUi.items.checkIntervalHelp')}
+            min={0}
+          />
         </Col>
         <FormCol
           span={6}
