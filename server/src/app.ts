@@ -8,6 +8,7 @@ import { createAlarmSettings } from './alarms/settings.ts';
 import type { Kernel } from './area.ts';
 import { areas } from './areas.ts';
 import { createEventBus, type EventBus } from './bus/bus.ts';
+import { createPending, realTimers, type Timer, type Timers, trackedTimers } from './clock/timers.ts';
 import { type Collector, createCollector } from './collector/collector.ts';
 import type { DriverRegistry } from './collector/driver.ts';
 import type { Db } from './db/kysely.ts';
@@ -80,7 +81,13 @@ export interface AppDeps {
   globalConfigDefaults?: GlobalConfigDefaults;
   /** Logins a minute per address on each login route. */
   loginRateLimit?: { max: number; timeWindow: number };
+  /** Epoch ms: what every part reads as now (`Date.now` by default). */
   clock?: () => number;
+  /**
+   * Every timer of the server (the real ones by default); tests hand in a manual clock's, with its
+   * `now` as `clock` (docs/testing.md, "The test clock"). A collector given them polls on the main thread.
+   */
+  timers?: Timers;
   /** Built web app to serve; none in API-only tests. */
   webDir?: string | undefined;
   logLevel?: string;
@@ -113,6 +120,12 @@ export interface Sitewatch {
   collector: Collector | undefined;
   series: SeriesStore | undefined;
   start(): Promise<void>;
+  /**
+   * Resolves when nothing is left to happen without time passing: the bus handlers' work, the
+   * engines (alarm flush and reload, the notifier's queue, live rounds), the series writer, the
+   * device state log and what timers started have drained (docs/testing.md, "The test clock").
+   */
+  settled(): Promise<void>;
 }
 
 /** Removes the spec client's `t` (epoch seconds) from bodies and queries: accepted and ignored. */
@@ -212,6 +225,9 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   });
 
   const clock = deps.clock ?? Date.now;
+  // What a timer's run starts counts as work in flight until it settles (settled()).
+  const timerWork = createPending();
+  const timers = trackedTimers(deps.timers ?? realTimers, timerWork);
   const warn = (obj: object, msg: string) => app.log.warn(obj, msg);
   const bus = createEventBus({ warn });
   const push = deps.push ?? createPushHub();
@@ -221,6 +237,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     deps.series ??
     (deps.drivers
       ? createSeriesStore(deps.db, {
+          timers,
           onFlushError: (err) => warn({ err }, 'writing samples failed'),
           onDropped: ({ itemId, samples, err }) =>
             warn({ err, itemId, samples }, 'samples the database refused were dropped; the rest were stored'),
@@ -236,6 +253,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
           bus,
           drivers: deps.drivers,
           thread: deps.collectorThread ?? 'worker',
+          ...(deps.timers ? { timers, now: clock } : {}),
           log: { warn, info: (obj, msg) => app.log.info(obj, msg) },
         })
       : undefined);
@@ -251,9 +269,10 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   // Device state changes are kept for the device pages' log (bounded per device).
   const deviceStates = deps.drivers ? createDeviceStateLog(deps.db, { log: { warn } }) : undefined;
   if (deviceStates) {
-    bus.subscribe('device.state', (e) =>
-      deviceStates.record(e.device_id, { state: e.state, reason: e.reason, time: e.since }),
-    );
+    bus.subscribe('device.state', (e) => {
+      deviceStates.record(e.device_id, { state: e.state, reason: e.reason, time: e.since });
+      return deviceStates.flush();
+    });
   }
 
   const config = createGlobalConfig(deps.db, deps.globalConfigDefaults, secrets);
@@ -284,7 +303,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   registerAccess(app, access);
   registerAuthHook(app, authenticator);
   registerAuditTrail(app, audit);
-  await registerPushChannel(app, push, authenticator);
+  await registerPushChannel(app, push, authenticator, { timers, clock });
 
   // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
   const live = collector && withJitterState(collector, () => alarms);
@@ -295,6 +314,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     settings: alarmSettings,
     channels: deps.notifyChannels ?? createChannels(() => config.get('OUTBOUND')),
     clock,
+    timers,
     ...(deps.notifyRetryDelayMs !== undefined ? { retryDelayMs: deps.notifyRetryDelayMs } : {}),
     log: app.log,
   });
@@ -304,6 +324,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     notifier,
     settings: alarmSettings,
     clock,
+    timers,
     log: app.log,
   });
   // Scoping in one place: alarm events and live values go to the users granted their site.
@@ -322,6 +343,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     push,
     grants,
     clock,
+    timers,
     secrets,
     audit,
     access,
@@ -343,14 +365,14 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
 
   // ---------- start and stop, in order ----------
   const pruneDeviceStates = () =>
-    void deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
-  const timers: NodeJS.Timeout[] = [];
+    deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
+  let pruneTimer: Timer | null = null;
   let stopMaintenance: (() => void) | undefined;
   let stopLiveFeed: (() => void) | undefined;
   // Closing the app (after in-flight requests) stops polling first, then writes what is buffered:
   // device states, alarms, queued notices, samples; the database is the caller's to close.
   app.addHook('onClose', async () => {
-    for (const timer of timers) clearInterval(timer);
+    timers.clearInterval(pruneTimer);
     for (const area of [...areas].reverse()) await area.stop?.();
     stopLiveFeed?.();
     stopAlarmPush();
@@ -380,13 +402,13 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
           () => config.get('SERIES_RETENTION'),
           series,
           (err) => warn({ err }, 'series maintenance failed'),
+          timers,
         );
       }
       if (deviceStates) {
-        pruneDeviceStates();
-        const timer = setInterval(pruneDeviceStates, 3_600_000);
-        timer.unref();
-        timers.push(timer);
+        void pruneDeviceStates();
+        pruneTimer = timers.setInterval(pruneDeviceStates, 3_600_000);
+        pruneTimer.unref();
       }
       await alarms.start();
       if (live) {
@@ -395,11 +417,29 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
           hub: push,
           live,
           grants,
+          timers,
           log: { warn },
         });
       }
-      for (const area of areas) await area.start?.();
+      for (const area of areas) await area.start?.(kernel);
       if (deps.drivers) await collector?.start();
+    },
+    async settled() {
+      // One part's work may start another's (a sample → an alarm → a notice → its log row): rounds
+      // until one finds every part quiet.
+      const parts = [
+        () => bus.settled(),
+        () => timerWork.settled(),
+        () => grants.settled(),
+        () => alarms.settled(),
+        () => notifier.settled(),
+        async () => (series ? series.settled() : false),
+      ];
+      for (;;) {
+        let busy = false;
+        for (const part of parts) busy = (await part()) || busy;
+        if (!busy) return;
+      }
     },
   };
 };

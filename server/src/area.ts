@@ -3,6 +3,7 @@ import type { AlarmEngine } from './alarms/engine.ts';
 import type { withJitterState } from './alarms/live.ts';
 import type { AlarmSettings } from './alarms/settings.ts';
 import type { EventBus } from './bus/bus.ts';
+import type { Timers } from './clock/timers.ts';
 import type { Collector } from './collector/collector.ts';
 import type { Db } from './db/kysely.ts';
 import type { AccessService } from './modules/access/index.ts';
@@ -27,6 +28,8 @@ export interface Kernel {
   /** Site grants per user for scoped pushes (forgets a user on `grants.changed`). */
   grants: GrantCache;
   clock: () => number;
+  /** Every timer an area runs (its schedules, its fills): a test's manual clock drives them. */
+  timers: Timers;
   secrets: SecretBox;
   audit: AuditLog;
   access: AccessService;
@@ -54,6 +57,7 @@ export interface Kernel {
 export interface Area {
   name: string;
   register(kernel: Kernel): void | Promise<void>;
-  start?(): void | Promise<void>;
+  /** Given the kernel it was registered with: several apps in one process start each their own. */
+  start?(kernel: Kernel): void | Promise<void>;
   stop?(): void | Promise<void>;
 }

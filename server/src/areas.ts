@@ -112,6 +112,7 @@ export const areas: Area[] = [
         notifier: k.notifier,
         audit: k.audit,
         clock: k.clock,
+        timers: k.timers,
       }),
   },
   apiTokensArea,

@@ -1,6 +1,7 @@
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import { createChangedIds } from '../changed-ids.ts';
+import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { Db } from '../db/kysely.ts';
 import type { SecretBox } from '../secrets/index.ts';
 import { SlotIndex } from '../slot-index.ts';
@@ -35,7 +36,10 @@ export interface CollectorOptions {
   drivers: DriverRegistry;
   /** Decrypts the device secrets stored encrypted (app.ts hands in the data dir's key). */
   secrets?: SecretBox | undefined;
+  /** Epoch ms of samples and states; a collector given a clock or timers polls on the main thread. */
   now?: () => number;
+  /** Poll timing, persisting and maximum-age sweeps (the worker thread keeps real timers). */
+  timers?: Timers;
   /** How often changed item values and states are written to `items` (ms). */
   persistEveryMs?: number;
   /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
@@ -158,8 +162,9 @@ export const createCollector = (options: CollectorOptions): Collector => {
   };
   /** The items past their maximum age. */
   const stale = new Set<number>();
-  let persistTimer: NodeJS.Timeout | null = null;
-  let sweepTimer: NodeJS.Timeout | null = null;
+  const timers = options.timers ?? realTimers;
+  let persistTimer: Timer | null = null;
+  let sweepTimer: Timer | null = null;
   let polling = false;
   let poller: Poller | null = null;
   let gens = 0;
@@ -456,6 +461,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       createPoller({
         drivers: options.drivers,
         now,
+        timers,
         ...(options.maxBackoffMs !== undefined ? { maxBackoffMs: options.maxBackoffMs } : {}),
         events: {
           ...events,
@@ -465,7 +471,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
           },
         },
       });
-    const recipes = options.thread === 'main' || options.now ? null : driverRecipes(options.drivers);
+    const ownTime = options.now !== undefined || options.timers !== undefined;
+    const recipes = options.thread === 'main' || ownTime ? null : driverRecipes(options.drivers);
     if (!recipes) return inProcess();
     try {
       const worker = await startPollerWorker(recipes, events, options.maxBackoffMs, options.log);
@@ -502,14 +509,17 @@ export const createCollector = (options: CollectorOptions): Collector => {
         // A device or item changed through any area is re-read at once (an item change names its device).
         bus.subscribe('config.changed', ({ area, ids }) => {
           if (area !== 'devices') return;
-          for (const id of ids ?? [undefined])
-            void collector.reload(id).catch((err) => options.log?.warn({ err, id }, 'could not reload a device'));
+          return Promise.all(
+            (ids ?? [undefined]).map((id) =>
+              collector.reload(id).catch((err) => options.log?.warn({ err, id }, 'could not reload a device')),
+            ),
+          );
         }),
       ];
       await loadAll();
-      persistTimer = setInterval(() => void persist(), options.persistEveryMs ?? 5000);
+      persistTimer = timers.setInterval(persist, options.persistEveryMs ?? 5000);
       persistTimer.unref();
-      sweepTimer = setInterval(sweepMaxAge, options.maxAgeSweepMs ?? 500);
+      sweepTimer = timers.setInterval(sweepMaxAge, options.maxAgeSweepMs ?? 500);
       sweepTimer.unref();
       options.log?.info(
         { devices: entries.size, items: itemCount, thread: inWorker ? 'worker' : 'main' },
@@ -522,8 +532,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
       polling = false;
       for (const unsubscribe of subscriptions) unsubscribe();
       subscriptions = [];
-      if (persistTimer) clearInterval(persistTimer);
-      if (sweepTimer) clearInterval(sweepTimer);
+      timers.clearInterval(persistTimer);
+      timers.clearInterval(sweepTimer);
       persistTimer = sweepTimer = null;
       const stopping = poller;
       poller = null;

@@ -1,3 +1,4 @@
+import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { PolledDevice } from './devices.ts';
 import { type DriverRegistry, type DriverSession, errorText, type ReadResult, withTimeout } from './driver.ts';
 
@@ -34,11 +35,11 @@ interface Loop {
   device: PolledDevice;
   gen: number;
   session: DriverSession | null;
-  timer: NodeJS.Timeout | null;
+  timer: Timer | null;
   failures: number;
   stopped: boolean;
   running: Promise<void> | null;
-  /** When the loop's next poll is due (ms, `performance.now()`: a change of the system time moves no poll). */
+  /** When the loop's next poll is due (ms, `timers.monotonic()`: a change of the system time moves no poll). */
   due: number;
 }
 
@@ -46,6 +47,8 @@ export interface PollerOptions {
   drivers: DriverRegistry;
   events: PollerEvents;
   now?: () => number;
+  /** Poll timing (the worker thread's loops keep the real ones). */
+  timers?: Timers;
   /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
   maxBackoffMs?: number;
   /**
@@ -62,6 +65,7 @@ export interface PollerOptions {
  */
 export const createPoller = (options: PollerOptions): Poller => {
   const now = options.now ?? Date.now;
+  const timers = options.timers ?? realTimers;
   const { events } = options;
   const loops = new Map<number, Loop>();
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
@@ -128,8 +132,8 @@ export const createPoller = (options: PollerOptions): Poller => {
 
   const schedule = (loop: Loop, delayMs: number) => {
     if (loop.stopped) return;
-    loop.due = performance.now() + delayMs;
-    loop.timer = setTimeout(() => {
+    loop.due = timers.monotonic() + delayMs;
+    loop.timer = timers.setTimeout(() => {
       loop.timer = null;
       const due = loop.due;
       const wait = options.gate?.();
@@ -146,16 +150,17 @@ export const createPoller = (options: PollerOptions): Poller => {
           // Counted from when this poll was due, not from when its timer fired: a timer's lateness
           // does not add up, so a device read every second is read 60 times a minute. A poll that
           // ran past its next one starts the count afresh (no burst to catch up).
-          schedule(loop, Math.max(0, due + wait - performance.now()));
+          schedule(loop, Math.max(0, due + wait - timers.monotonic()));
         },
       );
+      return loop.running;
     }, delayMs);
-    loop.timer.unref?.();
+    loop.timer.unref();
   };
 
   const stopLoop = async (loop: Loop) => {
     loop.stopped = true;
-    if (loop.timer) clearTimeout(loop.timer);
+    timers.clearTimeout(loop.timer);
     await loop.running?.catch(() => undefined);
     await closeSession(loop);
   };

@@ -1,5 +1,6 @@
 import type { Resolution, RetentionSettings } from '@sitewatch/contract/series';
 import type { Kysely } from 'kysely';
+import { createPending, realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { Db } from '../db/kysely.ts';
 import type { Database } from '../db/schema.ts';
 import { createOpenBlocks, createSampleBuffer, writeBlocks } from './blocks.ts';
@@ -37,6 +38,8 @@ export interface SeriesStoreOptions {
   /** Items per compaction transaction. */
   itemsPerSlice?: number;
   now?: () => number;
+  /** The flush and compaction timers (the composition root's). */
+  timers?: Timers;
   onFlushError?: (err: unknown) => void;
   /** An item's samples the database refused were dropped (the rest of the flush was stored). */
   onDropped?: (drop: { itemId: number; samples: number; err: unknown }) => void;
@@ -74,6 +77,11 @@ export interface SeriesStore {
   start(): void;
   /** Stops the timers, writes what is buffered and compacts it. */
   stop(): Promise<void>;
+  /**
+   * Writes what is buffered and waits for the writes, compaction and start-up work in flight;
+   * true when there was any (`Sitewatch.settled()`). Compaction itself stays on its timer.
+   */
+  settled(): Promise<boolean>;
   read(
     itemId: number,
     t1: number,
@@ -104,11 +112,13 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
   const compactEveryMs = options.compactEveryMs ?? 60_000;
   const compactAtSamples = options.compactAtSamples ?? 3_000_000;
   const buffer = createSampleBuffer();
-  let timer: NodeJS.Timeout | null = null;
+  const timers = options.timers ?? realTimers;
+  const starting = createPending();
+  let timer: Timer | null = null;
   let started = false;
   let flushing: Promise<FlushStats> | null = null;
   let compacting: Promise<CompactionStats | null> | null = null;
-  let lastCompaction = performance.now();
+  let lastCompaction = timers.monotonic();
   const latencies: number[] = [];
   const compactions: number[] = [];
   const open = createOpenBlocks();
@@ -166,7 +176,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
     compacting = compactor.run(started ? undefined : open.seqs());
     try {
       const stats = await compacting;
-      lastCompaction = performance.now();
+      lastCompaction = timers.monotonic();
       if (stats) keepLast(compactions, stats.ms);
       return stats;
     } finally {
@@ -228,6 +238,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       if (open.size() === 0) return fromDb();
       const v = open.state.version;
       if (v % 2 === 1 && attempt < 100) {
+        // Real time: the commit waited for runs on the writer thread, whatever clock drives the store.
         await new Promise((resolve) => setTimeout(resolve, 5));
         continue;
       }
@@ -339,7 +350,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
     start() {
       if (timer) return;
       started = true;
-      lastCompaction = performance.now();
+      lastCompaction = timers.monotonic();
       if (options.writer !== 'main') {
         writerStarting = startSqlWriter(db, options.log)
           .then((w) => {
@@ -349,21 +360,34 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
           })
           // Not started (the file could not be named): the server's connection goes on writing.
           .catch((err: unknown) => options.log?.warn({ err }, 'the series writer thread could not start'));
+        void starting.track(writerStarting);
       }
-      void loadLeftovers().catch((err) => options.onFlushError?.(err));
-      timer = setInterval(() => {
-        void flushBlocks()
-          .then(() => {
-            const due = performance.now() - lastCompaction >= compactEveryMs || open.samples() >= compactAtSamples;
-            if (due && !compacting) return compactOnce();
-            return null;
-          })
-          .catch((err) => options.onFlushError?.(err));
-      }, flushEveryMs);
+      void starting.track(loadLeftovers().catch((err) => options.onFlushError?.(err)));
+      timer = timers.setInterval(
+        () =>
+          flushBlocks()
+            .then(() => {
+              const due = timers.monotonic() - lastCompaction >= compactEveryMs || open.samples() >= compactAtSamples;
+              if (due && !compacting) return compactOnce();
+              return null;
+            })
+            .catch((err) => options.onFlushError?.(err)),
+        flushEveryMs,
+      );
       timer.unref();
     },
+    async settled() {
+      let busy = await starting.settled();
+      if (compacting) {
+        busy = true;
+        await compacting.catch(() => undefined);
+      }
+      if (buffer.size() === 0 && !flushing) return busy;
+      await flushBlocks().catch((err) => options.onFlushError?.(err));
+      return true;
+    },
     async stop() {
-      if (timer) clearInterval(timer);
+      timers.clearInterval(timer);
       timer = null;
       started = false;
       await compacting?.catch(() => undefined);

@@ -1,3 +1,4 @@
+import { realTimers, type Timer, type Timers } from '../../clock/timers.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { RollupBucket } from '../../series/store.ts';
 import { intervalStart, meterHours } from './hours.ts';
@@ -20,6 +21,9 @@ export interface EnergyFillDeps {
   clock: LocalClock;
   /** The zone of `clock`: daily rows cut on another zone are rebuilt (see `zoneChecked`). */
   zone?: string;
+  /** Epoch ms (`Date.now` by default). */
+  now?: () => number;
+  timers?: Timers;
   everyMs?: number;
   onError?: (err: unknown) => void;
 }
@@ -48,6 +52,8 @@ interface MeterWork {
  */
 export const createEnergyFill = (deps: EnergyFillDeps) => {
   const k = deps.db.kysely;
+  const now = deps.now ?? Date.now;
+  const timers = deps.timers ?? realTimers;
   const days = new Map<number, number>();
   const dayOf = (ts: number) => {
     let d = days.get(ts);
@@ -256,7 +262,7 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
         await trx.deleteFrom('module_settings').where('k', '=', 'energy_zone').execute();
         await trx
           .insertInto('module_settings')
-          .values({ k: 'energy_zone', v: zone, updated_at: Math.floor(Date.now() / 1000) })
+          .values({ k: 'energy_zone', v: zone, updated_at: Math.floor(now() / 1000) })
           .execute();
       });
     zoneChecked = true;
@@ -316,7 +322,7 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
         else if (Number.isFinite(late)) from = Math.min(late, lastTs);
         else if (Number(m.head_ts) === lastTs && m.head_count === m.last_count) continue;
         // A read does not redo a meter brought up to date moments ago (live meters move every poll).
-        else if (meterIds && Date.now() - (recent.get(m.id) ?? 0) < readFreshMs) continue;
+        else if (meterIds && now() - (recent.get(m.id) ?? 0) < readFreshMs) continue;
         else from = lastTs;
         const work: MeterWork = {
           id: m.id,
@@ -354,22 +360,21 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
           )
             return;
           await recompute(part, part[0]!.from);
-          const done = Date.now();
+          const done = now();
           for (const m of part) recent.set(m.id, done);
         });
       }
   };
 
-  let timer: NodeJS.Timeout | null = null;
+  let timer: Timer | null = null;
+  let first: Timer | null = null;
   let stopped = false;
-  const tick = () => {
-    void run().catch((err) => deps.onError?.(err));
-  };
+  const tick = () => run().catch((err) => deps.onError?.(err));
   return {
     /** Brings the meters' energy (all meters without ids) up to date with the roll-ups. */
     catchUp: (meterIds?: number[]) => run(meterIds),
     /** A sample of an item was taken: one for an hour already read is late and recomputes it. */
-    touched(itemId: number, tsMs: number) {
+    touched(itemId: number, tsMs: number): Promise<unknown> | undefined {
       const w = watched.get(itemId);
       if (!w) return;
       const h = Math.floor(tsMs / 1000 / hour) * hour;
@@ -377,7 +382,7 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
       const mark = lateMarks.get(itemId);
       if (mark === undefined || h < mark) lateMarks.set(itemId, h);
       // Written too, so a restart before the next run still recomputes it.
-      void k
+      return k
         .updateTable('energy_fill')
         .set({ dirty_from: h })
         .where('meter_id', '=', w.meterId)
@@ -396,13 +401,16 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
       }),
     start() {
       if (timer) return;
-      tick();
-      timer = setInterval(tick, deps.everyMs ?? 60_000);
+      timer = timers.setInterval(tick, deps.everyMs ?? 60_000);
       timer.unref();
+      // The first pass at once, as a timer too: its work counts as the timers' (settled()).
+      first = timers.setTimeout(tick, 0);
+      first.unref();
     },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
+      timers.clearInterval(timer);
+      timers.clearTimeout(first);
       timer = null;
       await chain;
     },

@@ -2,6 +2,7 @@ import { energyRoutes as r, type TariffMode, tariffRouteModes } from '@sitewatch
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Area } from '../../area.ts';
 import type { EventBus } from '../../bus/bus.ts';
+import type { Timers } from '../../clock/timers.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
@@ -28,7 +29,14 @@ const tariffGrant = (func: 'add' | 'edit' | 'delete') => ({ menu: 756, func }) a
 
 export const registerEnergy = (
   app: FastifyInstance,
-  deps: { db: Db; series?: SeriesStore | undefined; audit: AuditLog; bus?: EventBus | undefined },
+  deps: {
+    db: Db;
+    series?: SeriesStore | undefined;
+    audit: AuditLog;
+    bus?: EventBus | undefined;
+    clock?: () => number;
+    timers?: Timers;
+  },
 ) => {
   // Without a collecting store (an API-only server) the roll-ups are read straight from the tables.
   const store = deps.series ?? createSeriesStore(deps.db);
@@ -39,11 +47,18 @@ export const registerEnergy = (
     flush: deps.series ? () => deps.series!.flush() : undefined,
     clock: zoneClock(zone),
     zone,
+    ...(deps.clock ? { now: deps.clock } : {}),
+    ...(deps.timers ? { timers: deps.timers } : {}),
     onError: (err) => app.log.warn({ err }, 'energy fill failed'),
   });
   // A sample for an hour already read (a late one) recomputes that meter from its hour.
   deps.bus?.subscribe('samples', ({ ids, from, to, ts_ms }) => {
-    for (let i = from; i < to; i++) fill.touched(ids[i]!, ts_ms);
+    const marking: Promise<unknown>[] = [];
+    for (let i = from; i < to; i++) {
+      const marked = fill.touched(ids[i]!, ts_ms);
+      if (marked) marking.push(marked);
+    }
+    if (marking.length > 0) return Promise.all(marking);
   });
   const service = createEnergyService({
     repo: createEnergyRepository(deps.db),
@@ -55,6 +70,7 @@ export const registerEnergy = (
       return store.rollups(itemIds, 'minute', t1, t2);
     },
     zone,
+    ...(deps.clock ? { now: deps.clock } : {}),
   });
   const sites = (request: FastifyRequest) => request.server.access.sites(request);
   const audit = (request: FastifyRequest, action: string, target: string) =>
@@ -166,22 +182,21 @@ export const registerEnergy = (
 
 /** The energy fill of each app (tests build several apps in one process and run it by hand). */
 export const energyFillOf = new WeakMap<FastifyInstance, EnergyFill>();
-const unstarted = new Set<EnergyFill>();
 
 export const energyArea: Area = {
   name: 'energy',
   register: (k) => {
-    const fill = registerEnergy(k.app, { db: k.db, series: k.series, audit: k.audit, bus: k.bus });
-    energyFillOf.set(k.app, fill);
-    unstarted.add(fill);
-    k.app.addHook('onClose', async () => {
-      unstarted.delete(fill);
-      await fill.stop();
+    const fill = registerEnergy(k.app, {
+      db: k.db,
+      series: k.series,
+      audit: k.audit,
+      bus: k.bus,
+      clock: k.clock,
+      timers: k.timers,
     });
+    energyFillOf.set(k.app, fill);
+    k.app.addHook('onClose', async () => fill.stop());
   },
   // The stored energy follows the roll-ups every minute (and before every read).
-  start: () => {
-    for (const fill of unstarted) fill.start();
-    unstarted.clear();
-  },
+  start: (k) => energyFillOf.get(k.app)?.start(),
 };

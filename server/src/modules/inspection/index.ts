@@ -161,23 +161,21 @@ export const registerInspection = (
 /** The scheduler of each app (tests build several apps in one process and tick them by hand). */
 export const schedulerOf = new WeakMap<FastifyInstance, Scheduler>();
 export const inspectionOf = new WeakMap<FastifyInstance, InspectionService>();
-const unstarted = new Set<Scheduler>();
 
 /** Inspection, with the scheduler of its automatic plans (started with the engines, stopped on close). */
 export const inspectionArea: Area = {
   name: 'inspection',
   register: (k) => {
-    const scheduler = createScheduler({ db: k.db, clock: k.clock, zone: scheduleZone(), log: k.app.log });
-    schedulerOf.set(k.app, scheduler);
-    unstarted.add(scheduler);
-    k.app.addHook('onClose', async () => {
-      unstarted.delete(scheduler);
-      await scheduler.stop();
+    const scheduler = createScheduler({
+      db: k.db,
+      clock: k.clock,
+      timers: k.timers,
+      zone: scheduleZone(),
+      log: k.app.log,
     });
+    schedulerOf.set(k.app, scheduler);
+    k.app.addHook('onClose', async () => scheduler.stop());
     inspectionOf.set(k.app, registerInspection(k.app, { db: k.db, live: k.live, scheduler, clock: k.clock }));
   },
-  start: () => {
-    for (const scheduler of unstarted) scheduler.start();
-    unstarted.clear();
-  },
+  start: (k) => schedulerOf.get(k.app)?.start(),
 };
