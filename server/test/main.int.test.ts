@@ -30,18 +30,20 @@ const start = (env: Record<string, string>) => {
   child.stderr?.on('data', (chunk) => {
     out.stderr += chunk;
   });
+  /** Resolves at the first output matching `pattern`; fails if the server exits before printing it. */
   const waitFor = (pattern: RegExp) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${pattern} in:\n${out.stdout}${out.stderr}`)), 90_000);
+      const exited = () => reject(new Error(`no ${pattern} before the server exited:\n${out.stdout}${out.stderr}`));
       const check = () => {
         const match = pattern.exec(out.stdout);
         if (match) {
-          clearTimeout(timer);
           child.stdout?.off('data', check);
+          child.off('exit', exited);
           resolve(match);
         }
       };
       child.stdout?.on('data', check);
+      child.once('exit', exited);
       check();
     });
   return { child, dataDir, out, waitFor };
