@@ -457,6 +457,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
 
   /** The device loops: in the collector worker when every driver can be rebuilt there and it starts. */
   const startPoller = async (): Promise<Poller> => {
+    const ownTime = options.now !== undefined || options.timers !== undefined;
     const inProcess = () =>
       createPoller({
         drivers: options.drivers,
@@ -467,11 +468,13 @@ export const createCollector = (options: CollectorOptions): Collector => {
           ...events,
           answer: (deviceId, gen, result, tsMs, pushed) => {
             const entry = current(deviceId, gen);
-            if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed), tsMs, pushed);
+            // A driver times the messages it is told by the system's clock: on a clock of its own,
+            // the collector times them by that clock, as it does its polls.
+            const at = pushed && ownTime ? now() : tsMs;
+            if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed), at, pushed);
           },
         },
       });
-    const ownTime = options.now !== undefined || options.timers !== undefined;
     const recipes = options.thread === 'main' || ownTime ? null : driverRecipes(options.drivers);
     if (!recipes) return inProcess();
     try {
