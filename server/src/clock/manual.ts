@@ -22,8 +22,8 @@ export interface ManualClock {
   /** Timers waiting to run. */
   pending(): number;
   /**
-   * What `advance` awaits after each timer and at its end: the app's `settled()` once the app is
-   * built (a timer's run may start I/O); by default a turn of the event loop.
+   * What `advance` awaits after each timer (and a turn of the event loop) and at its end: the app's
+   * `settled()` once the app is built (a timer's run may start I/O); by default nothing more.
    */
   settleWith(settle: () => Promise<unknown>): void;
 }
@@ -43,7 +43,7 @@ export const createManualClock = (startMs = Date.UTC(2026, 0, 5, 1, 0, 0)): Manu
   let wallOffset = startMs;
   let nextId = 1;
   const scheduled = new Map<number, Scheduled>();
-  let settle: () => Promise<unknown> = turn;
+  let settle: () => Promise<unknown> = () => Promise.resolve();
 
   const add = (run: () => unknown, ms: number, every: number | null): Timer => {
     const entry: Scheduled = { id: nextId++, due: now + Math.max(0, ms), every, run };
@@ -62,18 +62,24 @@ export const createManualClock = (startMs = Date.UTC(2026, 0, 5, 1, 0, 0)): Manu
     return first;
   };
 
+  // A turn of the event loop first (I/O that is in, immediates), then what the clock settles with:
+  // time never moves on while a callback that is ready waits behind a run of quiet timers.
+  const settleAll = async () => {
+    await turn();
+    await settle();
+  };
   const advanceTo = async (target: number) => {
     // Let what the test started reach its timers before time moves.
-    await settle();
+    await settleAll();
     for (let s = nextDue(target); s; s = nextDue(target)) {
       now = Math.max(now, s.due);
       if (s.every === null) scheduled.delete(s.id);
       else s.due += s.every;
       s.run();
-      await settle();
+      await settleAll();
     }
     now = Math.max(now, target);
-    await settle();
+    await settleAll();
   };
 
   return {
