@@ -8,7 +8,7 @@ import { createAlarmSettings } from './alarms/settings.ts';
 import type { Kernel } from './area.ts';
 import { areas } from './areas.ts';
 import { createEventBus, type EventBus } from './bus/bus.ts';
-import { createPending, realTimers, type Timer, type Timers, trackedTimers } from './clock/timers.ts';
+import { createPending, realTimers, settledAll, type Timer, type Timers, trackedTimers } from './clock/timers.ts';
 import { type Collector, createCollector } from './collector/collector.ts';
 import type { DriverRegistry } from './collector/driver.ts';
 import type { Db } from './db/kysely.ts';
@@ -424,22 +424,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
       for (const area of areas) await area.start?.(kernel);
       if (deps.drivers) await collector?.start();
     },
-    async settled() {
-      // One part's work may start another's (a sample → an alarm → a notice → its log row): rounds
-      // until one finds every part quiet.
-      const parts = [
-        () => bus.settled(),
-        () => timerWork.settled(),
-        () => grants.settled(),
-        () => alarms.settled(),
-        () => notifier.settled(),
-        async () => (series ? series.settled() : false),
-      ];
-      for (;;) {
-        let busy = false;
-        for (const part of parts) busy = (await part()) || busy;
-        if (!busy) return;
-      }
-    },
+    settled: () =>
+      settledAll([bus, timerWork, grants, alarms, notifier, ...(series ? [series] : [])].map((p) => () => p.settled())),
   };
 };

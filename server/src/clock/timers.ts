@@ -69,6 +69,18 @@ export const createPending = (): Pending => {
 };
 
 /**
+ * Resolves when a round finds every part quiet (each `settled()` says whether it waited): one part's
+ * work may start another's (a sample → an alarm → a notice → its log row).
+ */
+export const settledAll = async (parts: Array<() => Promise<boolean>>) => {
+  for (;;) {
+    let busy = false;
+    for (const part of parts) busy = (await part()) || busy;
+    if (!busy) return;
+  }
+};
+
+/**
  * The given timers with each callback's promise tracked in `pending`: what a timer starts is work
  * `settled()` waits for, whichever clock runs it.
  */
