@@ -8,6 +8,7 @@ import type { AlarmEngine } from './alarms/engine.ts';
 import type { AnyArea, Kernel, PrepareReport, ServerConfig, Services } from './area.ts';
 import { loadAreas } from './areas.ts';
 import { createEventBus, type EventBus } from './bus/bus.ts';
+import { createPending, realTimers, settledAll, type Timers, trackedTimers } from './clock/timers.ts';
 import type { Collector } from './collector/collector.ts';
 import type { DriverRegistry } from './collector/driver.ts';
 import { type MadeArea, makeAreas } from './compose.ts';
@@ -72,7 +73,13 @@ export interface AppDeps {
   loginRateLimit?: { max: number; timeWindow: number };
   /** `production` (main.ts by default), or `test`/`development`: what the first-start preparation does. */
   mode?: ServerConfig['mode'];
+  /** Epoch ms: what every part reads as now (`Date.now` by default). */
   clock?: () => number;
+  /**
+   * Every timer of the server (the real ones by default); tests hand in a manual clock's, with its
+   * `now` as `clock` (docs/testing.md, "The test clock"). A collector given them polls on the main thread.
+   */
+  timers?: Timers;
   /** Built web app to serve; none in API-only tests. */
   webDir?: string | undefined;
   logLevel?: string;
@@ -125,6 +132,12 @@ export interface Sitewatch {
    */
   prepare(options: { demo: boolean; language?: Language }): Promise<PrepareReport>;
   start(): Promise<void>;
+  /**
+   * Resolves when nothing is left to happen without time passing: the bus handlers' work, what
+   * timers started, and every engine's and area's own work (alarm flush and reload, the notifier's
+   * queue, live rounds, the series writer, the device state log) have drained (docs/testing.md).
+   */
+  settled(): Promise<void>;
 }
 
 /** Removes the spec client's `t` (epoch seconds) from bodies and queries: accepted and ignored. */
@@ -239,10 +252,13 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     }
   });
 
+  // What a timer's run starts counts as work in flight until it settles (settled()).
+  const timerWork = createPending();
   const kernel: Kernel = {
     db: deps.db,
     bus: createEventBus({ warn: (obj, msg) => app.log.warn(obj, msg) }),
     clock: deps.clock ?? Date.now,
+    timers: trackedTimers(deps.timers ?? realTimers, timerWork),
     log: app.log,
     config: {
       dataDir: deps.dataDir ?? process.cwd(),
@@ -279,7 +295,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus: kernel.bus, series });
   app.decorate('access', access);
   registerAuthHook(app, authenticator);
-  await registerPushChannel(app, push, authenticator);
+  await registerPushChannel(app, push, authenticator, { timers: kernel.timers, clock: kernel.clock });
   // Each area's routes load as a plugin of the root context (its hooks reach every route, as before),
   // awaited so that routes it registers in nested plugins are recorded as its own.
   for (const { area, parts } of made) {
@@ -324,6 +340,10 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
       }
       return report;
     },
+    settled: () =>
+      settledAll(
+        [kernel.bus, timerWork, ...made.map((m) => m.parts)].flatMap((p) => (p.settled ? [() => p.settled!()] : [])),
+      ),
     async start() {
       // Secrets still in clear (rows from before encryption at rest, an old backup) are sealed once.
       const sealed = await encryptStoredSecrets(

@@ -3,6 +3,7 @@ import type { BusEventName, ConfigArea } from '@sitewatch/contract/events';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodType } from 'zod';
 import type { EventBus } from './bus/bus.ts';
+import type { Timers } from './clock/timers.ts';
 import type { Db } from './db/kysely.ts';
 import type { Database } from './db/schema.ts';
 import type { GlobalConfigDefaults } from './modules/global-config/index.ts';
@@ -26,12 +27,14 @@ export interface PrepareReport {
   warnings?: string[];
 }
 
-/** What every area receives: the database, the bus, the clock, the log and the start-up facts. */
+/** What every area receives: the database, the bus, the clock and its timers, the log and the start-up facts. */
 export interface Kernel {
   db: Db;
   bus: EventBus;
   /** Epoch milliseconds. */
   clock: () => number;
+  /** Every timer an area runs (its schedules, its fills): a test's manual clock drives them. */
+  timers: Timers;
   log: FastifyBaseLogger;
   config: ServerConfig;
 }
@@ -112,6 +115,11 @@ export interface AreaParts<P extends ServiceName> {
   start?(): void | Promise<void>;
   /** On close, before the engines stop, in the reverse order of start. */
   stop?(): void | Promise<void>;
+  /**
+   * Resolves when the area's own work in flight has drained, true when it had to wait
+   * (`Sitewatch.settled` asks every part again until none waited; docs/testing.md).
+   */
+  settled?(): Promise<boolean>;
 }
 
 /** What an area's factory may use besides the kernel. */

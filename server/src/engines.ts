@@ -12,6 +12,7 @@ import type { PushHub } from './push/hub.ts';
 import { startLiveFeed } from './push/live.ts';
 import { createGrantCache, type GrantCache, pushAlarms } from './push/scoped.ts';
 import type { SecretBox } from './secrets/index.ts';
+import type { Timer, Timers } from './clock/timers.ts';
 import { startSeriesMaintenance } from './series/maintenance.ts';
 import { createSeriesStore, type SeriesStore } from './series/store.ts';
 
@@ -45,6 +46,8 @@ export interface EngineInputs {
   series?: SeriesStore | undefined;
   notifyChannels?: ChannelRegistry | undefined;
   notifyRetryDelayMs?: number | undefined;
+  /** A test's manual timers: the collector then polls on the main thread, on them. */
+  timers?: Timers | undefined;
 }
 
 /**
@@ -68,6 +71,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
           inputs.series ??
           (inputs.drivers
             ? createSeriesStore(kernel.db, {
+                timers: kernel.timers,
                 onFlushError: (err) => warn({ err }, 'writing samples failed'),
                 onDropped: ({ itemId, samples, err }) =>
                   warn({ err, itemId, samples }, 'samples the database refused were dropped; the rest were stored'),
@@ -87,6 +91,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
         let stopMaintenance: (() => void) | undefined;
         return {
           provides: { series },
+          ...(series ? { settled: () => series.settled() } : {}),
           start: () => {
             if (!owned || !series) return;
             series.start();
@@ -94,6 +99,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
               () => needs.globalConfig.get('SERIES_RETENTION'),
               series,
               (err) => warn({ err }, 'series maintenance failed'),
+              kernel.timers,
             );
           },
           stop: async () => {
@@ -120,29 +126,31 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
                 // Item rows go through the series store's writer (its thread on SQLite) while it runs.
                 ...(needs.series ? { writer: needs.series.writer } : {}),
                 thread: inputs.collectorThread ?? 'worker',
+                ...(inputs.timers ? { timers: kernel.timers, now: kernel.clock } : {}),
                 log: { warn, info: (obj, msg) => kernel.log.info(obj, msg) },
               })
             : undefined);
         // Device state changes are kept for the device pages' log (bounded per device).
         const deviceStates = inputs.drivers ? createDeviceStateLog(kernel.db, { log: { warn } }) : undefined;
         if (deviceStates) {
-          kernel.bus.subscribe('device.state', (e) =>
-            deviceStates.record(e.device_id, { state: e.state, reason: e.reason, time: e.since }),
-          );
+          kernel.bus.subscribe('device.state', (e) => {
+            deviceStates.record(e.device_id, { state: e.state, reason: e.reason, time: e.since });
+            return deviceStates.flush();
+          });
         }
         const prune = () =>
-          void deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
-        let timer: NodeJS.Timeout | undefined;
+          deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
+        let timer: Timer | null = null;
         return {
           provides: { collector },
           start: () => {
             if (!deviceStates) return;
-            prune();
-            timer = setInterval(prune, 3_600_000);
+            void prune();
+            timer = kernel.timers.setInterval(prune, 3_600_000);
             timer.unref();
           },
           stop: async () => {
-            clearInterval(timer);
+            kernel.timers.clearInterval(timer);
             await deviceStates?.flush();
           },
         };
@@ -167,11 +175,12 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
           settings: needs.alarmSettings,
           channels: inputs.notifyChannels ?? createChannels(() => needs.globalConfig.get('OUTBOUND')),
           clock: kernel.clock,
+          timers: kernel.timers,
           roster: needs.dutyRoster,
           ...(inputs.notifyRetryDelayMs !== undefined ? { retryDelayMs: inputs.notifyRetryDelayMs } : {}),
           log: kernel.log,
         });
-        return { provides: { notifier }, stop: () => notifier.stop() };
+        return { provides: { notifier }, settled: () => notifier.settled(), stop: () => notifier.stop() };
       },
     }),
     defineArea({
@@ -185,9 +194,15 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
           notifier: needs.notifier,
           settings: needs.alarmSettings,
           clock: kernel.clock,
+          timers: kernel.timers,
           log: kernel.log,
         });
-        return { provides: { alarms }, start: () => alarms.start(), stop: () => alarms.stop() };
+        return {
+          provides: { alarms },
+          settled: () => alarms.settled(),
+          start: () => alarms.start(),
+          stop: () => alarms.stop(),
+        };
       },
     }),
     defineArea({
@@ -209,9 +224,17 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
         let stopLiveFeed: (() => void) | undefined;
         return {
           provides: { grants, live },
+          settled: () => grants.settled(),
           start: () => {
             if (!live) return;
-            stopLiveFeed = startLiveFeed({ bus, hub: needs.push, live, grants, log: { warn: warnOf(kernel.log) } });
+            stopLiveFeed = startLiveFeed({
+              bus,
+              hub: needs.push,
+              live,
+              grants,
+              timers: kernel.timers,
+              log: { warn: warnOf(kernel.log) },
+            });
           },
           stop: () => {
             stopLiveFeed?.();

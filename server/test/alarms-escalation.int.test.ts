@@ -1,22 +1,11 @@
 import { expect, it } from 'vitest';
 import type { Channel } from '../src/notify/channel.ts';
 import { createChannels } from '../src/notify/channels/index.ts';
-import { useTestApp } from './helpers/build-app.ts';
+import { useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const waitFor = async (what: string, check: () => boolean | Promise<boolean>, ms = 8000) => {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
-
 describeEachDatabase('escalation and the flood limiter', (dialect) => {
-  // A clock the test moves forward, and a webhook channel that records what it is given.
-  let now = Date.UTC(2026, 10, 23, 3, 0, 0);
+  // The app's own clock, moved by the test, and a webhook channel that records what it is given.
   const sent: { channel: string; subject: string; action: unknown }[] = [];
   const recording: Channel = {
     kind: 'webhook',
@@ -26,7 +15,11 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
       return 'recorded';
     },
   };
-  const t = useTestApp(dialect, { clock: () => now, notifyChannels: { ...createChannels(), webhook: recording } });
+  const t = useManualTestApp(
+    dialect,
+    { notifyChannels: { ...createChannels(), webhook: recording } },
+    Date.UTC(2026, 10, 23, 3, 0, 0),
+  );
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
     const res = await t.app.inject({
       method,
@@ -86,9 +79,10 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
   });
 
   it('notifies the further group once when an alarm is not confirmed in time, and not when it is', async () => {
-    t.sitewatch.alarms.onSample(items[0]!, 40, now);
-    t.sitewatch.alarms.onSample(items[1]!, 40, now);
-    await waitFor('first notices', () => sent.filter((s) => s.channel.endsWith('/a')).length === 2);
+    t.sitewatch.alarms.onSample(items[0]!, 40, t.clock.now());
+    t.sitewatch.alarms.onSample(items[1]!, 40, t.clock.now());
+    await t.sitewatch.settled();
+    expect(sent.filter((s) => s.channel.endsWith('/a'))).toHaveLength(2);
     const [confirmed] = (await call('GET', 'review')).data.filter((a: { item_id: number }) => a.item_id === items[1]);
     await call('POST', 'warning_operation', {
       alarm_action: 0,
@@ -96,12 +90,10 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
       item_id: items[1],
       status_id: confirmed.status_id,
     });
-    now += 30_000;
-    await sleep(1500);
+    await t.clock.advance(59_000);
     expect(sent.filter((s) => s.channel.endsWith('/b'))).toHaveLength(0);
-    now += 31_000;
-    await waitFor('escalation', () => sent.some((s) => s.channel.endsWith('/b')));
-    await sleep(1500);
+    // One minute after the raise (the engine's tick runs each second), and a minute more.
+    await t.clock.advance(61_000);
     const escalated = sent.filter((s) => s.channel.endsWith('/b'));
     expect(escalated).toHaveLength(1);
     expect(escalated[0]).toMatchObject({ action: 'escalation' });
@@ -113,22 +105,23 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
   it('sends at most flood_limit notices a minute per channel and folds the rest into one summary', async () => {
     const commons = await call('GET', 'setting/alarm_commons');
     await call('PUT', 'setting/alarm_commons', { ...commons, flood_limit: 3, escalation_enable: false });
-    now += 60_000; // a fresh minute
+    // A fresh minute.
+    await t.clock.advanceTo(Math.ceil((t.clock.now() + 1) / 60_000) * 60_000);
     const before = sent.filter((s) => s.channel.endsWith('/a')).length;
-    for (const id of items.slice(2)) t.sitewatch.alarms.onSample(id, 40, now);
-    // Waited for, not slept on (under load 800 ms was not always enough); then a moment in which a
-    // fourth notice, if the limiter let one through, would arrive.
+    for (const id of items.slice(2)) t.sitewatch.alarms.onSample(id, 40, t.clock.now());
+    await t.sitewatch.settled();
     const toA = () => sent.filter((s) => s.channel.endsWith('/a')).length - before;
-    await waitFor('three notices', () => toA() >= 3);
-    await sleep(300);
     expect(toA()).toBe(3);
-    now += 60_000;
-    await waitFor('summary', () => sent.some((s) => s.action === undefined && s.subject.includes('2')), 7000);
+    // The folded two go out as one summary in the next minute (the limiter looks every 5 s).
+    await t.clock.advance(59_000);
+    expect(toA()).toBe(3);
+    await t.clock.advance(6_000);
+    expect(toA()).toBe(4);
     const summary = sent.filter((s) => s.channel.endsWith('/a')).at(-1)!;
+    expect(summary).toMatchObject({ action: undefined });
     expect(summary.subject).toContain('告警汇总');
-    // The log row follows the send (the sender's reply is logged after it): waited for, not raced.
-    const logged = async () =>
-      (await call('GET', 'notification_log?limit=100')).data.some((r: { action: string }) => r.action === 'summary');
-    await waitFor('summary logged', logged);
+    expect(summary.subject).toContain('2');
+    const log = await call('GET', 'notification_log?limit=100');
+    expect(log.data.filter((r: { action: string }) => r.action === 'summary')).toHaveLength(1);
   });
 });

@@ -1,21 +1,12 @@
 import { monitorState } from '@sitewatch/contract/monitoring';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Principal } from '../src/http/auth.ts';
-import { fakeTokens, useTestApp } from './helpers/build-app.ts';
+import { fakeTokens, useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
 import { type HttpPeer, type SmtpPeer, startHttpPeer, startSmtpPeer } from './helpers/notify-peers.ts';
 
 const secret = 'SEC-alarm-test';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const waitFor = async (what: string, check: () => boolean | Promise<boolean>, ms = 5000) => {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 interface Pushed {
   type: string;
@@ -41,7 +32,10 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     await http?.close();
     await smtp?.close();
   });
-  const t = useTestApp(dialect, { notifyRetryDelayMs: 10 });
+  // The engine, the notifier and their timers run on the app's own clock, moved by the test; the
+  // mail and HTTP peers are real, and settled() waits for their answers.
+  const t = useManualTestApp(dialect, { notifyRetryDelayMs: 10 });
+  const sample = (itemId: number, value: number) => t.sitewatch.alarms.onSample(itemId, value, t.clock.now());
   const call = async (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
@@ -193,18 +187,19 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     fakeTokens['site-b-token'] = siteBUser;
 
     await t.sitewatch.alarms.start();
-    await t.sitewatch.alarms.onSample(ids.itemA, 20, Date.now());
+    sample(ids.itemA, 20);
     adminBox = inbox(admin);
     siteBBox = inbox(siteBUser);
   });
 
   it('raises after the repetitions, pushes at once to the allowed users only, and notifies every channel', async () => {
-    t.sitewatch.alarms.onSample(ids.itemA, 35, Date.now());
+    sample(ids.itemA, 35);
+    await t.sitewatch.settled();
     expect(alarmsOf(adminBox)).toHaveLength(0); // one bad check of two
-    const started = Date.now();
-    t.sitewatch.alarms.onSample(ids.itemA, 35.5, Date.now());
-    await waitFor('raise push', () => alarmsOf(adminBox, 'raise').length === 1, 1000);
-    expect(Date.now() - started).toBeLessThan(1000);
+    sample(ids.itemA, 35.5);
+    // At once: pushed with no time passing on the app's clock.
+    await t.sitewatch.settled();
+    expect(alarmsOf(adminBox, 'raise')).toHaveLength(1);
     const raised = alarmsOf(adminBox, 'raise')[0]!.alarm!;
     expect(raised).toMatchObject({
       item_id: ids.itemA,
@@ -212,7 +207,6 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
       status_label: 'abnormal',
       handling: 0,
     });
-    await sleep(300);
     expect(alarmsOf(siteBBox)).toHaveLength(0);
 
     // The site-B user neither lists nor operates it.
@@ -232,37 +226,33 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
       value: 35.5,
     });
 
-    await waitFor(
-      'notices',
-      () =>
-        smtp.messages.length >= 1 &&
-        http.accepted.some((r) => r.path === '/webhook') &&
-        http.accepted.some((r) => r.path === '/dingtalk'),
-    );
+    expect(smtp.messages).toHaveLength(1);
+    expect(http.accepted.map((r) => r.path).sort()).toEqual(['/dingtalk', '/webhook']);
     const hook = JSON.parse(http.accepted.find((r) => r.path === '/webhook')!.body);
     expect(hook).toMatchObject({ site: '机房A', device: 'TH-1', item: '温度', value: 35.5, unit: '℃' });
     expect(smtp.messages[0]!.to).toEqual(['duty@example.com']);
-    // The failing channel is tried three times (two retries) and logged; the others are logged as sent.
-    await waitFor('failed delivery logged', async () => {
-      const log = await call('GET', 'notification_log?limit=100&result=0');
-      return log.body.data.data.some(
-        (r: { attempts: number; target: string }) => r.attempts === 3 && r.target.startsWith('broken'),
-      );
-    });
-    // A delivery is logged once its channel answers: the mail server has the message before the
-    // mail client has read its reply, so the log is waited for, not read at once.
-    const sentChannels = async () => {
-      const ok = await call('GET', 'notification_log?limit=100&result=1');
-      return [...new Set(ok.body.data.data.map((r: { channel: string }) => r.channel))].sort();
-    };
-    await waitFor('deliveries logged', async () => (await sentChannels()).length >= 3, 15_000);
-    expect(await sentChannels()).toEqual(['dingtalk', 'email', 'webhook']);
+    // The others are logged as sent (settled() waited for each channel's answer and its log row).
+    const logged = async (result: number) =>
+      (await call('GET', `notification_log?limit=100&result=${result}`)).body.data.data as {
+        attempts: number;
+        target: string;
+        channel: string;
+      }[];
+    expect((await logged(1)).map((r) => r.channel).sort()).toEqual(['dingtalk', 'email', 'webhook']);
+    // The failing channel waits 10 ms, then 20 ms, between its three tries, and is logged after the last.
+    expect(await logged(0)).toEqual([]);
+    await t.clock.advance(29);
+    expect(await logged(0)).toEqual([]);
+    await t.clock.advance(1);
+    expect(await logged(0)).toMatchObject([{ attempts: 3, target: expect.stringMatching(/^broken/) }]);
   });
 
   it('repeats notices at the interval until confirmed, and again after the confirmation is removed', async () => {
-    const before = http.accepted.filter((r) => r.path === '/webhook').length;
-    await sleep(1300);
-    await waitFor('a repeated notice', () => http.accepted.filter((r) => r.path === '/webhook').length > before, 2000);
+    const hooks = () => http.accepted.filter((r) => r.path === '/webhook').length;
+    const before = hooks();
+    // The item's interval is 1 s: the engine's next tick sends the notice again.
+    await t.clock.advance(1_000);
+    expect(hooks()).toBe(before + 1);
     const alarm = (await call('GET', 'review')).body.data.data[0];
 
     const bad = await t.app.inject({
@@ -280,12 +270,11 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     });
     expect(confirm.status).toBe(200);
     expect(confirm.body.data).toMatchObject({ handling: 1, confirmed_by: 'admin', remarks: '已到场处理' });
-    await waitFor('operation push', () => alarmsOf(adminBox, 'operation').length === 1);
-    // A repeat sent just before the confirmation may still be on its way (a loaded machine): let it land.
-    await sleep(500);
-    const afterConfirm = http.accepted.filter((r) => r.path === '/webhook').length;
-    await sleep(2300);
-    expect(http.accepted.filter((r) => r.path === '/webhook').length).toBe(afterConfirm);
+    await t.sitewatch.settled();
+    expect(alarmsOf(adminBox, 'operation')).toHaveLength(1);
+    const afterConfirm = hooks();
+    await t.clock.advance(3_000);
+    expect(hooks()).toBe(afterConfirm);
 
     const undo = await call('POST', 'warning_operation', {
       alarm_action: 1,
@@ -294,11 +283,8 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
       status_id: alarm.status_id,
     });
     expect(undo.body.data.handling).toBe(0);
-    await waitFor(
-      'notices resume',
-      () => http.accepted.filter((r) => r.path === '/webhook').length > afterConfirm,
-      15_000,
-    );
+    await t.clock.advance(1_000);
+    expect(hooks()).toBe(afterConfirm + 1);
 
     const log = await call('GET', 'alarm_log?limit=50');
     const actions = log.body.data.data.map((r: { action: string }) => r.action);
@@ -310,13 +296,15 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
   });
 
   it('clears only at the recovery point, closes the alarm and sends one recovery notice', async () => {
-    t.sitewatch.alarms.onSample(ids.itemA, 29.5, Date.now());
-    t.sitewatch.alarms.onSample(ids.itemA, 29.5, Date.now());
-    await sleep(100);
+    const mails = smtp.messages.length;
+    sample(ids.itemA, 29.5);
+    sample(ids.itemA, 29.5);
+    await t.sitewatch.settled();
     expect(alarmsOf(adminBox, 'recover')).toHaveLength(0); // inside max but above max − recovery
-    t.sitewatch.alarms.onSample(ids.itemA, 25, Date.now());
-    t.sitewatch.alarms.onSample(ids.itemA, 25, Date.now());
-    await waitFor('recover push', () => alarmsOf(adminBox, 'recover').length === 1);
+    sample(ids.itemA, 25);
+    sample(ids.itemA, 25);
+    await t.sitewatch.settled();
+    expect(alarmsOf(adminBox, 'recover')).toHaveLength(1);
     expect(alarmsOf(adminBox, 'recover')[0]!.alarm).toMatchObject({
       status: 1000,
       status_label: 'recovered',
@@ -324,12 +312,8 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     });
     expect((await call('GET', 'review')).body.data.total).toBe(0);
     expect((await call('GET', 'review?scope=all')).body.data.total).toBe(1);
-    await waitFor(
-      'recovery mail',
-      () =>
-        smtp.messages.some((m) => m.data.includes('Subject: =?UTF-8?') && m.data.length > 0) &&
-        smtp.messages.length >= 2,
-    );
+    expect(smtp.messages).toHaveLength(mails + 1);
+    expect(smtp.messages.at(-1)!.data).toContain('Subject: =?UTF-8?');
   });
 
   it('holds notices while an item jitters, logs start and stop, and sends one recovery notice when it stops', async () => {
@@ -341,20 +325,23 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     expect((await call('PUT', 'setting/alarm_commons', { ...commons, jitter_start: 45, jitter_stop: 25 })).status).toBe(
       200,
     );
-    await sleep(300);
+    await t.sitewatch.settled();
     const start = hooks().length;
     // Flap 20 times. Changes 1–9 notify (5 problems, 4 recoveries); the 10th (a recovery) makes 50 % > 45 %:
     // jitter starts, that recovery is held, and so is everything after it.
-    for (let i = 0; i < 21; i++) t.sitewatch.alarms.onSample(ids.itemFlap, i % 2 ? 50 : 20, Date.now());
+    for (let i = 0; i < 21; i++) sample(ids.itemFlap, i % 2 ? 50 : 20);
     expect(t.sitewatch.alarms.jitterOf(ids.itemFlap)).toBe(100);
-    // The nine notices arrive (slowly on a loaded machine), and then nothing more: the rest is held.
-    await waitFor('nine notices', () => hooks().length - start >= 9, 5000);
-    await sleep(500);
+    // The nine notices, and then nothing more, a second later too: the rest is held. (The failing
+    // channel's retries, 10 and 20 ms apart, hold delivery slots meanwhile: time lets them out.)
+    await t.clock.advance(1_000);
+    expect(hooks().length - start).toBe(9);
+    await t.clock.advance(1_000);
     expect(hooks().length - start).toBe(9);
     // Steady normal: the percent falls below 25 % and exactly one recovery notice follows.
-    for (let i = 0; i < 21; i++) t.sitewatch.alarms.onSample(ids.itemFlap, 20, Date.now());
-    await waitFor('notice after jitter stops', () => hooks().length === start + 10, 2000);
-    await sleep(500);
+    for (let i = 0; i < 21; i++) sample(ids.itemFlap, 20);
+    await t.clock.advance(1_000);
+    expect(hooks().length).toBe(start + 10);
+    await t.clock.advance(1_000);
     expect(hooks().length).toBe(start + 10);
     expect(hooks().at(-1)).toMatchObject({ action: 'recovery', item: '湿度' });
     const log = await call('GET', 'alarm_log?limit=200&action=jitter_start');
@@ -364,9 +351,10 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
   });
 
   it('disables and enables an item alarm, confirms all with remarks only, and refuses bad input without changes', async () => {
-    t.sitewatch.alarms.onSample(ids.itemB, 99, Date.now());
-    t.sitewatch.alarms.onSample(ids.itemB, 99, Date.now());
-    await waitFor('site B raise', () => alarmsOf(siteBBox, 'raise').length === 1);
+    sample(ids.itemB, 99);
+    sample(ids.itemB, 99);
+    await t.sitewatch.settled();
+    expect(alarmsOf(siteBBox, 'raise')).toHaveLength(1);
     const alarm = alarmsOf(siteBBox, 'raise')[0]!.alarm!;
     expect(alarm.item_id).toBe(ids.itemB);
     // The site-B user may confirm but not disable (no disable function).
@@ -400,8 +388,8 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     const again = await call('PUT', 'warning_operation', { remarks: '批量确认' }, 'site-b-token');
     expect(again.status).toBe(400);
 
-    // Every alarm is now confirmed or closed: nothing writes in the background.
-    await sleep(500);
+    // Every alarm is now confirmed or closed, and what was queued is written: nothing changes after.
+    await t.sitewatch.settled();
     const before = await snapshotDigest(t.database.db);
     for (const body of [{ remarks: '' }, { remarks: 'x', extra: 1 }, {}]) {
       expect((await call('PUT', 'warning_operation', body)).status).toBe(400);
@@ -422,13 +410,13 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
 
   it('raises a communication alarm for a device without data and clears it when data returns', async () => {
     t.sitewatch.alarms.onDeviceState(ids.deviceA, monitorState.unknown);
-    await waitFor('communication alarm', () =>
-      alarmsOf(adminBox, 'raise').some((m) => m.alarm?.status_label === 'unknown'),
-    );
+    await t.sitewatch.settled();
+    expect(alarmsOf(adminBox, 'raise').filter((m) => m.alarm?.status_label === 'unknown')).toHaveLength(1);
     const open = await call('GET', 'review');
     expect(open.body.data.data.some((a: { kind: string }) => a.kind === 'communication')).toBe(true);
     t.sitewatch.alarms.onDeviceState(ids.deviceA, monitorState.normal);
-    await waitFor('communication recovery', () => alarmsOf(adminBox, 'recover').some((m) => m.alarm?.item_id === 0));
+    await t.sitewatch.settled();
+    expect(alarmsOf(adminBox, 'recover').filter((m) => m.alarm?.item_id === 0)).toHaveLength(1);
   });
 
   it('serves levels, common parameters, alarm params and templates, validating every change', async () => {

@@ -1,6 +1,8 @@
 import { deviceOptions, type ItemSource, serialSettings } from '@sitewatch/contract/monitoring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus } from '../src/bus/bus.ts';
+import { createManualClock } from '../src/clock/manual.ts';
+import { createPending, trackedTimers } from '../src/clock/timers.ts';
 import { createCollector } from '../src/collector/collector.ts';
 import type { DriverDevice, DriverItem } from '../src/collector/driver.ts';
 import { encodeRegisters } from '../src/collector/drivers/modbus-common.ts';
@@ -188,6 +190,7 @@ describe.runIf(snmpdAvailable)('snmpd peer', async () => {
     const session = await snmpDriver.connect(device({ port: agent.port, protocol_version: 'v2c' }));
     const items = snmpItems().map((c) => c.item);
     const a = await session.read(items);
+    // Real time: sysUpTime is the agent's own clock, which only the system's time moves.
     await sleep(1100);
     const b = await session.read(items);
     await session.close();
@@ -226,6 +229,8 @@ describe('mqtt peer', async () => {
     const session = await mqttDriver.connect(device({ id: 2, port: broker.port }));
     await broker.publish('sitewatch/2/state', '{"temperature": 30}');
     await session.read([mq(1, 'temperature')]);
+    // Real time: a polled session keeps the broker's last message with no event of its own; the
+    // broker hands it over on its loopback socket, well within 200 ms.
     await sleep(200);
     await broker.publish('sitewatch/2/state', '{"temperature": 31}');
     await sleep(200);
@@ -358,36 +363,41 @@ describe('collector with real peers', async () => {
       if (e.value !== null) store.append(e.item_id, e.ts_ms, e.value);
     });
     bus.subscribe('device.state', (e) => states.push([e.device_id, e.state]));
+    // Poll timing runs on a clock the test moves; each poll's I/O with the real peer (a refused
+    // connection, the 400 ms timeout of a silent one) is awaited before time moves on.
+    const clock = createManualClock();
+    const polls = createPending();
+    clock.settleWith(() => polls.settled());
     const collector = createCollector({
       db: database.db,
       bus,
       drivers: { 'modbus-tcp': modbusTcpDriver, simulator: createSimulatorDriver() },
       maxBackoffMs: 2000,
+      now: clock.now,
+      timers: trackedTimers(clock.timers, polls),
     });
     await collector.start();
     try {
-      const waitFor = async (what: () => boolean, ms: number) => {
-        const until = Date.now() + ms;
-        while (!what() && Date.now() < until) await sleep(50);
-        return what();
-      };
-      expect(await waitFor(() => collector.liveDevice(mbDevice)?.state === 1, 4000)).toBe(true);
+      // First polls fall within the first interval.
+      await clock.advance(1_000);
+      expect(collector.liveDevice(mbDevice)?.state).toBe(1);
       expect(collector.liveItem(mbItem)?.value).toBe(-12.3);
 
       await peer.stop();
-      const killedAt = Date.now();
-      expect(await waitFor(() => collector.liveDevice(mbDevice)?.state === 4, 2000)).toBe(true);
-      expect(Date.now() - killedAt).toBeLessThanOrEqual(2000);
+      await clock.advance(2_000);
+      expect(collector.liveDevice(mbDevice)?.state).toBe(4);
       expect(collector.liveDevice(mbDevice)?.reason).toMatch(/ECONNREFUSED|closed|no answer|Port Not Open|connect/i);
       expect(collector.liveItem(mbItem)?.state).toBe(4);
       // The other device keeps its one-second rhythm while the dead one is retried.
       const before = collector.liveItem(simItem)!.last_check;
-      await sleep(2300);
-      expect(collector.liveItem(simItem)!.last_check).toBeGreaterThanOrEqual(before + 2);
+      await clock.advance(2_000);
+      expect(collector.liveItem(simItem)!.last_check).toBe(before + 2);
       expect(collector.liveDevice(simDevice)?.state).toBe(1);
 
       await peer.start();
-      expect(await waitFor(() => collector.liveDevice(mbDevice)?.state === 1, 6000)).toBe(true);
+      // Retried within its capped back-off (2 s here).
+      await clock.advance(2_000);
+      expect(collector.liveDevice(mbDevice)?.state).toBe(1);
       // A value ends "unknown"; judging it is the alarm engine's (none runs here), so it is not ready.
       expect(collector.liveItem(mbItem)).toMatchObject({ value: -12.3, state: 0 });
 

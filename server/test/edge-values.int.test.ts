@@ -5,8 +5,8 @@ import type { DriverItem } from '../src/collector/driver.ts';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import { mqttDriver } from '../src/collector/drivers/mqtt.ts';
 import { snmpDriver } from '../src/collector/drivers/snmp.ts';
-import { modbusPeer, mqttPeer, sleep, snmpdAvailable, snmpdPeer } from './conformance/peers.ts';
-import { useTestApp } from './helpers/build-app.ts';
+import { modbusPeer, mqttPeer, snmpdAvailable, snmpdPeer } from './conformance/peers.ts';
+import { useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
 
@@ -41,8 +41,17 @@ const snmpd = snmpdAvailable
 describeEachDatabase('values checked at the edge', (dialect) => {
   const mb = { peer: null as Awaited<ReturnType<typeof modbusPeer>> | null };
   const broker = { peer: null as Awaited<ReturnType<typeof mqttPeer>> | null };
-  const t = useTestApp(dialect, { drivers: { 'modbus-tcp': modbusTcpDriver, snmp: snmpDriver, mqtt: mqttDriver } });
+  // Polls run on the app's own clock, moved by the test; the peers answer in real time.
+  const t = useManualTestApp(dialect, {
+    drivers: { 'modbus-tcp': modbusTcpDriver, snmp: snmpDriver, mqtt: mqttDriver },
+  });
   const samples: Array<BusEvent<'sample'>> = [];
+  const firstSample = new Map<number, () => void>();
+  /** Resolves at the first sample of an item (an MQTT message comes when the broker sends it). */
+  const sampled = (itemId: number) =>
+    samples.some((s) => s.item_id === itemId)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => firstSample.set(itemId, resolve));
 
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
     const res = await t.app.inject({
@@ -83,7 +92,10 @@ describeEachDatabase('values checked at the edge', (dialect) => {
     peer.input.splice(0, 6, 0x7fc0, 0, 0x7f80, 0, 0x41ac, 0);
     await peer.start();
     if (snmpd) await snmpd.start();
-    t.sitewatch.bus.subscribe('sample', (s) => samples.push(s));
+    t.sitewatch.bus.subscribe('sample', (s) => {
+      samples.push(s);
+      firstSample.get(s.item_id)?.();
+    });
 
     ids.site = (await ok('POST', 'setting/device_groups', { name: '机房E', weight: 1 })).id;
     const device = (name: string, over: object) =>
@@ -176,18 +188,17 @@ describeEachDatabase('values checked at the edge', (dialect) => {
       .execute();
 
     await t.sitewatch.start();
-    // Two full polls of every device after each has answered once.
-    const until = Date.now() + 10_000;
-    const polled = (id: number | undefined) => id === undefined || t.sitewatch.collector?.liveItem(id)?.last_check;
-    while (Date.now() < until && !Object.values(items).every((id) => polled(id) || isStale(id))) await sleep(50);
-    await sleep(2200);
+    // Every polled device answers within its first second, then twice more. The broker hands the
+    // retained MQTT payloads over in its own time: their first samples are awaited.
+    await t.clock.advance(3_000);
+    await Promise.all(Object.keys(payloads).map((key) => sampled(items[key]!)));
+    await t.sitewatch.settled();
   });
   afterAll(async () => {
     await mb.peer?.stop();
     await broker.peer?.stop();
     await snmpd?.stop();
   });
-  const isStale = (id: number) => id === items.stale_inf || id === items.stale_nan;
 
   it('float32 NaN and +Infinity from a Modbus peer make their items unknown with the reason; no sample, stored value or alarm carries them', async () => {
     const live = (key: string) => t.sitewatch.collector!.liveItem(items[key]!)!;
@@ -320,7 +331,7 @@ describeEachDatabase('values checked at the edge', (dialect) => {
   });
 
   it('every read route of the app answers below 500 with these rows in the database', async () => {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(t.clock.now() / 1000);
     const query = `device_group_id=${ids.site}&device_id=${ids.modbus}&item_id=${items.inf}&item_ids=${items.inf}&t1=${now - 3600}&t2=${now}`;
     const failed: string[] = [];
     let called = 0;

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import { unbalance } from '../src/modules/energy/quality.ts';
 import { createSeriesStore } from '../src/series/store.ts';
-import { modbusPeer, sleep } from './conformance/peers.ts';
-import { fakeTokens, testLoginKey, useTestApp } from './helpers/build-app.ts';
+import { modbusPeer } from './conformance/peers.ts';
+import { fakeTokens, testLoginKey, useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser, encryptFor } from './helpers/login.ts';
 
@@ -19,7 +19,9 @@ const enc = (text: string) => encryptFor(testLoginKey.publicKey, text);
  * right password, the control function and the site.
  */
 describeEachDatabase('electrical safety: quality, settings, distribution and switch operation', (dialect) => {
-  const t = useTestApp(dialect, { drivers: { 'modbus-tcp': modbusTcpDriver } });
+  // Polls run on the app's own clock, moved by the test; the Modbus peer answers in real time and
+  // settled() waits for its answers.
+  const t = useManualTestApp(dialect, { drivers: { 'modbus-tcp': modbusTcpDriver } });
   let peer: Awaited<ReturnType<typeof modbusPeer>>;
   const ids = { north: 0, south: 0, meter: 0, switchDevice: 0, modbus: 0, southMeter: 0, coil: 0 };
   const items = new Map<string, number>();
@@ -362,7 +364,7 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     expect(foreign.json().message).toBe('开关不存在');
     // An item that is no switch is not operated either.
     expect((await op({ item_id: items.get('mb.P'), value: 1, password: enc(password) })).statusCode).toBe(404);
-    await sleep(300);
+    await t.sitewatch.settled();
     expect(peer.coils[0]).toBe(false);
     expect(await logRows()).toEqual([{ result: 0, detail: '1: wrong password', user_name: 'es-operator' }]);
 
@@ -400,7 +402,7 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     const blocked = await op({ item_id: ids.coil, value: 0, password: enc(password) });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toBe('验证密码错误次数过多，请 15 分钟后再试');
-    await sleep(300);
+    await t.sitewatch.settled();
     expect(peer.coils[0]).toBe(true);
   });
 
@@ -411,7 +413,7 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
       const mb = d.data[0].devices.find((x: { device_id: number }) => x.device_id === ids.modbus);
       return mb.switches[0].switch_state;
     };
-    for (let i = 0; i < 50 && (await coilState()) !== 'on'; i++) await sleep(100);
+    await t.clock.advance(1_000);
     expect(await coilState()).toBe('on');
     const o = await ok('GET', 'overview/electrical_safety');
     const north = o.sites.find((s: { device_group_id: number }) => s.device_group_id === ids.north);

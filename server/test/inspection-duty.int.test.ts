@@ -7,21 +7,11 @@ import { createChannels } from '../src/notify/channels/index.ts';
 import { fromWallTime, wallTime } from '../src/schedule/repeat.ts';
 import { createScheduler } from '../src/schedule/scheduler.ts';
 import { scheduleZone } from '../src/schedule/zone.ts';
-import { fakeTokens, useTestApp } from './helpers/build-app.ts';
+import { fakeTokens, useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
 import { createUser } from './helpers/login.ts';
 import { pdfText } from './helpers/pdf-text.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const waitFor = async (what: string, check: () => boolean, ms = 8000) => {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return;
-    await sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 /**
  * Schedules, inspection and duty (issue 16; docs/inspection-duty.md): a plan's runs across a restart
@@ -30,8 +20,6 @@ const waitFor = async (what: string, check: () => boolean, ms = 8000) => {
  */
 describeEachDatabase('inspection and duty', (dialect) => {
   const zone = scheduleZone();
-  // 2026-11-23 10:00 in the server's zone: the day shift.
-  let now = fromWallTime({ y: 2026, mo: 11, d: 23, h: 10, mi: 0, s: 0 }, zone);
   const sent: string[] = [];
   const recording: Channel = {
     kind: 'sms',
@@ -40,7 +28,13 @@ describeEachDatabase('inspection and duty', (dialect) => {
       return 'recorded';
     },
   };
-  const t = useTestApp(dialect, { clock: () => now, notifyChannels: { ...createChannels(), sms: recording } });
+  // The app's own clock, from 2026-11-23 10:00 in the server's zone: the day shift.
+  const t = useManualTestApp(
+    dialect,
+    { notifyChannels: { ...createChannels(), sms: recording } },
+    fromWallTime({ y: 2026, mo: 11, d: 23, h: 10, mi: 0, s: 0 }, zone),
+  );
+  const now = () => t.clock.now();
   const call = async (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
@@ -120,7 +114,7 @@ describeEachDatabase('inspection and duty', (dialect) => {
   });
 
   it('a daily plan runs once when due, never twice, and once after a restart that missed runs', async () => {
-    const start = Math.floor(now / 1000) + 3600;
+    const start = Math.floor(now() / 1000) + 3600;
     const plan = await ok('POST', 'setting/intelligent_inspection', {
       name: '每日巡检',
       device_group_ids: [ids.site],
@@ -130,7 +124,7 @@ describeEachDatabase('inspection and duty', (dialect) => {
     expect(plan.next_run).toBe(start);
     const scheduler = t.sitewatch.services.inspection.scheduler;
     expect(await scheduler.tick()).toBe(0);
-    now = (start + 60) * 1000;
+    t.clock.jump((start + 60) * 1000);
     // Two ticks at once (two timers, or two processes): the claim lets one run.
     const runs = await Promise.all([scheduler.tick(), createSchedulerLike().tick()]);
     expect(runs[0] + runs[1]).toBe(1);
@@ -148,7 +142,7 @@ describeEachDatabase('inspection and duty', (dialect) => {
 
     // Stopped for three days: a new scheduler on the same database runs the plan once, then waits for the next day.
     await scheduler.stop();
-    now = (start + 3 * 86_400 + 120) * 1000;
+    t.clock.jump((start + 3 * 86_400 + 120) * 1000);
     const restarted = createSchedulerLike();
     expect(await restarted.tick()).toBe(1);
     expect(await restarted.tick()).toBe(0);
@@ -156,13 +150,13 @@ describeEachDatabase('inspection and duty', (dialect) => {
     expect(Number(task!.next_run)).toBe(start + 4 * 86_400);
     expect(task!.runs).toBe(2);
     expect((await ok('GET', 'inspection/report?kind=auto')).total).toBe(2);
-    now = (start + 4 * 86_400) * 1000;
+    t.clock.jump((start + 4 * 86_400) * 1000);
     expect(await restarted.tick()).toBe(1);
     await ok('DELETE', `setting/intelligent_inspection/${plan.id}`);
     expect(await restarted.task(planTask, plan.id)).toBeUndefined();
 
     function createSchedulerLike() {
-      const s = createScheduler({ db: t.database.db, clock: () => now, zone });
+      const s = createScheduler({ db: t.database.db, clock: now, zone });
       s.on(planTask, (refId) => t.sitewatch.services.inspection.service.runPlan(refId));
       return s;
     }
@@ -262,9 +256,9 @@ describeEachDatabase('inspection and duty', (dialect) => {
   });
 
   it('with shift handover enabled the operator on duty gets the alarm notice and the one off duty does not', async () => {
-    const w = wallTime(now, zone);
+    const w = wallTime(now(), zone);
     const today = `${w.y}-${String(w.mo).padStart(2, '0')}-${String(w.d).padStart(2, '0')}`;
-    now = fromWallTime({ ...w, h: 10, mi: 0, s: 0 }, zone);
+    t.clock.jump(fromWallTime({ ...w, h: 10, mi: 0, s: 0 }, zone));
     ids.day = (await ok('POST', 'on_duty_time_schedule', { name: '白班', start: '08:00', end: '20:00' })).id;
     ids.night = (await ok('POST', 'on_duty_time_schedule', { name: '夜班', start: '20:00', end: '08:00' })).id;
 
@@ -319,24 +313,22 @@ describeEachDatabase('inspection and duty', (dialect) => {
 
     await ok('PUT', 'on_duty_handover/setting', { handover_enable: true });
     await t.sitewatch.alarms.start();
-    t.sitewatch.alarms.onSample(ids.items[0]!, 40, now);
-    await waitFor('the notice', () => sent.length > 0);
-    await sleep(300);
+    t.sitewatch.alarms.onSample(ids.items[0]!, 40, now());
+    await t.sitewatch.settled();
     expect(sent).toEqual(['13800000001']);
 
     // Night: the override's 乙 is told.
     sent.length = 0;
-    now = fromWallTime({ ...w, h: 22, mi: 0, s: 0 }, zone);
-    t.sitewatch.alarms.onSample(ids.items[1]!, 40, now);
-    await waitFor('the night notice', () => sent.length > 0);
-    await sleep(300);
+    t.clock.jump(fromWallTime({ ...w, h: 22, mi: 0, s: 0 }, zone));
+    t.sitewatch.alarms.onSample(ids.items[1]!, 40, now());
+    await t.sitewatch.settled();
     expect(sent).toEqual(['13800000002']);
 
     // Disabled: the standard mode tells the whole group.
     sent.length = 0;
     await ok('PUT', 'on_duty_handover/setting', { handover_enable: false });
-    t.sitewatch.alarms.onSample(ids.items[2]!, 40, now);
-    await waitFor('both notices', () => sent.length >= 2);
+    t.sitewatch.alarms.onSample(ids.items[2]!, 40, now());
+    await t.sitewatch.settled();
     expect(sent.sort()).toEqual(['13800000001', '13800000002']);
   });
 
@@ -362,7 +354,7 @@ describeEachDatabase('inspection and duty', (dialect) => {
     expect((await call('PUT', `on_duty_handover/${h.id}`, {})).status).toBe(403);
     expect(await digest()).toEqual(pending);
     const confirmed = await ok('PUT', `on_duty_handover/${h.id}`, {}, `succ-${dialect}`);
-    expect(confirmed).toMatchObject({ status: 1, confirmed_at: Math.floor(now / 1000) });
+    expect(confirmed).toMatchObject({ status: 1, confirmed_at: Math.floor(now() / 1000) });
     expect((await call('PUT', `on_duty_handover/${h.id}`, {}, `succ-${dialect}`)).status).toBe(409);
     expect((await call('DELETE', `on_duty_handover/${h.id}`)).status).toBe(409);
   });
@@ -385,8 +377,8 @@ describeEachDatabase('inspection and duty', (dialect) => {
 
   it('with handover on, only the users on duty get the pop-up; an order records who was on duty and may go to them', async () => {
     // 22:00: 乙 is on duty (tonight's override); the administrator is 甲 by e-mail, off duty now.
-    const w = wallTime(now, zone);
-    now = fromWallTime({ ...w, h: 22, mi: 0, s: 0 }, zone);
+    const w = wallTime(now(), zone);
+    t.clock.jump(fromWallTime({ ...w, h: 22, mi: 0, s: 0 }, zone));
     await ok('PUT', `setting/contacts/${ids.b}`, { name: '乙', sms_number: '13800000002', email: 'yi@example.com' });
     const yi = await createUser(t.database.db, `yi-${dialect}`, 'Passw0rd!x', [1]);
     await t.database.db.kysely.updateTable('users').set({ email: 'YI@example.com' }).where('id', '=', yi).execute();
@@ -407,13 +399,15 @@ describeEachDatabase('inspection and duty', (dialect) => {
         t.sitewatch.bus.publish('alarm.raised', { alarm: { ...alarm, status_id: statusId } });
       await ok('PUT', 'on_duty_handover/setting', { handover_enable: true });
       raise(alarm.status_id);
-      await waitFor('both pushes', () => pushed.get(1)?.length === 1 && pushed.get(yi)?.length === 1);
+      await t.sitewatch.settled();
+      expect([pushed.get(1)?.length, pushed.get(yi)?.length]).toEqual([1, 1]);
       expect(pushed.get(yi)![0]).toMatchObject({ event: 'raise', notice: true });
       expect(pushed.get(1)![0]).toMatchObject({ event: 'raise', notice: false });
       // Off: everyone is told, no mark.
       await ok('PUT', 'on_duty_handover/setting', { handover_enable: false });
       raise(alarm.status_id);
-      await waitFor('the second pushes', () => pushed.get(1)?.length === 2 && pushed.get(yi)?.length === 2);
+      await t.sitewatch.settled();
+      expect([pushed.get(1)?.length, pushed.get(yi)?.length]).toEqual([2, 2]);
       expect(pushed.get(1)![1]!.notice).toBeUndefined();
       expect(pushed.get(yi)![1]!.notice).toBeUndefined();
 
@@ -441,14 +435,8 @@ describeEachDatabase('inspection and duty', (dialect) => {
       };
       expect(await ok('PUT', 'work_order_set/1', rule)).toMatchObject({ handler_on_duty: true });
       raise(alarm.status_id);
-      const orders = await (async () => {
-        for (let i = 0; i < 200; i++) {
-          const rows = await ok('GET', `work_order/of_alarms?alarm_ids=${alarm.status_id},999999`);
-          if (rows.length > 0) return rows;
-          await sleep(25);
-        }
-        throw new Error('no order for the alarm');
-      })();
+      await t.sitewatch.settled();
+      const orders = await ok('GET', `work_order/of_alarms?alarm_ids=${alarm.status_id},999999`);
       expect(orders).toMatchObject([{ alarm_id: alarm.status_id, number: expect.stringMatching(/^WO\d{6}$/) }]);
       const order = await ok('GET', `work_order_info?id=${orders[0].id}`);
       expect(order).toMatchObject({ dispatch: 'auto', handler_id: yi, on_duty: '乙', alarm_id: alarm.status_id });
@@ -460,14 +448,9 @@ describeEachDatabase('inspection and duty', (dialect) => {
       // The one on duty is no enabled user: the rule's own handler gets it, 乙 is still recorded.
       await t.database.db.kysely.updateTable('users').set({ enable: 0 }).where('id', '=', yi).execute();
       raise(999_001);
-      const fallback = await (async () => {
-        for (let i = 0; i < 200; i++) {
-          const rows = await ok('GET', 'work_order/of_alarms?alarm_ids=999001');
-          if (rows.length > 0) return ok('GET', `work_order_info?id=${rows[0].id}`);
-          await sleep(25);
-        }
-        throw new Error('no order for the alarm');
-      })();
+      await t.sitewatch.settled();
+      const [made] = await ok('GET', 'work_order/of_alarms?alarm_ids=999001');
+      const fallback = await ok('GET', `work_order_info?id=${made.id}`);
       expect(fallback).toMatchObject({ handler_id: 1, on_duty: '乙' });
       await ok('PUT', 'work_order_set/1', { ...rule, enable: false });
     } finally {

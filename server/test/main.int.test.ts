@@ -30,21 +30,23 @@ const start = (env: Record<string, string>) => {
   child.stderr?.on('data', (chunk) => {
     out.stderr += chunk;
   });
-  const waitFor = (pattern: RegExp) =>
+  /** Resolves at the first output matching `pattern`; fails if the server exits before printing it. */
+  const printed = (pattern: RegExp) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${pattern} in:\n${out.stdout}${out.stderr}`)), 90_000);
+      const exited = () => reject(new Error(`no ${pattern} before the server exited:\n${out.stdout}${out.stderr}`));
       const check = () => {
         const match = pattern.exec(out.stdout);
         if (match) {
-          clearTimeout(timer);
           child.stdout?.off('data', check);
+          child.off('exit', exited);
           resolve(match);
         }
       };
       child.stdout?.on('data', check);
+      child.once('exit', exited);
       check();
     });
-  return { child, dataDir, out, waitFor };
+  return { child, dataDir, out, printed };
 };
 
 const stop = async (child: ChildProcess) => {
@@ -53,8 +55,8 @@ const stop = async (child: ChildProcess) => {
 };
 
 it('starts on a fresh data dir, logs JSON only, one line per fact, no request at info, and stops cleanly', async () => {
-  const { child, dataDir, out, waitFor } = start({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
-  const running = await waitFor(/^.*"msg":"Sitewatch is running".*$/m);
+  const { child, dataDir, out, printed } = start({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+  const running = await printed(/^.*"msg":"Sitewatch is running".*$/m);
   const line = JSON.parse(running[0]) as { url: string; database: string; mode: string };
   expect(line).toMatchObject({ mode: 'production', database: path.join(dataDir, 'sitewatch.db') });
   expect(existsSync(line.database)).toBe(true);
@@ -77,13 +79,13 @@ it('starts on a fresh data dir, logs JSON only, one line per fact, no request at
 }, 120_000);
 
 it('on a terminal: readable lines, then one banner naming one address, test mode and the first password', async () => {
-  const { child, dataDir, out, waitFor } = start({
+  const { child, dataDir, out, printed } = start({
     LOG_LEVEL: 'info',
     LOG_FORMAT: 'pretty',
     SITEWATCH_MODE: 'test',
     SITEWATCH_CAPTCHA: 'off',
   });
-  await waitFor(/\(also in [^\n]*\n\n/);
+  await printed(/\(also in [^\n]*\n\n/);
   expect(await stop(child)).toBe(0);
   const banner = out.stdout.slice(out.stdout.indexOf('  Sitewatch is running at'));
   const password = readFileSync(path.join(dataDir, 'initial-admin-password.txt'), 'utf8').trim();

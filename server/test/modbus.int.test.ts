@@ -3,8 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import * as m0011 from '../src/db/migrations/0011-modbus.ts';
-import { sleep } from './conformance/peers.ts';
-import { useTestApp } from './helpers/build-app.ts';
+import { useManualTestApp, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { pymodbusPeer } from './helpers/pymodbus.ts';
 
@@ -32,7 +31,9 @@ const table = orders.flatMap((order, o) =>
 );
 
 describeEachDatabase('modbus against pymodbus', (dialect) => {
-  const t = useTestApp(dialect, { drivers: { 'modbus-tcp': modbusTcpDriver } });
+  // Polls run on the app's own clock (every second here), moved by the test; pymodbus answers in
+  // real time and settled() waits for its answers.
+  const t = useManualTestApp(dialect, { drivers: { 'modbus-tcp': modbusTcpDriver } });
   let peer: Awaited<ReturnType<typeof pymodbusPeer>>;
   const ids = { site: 0, merged: 0, alone: 0, table: 0, coils: 0 };
   const itemIds = new Map<string, number>();
@@ -74,20 +75,17 @@ describeEachDatabase('modbus against pymodbus', (dialect) => {
     itemIds.set(`${device}:${name}`, item.id);
     return item.id as number;
   };
-  /** The device's items once every one has been checked. */
+  /** The device's items, every one checked by the polls so far (the first falls within the first second). */
   const checkedItems = async (device: number) => {
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const items = (await call('GET', `setting/items?device_id=${device}&limit=100`)).data as Array<{
-        name: string;
-        value: number | null;
-        state: number;
-        info: string;
-        last_check: number;
-      }>;
-      if (items.every((i) => i.last_check > 0) || Date.now() > until) return new Map(items.map((i) => [i.name, i]));
-      await sleep(100);
-    }
+    const items = (await call('GET', `setting/items?device_id=${device}&limit=100`)).data as Array<{
+      name: string;
+      value: number | null;
+      state: number;
+      info: string;
+      last_check: number;
+    }>;
+    expect(items.filter((i) => i.last_check === 0).map((i) => i.name)).toEqual([]);
+    return new Map(items.map((i) => [i.name, i]));
   };
 
   beforeAll(async () => {
@@ -120,6 +118,7 @@ describeEachDatabase('modbus against pymodbus', (dialect) => {
       });
     }
     await t.sitewatch.start();
+    await t.clock.advance(1_000);
   });
   afterAll(() => peer?.stop());
 
@@ -136,10 +135,8 @@ describeEachDatabase('modbus against pymodbus', (dialect) => {
     // Not down (unknown): the device answered; it names the point it refuses.
     expect(device.state).not.toBe(monitorState.unknown);
     expect(device.state_reason).toContain('in hole: exception 2: illegal data address');
-    // The merged block was refused once, then read in halves down to single points. The peer's
-    // log line comes through its stdout, which may land after the values the collector worker sent.
-    const until = Date.now() + 5000;
-    while (!peer.requests.includes('3 105 1 ok') && Date.now() < until) await sleep(50);
+    // The merged block was refused once, then read in halves down to single points.
+    await peer.asked('3 105 1 ok');
     expect(peer.requests).toContain('3 100 6 refused');
     expect(peer.requests).toContain('3 102 1 refused');
     expect(peer.requests).toContain('3 105 1 ok');
@@ -149,9 +146,8 @@ describeEachDatabase('modbus against pymodbus', (dialect) => {
     const refusals = () => peer.requests.filter((r) => r === '3 100 6 refused').length;
     const before = refusals();
     const polls = peer.requests.filter((r) => r === '3 105 1 ok').length;
-    const until = Date.now() + 5000;
-    while (peer.requests.filter((r) => r === '3 105 1 ok').length < polls + 2 && Date.now() < until) await sleep(100);
-    expect(peer.requests.filter((r) => r === '3 105 1 ok').length).toBeGreaterThanOrEqual(polls + 2);
+    await t.clock.advance(2_000);
+    await peer.asked('3 105 1 ok', polls + 2);
     expect(refusals()).toBe(before);
   });
 
@@ -206,12 +202,10 @@ describeEachDatabase('modbus against pymodbus', (dialect) => {
     expect((await call('GET', `setting/items/${others[1]}`)).decimals).toBe(1);
     // Register 0 on a 1-based device: unknown with the reason, the other points still read.
     const zero = await addItem(ids.alone, 'r0', { function: 3, register: 0, data_type: 'uint16' });
-    const until = Date.now() + 5000;
-    let row = await call('GET', `setting/items/${zero}`);
-    while (row.last_check === 0 && Date.now() < until) {
-      await sleep(100);
-      row = await call('GET', `setting/items/${zero}`);
-    }
+    // The device is re-read at once and polled within its first second.
+    await t.clock.advance(1_000);
+    const row = await call('GET', `setting/items/${zero}`);
+    expect(row.last_check).toBeGreaterThan(0);
     expect(row).toMatchObject({
       state: monitorState.unknown,
       info: 'register 0 does not exist with 1-based addressing',

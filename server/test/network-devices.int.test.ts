@@ -1,5 +1,5 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BusEvent } from '@sitewatch/contract/events';
@@ -7,7 +7,7 @@ import { type IfMetric, monitorState } from '@sitewatch/contract/monitoring';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DriverDevice, DriverItem } from '../src/collector/driver.ts';
 import { createIfMibDriver, ifOid, snmpIfMibDriver } from '../src/collector/drivers/snmp-ifmib.ts';
-import { freePort, sleep, snmpdPeer } from './conformance/peers.ts';
+import { freePort, sleep, snmpdPeer, spawnSnmpd } from './conformance/peers.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';
@@ -94,13 +94,7 @@ const synthSnmpd = async () => {
     port,
     write,
     async start() {
-      child = spawn(
-        '/usr/sbin/snmpd',
-        ['-f', '-Lf', path.join(dir, 'log'), '-C', '-c', path.join(dir, 'snmpd.conf'), '-p', path.join(dir, 'pid')],
-        { env: { ...process.env, MIBS: '', SNMP_PERSISTENT_DIR: path.join(dir, 'persist') }, stdio: 'ignore' },
-      );
-      for (let i = 0; i < 100 && !existsSync(path.join(dir, 'pid')); i++) await sleep(50);
-      await sleep(150);
+      child = await spawnSnmpd(dir);
     },
     async stop() {
       const c = child;
@@ -148,7 +142,19 @@ const itemsOf = (ifIndex: number, metrics: readonly IfMetric[], first = 1): Driv
   }));
 
 describeEachDatabase('network devices over IF-MIB against Debian snmpd', (dialect) => {
+  // Real time: rates are timed by the agents' own sysUpTime, and Debian's snmpd moves it and its
+  // counters with the system's clock. What the tests wait for is the collector's samples (events).
   const t = useTestApp(dialect, { drivers: { 'snmp-ifmib': snmpIfMibDriver } });
+  /** Resolves once `done()` holds, looked at after each answer the collector publishes. */
+  const untilSampled = (done: () => boolean) =>
+    new Promise<void>((resolve) => {
+      if (done()) return resolve();
+      const stop = t.sitewatch.bus.subscribe('samples', () => {
+        if (!done()) return;
+        stop();
+        resolve();
+      });
+    });
   const real = { peer: null as Awaited<ReturnType<typeof snmpdPeer>> | null };
   const synth = { peer: null as Awaited<ReturnType<typeof synthSnmpd>> | null };
   const ids = { north: 0, south: 0, realDevice: 0, synthDevice: 0, portDownItem: 0 };
@@ -224,21 +230,29 @@ describeEachDatabase('network devices over IF-MIB against Debian snmpd', (dialec
     await synth.peer?.stop();
   });
 
+  /** Resolves after `n` more answers carrying the item (a poll under way may have read before a change). */
+  const answers = (itemId: number, n: number) =>
+    new Promise<void>((resolve) => {
+      let seen = 0;
+      const stop = t.sitewatch.bus.subscribe('samples', ({ ids, from, to }) => {
+        for (let i = from; i < to; i++)
+          if (ids[i] === itemId && ++seen === n) {
+            stop();
+            return resolve();
+          }
+      });
+    });
   /** Waits until every item of the device has a value (rates after their second read). */
   const settled = async (deviceId: number) => {
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const net = await ok('GET', `port_net?device_id=${deviceId}`);
-      const metrics = net.ports.flatMap((p: { metrics: Record<string, { value: number | null; state: number }> }) =>
-        Object.values(p.metrics),
-      );
-      if (
-        metrics.every((m: { state: number }) => m.state !== monitorState.notReady && m.state !== monitorState.unknown)
-      )
-        return net;
-      if (Date.now() > until) throw new Error(`not settled: ${JSON.stringify(net)}`);
-      await sleep(200);
-    }
+    const items: number[] = (await ok('GET', `setting/items?device_id=${deviceId}&limit=1000`)).data.map(
+      (i: { id: number }) => i.id,
+    );
+    const ready = (id: number) => {
+      const state = t.sitewatch.collector?.liveItem(id)?.state;
+      return state !== undefined && state !== monitorState.notReady && state !== monitorState.unknown;
+    };
+    await untilSampled(() => items.every(ready));
+    return ok('GET', `port_net?device_id=${deviceId}`);
   };
 
   it('port states and speeds equal what snmpget reads from the same agent', async () => {
@@ -340,7 +354,8 @@ describeEachDatabase('network devices over IF-MIB against Debian snmpd', (dialec
       execFileSync('/usr/bin/snmpwalk', ['-v2c', '-c', 'public', `127.0.0.1:${real.peer!.port}`, '1.3.6.1.2.1.2'], {
         stdio: 'ignore',
       });
-      // Debian's snmpd refreshes interface counters every 3 s or so: wait past one refresh.
+      // Real time: Debian's snmpd refreshes interface counters every 3 s or so, on the system's
+      // clock; the wait goes past one refresh.
       await sleep(3500);
       const c = reading();
       const second = await session.read(items);
@@ -404,16 +419,11 @@ describeEachDatabase('network devices over IF-MIB against Debian snmpd', (dialec
     t.sitewatch.bus.subscribe('alarm.raised', (e) => raised.push(e));
     t.sitewatch.bus.subscribe('alarm.recovered', (e) => recovered.push(e));
     synth.peer!.write({ ...baseSynth, sysUpTime: 400_000 });
-    const wait = async (done: () => boolean, ms = 8000) => {
-      const until = Date.now() + ms;
-      while (!done() && Date.now() < until) await sleep(100);
-      return done();
-    };
     const live = () => t.sitewatch.collector?.liveItem(ids.portDownItem);
-    expect(await wait(() => live()?.value === 0 && live()?.state === monitorState.normal)).toBe(true);
+    await untilSampled(() => live()?.value === 0 && live()?.state === monitorState.normal);
     // The synthetic port's link drops (admin still up).
     synth.peer!.write({ ...baseSynth, sysUpTime: 400_500, oper: 2 });
-    expect(await wait(() => raised.some((e) => e.alarm.item_id === ids.portDownItem))).toBe(true);
+    await untilSampled(() => raised.some((e) => e.alarm.item_id === ids.portDownItem));
     const net = await ok('GET', `port_net?device_id=${ids.synthDevice}`);
     const port = net.ports[0];
     expect(port.metrics.port_down.value).toBe(1);
@@ -424,12 +434,11 @@ describeEachDatabase('network devices over IF-MIB against Debian snmpd', (dialec
     const overview = await ok('GET', 'net_resource_Manage/overview');
     expect(overview.ports_down).toBeGreaterThanOrEqual(1);
     synth.peer!.write({ ...baseSynth, sysUpTime: 401_000, oper: 1 });
-    expect(await wait(() => recovered.some((e) => e.alarm.item_id === ids.portDownItem))).toBe(true);
-    // Shut down on purpose (admin down): not a port-down alarm.
+    await untilSampled(() => recovered.some((e) => e.alarm.item_id === ids.portDownItem));
+    // Shut down on purpose (admin down): not a port-down alarm. Two polls that read it are awaited.
     const before = raised.length;
     synth.peer!.write({ ...baseSynth, sysUpTime: 401_500, admin: 2, oper: 2 });
-    expect(await wait(() => t.sitewatch.collector?.liveItem(ids.portDownItem)?.last_check !== undefined)).toBe(true);
-    await sleep(2500);
+    await answers(ids.portDownItem, 2);
     expect(live()?.value).toBe(0);
     expect(raised.slice(before).some((e) => e.alarm.item_id === ids.portDownItem)).toBe(false);
     const shut = await ok('GET', `port_net?device_id=${ids.synthDevice}`);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { seedEstate } from '../../bench/estate.ts';
 import { createChangedIds } from '../src/changed-ids.ts';
 import { createItemRowWriter } from '../src/collector/item-rows.ts';
@@ -30,7 +30,9 @@ describeEachDatabase('series store: the writer thread', (dialect) => {
       onDropped: ({ itemId, samples }) => drops.push({ itemId, samples }),
     });
     store.start();
-    await vi.waitFor(() => expect(store.writer().thread).toBe(thread), { timeout: 10_000 });
+    // The writer thread has started once the store's start-up work has settled.
+    await store.settled();
+    expect(store.writer().thread).toBe(thread);
 
     for (let s = 0; s < 3; s++) for (const id of ids) store.append(id, t0 + s * 1000, id + s);
     const flushed = await store.flush();

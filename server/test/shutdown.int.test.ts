@@ -8,13 +8,18 @@ let arrived: () => void = () => undefined;
 const requestArrived = new Promise<void>((resolve) => {
   arrived = resolve;
 });
+// The request stays in flight until the server has stopped listening (close() has begun).
+let finish: () => void = () => undefined;
+const finished = new Promise<void>((resolve) => {
+  finish = resolve;
+});
 const t = useTestApp('sqlite', {}, (app) =>
   addRoute(
     app,
     defineRoute({ method: 'GET', path: 'test/slow', summary: 'slow', response: z.string() }),
     async () => {
       arrived();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await finished;
       return 'done';
     },
     { auth: false },
@@ -26,6 +31,13 @@ it('finishes in-flight requests before closing', async () => {
   const { port } = t.app.server.address() as { port: number };
   const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/test/slow`);
   await requestArrived;
+  const server = t.app.server;
+  const stopListening = server.close.bind(server);
+  server.close = ((callback?: (err?: Error) => void) => {
+    stopListening(callback);
+    finish();
+    return server;
+  }) as typeof server.close;
   const closed = t.app.close();
   const res = await inFlight;
   expect(res.status).toBe(200);

@@ -1,6 +1,7 @@
 import type { AlarmRow } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
+import { createPending, realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
 import type { Principal } from '../http/auth.ts';
@@ -43,6 +44,11 @@ export interface AlarmEngine {
   confirmAll(principal: Principal, siteIds: number[] | null, remarks: string): Promise<number>;
   /** Writes pending alarm rows and log entries now. */
   flush(): Promise<void>;
+  /**
+   * Runs a gathered reload at once, waits for reloads in flight and writes what is queued: resolves
+   * when nothing is left but timers; true when there was anything (`Sitewatch.settled()`).
+   */
+  settled(): Promise<boolean>;
   toRow(a: AlarmsTable): AlarmRow;
   /** Jitter percent of an item (0 when not tracked). */
   jitterOf(itemId: number): number;
@@ -57,6 +63,7 @@ export interface AlarmEngineOptions {
   notifier: Notifier;
   settings: AlarmSettings;
   clock?: () => number;
+  timers?: Timers;
   flushEveryMs?: number;
   tickMs?: number;
   /** How long a burst of `config.changed` events is gathered into one reload (ms). */
@@ -75,6 +82,7 @@ export interface AlarmEngineOptions {
  */
 export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   const clock = options.clock ?? Date.now;
+  const timers = options.timers ?? realTimers;
   const db = options.db.kysely;
   const state = createEngineState();
   const { items, devices, open, disabledItems, disabledDevices, periods, jitteringItems } = state;
@@ -90,10 +98,11 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     settings: options.settings,
   });
   let started: Promise<void> | null = null;
-  let flushTimer: NodeJS.Timeout | null = null;
-  let tickTimer: NodeJS.Timeout | null = null;
+  let flushTimer: Timer | null = null;
+  let tickTimer: Timer | null = null;
   let subscriptions: Array<() => void> = [];
-  let reloadSoon: NodeJS.Timeout | null = null;
+  let reloadSoon: Timer | null = null;
+  const reloads = createPending();
 
   // ---------- loading ----------
 
@@ -135,13 +144,17 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       else for (const id of ids) reloadScope[area].add(id);
     }
     if (reloadSoon) return;
-    reloadSoon = setTimeout(() => {
-      reloadSoon = null;
-      const scope = reloadScope && { devices: [...reloadScope.devices], items: [...reloadScope.items] };
-      reloadScope = { devices: new Set(), items: new Set() };
-      void engine.reload(scope ?? undefined).catch((err) => options.log?.warn({ err }, 'could not reload alarm items'));
-    }, options.reloadDelayMs ?? 100);
+    reloadSoon = timers.setTimeout(reloadGathered, options.reloadDelayMs ?? 100);
     reloadSoon.unref();
+  };
+  const reloadGathered = () => {
+    timers.clearTimeout(reloadSoon);
+    reloadSoon = null;
+    const scope = reloadScope && { devices: [...reloadScope.devices], items: [...reloadScope.items] };
+    reloadScope = { devices: new Set(), items: new Set() };
+    return reloads.track(
+      engine.reload(scope ?? undefined).catch((err) => options.log?.warn({ err }, 'could not reload alarm items')),
+    );
   };
 
   const engine: AlarmEngine = {
@@ -151,8 +164,8 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await ensureStarted();
       if (!fresh) await loadItems();
       await loadEscalation();
-      flushTimer = setInterval(() => void flush(), options.flushEveryMs ?? 200);
-      tickTimer = setInterval(tick, options.tickMs ?? 1000);
+      flushTimer = timers.setInterval(flush, options.flushEveryMs ?? 200);
+      tickTimer = timers.setInterval(tick, options.tickMs ?? 1000);
       for (const t of [flushTimer, tickTimer]) t.unref();
       const { bus } = options;
       subscriptions = [
@@ -174,9 +187,21 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     async stop() {
       for (const unsubscribe of subscriptions) unsubscribe();
       subscriptions = [];
-      for (const t of [flushTimer, tickTimer, reloadSoon]) if (t) clearInterval(t);
+      for (const t of [flushTimer, tickTimer, reloadSoon]) timers.clearInterval(t);
       flushTimer = tickTimer = reloadSoon = null;
+      await reloads.settled();
       await flush();
+    },
+    async settled() {
+      let busy = false;
+      if (reloadSoon) {
+        busy = true;
+        await reloadGathered();
+      }
+      busy = (await reloads.settled()) || busy;
+      if (!store.busy()) return busy;
+      await flush();
+      return true;
     },
     running: () => tickTimer !== null,
     async reload(scope) {

@@ -103,6 +103,8 @@ export interface AlarmStore {
   changed(a: Alarm | AlarmsTable): void;
   /** Writes the queued records and log entries now (one writer at a time). */
   flush(): Promise<void>;
+  /** Whether records or log entries wait to be written, or a write is running. */
+  busy(): boolean;
 }
 
 /**
@@ -241,5 +243,6 @@ export const createAlarmStore = (
     await flushing;
   };
 
-  return { toRow, log, changed: (a) => dirty.add(a), flush };
+  const busy = () => dirty.size > 0 || logs.length > 0 || flushing !== null;
+  return { toRow, log, changed: (a) => dirty.add(a), flush, busy };
 };

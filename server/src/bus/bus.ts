@@ -1,6 +1,11 @@
 import type { BusEvent, BusEventName } from '@sitewatch/contract/events';
+import { createPending } from '../clock/timers.ts';
 
-export type BusHandler<N extends BusEventName> = (event: BusEvent<N>) => void;
+/**
+ * A handler that starts I/O returns its promise: the bus counts it until it settles (`settled()`)
+ * and logs its failure. Any other return value is ignored.
+ */
+export type BusHandler<N extends BusEventName> = (event: BusEvent<N>) => unknown;
 
 /**
  * The typed in-process event bus: the one seam between engines and areas (docs/architecture.md,
@@ -19,16 +24,21 @@ export interface EventBus {
   publish<N extends BusEventName>(name: N, event: BusEvent<N>): void;
   /** Returns the function that unsubscribes. */
   subscribe<N extends BusEventName>(name: N, handler: BusHandler<N>): () => void;
+  /** Resolves when the promises handlers returned have settled; true when it waited (`Sitewatch.settled()`). */
+  settled(): Promise<boolean>;
 }
 
 export const createEventBus = (log?: { warn(obj: object, msg: string): void }): EventBus => {
-  const handlers = new Map<BusEventName, Array<(event: unknown) => void>>();
+  const handlers = new Map<BusEventName, Array<(event: unknown) => unknown>>();
+  const pending = createPending();
   const deliver = (name: BusEventName, event: unknown) => {
     const list = handlers.get(name);
     if (!list) return;
     for (const handler of list) {
       try {
-        handler(event);
+        const started = handler(event);
+        if (started instanceof Promise)
+          void pending.track(started).catch((err) => log?.warn({ err, event: name }, 'an event handler failed'));
       } catch (err) {
         log?.warn({ err, event: name }, 'an event handler failed');
       }
@@ -66,7 +76,7 @@ export const createEventBus = (log?: { warn(obj: object, msg: string): void }): 
       if (name === 'sample') bridge(name, event);
     },
     subscribe(name, handler) {
-      const entry = handler as (event: unknown) => void;
+      const entry = handler as (event: unknown) => unknown;
       // Copy on write: a handler that unsubscribes during delivery does not disturb the loop.
       handlers.set(name, [...(handlers.get(name) ?? []), entry]);
       return () => {
@@ -76,5 +86,6 @@ export const createEventBus = (log?: { warn(obj: object, msg: string): void }): 
         );
       };
     },
+    settled: () => pending.settled(),
   };
 };

@@ -2,6 +2,7 @@ import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
 import type { SecretBox } from '../secrets/index.ts';
+import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import { inProcessWriter, type SqlWriter } from '../series/writer.ts';
 import { type Answer, answerOf } from './answer.ts';
 import { type CollectorDevice, loadDevices } from './devices.ts';
@@ -9,7 +10,7 @@ import type { DriverRegistry, ReadResult } from './driver.ts';
 import { driverRecipes } from './drivers/index.ts';
 import { createItemRowWriter } from './item-rows.ts';
 import { createLiveItems } from './live-items.ts';
-import { createPoller, type LoopClock, type Poller } from './poller.ts';
+import { createPoller, type Poller } from './poller.ts';
 import { type HostEvents, startPollerWorker } from './worker-host.ts';
 
 export { type CollectorDevice, type CollectorItem, loadDevices } from './devices.ts';
@@ -37,8 +38,8 @@ export interface CollectorOptions {
   /** Decrypts the device secrets stored encrypted (app.ts hands in the data dir's key). */
   secrets?: SecretBox | undefined;
   now?: () => number;
-  /** The device loops' clock (poller.ts); tests drive one. With one, the loops run on the main thread. */
-  clock?: LoopClock;
+  /** Poll timing, persisting and maximum-age sweeps; tests drive a manual clock's, and the loops then run on the main thread (the worker thread keeps real timers). */
+  timers?: Timers;
   /** How often changed item values and states are written to `items` (ms). */
   persistEveryMs?: number;
   /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
@@ -105,23 +106,27 @@ const startDeviceLoops = async (
   events: HostEvents,
   current: (deviceId: number, gen: number) => Entry | undefined,
 ): Promise<{ poller: Poller; inWorker: boolean }> => {
+  const ownTime = options.now !== undefined || options.timers !== undefined;
   const inProcess = () => ({
     inWorker: false,
     poller: createPoller({
       drivers: options.drivers,
       now,
-      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.timers ? { timers: options.timers } : {}),
       ...(options.maxBackoffMs !== undefined ? { maxBackoffMs: options.maxBackoffMs } : {}),
       events: {
         ...events,
         answer: (deviceId, gen, result, tsMs, pushed, read) => {
           const entry = current(deviceId, gen);
-          if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed, read), tsMs, pushed);
+          // A driver times the messages it is told by the system's clock: on a clock of its own,
+          // the collector times them by that clock, as it does its polls.
+          const at = pushed && ownTime ? now() : tsMs;
+          if (entry) events.answer(deviceId, gen, answerOf(entry.device.items, result, pushed, read), at, pushed);
         },
       },
     }),
   });
-  const recipes = options.thread === 'main' || options.now || options.clock ? null : driverRecipes(options.drivers);
+  const recipes = options.thread === 'main' || ownTime ? null : driverRecipes(options.drivers);
   if (!recipes) return inProcess();
   try {
     return { poller: await startPollerWorker(recipes, events, options.maxBackoffMs, options.log), inWorker: true };
@@ -148,8 +153,9 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const liveDevices = new Map<number, LiveDeviceState>();
   const live = createLiveItems(options.bus);
   const { checkItem, publishSamples } = live;
-  let persistTimer: NodeJS.Timeout | null = null;
-  let sweepTimer: NodeJS.Timeout | null = null;
+  const timers = options.timers ?? realTimers;
+  let persistTimer: Timer | null = null;
+  let sweepTimer: Timer | null = null;
   let polling = false;
   let poller: Poller | null = null;
   let gens = 0;
@@ -304,14 +310,17 @@ export const createCollector = (options: CollectorOptions): Collector => {
         // A device or item changed through any area is re-read at once (an item change names its device).
         bus.subscribe('config.changed', ({ area, ids }) => {
           if (area !== 'devices') return;
-          for (const id of ids ?? [undefined])
-            void collector.reload(id).catch((err) => options.log?.warn({ err, id }, 'could not reload a device'));
+          return Promise.all(
+            (ids ?? [undefined]).map((id) =>
+              collector.reload(id).catch((err) => options.log?.warn({ err, id }, 'could not reload a device')),
+            ),
+          );
         }),
       ];
       await loadAll();
-      persistTimer = setInterval(() => void persist(), options.persistEveryMs ?? 5000);
+      persistTimer = timers.setInterval(persist, options.persistEveryMs ?? 5000);
       persistTimer.unref();
-      sweepTimer = setInterval(sweepMaxAge, options.maxAgeSweepMs ?? 500);
+      sweepTimer = timers.setInterval(sweepMaxAge, options.maxAgeSweepMs ?? 500);
       sweepTimer.unref();
       options.log?.info(
         { devices: entries.size, items: itemCount, thread: loops.inWorker ? 'worker' : 'main' },
@@ -324,8 +333,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
       polling = false;
       for (const unsubscribe of subscriptions) unsubscribe();
       subscriptions = [];
-      if (persistTimer) clearInterval(persistTimer);
-      if (sweepTimer) clearInterval(sweepTimer);
+      timers.clearInterval(persistTimer);
+      timers.clearInterval(sweepTimer);
       persistTimer = sweepTimer = null;
       const stopping = poller;
       poller = null;

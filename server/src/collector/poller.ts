@@ -1,3 +1,4 @@
+import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { PolledDevice, PolledItem } from './devices.ts';
 import { type DriverRegistry, type DriverSession, errorText, type ReadResult, withTimeout } from './driver.ts';
 
@@ -40,35 +41,19 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
-/**
- * The loops' clock: a monotonic time in ms and timers. A change of the system time moves no poll.
- * Tests hand in a clock they drive, so a schedule is checked without waiting for it.
- */
-export interface LoopClock {
-  now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const systemClock: LoopClock = {
-  now: () => performance.now(),
-  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
-  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
-};
-
 interface Loop {
   device: PolledDevice;
   gen: number;
   session: DriverSession | null;
   /** The session was opened by this poll: it reads every item (a first poll, or after an outage). */
   fresh: boolean;
-  timer: unknown;
+  timer: Timer | null;
   failures: number;
   stopped: boolean;
   running: Promise<void> | null;
-  /** When the loop's next poll is due (ms, on the loop clock). */
+  /** When the loop's next poll is due (ms, `timers.monotonic()`: a change of the system time moves no poll). */
   due: number;
-  /** When each item with an interval of its own longer than its device's is next read (ms, loop clock). */
+  /** When each item with an interval of its own longer than its device's is next read (ms, `timers.monotonic()`). */
   itemDue: Map<number, number>;
 }
 
@@ -76,8 +61,8 @@ export interface PollerOptions {
   drivers: DriverRegistry;
   events: PollerEvents;
   now?: () => number;
-  /** The loops' clock (default: `performance.now()` and the process's timers). */
-  clock?: LoopClock;
+  /** Poll timing (the worker thread's loops keep the real ones); tests drive a manual clock's. */
+  timers?: Timers;
   /** Longest wait between retries of a device that does not answer (ms); one interval + 10 s at most anyway. */
   maxBackoffMs?: number;
   /**
@@ -94,7 +79,7 @@ export interface PollerOptions {
  */
 export const createPoller = (options: PollerOptions): Poller => {
   const now = options.now ?? Date.now;
-  const clock = options.clock ?? systemClock;
+  const timers = options.timers ?? realTimers;
   const { events } = options;
   const loops = new Map<number, Loop>();
   const maxBackoffMs = options.maxBackoffMs ?? 60_000;
@@ -191,11 +176,11 @@ export const createPoller = (options: PollerOptions): Poller => {
     }
   };
 
-  /** Sets the loop's next poll for `due` (ms, loop clock). */
+  /** Sets the loop's next poll for `due` (ms, `timers.monotonic()`). */
   const schedule = (loop: Loop, due: number) => {
     if (loop.stopped) return;
     loop.due = due;
-    loop.timer = clock.setTimeout(
+    loop.timer = timers.setTimeout(
       () => {
         loop.timer = null;
         const due = loop.due;
@@ -213,17 +198,19 @@ export const createPoller = (options: PollerOptions): Poller => {
             // Counted from when this poll was due, not from when its timer fired: a timer's lateness
             // does not add up, so a device read every second is read 60 times a minute. A poll that
             // ran past its next one starts the count afresh (no burst to catch up).
-            schedule(loop, Math.max(clock.now(), due + wait));
+            schedule(loop, Math.max(timers.monotonic(), due + wait));
           },
         );
+        return loop.running;
       },
-      Math.max(0, due - clock.now()),
+      Math.max(0, due - timers.monotonic()),
     );
+    loop.timer.unref();
   };
 
   const stopLoop = async (loop: Loop) => {
     loop.stopped = true;
-    if (loop.timer !== null) clock.clearTimeout(loop.timer);
+    timers.clearTimeout(loop.timer);
     await loop.running?.catch(() => undefined);
     await closeSession(loop);
   };
@@ -244,7 +231,7 @@ export const createPoller = (options: PollerOptions): Poller => {
       };
       loops.set(device.id, loop);
       // First polls are spread over one interval so that a restart does not burst.
-      schedule(loop, clock.now() + Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));
+      schedule(loop, timers.monotonic() + Math.floor(Math.random() * Math.min(intervalMs(device), 5000)));
     },
     async remove(deviceId) {
       const loop = loops.get(deviceId);

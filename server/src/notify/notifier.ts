@@ -1,6 +1,7 @@
 import { type ChannelConfig, type ChannelKind, channelConfig } from '@sitewatch/contract/notify';
 import { inPeriod, type PeriodRange } from '../alarms/rules/periods.ts';
 import type { AlarmSettings } from '../alarms/settings.ts';
+import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import { readIdList } from '../db/json.ts';
 import type { Db } from '../db/kysely.ts';
 import { mapJsonFields, type SecretBox } from '../secrets/index.ts';
@@ -49,6 +50,11 @@ export interface Notifier {
   invalidate(): void;
   /** Resolves when the queue is empty and nothing is in flight (tests, shutdown). */
   idle(): Promise<void>;
+  /**
+   * Resolves when nothing moves without time passing: the queue is empty (or waits behind full
+   * concurrency) and every delivery in flight sleeps on its retry delay; true when it waited.
+   */
+  settled(): Promise<boolean>;
   stop(): Promise<void>;
   /** Whether the dispatcher takes and sends notices (not stopped): the dashboard's notification service state. */
   running(): boolean;
@@ -74,6 +80,7 @@ export interface NotifierOptions {
   /** Decrypts channel secrets stored encrypted. */
   secrets?: SecretBox | undefined;
   clock?: () => number;
+  timers?: Timers;
   /** First retry delay (ms); doubles each attempt. */
   retryDelayMs?: number;
   concurrency?: number;
@@ -226,17 +233,48 @@ const recipientsOf = (dir: Directory, group: DirectoryGroup, level: number, onDu
  */
 export const createNotifier = (options: NotifierOptions): Notifier => {
   const clock = options.clock ?? Date.now;
+  const timers = options.timers ?? realTimers;
   const retryDelayMs = options.retryDelayMs ?? 1000;
   const concurrency = options.concurrency ?? 8;
   const queue: Delivery[] = [];
   let running = 0;
+  /** Deliveries in flight that wait for their retry delay. */
+  let sleeping = 0;
   let stopped = false;
   let directory: Promise<Directory> | null = null;
   const roster = options.roster ?? null;
   const idleWaiters: (() => void)[] = [];
+  const settledWaiters: (() => void)[] = [];
   /** Flood limiter: deliveries per key in the current minute, and what was folded. */
   const flood = new Map<string, { minute: number; count: number; folded: number; last: Delivery }>();
-  let floodTimer: NodeJS.Timeout | null = null;
+  let floodTimer: Timer | null = null;
+
+  const quiet = () => running === sleeping && (queue.length === 0 || running >= concurrency);
+  /** Called after every change of what is in flight: wakes whoever waits for idle or settled. */
+  const changed = () => {
+    if (running === 0 && queue.length === 0) for (const w of idleWaiters.splice(0)) w();
+    if (quiet()) for (const w of settledWaiters.splice(0)) w();
+  };
+  /** Wakes the deliveries asleep on their retry delay (stop). */
+  const wakers = new Set<() => void>();
+  const retryAfter = async (ms: number) => {
+    sleeping += 1;
+    changed();
+    try {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          timers.clearTimeout(timer);
+          wakers.delete(wake);
+          resolve();
+        };
+        const timer = timers.setTimeout(wake, ms);
+        timer.unref();
+        wakers.add(wake);
+      });
+    } finally {
+      sleeping -= 1;
+    }
+  };
 
   const getDirectory = () => {
     directory ??= loadDirectory(options).catch((err) => {
@@ -271,16 +309,18 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
   const attempt = async (d: Delivery): Promise<DeliveryResult> => {
     const channel = options.channels[d.settings.kind];
     let detail = '';
-    for (let n = 1; n <= d.retries + 1; n++) {
+    for (let n = 1; ; n++) {
       try {
         detail = await channel.send(d.settings, d.message, d.to);
         return { result: 1, detail, attempts: n };
       } catch (err) {
         detail = err instanceof Error ? err.message : String(err);
-        if (n <= d.retries && !stopped) await new Promise((r) => setTimeout(r, retryDelayMs * 2 ** (n - 1)));
+        if (n > d.retries || stopped) return { result: 0, detail, attempts: n };
+        await retryAfter(retryDelayMs * 2 ** (n - 1));
+        // Stopping cuts the wait short and gives up: the attempts made are logged.
+        if (stopped) return { result: 0, detail, attempts: n };
       }
     }
-    return { result: 0, detail, attempts: d.retries + 1 };
   };
 
   const run = async (d: Delivery): Promise<DeliveryResult> => {
@@ -296,7 +336,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
       void run(d).finally(() => {
         running -= 1;
         pump();
-        if (running === 0 && queue.length === 0) for (const w of idleWaiters.splice(0)) w();
+        changed();
       });
     }
   };
@@ -337,7 +377,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
         f.folded += 1;
         f.last = d;
         if (!floodTimer) {
-          floodTimer = setInterval(flushFolded, 5_000);
+          floodTimer = timers.setInterval(flushFolded, 5_000);
           floodTimer.unref();
         }
         return;
@@ -414,7 +454,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
         .finally(() => {
           running -= 1;
           pump();
-          if (running === 0 && queue.length === 0) for (const w of idleWaiters.splice(0)) w();
+          changed();
         });
     },
     async test(settings, to) {
@@ -424,12 +464,19 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
         fields: { test: 1 },
       };
       const retries = settings.kind === 'email' ? 0 : settings.config.retries;
-      return run({ action: 'test', subject: null, channelName: settings.kind, settings, message, to, retries });
+      running += 1;
+      try {
+        return await run({ action: 'test', subject: null, channelName: settings.kind, settings, message, to, retries });
+      } finally {
+        running -= 1;
+        changed();
+      }
     },
     drop() {
       const n = queue.length;
       queue.length = 0;
       for (const f of flood.values()) f.folded = 0;
+      changed();
       return n;
     },
     invalidate() {
@@ -439,11 +486,17 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
       if (running === 0 && queue.length === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
+    async settled() {
+      if (quiet()) return false;
+      await new Promise<void>((resolve) => settledWaiters.push(resolve));
+      return true;
+    },
     running: () => !stopped,
     async stop() {
       stopped = true;
-      if (floodTimer) clearInterval(floodTimer);
+      timers.clearInterval(floodTimer);
       queue.length = 0;
+      for (const wake of [...wakers]) wake();
       if (running > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
   };

@@ -6,6 +6,7 @@ import {
 } from '@sitewatch/contract/push';
 import type { EventBus } from '../bus/bus.ts';
 import { createChangedIds } from '../changed-ids.ts';
+import { realTimers, type Timers } from '../clock/timers.ts';
 import type { PushHub } from './hub.ts';
 import type { GrantCache } from './scoped.ts';
 
@@ -24,6 +25,7 @@ export interface LiveFeedOptions {
   /** The sites each user is granted (shared with the alarm push). */
   grants: GrantCache;
   everyMs?: number;
+  timers?: Timers;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -102,18 +104,20 @@ export const startLiveFeed = (options: LiveFeedOptions): (() => void) => {
     }
   };
 
+  const timers = options.timers ?? realTimers;
   let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
+  const timer = timers.setInterval(() => {
     if (running) return;
     running = round()
       .catch((err) => options.log?.warn({ err }, 'live values could not be pushed'))
       .finally(() => {
         running = null;
       });
+    return running;
   }, options.everyMs ?? liveEveryMs);
   timer.unref();
   return () => {
-    clearInterval(timer);
+    timers.clearInterval(timer);
     for (const unsubscribe of subscriptions) unsubscribe();
   };
 };

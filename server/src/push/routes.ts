@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import { nowSeconds } from '@sitewatch/contract';
 import { type PushServerMessage, pushClientMessage, pushPath } from '@sitewatch/contract/push';
 import type { FastifyInstance } from 'fastify';
+import { realTimers, type Timers } from '../clock/timers.ts';
 import type { Authenticator } from '../http/auth.ts';
 import type { PushClient, PushHub } from './hub.ts';
 
@@ -20,7 +21,13 @@ const sessionCheckMs = 250;
  * The push channel at /api/v1/ws. A browser cannot set an Authorization header on a WebSocket,
  * and a token in the URL would end up in logs, so the first message carries the bearer token.
  */
-export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, authenticator: Authenticator) => {
+export const registerPushChannel = async (
+  app: FastifyInstance,
+  hub: PushHub,
+  authenticator: Authenticator,
+  time: { timers?: Timers; clock?: () => number } = {},
+) => {
+  const { timers = realTimers, clock = Date.now } = time;
   await app.register(websocket, {
     options: { maxPayload: maxMessageBytes },
     // A frame over the size limit or another protocol error (ws codes WS_ERR_*) is the client's
@@ -54,15 +61,15 @@ export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, au
         running = false;
       }
     };
-    const timer = setInterval(() => void sweep(), sessionCheckMs);
+    const timer = timers.setInterval(sweep, sessionCheckMs);
     timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onClose', async () => timers.clearInterval(timer));
   }
   app.get(pushPath, { websocket: true, schema: { hide: true }, config: { auth: false } }, (socket, request) => {
     const send = (message: PushServerMessage) => socket.send(JSON.stringify(message));
     let remove: (() => void) | null = null;
     let client: PushClient | null = null;
-    const timer = setTimeout(() => socket.close(4401, 'auth timeout'), authTimeoutMs);
+    const timer = timers.setTimeout(() => socket.close(4401, 'auth timeout'), authTimeoutMs);
     socket.on('message', async (raw: Buffer) => {
       let parsed: ReturnType<typeof pushClientMessage.safeParse>;
       try {
@@ -72,7 +79,7 @@ export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, au
       }
       if (!parsed.success) return send({ type: 'error', code: 40000, message: 'invalid message' });
       const message = parsed.data;
-      if (message.type === 'ping') return send({ type: 'pong', server_time: nowSeconds() });
+      if (message.type === 'ping') return send({ type: 'pong', server_time: nowSeconds(clock()) });
       if (message.type === 'watch') {
         if (client) client.watch = message.site_ids;
         return;
@@ -83,14 +90,14 @@ export const registerPushChannel = async (app: FastifyInstance, hub: PushHub, au
         send({ type: 'error', code: -2, message: 'not logged in' });
         return socket.close(4401, 'not logged in');
       }
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       remove?.();
       client = { principal, send: (text) => socket.send(text), close: (code, reason) => socket.close(code, reason) };
       remove = hub.add(client);
       send({ type: 'ready', user_id: principal.user_id });
     });
     socket.on('close', () => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       remove?.();
     });
   });

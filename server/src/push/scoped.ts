@@ -15,6 +15,8 @@ export interface GrantCache {
   peek(userId: number): Set<number> | null | undefined;
   load(userId: number): Promise<Set<number> | null>;
   stop(): void;
+  /** Resolves when no load is in flight (a background re-read too); true when it waited. */
+  settled(): Promise<boolean>;
 }
 
 export const createGrantCache = (options: {
@@ -63,12 +65,20 @@ export const createGrantCache = (options: {
     stop: () => {
       for (const unsubscribe of subscriptions) unsubscribe();
     },
+    async settled() {
+      let waited = false;
+      while (loading.size > 0) {
+        waited = true;
+        await Promise.allSettled(loading.values());
+      }
+      return waited;
+    },
   };
 };
 
 /**
  * Scoping in one place: a message about a site goes to the connected users granted it. Users whose
- * grants are not known yet get it as soon as they are loaded.
+ * grants are not known yet get it as soon as they are loaded (the promise returned: done then).
  */
 export const pushToSite = (
   hub: PushHub,
@@ -76,7 +86,7 @@ export const pushToSite = (
   siteId: number,
   message: PushServerMessage,
   only: (principal: Principal) => boolean = () => true,
-) => {
+): Promise<void> | undefined => {
   const missing = new Set<number>();
   const allows = (sites: Set<number> | null) => sites === null || sites.has(siteId);
   hub.publish(message, (principal) => {
@@ -86,7 +96,7 @@ export const pushToSite = (
     return sites !== undefined && allows(sites);
   });
   if (missing.size === 0) return;
-  void Promise.all([...missing].map((id) => grants.load(id).catch(() => new Set<number>()))).then(() => {
+  return Promise.all([...missing].map((id) => grants.load(id).catch(() => new Set<number>()))).then(() => {
     hub.publish(message, (principal) => {
       if (!missing.has(principal.user_id) || !only(principal)) return false;
       const sites = grants.peek(principal.user_id);
@@ -117,8 +127,10 @@ export const pushAlarms = (
     const siteId = message.alarm.device_group_id;
     if (onDuty === null) return pushToSite(hub, grants, siteId, message);
     const on = new Set(onDuty);
-    pushToSite(hub, grants, siteId, { ...message, notice: true }, (p) => on.has(p.user_id));
-    pushToSite(hub, grants, siteId, { ...message, notice: false }, (p) => !on.has(p.user_id));
+    return Promise.all([
+      pushToSite(hub, grants, siteId, { ...message, notice: true }, (p) => on.has(p.user_id)),
+      pushToSite(hub, grants, siteId, { ...message, notice: false }, (p) => !on.has(p.user_id)),
+    ]);
   };
   // A raise waits for the duty lookup; events behind it wait too, so none overtakes it.
   let pending: Promise<void> | null = null;
@@ -130,9 +142,11 @@ export const pushAlarms = (
       const users = duty?.onDutyUsers
         ? duty.onDutyUsers(Math.floor(clock() / 1000), alarm.device_group_id).catch(() => null)
         : Promise.resolve(null);
-      const next: Promise<void> = Promise.all([pending, users]).then(([, u]) => send(message, u));
+      const next: Promise<void> = Promise.all([pending, users]).then(async ([, u]) => {
+        await send(message, u);
+      });
       pending = next;
-      void next.finally(() => {
+      return next.finally(() => {
         if (pending === next) pending = null;
       });
     }),

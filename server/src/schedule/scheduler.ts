@@ -1,3 +1,4 @@
+import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { Db } from '../db/kysely.ts';
 import { nextRun, type RepeatRule } from './repeat.ts';
 
@@ -5,6 +6,7 @@ export interface SchedulerOptions {
   db: Db;
   /** Epoch ms. */
   clock: () => number;
+  timers?: Timers;
   /** Zone of the wall-clock rules. */
   zone: string;
   /** How often due tasks are looked for (ms); the tick itself is also callable. */
@@ -23,7 +25,9 @@ export type TaskHandler = (refId: number, at: number) => Promise<void>;
 export const createScheduler = (options: SchedulerOptions) => {
   const k = options.db.kysely;
   const handlers = new Map<string, TaskHandler>();
-  let timer: NodeJS.Timeout | null = null;
+  const timers = options.timers ?? realTimers;
+  let timer: Timer | null = null;
+  let first: Timer | null = null;
   let ticking: Promise<number> | null = null;
   const sec = (ms: number) => Math.floor(ms / 1000);
 
@@ -103,12 +107,16 @@ export const createScheduler = (options: SchedulerOptions) => {
     running: () => timer !== null,
     start() {
       if (timer) return;
-      timer = setInterval(() => void this.tick().catch(() => {}), options.intervalMs ?? 15_000);
+      const tick = () => this.tick().catch(() => 0);
+      timer = timers.setInterval(tick, options.intervalMs ?? 15_000);
       timer.unref();
-      void this.tick().catch(() => {});
+      // The first look at once, as a timer too: its work counts as the timers' (settled()).
+      first = timers.setTimeout(tick, 0);
+      first.unref();
     },
     async stop() {
-      if (timer) clearInterval(timer);
+      timers.clearInterval(timer);
+      timers.clearTimeout(first);
       timer = null;
       while (ticking) await ticking.catch(() => {});
     },

@@ -1,4 +1,5 @@
 import type { RetentionSettings } from '@sitewatch/contract/series';
+import { realTimers, type Timers } from '../clock/timers.ts';
 import type { SeriesStore } from './store.ts';
 
 /** Reads the retention settings (global config SERIES_RETENTION) and prunes older samples, hourly. */
@@ -6,17 +7,18 @@ export const startSeriesMaintenance = (
   retention: () => Promise<RetentionSettings>,
   store: SeriesStore,
   onError: (err: unknown) => void,
+  timers: Timers = realTimers,
   everyMs = 3_600_000,
 ): (() => void) => {
   const run = async () => {
     await store.prune(await retention());
   };
-  const timer = setInterval(() => void run().catch(onError), everyMs);
+  const timer = timers.setInterval(() => run().catch(onError), everyMs);
   timer.unref();
-  const first = setTimeout(() => void run().catch(onError), 60_000);
+  const first = timers.setTimeout(() => run().catch(onError), 60_000);
   first.unref();
   return () => {
-    clearInterval(timer);
-    clearTimeout(first);
+    timers.clearInterval(timer);
+    timers.clearTimeout(first);
   };
 };

@@ -17,6 +17,7 @@ export const createSeriesReads = (kysely: Kysely<Database>, open: OpenBlocks) =>
       if (open.size() === 0) return fromDb();
       const v = open.state.version;
       if (v % 2 === 1 && attempt < 100) {
+        // Real time: the commit waited for runs on the writer thread, whatever clock drives the store.
         await new Promise((resolve) => setTimeout(resolve, 5));
         continue;
       }

@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { createOpenBlocks, createSampleBuffer, writeBlocks } from './blocks.ts';
 import type { RollupBucket, SeriesPoint } from './codec.ts';
 import { type CompactionStats, createCompactor } from './compact.ts';
+import { createPending, realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import { createSeriesReads } from './reads.ts';
 import { inProcessWriter, type SqlWriter, startSqlWriter } from './writer.ts';
 
@@ -41,6 +42,8 @@ export interface SeriesStoreOptions {
    */
   writer?: 'thread' | 'main';
   log?: { warn(obj: object, msg: string): void };
+  /** The flush and compaction timers (the composition root's). */
+  timers?: Timers;
 }
 
 /**
@@ -73,6 +76,11 @@ export interface SeriesStore {
   writer(): SqlWriter;
   /** Stops the timers, writes what is buffered and compacts it. */
   stop(): Promise<void>;
+  /**
+   * Writes what is buffered and waits for the writes, compaction and start-up work in flight;
+   * true when there was any (`Sitewatch.settled()`). Compaction itself stays on its timer.
+   */
+  settled(): Promise<boolean>;
   read(
     itemId: number,
     t1: number,
@@ -103,11 +111,13 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
   const compactEveryMs = options.compactEveryMs ?? 60_000;
   const compactAtSamples = options.compactAtSamples ?? 3_000_000;
   const buffer = createSampleBuffer();
-  let timer: NodeJS.Timeout | null = null;
+  const timers = options.timers ?? realTimers;
+  const starting = createPending();
+  let timer: Timer | null = null;
   let started = false;
   let flushing: Promise<FlushStats> | null = null;
   let compacting: Promise<CompactionStats | null> | null = null;
-  let lastCompaction = performance.now();
+  let lastCompaction = timers.monotonic();
   const latencies: number[] = [];
   const compactions: number[] = [];
   const open = createOpenBlocks();
@@ -166,7 +176,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
     compacting = compactor.run(started ? undefined : open.seqs());
     try {
       const stats = await compacting;
-      lastCompaction = performance.now();
+      lastCompaction = timers.monotonic();
       if (stats) keepLast(compactions, stats.ms);
       return stats;
     } finally {
@@ -228,7 +238,7 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
     start() {
       if (timer) return;
       started = true;
-      lastCompaction = performance.now();
+      lastCompaction = timers.monotonic();
       if (options.writer !== 'main') {
         writerStarting = startSqlWriter(db, options.log)
           .then((w) => {
@@ -237,21 +247,34 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
           })
           // Not started (the file could not be named): the server's connection goes on writing.
           .catch((err: unknown) => options.log?.warn({ err }, 'the series writer thread could not start'));
+        void starting.track(writerStarting);
       }
-      void loadLeftovers().catch((err) => options.onFlushError?.(err));
-      timer = setInterval(() => {
-        void flushBlocks()
-          .then(() => {
-            const due = performance.now() - lastCompaction >= compactEveryMs || open.samples() >= compactAtSamples;
-            if (due && !compacting) return compactOnce();
-            return null;
-          })
-          .catch((err) => options.onFlushError?.(err));
-      }, flushEveryMs);
+      void starting.track(loadLeftovers().catch((err) => options.onFlushError?.(err)));
+      timer = timers.setInterval(
+        () =>
+          flushBlocks()
+            .then(() => {
+              const due = timers.monotonic() - lastCompaction >= compactEveryMs || open.samples() >= compactAtSamples;
+              if (due && !compacting) return compactOnce();
+              return null;
+            })
+            .catch((err) => options.onFlushError?.(err)),
+        flushEveryMs,
+      );
       timer.unref();
     },
+    async settled() {
+      let busy = await starting.settled();
+      if (compacting) {
+        busy = true;
+        await compacting.catch(() => undefined);
+      }
+      if (buffer.size() === 0 && !flushing) return busy;
+      await flushBlocks().catch((err) => options.onFlushError?.(err));
+      return true;
+    },
     async stop() {
-      if (timer) clearInterval(timer);
+      timers.clearInterval(timer);
       timer = null;
       started = false;
       await compacting?.catch(() => undefined);

@@ -110,14 +110,7 @@ export const snmpdPeer = async (
     port,
     v3,
     async start() {
-      child = spawn(
-        '/usr/sbin/snmpd',
-        ['-f', '-Lf', path.join(dir, 'log'), '-C', '-c', path.join(dir, 'snmpd.conf'), '-p', path.join(dir, 'pid')],
-        { env: { ...process.env, MIBS: '', SNMP_PERSISTENT_DIR: path.join(dir, 'persist') }, stdio: 'ignore' },
-      );
-      // Ready when it answers: poll with a UDP probe through net-snmp is overkill; the pid file appears once bound.
-      for (let i = 0; i < 100 && !existsSync(path.join(dir, 'pid')); i++) await sleep(50);
-      await sleep(150);
+      child = await spawnSnmpd(dir);
     },
     async stop() {
       const c = child;
@@ -133,6 +126,30 @@ export const snmpdPeer = async (
 };
 
 export const snmpdAvailable = existsSync('/usr/sbin/snmpd');
+
+/**
+ * Starts Debian's snmpd in the foreground on the config of `dir`, logging to its standard output;
+ * resolves once it prints its version line, which it does after binding its ports (an event, where
+ * waiting for the pid file and then a little more was a guess).
+ */
+export const spawnSnmpd = (dir: string): Promise<ChildProcess> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      '/usr/sbin/snmpd',
+      ['-f', '-Lo', '-C', '-c', path.join(dir, 'snmpd.conf'), '-p', path.join(dir, 'pid')],
+      { env: { ...process.env, MIBS: '', SNMP_PERSISTENT_DIR: path.join(dir, 'persist') }, stdio: 'pipe' },
+    );
+    let log = '';
+    const exited = () => reject(new Error(`snmpd exited before it was ready:\n${log}`));
+    child.once('exit', exited);
+    child.stderr?.resume();
+    child.stdout?.on('data', (chunk) => {
+      if (log.length < 100_000) log += chunk;
+      if (!log.includes('NET-SNMP version')) return;
+      child.off('exit', exited);
+      resolve(child);
+    });
+  });
 
 /** An MQTT broker (aedes) on a loopback TCP port. */
 export const mqttPeer = async (): Promise<Peer & { publish(topic: string, payload: string): Promise<void> }> => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, createSitewatch, type Sitewatch } from '../../src/app.ts';
+import { createManualClock, type ManualClock } from '../../src/clock/manual.ts';
 import type { Dialect } from '../../src/db/kysely.ts';
 import type { Authenticator, Principal } from '../../src/http/auth.ts';
 import { createLoginKey, generateLoginKeyPem } from '../../src/modules/auth/index.ts';
@@ -57,6 +58,36 @@ export const useTestApp = (
   afterAll(async () => {
     await state.app?.close();
     await state.database?.destroy();
+  });
+  return state;
+};
+
+export interface ManualTestApp extends TestApp {
+  /** The app's clock: `advance(ms)` runs its timers at once, settling the app after each. */
+  clock: ManualClock;
+}
+
+/**
+ * `useTestApp` on a manual clock of its own (docs/testing.md, "The test clock"): every timer of the
+ * app (alarm flush and ticks, notices and retries, schedules, polls, live rounds) runs only when the
+ * test advances the clock, and `t.sitewatch.settled()` waits for what they started. `startMs` is
+ * the clock's first reading (epoch ms).
+ */
+export const useManualTestApp = (
+  dialect: Dialect,
+  overrides: Partial<AppDeps> = {},
+  startMs?: number,
+  extraRoutes?: (app: FastifyInstance) => void,
+): ManualTestApp => {
+  const clock = createManualClock(startMs);
+  const state = useTestApp(
+    dialect,
+    { clock: clock.now, timers: clock.timers, ...overrides },
+    extraRoutes,
+  ) as ManualTestApp;
+  state.clock = clock;
+  beforeAll(() => {
+    clock.settleWith(() => state.sitewatch.settled());
   });
   return state;
 };

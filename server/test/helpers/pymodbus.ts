@@ -7,13 +7,28 @@ export type RegisterEntry =
   | { address: number; registers: number[] }
   | { address: number; type: ModbusDataType; order: ModbusByteOrder; value: number };
 
-/** Starts server/test/peers/modbus_peer.py on a free loopback port; `requests` lists what it was asked. */
+/**
+ * Starts server/test/peers/modbus_peer.py on a free loopback port; `requests` lists what it was asked,
+ * and `asked(line, n)` resolves once it has printed `line` n times in all (its log comes through its
+ * standard output, which may land after the values it answered).
+ */
 export const pymodbusPeer = async (spec: { holding?: RegisterEntry[]; input?: RegisterEntry[]; coils?: object }) => {
   const script = fileURLToPath(new URL('../peers/modbus_peer.py', import.meta.url));
   const child: ChildProcess = spawn('/usr/bin/python3', [script, JSON.stringify(spec)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const requests: string[] = [];
+  const waiting = new Set<() => void>();
+  const asked = (line: string, n = 1) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (requests.filter((r) => r === line).length < n) return;
+        waiting.delete(check);
+        resolve();
+      };
+      waiting.add(check);
+      check();
+    });
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += String(d);
@@ -27,11 +42,13 @@ export const pymodbusPeer = async (spec: { holding?: RegisterEntry[]; input?: Re
       for (const line of lines) {
         const [word, ...rest] = line.split(' ');
         if (word === 'port') resolve(Number(rest[0]));
-        else if (word === 'request') requests.push(rest.join(' '));
+        else if (word === 'request') {
+          requests.push(rest.join(' '));
+          for (const check of [...waiting]) check();
+        }
       }
     });
     child.on('exit', (code) => reject(new Error(`pymodbus peer ended (${code}): ${stderr}`)));
-    setTimeout(() => reject(new Error(`pymodbus peer did not start: ${stderr}`)), 10_000);
   });
-  return { port, requests, stop: () => child.kill() };
+  return { port, requests, asked, stop: () => child.kill() };
 };

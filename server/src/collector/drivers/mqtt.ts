@@ -142,8 +142,11 @@ export const mqttDriver: Driver = {
       if (b && b.values.size > 0) sink?.onValues(b, batchAt);
     };
     const namedIn = (b: ReadResult, targets: DriverItem[]) => targets.some((i) => b.values.has(i.id));
+    /** While a subscription waits for its retained values: the topics heard meanwhile. */
+    let heard: Set<string> | null = null;
     client.on('message', (topic, message) => {
       const at = Date.now();
+      heard?.add(topic);
       // A zero-length message clears a topic's retained value (MQTT 3.1.1 §3.3.1.3): not a reading.
       if (message.length === 0) {
         last.delete(topic);
@@ -191,13 +194,20 @@ export const mqttDriver: Driver = {
       }
       const fresh = filters.filter((f) => !subscribed.has(f));
       if (fresh.length === 0) return;
-      await client.subscribeAsync(fresh, { qos: 0 });
-      for (const f of fresh) subscribed.add(f);
-      if (sink) return;
-      // Polled: retained values arrive just after the subscription; give them a moment.
-      const until = Date.now() + Math.min(500, o.timeout_ms / 2);
-      const seen = () => fresh.every((f) => [...last.keys()].some((t) => topicMatches(f, t)));
-      while (Date.now() < until && !seen()) await new Promise((r) => setTimeout(r, 20));
+      // Retained values arrive just after the subscription; give them a moment, so the poll that
+      // subscribed reads them (polled) or has handed them on when it ends (told: a caller on a clock
+      // of its own then sees them before its time moves on).
+      heard = new Set();
+      try {
+        await client.subscribeAsync(fresh, { qos: 0 });
+        for (const f of fresh) subscribed.add(f);
+        const until = Date.now() + Math.min(500, o.timeout_ms / 2);
+        const topics = () => (sink ? [...heard!] : [...last.keys()]);
+        const seen = () => fresh.every((f) => topics().some((t) => topicMatches(f, t)));
+        while (Date.now() < until && !seen()) await new Promise((r) => setTimeout(r, 20));
+      } finally {
+        heard = null;
+      }
     };
 
     return {

@@ -26,6 +26,7 @@ export const area = defineArea({
         notifier: needs.notifier,
         audit: needs.audit,
         clock: kernel.clock,
+        timers: kernel.timers,
       }),
   }),
 });

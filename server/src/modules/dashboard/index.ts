@@ -1,5 +1,6 @@
 import { overviewMenuId, dashboardRoutes as r } from '@sitewatch/contract/dashboard';
 import type { FastifyInstance } from 'fastify';
+import type { Timers } from '../../clock/timers.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
@@ -16,6 +17,7 @@ export interface DashboardModuleDeps {
   notifier: DashboardDeps['notifier'];
   audit: AuditLog;
   clock: () => number;
+  timers?: Timers;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface DashboardModuleDeps {
  * docs/dashboard.md.
  */
 export const registerDashboard = (app: FastifyInstance, deps: DashboardModuleDeps) => {
-  const cpu = createCpuSampler(3000);
+  const cpu = createCpuSampler(3000, undefined, deps.timers);
   app.addHook('onClose', async () => cpu.stop());
   const service = createDashboardService({
     repo: createDashboardRepository(deps.db),

@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import { formatSize } from '@sitewatch/contract';
+import { realTimers, type Timers } from '../../clock/timers.ts';
 
 /** Busy and total CPU time of the host, summed over its cores (ms). */
 export interface CpuTimes {
@@ -37,10 +38,14 @@ export interface CpuSampler {
  * Measures host CPU usage over a fixed interval (000 §7: 3000 ms) in the background, so that a
  * request answers at once with the last interval's figure instead of waiting for one.
  */
-export const createCpuSampler = (intervalMs = 3000, read: () => CpuTimes = () => readCpuTimes()): CpuSampler => {
+export const createCpuSampler = (
+  intervalMs = 3000,
+  read: () => CpuTimes = () => readCpuTimes(),
+  timers: Timers = realTimers,
+): CpuSampler => {
   let previous = read();
   let last: number | null = null;
-  const timer = setInterval(() => {
+  const timer = timers.setInterval(() => {
     const now = read();
     last = cpuPercent(previous, now) ?? last;
     previous = now;
@@ -49,7 +54,7 @@ export const createCpuSampler = (intervalMs = 3000, read: () => CpuTimes = () =>
   return {
     intervalMs,
     percent: () => last ?? cpuPercent(previous, read()),
-    stop: () => clearInterval(timer),
+    stop: () => timers.clearInterval(timer),
   };
 };
 

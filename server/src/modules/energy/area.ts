@@ -122,6 +122,7 @@ export const area = defineArea({
       bus: kernel.bus,
       log: kernel.log,
       clock: kernel.clock,
+      timers: kernel.timers,
     });
     return {
       provides: { energyFill: fill, energyQuality: quality },

@@ -1,3 +1,4 @@
+import { realTimers, type Timer, type Timers } from '../../clock/timers.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { SeriesStore } from '../../series/store.ts';
 import { createFillReader, type MeterWork } from './fill-read.ts';
@@ -20,6 +21,8 @@ export interface EnergyFillDeps {
   now?: (() => number) | undefined;
   /** The zone of `clock`: daily rows cut on another zone are rebuilt (see `zoneChecked`). */
   zone?: string;
+  /** Every timer of the fill (a test's manual clock drives them). */
+  timers?: Timers | undefined;
   everyMs?: number;
   onError?: (err: unknown) => void;
 }
@@ -56,6 +59,7 @@ const rebuildOnZoneChange = async (db: Db, zone: string, now: () => number) => {
 export const createEnergyFill = (deps: EnergyFillDeps) => {
   const k = deps.db.kysely;
   const now = deps.now ?? Date.now;
+  const timers = deps.timers ?? realTimers;
   const days = new Map<number, number>();
   const dayOf = (ts: number) => {
     let d = days.get(ts);
@@ -191,16 +195,15 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
       }
   };
 
-  let timer: NodeJS.Timeout | null = null;
+  let timer: Timer | null = null;
+  let first: Timer | null = null;
   let stopped = false;
-  const tick = () => {
-    void run().catch((err) => deps.onError?.(err));
-  };
+  const tick = () => run().catch((err) => deps.onError?.(err));
   return {
     /** Brings the meters' energy (all meters without ids) up to date with the roll-ups. */
     catchUp: (meterIds?: number[]) => run(meterIds),
     /** A sample of an item was taken: one for an hour already read is late and recomputes it. */
-    touched(itemId: number, tsMs: number) {
+    touched(itemId: number, tsMs: number): Promise<unknown> | undefined {
       const w = watched.get(itemId);
       if (!w) return;
       const h = Math.floor(tsMs / 1000 / hour) * hour;
@@ -209,7 +212,7 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
       const mark = lateMarks.get(itemId);
       if (mark === undefined || h < mark) lateMarks.set(itemId, h);
       // Written too, so a restart before the next run still recomputes it.
-      void k
+      return k
         .updateTable('energy_fill')
         .set({ dirty_from: h })
         .where('meter_id', '=', w.meterId)
@@ -230,13 +233,16 @@ export const createEnergyFill = (deps: EnergyFillDeps) => {
     running: () => timer !== null,
     start() {
       if (timer) return;
-      tick();
-      timer = setInterval(tick, deps.everyMs ?? 60_000);
+      timer = timers.setInterval(tick, deps.everyMs ?? 60_000);
       timer.unref();
+      // The first pass at once, as a timer too: its work counts as the timers' (settled()).
+      first = timers.setTimeout(tick, 0);
+      first.unref();
     },
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
+      timers.clearInterval(timer);
+      timers.clearTimeout(first);
       timer = null;
       await chain;
     },

@@ -1,6 +1,7 @@
 import { energyRoutes as r, type TariffMode, tariffRouteModes } from '@sitewatch/contract/energy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus/bus.ts';
+import type { Timers } from '../../clock/timers.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
@@ -32,6 +33,7 @@ export const createEnergyFillFor = (deps: {
   log: { warn(obj: object, msg: string): void };
   /** Now in epoch ms (the app's clock). */
   clock?: (() => number) | undefined;
+  timers?: Timers | undefined;
 }): EnergyFill => {
   // Without a collecting store (an API-only server) the roll-ups are read straight from the tables.
   const store = deps.series ?? createSeriesStore(deps.db);
@@ -42,12 +44,19 @@ export const createEnergyFillFor = (deps: {
     flush: deps.series ? () => deps.series!.flush() : undefined,
     clock: zoneClock(zone),
     now: deps.clock,
+    timers: deps.timers,
     zone,
     onError: (err) => deps.log.warn({ err }, 'energy fill failed'),
   });
   // A sample for an hour already read (a late one) recomputes that meter from its hour.
   deps.bus?.subscribe('samples', ({ ids, from, to, ts_ms }) => {
-    for (let i = from; i < to; i++) fill.touched(ids[i]!, ts_ms);
+    const marking: Promise<unknown>[] = [];
+    for (let i = from; i < to; i++) {
+      const marked = fill.touched(ids[i]!, ts_ms);
+      if (marked) marking.push(marked);
+    }
+    // The marks' writes count as the bus's work in flight (settled()).
+    if (marking.length > 0) return Promise.all(marking);
   });
   return fill;
 };

@@ -34,7 +34,13 @@ export const area = defineArea({
     },
   ],
   create: ({ kernel, needs }) => {
-    const scheduler = createScheduler({ db: kernel.db, clock: kernel.clock, zone: scheduleZone(), log: kernel.log });
+    const scheduler = createScheduler({
+      db: kernel.db,
+      clock: kernel.clock,
+      timers: kernel.timers,
+      zone: scheduleZone(),
+      log: kernel.log,
+    });
     const service = createInspection({ db: kernel.db, live: needs.live, scheduler, clock: kernel.clock });
     return {
       provides: { inspection: { service, scheduler } },

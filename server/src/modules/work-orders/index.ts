@@ -124,6 +124,7 @@ export const registerWorkOrders = (
         () => undefined,
         (err) => app.log.warn({ err }, 'work-order dispatch failed'),
       );
+    return dispatching;
   });
 
   const dir = path.join(deps.dataDir, 'work-orders');
