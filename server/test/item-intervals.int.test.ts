@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEventBus } from '../src/bus/bus.ts';
+import { createManualClock } from '../src/clock/manual.ts';
+import { createPending, trackedTimers } from '../src/clock/timers.ts';
 import { createCollector } from '../src/collector/collector.ts';
 import { createSimulatorDriver } from '../src/collector/drivers/simulator.ts';
 import { snmpDriver } from '../src/collector/drivers/snmp.ts';
@@ -9,7 +11,6 @@ import { createSecretBox } from '../src/secrets/index.ts';
 import { snmpdPeer } from './conformance/peers.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
-import { createManualClock } from './helpers/manual-clock.ts';
 
 /**
  * Issue 28, finding 5: an item's `check_interval` was accepted, stored and ignored (an SNMP item
@@ -68,38 +69,56 @@ describeEachDatabase('item check intervals', (dialect) => {
   });
   afterAll(() => snmpd?.stop());
 
+  /**
+   * A collector on a manual clock: `advance` runs its polls in time order, each waiting for the
+   * agent's real answer (the poll's work is tracked), so a minute of schedule takes the time of its I/O.
+   */
+  const drivenCollector = async (bus: ReturnType<typeof createEventBus>) => {
+    const clock = createManualClock();
+    const work = createPending();
+    clock.settleWith(() => work.settled());
+    const timers = trackedTimers(clock.timers, work);
+    const collector = createCollector({
+      db: t.database.db,
+      bus,
+      drivers: { snmp: snmpDriver },
+      secrets: box,
+      timers,
+      now: clock.now,
+    });
+    await collector.start();
+    return { clock, collector };
+  };
+
   it('an item without an interval is read at every poll of its device (0, the default)', async () => {
     expect((await ok('GET', `setting/items/${at.fast}`)).check_interval).toBe(0);
     expect((await ok('GET', `setting/items/${at.slow}`)).check_interval).toBe(20);
   });
 
   it('an SNMP item with check_interval 20 on a 5 s device is sampled every 20 s; its device item every 5 s', async () => {
-    const clock = createManualClock();
     const bus = createEventBus();
-    /** Per poll: when (loop clock, ms) and which items were sampled with which value. */
+    /** Per poll: when (monotonic ms) and which items were sampled with which value. */
     const polls: Array<{ at: number; items: Map<number, number | null> }> = [];
-    let answered: (() => void) | null = null;
+    let clockOf: (() => number) | null = null;
     bus.subscribe('samples', ({ ids, values, from, to }) => {
       const items = new Map<number, number | null>();
       for (let i = from; i < to; i++) items.set(ids[i]!, Number.isNaN(values[i]!) ? null : values[i]!);
-      polls.push({ at: clock.now(), items });
-      answered?.();
+      polls.push({ at: clockOf!(), items });
     });
-    const collector = createCollector({ db: t.database.db, bus, drivers: { snmp: snmpDriver }, secrets: box, clock });
-    await collector.start();
+    const { clock, collector } = await drivenCollector(bus);
+    clockOf = clock.timers.monotonic;
     try {
-      // 13 polls: 60 s of the device's schedule, run as fast as the agent answers.
-      for (let poll = 0; poll < 13; poll++) {
-        const answer = new Promise<void>((resolve) => {
-          answered = resolve;
-        });
-        await clock.runNext();
-        await answer;
+      // The first poll comes within one interval (a random start); then 60 s of the device's schedule.
+      await clock.advance(5000);
+      const first = polls.length;
+      expect(first).toBe(1);
+      for (let s = 0; s < 12; s++) {
+        await clock.advance(5000);
         // Between its reads the slow item keeps its value and state: a poll that did not ask for
         // it is no "no value".
         const slow = collector.liveItem(at.slow);
-        expect(slow?.value, `poll ${poll}`).toEqual(expect.any(Number));
-        expect(slow?.state, `poll ${poll}`).not.toBe(monitorState.unknown);
+        expect(slow?.value, `poll ${s + 1}`).toEqual(expect.any(Number));
+        expect(slow?.state, `poll ${s + 1}`).not.toBe(monitorState.unknown);
       }
     } finally {
       await collector.stop();
@@ -115,19 +134,16 @@ describeEachDatabase('item check intervals', (dialect) => {
 
   /** Runs `polls` polls of the one enabled device on a driven clock; `after` sees the collector after each. */
   const drive = async (polls: number, after: (collector: ReturnType<typeof createCollector>, poll: number) => void) => {
-    const clock = createManualClock();
     const bus = createEventBus();
     const sampled: number[][] = [];
     bus.subscribe('samples', ({ ids, from, to }) => {
       sampled.push(Array.from({ length: to - from }, (_, i) => ids[from + i]!));
     });
-    const collector = createCollector({ db: t.database.db, bus, drivers: { snmp: snmpDriver }, secrets: box, clock });
-    await collector.start();
+    const { clock, collector } = await drivenCollector(bus);
     try {
+      // One interval at a time: the first holds the first poll (a random start), each after it one poll.
       for (let poll = 0; poll < polls; poll++) {
-        await clock.runNext();
-        // The loop has set its next poll: this one is done.
-        await clock.timerSet();
+        await clock.advance(5000);
         after(collector, poll);
       }
     } finally {

@@ -56,7 +56,7 @@ describe('energy service', () => {
     kit.clock.settleWith(() => work.settled());
     fill = createEnergyFill({
       db: kit.db,
-      rollups: (itemIds, t1, t2) => store.rollups(itemIds, 'hour', t1, t2),
+      store,
       flush: () => store.flush(),
       clock: zoneClock('UTC'),
       zone: 'UTC',

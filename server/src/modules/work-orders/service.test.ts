@@ -111,19 +111,23 @@ describe('work order service', () => {
 
   it('dispatches one order per alarm to whoever is on duty at that moment', async () => {
     const s = service();
-    await s.putSet(1, {
-      name: '当班派单',
-      enable: true,
-      levels: [1],
-      device_group_ids: [],
-      handler_id: people.creator.id,
-      reviewer_id: people.reviewer.id,
-      priority: 5,
-      deadline_hours: 1,
-      require_recovered: false,
-      handler_on_duty: true,
-      t: undefined,
-    });
+    await s.putSet(
+      1,
+      {
+        name: '当班派单',
+        enable: true,
+        levels: [1],
+        device_group_ids: [],
+        handler_id: people.creator.id,
+        reviewer_id: people.reviewer.id,
+        priority: 5,
+        deadline_hours: 1,
+        require_recovered: false,
+        handler_on_duty: true,
+        t: undefined,
+      },
+      { sites: null, everySite: true },
+    );
     onDutyAt = [];
     const alarm = { status_id: 901, level: 1, device_group_id: 1, device_group_name: '机房', device_name: 'UPS' };
     const made = await s.dispatchAlarm({ ...alarm, item_name: '电池', info: '', value: 12 } as AlarmRow);
