@@ -1,84 +1,36 @@
 import {
   type InspectedItem,
-  type InspectionPlan,
-  type InspectionReport,
   type inspectionReportSettings,
   type manualInput,
   type patrolSettings,
-  type planInput,
   reportStatus,
 } from '@sitewatch/contract/inspection';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { z } from 'zod';
 import { readIdList } from '../../db/json.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import type { RepeatRule } from '../../schedule/repeat.ts';
 import type { Scheduler } from '../../schedule/scheduler.ts';
+import { createPlans } from './plans.ts';
 import type { InspectionRepository } from './repository.ts';
+import { type Allowed, autoSummary, granted, grantedReport, toReport, touches } from './rows.ts';
+
+export { planTask } from './plans.ts';
 
 /** The live values of the collector (absent: the stored ones). */
 export interface InspectionLive {
   liveItem(itemId: number): { value: number | null; state: number } | undefined;
 }
 
-type Allowed = number[] | null;
-type Row = NonNullable<Awaited<ReturnType<InspectionRepository['report']>>>;
-type PlanRow = NonNullable<Awaited<ReturnType<InspectionRepository['plan']>>>;
-export const planTask = 'inspection.plan';
-
-const granted = (allowed: Allowed, siteId: number) => allowed === null || allowed.includes(siteId);
-
-/** An automatic report's summary, language-neutral: abnormal / checked, then the abnormal items. */
-const autoSummary = (content: InspectedItem[]) => {
-  const abnormal = content.filter((i) => i.abnormal);
-  const named = abnormal
-    .slice(0, 20)
-    .map((i) => `${i.device_name}/${i.item_name}`)
-    .join(', ');
-  return `${abnormal.length}/${content.length}${abnormal.length === 0 ? '' : `: ${named}`}`;
-};
-
-/**
- * A report as the caller may see it (docs/inspection-duty.md, "Rows of several sites"): the items of
- * granted sites only, the counts of those items, the named sites that are granted; an automatic
- * report's summary is made again from those items (it names abnormal items).
- */
-const grantedReport = (r: Row, allowed: Allowed): InspectionReport & { content: InspectedItem[] } => {
-  const all = JSON.parse(r.content) as InspectedItem[];
-  const content = allowed === null ? all : all.filter((i) => granted(allowed, i.device_group_id));
-  const whole = content.length === all.length;
-  return {
-    id: r.id,
-    kind: r.kind === 'auto' ? 'auto' : 'manual',
-    plan_id: r.plan_id,
-    inspector: r.inspector,
-    reviewer: r.reviewer,
-    status: r.status,
-    device_group_ids: readIdList(r.device_group_ids).filter((id) => granted(allowed, id)),
-    summary: whole || r.kind !== 'auto' ? r.summary : autoSummary(content),
-    review_comment: r.review_comment,
-    items: whole ? r.items : content.length,
-    abnormal: whole ? r.abnormal : content.filter((i) => i.abnormal).length,
-    create_time: Number(r.created_at),
-    reviewed_at: r.reviewed_at === null ? null : Number(r.reviewed_at),
-    content,
-  };
-};
-/** Whether any site a report or plan names is granted (otherwise it does not exist for the caller). */
-const touches = (siteIds: string, allowed: Allowed) => readIdList(siteIds).some((id) => granted(allowed, id));
-const toReport = (r: Row, allowed: Allowed): InspectionReport => {
-  const { content: _, ...report } = grantedReport(r, allowed);
-  return report;
-};
-
-/** Manual and automatic inspection, reports and their review (docs/inspection-duty.md). */
-export const createInspectionService = (deps: {
+export interface InspectionDeps {
   repo: InspectionRepository;
   live?: InspectionLive | undefined;
   scheduler: Scheduler;
   /** Epoch ms. */
   clock: () => number;
-}) => {
+}
+
+/** What the parts of the service share: the repository, the clock, the settings and the sites a scope covers. */
+const inspectionParts = (deps: InspectionDeps) => {
   const { repo } = deps;
   const now = () => Math.floor(deps.clock() / 1000);
 
@@ -107,22 +59,22 @@ export const createInspectionService = (deps: {
     const known = new Set((await repo.sites()).map((s) => s.id));
     for (const id of siteIds) if (!known.has(id)) throw notFound('errors.notFound');
   };
+  return { repo, live: deps.live, scheduler: deps.scheduler, now, settings, covered, requireKnown };
+};
+export type InspectionParts = ReturnType<typeof inspectionParts>;
+
+/** Inspecting: a manual inspection of the caller's scope, and a plan's automatic run; each writes a report. */
+const inspectionRounds = ({ repo, live: collector, now, settings, covered, requireKnown }: InspectionParts) => {
   /** The sites and their sub-sites, within the allowed ones; a site named outside them is refused. */
   const scope = async (siteIds: number[], allowed: Allowed) => {
     await requireKnown(siteIds);
     for (const id of siteIds) if (!granted(allowed, id)) throw forbidden('access.siteNotGranted');
     return (await covered(siteIds)).filter((id) => granted(allowed, id));
   };
-  /** A plan runs over its sites and every sub-site: the caller must hold them all (403 otherwise). */
-  const requireWholePlan = async (siteIds: number[], allowed: Allowed) => {
-    await requireKnown(siteIds);
-    for (const id of await covered(siteIds)) if (!granted(allowed, id)) throw forbidden('access.siteNotGranted');
-  };
-
   /** Every item of the scope with its value at this moment (live over stored). */
   const capture = async (siteIds: number[]): Promise<InspectedItem[]> =>
     (await repo.items(siteIds)).map((it) => {
-      const live = deps.live?.liveItem(it.item_id);
+      const live = collector?.liveItem(it.item_id);
       const state = live?.state ?? it.state;
       return {
         ...it,
@@ -165,44 +117,7 @@ export const createInspectionService = (deps: {
     return toReport((await repo.report(id))!, null);
   };
 
-  const planOut = async (p: PlanRow, allowed: Allowed): Promise<InspectionPlan> => {
-    const task = await deps.scheduler.task(planTask, p.id);
-    return {
-      id: p.id,
-      name: p.name,
-      device_group_ids: readIdList(p.device_group_ids).filter((id) => granted(allowed, id)),
-      rule: p.rule as InspectionPlan['rule'],
-      start_time: Number(p.start_time),
-      enable: p.enable === 1,
-      next_run: task?.next_run == null ? null : Number(task.next_run),
-      last_run: task?.last_run == null ? null : Number(task.last_run),
-    };
-  };
-  /** A plan the caller may see: one naming a granted site; others do not exist for them (404). */
-  const visiblePlan = async (id: number, allowed: Allowed) => {
-    const p = await repo.plan(id);
-    if (!p || !touches(p.device_group_ids, allowed)) throw notFound('errors.notFound');
-    return p;
-  };
-  /** A plan the caller may change or delete: they hold every site it runs over. */
-  const heldPlan = async (id: number, allowed: Allowed) => {
-    const p = await visiblePlan(id, allowed);
-    const sites = await covered(readIdList(p.device_group_ids));
-    if (!sites.every((site) => granted(allowed, site))) throw forbidden('access.spansOtherSites');
-    return p;
-  };
-  const schedule = async (id: number, input: z.infer<typeof planInput>) => {
-    if (input.enable) await deps.scheduler.put(planTask, id, input.rule as RepeatRule, input.start_time);
-    else await deps.scheduler.remove(planTask, id);
-  };
-
   return {
-    settings,
-    async last(allowed: Allowed) {
-      const latest = await repo.latest();
-      const visible = latest && touches(latest.device_group_ids, allowed);
-      return { report: visible ? toReport(latest, allowed) : null, enable: (await settings.patrol()).enable };
-    },
     async snapshot(siteIds: number[], allowed: Allowed) {
       return capture(await scope(siteIds, allowed));
     },
@@ -248,91 +163,69 @@ export const createInspectionService = (deps: {
         autoPass: (await settings.report()).auto_pass_normal,
       });
     },
-    async reports(
-      q: { page: number; limit: number; status?: number | undefined; kind?: string | undefined },
-      allowed: Allowed,
-    ) {
-      // Reports carry their sites: a caller sees those touching a granted site, and of them the granted part.
-      if (allowed === null) {
-        const { total, rows } = await repo.reports(q, q.page, q.limit);
-        return { total, data: rows.map((r) => toReport(r, null)) };
-      }
-      const { rows } = await repo.reports(q, 1, 1_000_000);
-      const visible = rows.filter((r) => touches(r.device_group_ids, allowed));
-      const page = visible.slice((q.page - 1) * q.limit, q.page * q.limit);
-      return { total: visible.length, data: page.map((r) => toReport(r, allowed)) };
-    },
-    async report(id: number, allowed: Allowed) {
-      const r = await repo.report(id);
-      if (!r || !touches(r.device_group_ids, allowed)) throw notFound('errors.notFound');
-      return grantedReport(r, allowed);
-    },
-    async review(
-      id: number,
-      input: { result: 'passed' | 'failed'; comment: string },
-      user: { id: number; name: string },
-      allowed: Allowed,
-    ) {
-      // A review judges the whole report: only someone who sees all of it may give it.
-      const r = await repo.report(id);
-      if (!r || !touches(r.device_group_ids, allowed)) throw notFound('errors.notFound');
-      if (grantedReport(r, allowed).items !== grantedReport(r, null).items) throw forbidden('access.spansOtherSites');
-      const done = await repo.review(id, {
-        status: input.result === 'passed' ? reportStatus.passed : reportStatus.failed,
-        reviewer_id: user.id,
-        reviewer: user.name,
-        review_comment: input.comment,
-        reviewed_at: now(),
-      });
-      if (!done) throw conflict('inspection.reviewed');
-      return toReport((await repo.report(id))!, allowed);
-    },
-    /** Plans naming a granted site, each with its granted sites only. */
-    plans: async (allowed: Allowed) =>
-      Promise.all(
-        (await repo.plans()).filter((p) => touches(p.device_group_ids, allowed)).map((p) => planOut(p, allowed)),
-      ),
-    plan: async (id: number, allowed: Allowed) => planOut(await visiblePlan(id, allowed), allowed),
-    async addPlan(input: z.infer<typeof planInput>, allowed: Allowed) {
-      await requireWholePlan(input.device_group_ids, allowed);
-      const row = {
-        name: input.name,
-        device_group_ids: JSON.stringify(input.device_group_ids),
-        rule: input.rule,
-        start_time: input.start_time,
-        enable: input.enable ? 1 : 0,
-      };
-      const { id } = await repo.k
-        .insertInto('inspection_plans')
-        .values({ ...row, created_at: now() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await schedule(id, input);
-      return this.plan(id, allowed);
-    },
-    async updatePlan(id: number, input: z.infer<typeof planInput>, allowed: Allowed) {
-      await heldPlan(id, allowed);
-      await requireWholePlan(input.device_group_ids, allowed);
-      await repo.k
-        .updateTable('inspection_plans')
-        .set({
-          name: input.name,
-          device_group_ids: JSON.stringify(input.device_group_ids),
-          rule: input.rule,
-          start_time: input.start_time,
-          enable: input.enable ? 1 : 0,
-        })
-        .where('id', '=', id)
-        .execute();
-      await schedule(id, input);
-      return this.plan(id, allowed);
-    },
-    async deletePlan(id: number, allowed: Allowed) {
-      await heldPlan(id, allowed);
-      await deps.scheduler.remove(planTask, id);
-      await repo.k.deleteFrom('inspection_plans').where('id', '=', id).execute();
-      return { deleted: 1 };
-    },
+  };
+};
+
+/** The reports: the latest, the list and one report, each cut to the caller's sites, and their review. */
+const inspectionReports = ({ repo, now, settings }: InspectionParts) => ({
+  async last(allowed: Allowed) {
+    const latest = await repo.latest();
+    const visible = latest && touches(latest.device_group_ids, allowed);
+    return { report: visible ? toReport(latest, allowed) : null, enable: (await settings.patrol()).enable };
+  },
+  async reports(
+    q: { page: number; limit: number; status?: number | undefined; kind?: string | undefined },
+    allowed: Allowed,
+  ) {
+    // Reports carry their sites: a caller sees those touching a granted site, and of them the granted part.
+    if (allowed === null) {
+      const { total, rows } = await repo.reports(q, q.page, q.limit);
+      return { total, data: rows.map((r) => toReport(r, null)) };
+    }
+    const { rows } = await repo.reports(q, 1, 1_000_000);
+    const visible = rows.filter((r) => touches(r.device_group_ids, allowed));
+    const page = visible.slice((q.page - 1) * q.limit, q.page * q.limit);
+    return { total: visible.length, data: page.map((r) => toReport(r, allowed)) };
+  },
+  async report(id: number, allowed: Allowed) {
+    const r = await repo.report(id);
+    if (!r || !touches(r.device_group_ids, allowed)) throw notFound('errors.notFound');
+    return grantedReport(r, allowed);
+  },
+  async review(
+    id: number,
+    input: { result: 'passed' | 'failed'; comment: string },
+    user: { id: number; name: string },
+    allowed: Allowed,
+  ) {
+    // A review judges the whole report: only someone who sees all of it may give it.
+    const r = await repo.report(id);
+    if (!r || !touches(r.device_group_ids, allowed)) throw notFound('errors.notFound');
+    if (grantedReport(r, allowed).items !== grantedReport(r, null).items) throw forbidden('access.spansOtherSites');
+    const done = await repo.review(id, {
+      status: input.result === 'passed' ? reportStatus.passed : reportStatus.failed,
+      reviewer_id: user.id,
+      reviewer: user.name,
+      review_comment: input.comment,
+      reviewed_at: now(),
+    });
+    if (!done) throw conflict('inspection.reviewed');
+    return toReport((await repo.report(id))!, allowed);
+  },
+});
+
+/**
+ * Manual and automatic inspection, reports and their review (docs/inspection-duty.md). The plans are
+ * in plans.ts; the inspections and the reports are parts over what they share.
+ */
+export const createInspectionService = (deps: InspectionDeps) => {
+  const parts = inspectionParts(deps);
+  const { repo, settings } = parts;
+  return {
+    settings,
+    ...inspectionRounds(parts),
+    ...inspectionReports(parts),
+    ...createPlans(parts),
     async setPatrol(v: z.infer<typeof patrolSettings>) {
       await repo.settings.set('patrol_settings', v);
       return settings.patrol();
