@@ -4,7 +4,7 @@ import { insertUser, useServiceKit } from '../../../test/helpers/service-kit.ts'
 import { AppError } from '../../http/errors.ts';
 import { fromWallTime } from '../../schedule/repeat.ts';
 import { createDutyRepository } from './repository.ts';
-import { createDutyService } from './service.ts';
+import { createDutyService, type DutyCaller } from './service.ts';
 
 /**
  * Duty's rules over their real repository (SQLite) and a clock the test moves: who is on duty is
@@ -13,6 +13,8 @@ import { createDutyService } from './service.ts';
  */
 const zone = 'Asia/Shanghai';
 const at = (d: number, h: number, mi = 0) => fromWallTime({ y: 2026, mo: 3, d, h, mi, s: 0 }, zone);
+/** A caller granted every site and contact (the site rules are tested through HTTP, site-scoping.int). */
+const person = (id: number, name = ''): DutyCaller => ({ id, name, sites: null, everySite: true, contacts: null });
 
 describe('duty service', () => {
   // Monday 2 March 2026, 10:00 in Shanghai.
@@ -20,7 +22,7 @@ describe('duty service', () => {
   const ids = { jia: 0, yi: 0, day: 0, night: 0, shifter: 0, successor: 0 };
   const service = () =>
     createDutyService({ repo: createDutyRepository(kit.db, kit.clock.now), zone, clock: kit.clock.now });
-  const onDutyNow = async () => (await service().onDutyNow()).map((e) => `${e.shift_name} ${e.contact_name}`);
+  const onDutyNow = async () => (await service().onDutyNow(person(0))).map((e) => `${e.shift_name} ${e.contact_name}`);
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
       () => 'accepted',
@@ -39,24 +41,30 @@ describe('duty service', () => {
     ids.jia = await contact('甲');
     ids.yi = await contact('乙');
     const s = service();
-    ids.day = (await s.addShift({ name: '白班', start: '08:00', end: '20:00' })).id;
-    ids.night = (await s.addShift({ name: '夜班', start: '20:00', end: '08:00' })).id;
+    ids.day = (await s.addShift({ name: '白班', start: '08:00', end: '20:00', device_group_id: null }, person(0))).id;
+    ids.night = (await s.addShift({ name: '夜班', start: '20:00', end: '08:00', device_group_id: null }, person(0))).id;
     // 甲 then 乙 week by week on days; 乙 on nights; 甲 covers tonight as a one-off.
-    await s.rotate({
-      shift_id: ids.day,
-      contact_ids: [ids.jia, ids.yi],
-      start_date: '2026-03-02',
-      weeks: 1,
-      horizon_weeks: 2,
-    });
-    await s.rotate({
-      shift_id: ids.night,
-      contact_ids: [ids.yi],
-      start_date: '2026-03-02',
-      weeks: 1,
-      horizon_weeks: 2,
-    });
-    await s.addOverride({ date: '2026-03-02', shift_id: ids.night, contact_ids: [ids.jia] });
+    await s.rotate(
+      {
+        shift_id: ids.day,
+        contact_ids: [ids.jia, ids.yi],
+        start_date: '2026-03-02',
+        weeks: 1,
+        horizon_weeks: 2,
+      },
+      person(0),
+    );
+    await s.rotate(
+      {
+        shift_id: ids.night,
+        contact_ids: [ids.yi],
+        start_date: '2026-03-02',
+        weeks: 1,
+        horizon_weeks: 2,
+      },
+      person(0),
+    );
+    await s.addOverride({ date: '2026-03-02', shift_id: ids.night, contact_ids: [ids.jia] }, person(0));
     ids.shifter = await insertUser(kit.db, 'shifter');
     ids.successor = await insertUser(kit.db, 'successor');
   });
@@ -83,29 +91,34 @@ describe('duty service', () => {
 
   it('stamps a handover at the clock’s time; only its successor confirms it, once, when the clock says', async () => {
     const s = service();
-    const shifter = { id: ids.shifter, name: 'shifter' };
-    expect(await refusal(s.addHandover({ successor_id: ids.shifter, events: '无' }, shifter))).toBe(
-      'duty.selfHandover',
+    const shifter = person(ids.shifter, 'shifter');
+    expect(
+      await refusal(s.addHandover({ successor_id: ids.shifter, events: '无', device_group_id: null }, shifter)),
+    ).toBe('duty.selfHandover');
+    const h = await s.addHandover(
+      { successor_id: ids.successor, events: 'UPS 告警未恢复', device_group_id: null },
+      shifter,
     );
-    const h = await s.addHandover({ successor_id: ids.successor, events: 'UPS 告警未恢复' }, shifter);
     expect(h).toMatchObject({ status: 0, handover_time: Math.floor(kit.clock.now() / 1000), confirmed_at: null });
     await kit.clock.advance(15 * 60_000);
-    expect(await refusal(s.confirmHandover(h.id, { id: ids.shifter }))).toBe('duty.notSuccessor');
-    const confirmed = await s.confirmHandover(h.id, { id: ids.successor });
+    expect(await refusal(s.confirmHandover(h.id, person(ids.shifter)))).toBe('duty.notSuccessor');
+    const confirmed = await s.confirmHandover(h.id, person(ids.successor));
     expect(confirmed.confirmed_at).toBe(h.handover_time + 15 * 60);
-    expect(await refusal(s.confirmHandover(h.id, { id: ids.successor }))).toBe('duty.confirmed');
+    expect(await refusal(s.confirmHandover(h.id, person(ids.successor)))).toBe('duty.confirmed');
     expect(await refusal(s.deleteHandover(h.id, shifter))).toBe('duty.confirmed');
   });
 
   it('stamps memos at the clock’s time and keeps a range within a year', async () => {
     const s = service();
     const memo = await s.addMemo(
-      { date: '2026-03-16', content: '空调滤网待更换' },
-      { id: ids.shifter, name: 'shifter' },
+      { date: '2026-03-16', content: '空调滤网待更换', device_group_id: null },
+      person(ids.shifter, 'shifter'),
     );
     expect(memo.create_time).toBe(Math.floor(kit.clock.now() / 1000));
-    expect((await s.memos('2026-03-01', '2026-03-31')).map((m) => m.content)).toEqual(['空调滤网待更换']);
-    expect(await refusal(s.memos('2026-03-31', '2026-03-01'))).toBe('duty.badRange');
-    expect(await refusal(s.memos('2026-01-01', '2027-01-03'))).toBe('duty.badRange');
+    expect((await s.memos('2026-03-01', '2026-03-31', person(ids.shifter))).map((m) => m.content)).toEqual([
+      '空调滤网待更换',
+    ]);
+    expect(await refusal(s.memos('2026-03-31', '2026-03-01', person(ids.shifter)))).toBe('duty.badRange');
+    expect(await refusal(s.memos('2026-01-01', '2027-01-03', person(ids.shifter)))).toBe('duty.badRange');
   });
 });

@@ -84,34 +84,34 @@ describe('energy service', () => {
     fill.start();
     // Its first pass at once.
     await kit.clock.advance(0);
-    // Hour 0 is the first reading's (nothing before it to rise from); hour 6 has run half an hour.
+    // Hour 0 rises from the first reading, its baseline (docs/energy.md); hour 6 has run half an hour.
     const first = await storedHours();
-    expect(first).toEqual([...[1, 2, 3, 4, 5].map((h) => [h, 10]), [6, 7.5]]);
+    expect(first).toEqual([[0, 7.5], ...[1, 2, 3, 4, 5].map((h) => [h, 10]), [6, 7.5]]);
     // An hour of readings later (written by the collector): the stored energy waits for the fill's minute.
     await kit.clock.advance(hour * 1000);
     await readUpToNow();
     expect(await storedHours()).toEqual(first);
     await kit.clock.advance(60_000);
-    expect(await storedHours()).toEqual([...[1, 2, 3, 4, 5, 6].map((h) => [h, 10]), [7, 7.5]]);
+    expect(await storedHours()).toEqual([[0, 7.5], ...[1, 2, 3, 4, 5, 6].map((h) => [h, 10]), [7, 7.5]]);
   });
 
   it('a load over the day counts only the hours up to now in its mean', async () => {
     // 07:31: the day's hours 00:00–07:00 are in, 16 hours are still to come.
     const q = { t1: day0, t2: day0 + 24 * hour - 1, interval: 'day' as const, meter_id: ids.meter, t: undefined };
     const total = async () => (await service().used({ ...q, interval: 'hour' }, null))[0]!.total_kwh;
-    expect(await total()).toBe(67.5);
+    expect(await total()).toBe(75);
     // Over the hours from midnight through the current one (8), not the day's 24.
-    expect((await service().load(q, null)).avg_kw).toBe(8.438);
+    expect((await service().load(q, null)).avg_kw).toBe(9.375);
     await kit.clock.advance(4 * hour * 1000);
     await readUpToNow();
-    expect(await total()).toBe(107.5);
-    expect((await service().load(q, null)).avg_kw).toBe(8.958);
+    expect(await total()).toBe(115);
+    expect((await service().load(q, null)).avg_kw).toBe(9.583);
   });
 
   it('the month’s statistics run from the month’s start to the clock’s time', async () => {
     // 11:31 on 5 January: the month so far is these five days' hours; nothing was read last month.
     expect(await service().electricityStatistics(null)).toEqual([
-      expect.objectContaining({ device_group_id: ids.site, meters: 1, month_kwh: 107.5, last_month_kwh: 0 }),
+      expect.objectContaining({ device_group_id: ids.site, meters: 1, month_kwh: 115, last_month_kwh: 0 }),
     ]);
     await fill.stop();
   });

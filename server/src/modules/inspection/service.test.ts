@@ -64,14 +64,17 @@ describe('inspection service', () => {
   });
 
   it('runs a daily plan when it is due and not before, then once a day', async () => {
-    const plan = await service.addPlan({
-      name: '每日巡检',
-      device_group_ids: [ids.site],
-      rule: 'daily',
-      start_time: seconds() + 3600,
-      enable: true,
-      t: undefined,
-    });
+    const plan = await service.addPlan(
+      {
+        name: '每日巡检',
+        device_group_ids: [ids.site],
+        rule: 'daily',
+        start_time: seconds() + 3600,
+        enable: true,
+        t: undefined,
+      },
+      null,
+    );
     ids.plan = plan.id;
     expect(plan.next_run).toBe(seconds() + 3600);
     await kit.clock.advance(hour - 1_000);
@@ -88,7 +91,7 @@ describe('inspection service', () => {
     expect(first!.create_time).toBe(plan.start_time);
     await kit.clock.advance(24 * hour);
     expect((await autoReports()).map((r) => r.create_time - plan.start_time)).toEqual([86_400, 0]);
-    expect(await service.plan(plan.id)).toMatchObject({
+    expect(await service.plan(plan.id, null)).toMatchObject({
       last_run: plan.start_time + 86_400,
       next_run: plan.start_time + 2 * 86_400,
     });
@@ -104,7 +107,7 @@ describe('inspection service', () => {
     const reports = await autoReports();
     expect(reports).toHaveLength(3);
     expect(reports[0]!.create_time).toBe(seconds());
-    const plan = await service.plan(ids.plan);
+    const plan = await service.plan(ids.plan, null);
     expect(plan.next_run! - plan.start_time).toBe(5 * 86_400);
     await kit.clock.advance(15_000);
     expect(await autoReports()).toHaveLength(3);
@@ -114,7 +117,7 @@ describe('inspection service', () => {
     await service.setReport({ auto_pass_normal: true, keep_days: 365 });
     await kit.db.kysely.updateTable('items').set({ state: monitorState.normal }).execute();
     const before = seconds();
-    await kit.clock.advanceTo((await service.plan(ids.plan)).next_run! * 1000);
+    await kit.clock.advanceTo((await service.plan(ids.plan, null)).next_run! * 1000);
     const [passed] = await autoReports();
     expect(passed).toMatchObject({ abnormal: 0, status: 1, reviewed_at: passed!.create_time });
     expect(passed!.create_time).toBeGreaterThan(before);
@@ -144,7 +147,7 @@ describe('inspection service', () => {
     await kit.clock.advance(24 * hour);
     expect(await autoReports()).toHaveLength(count);
     await service.setPatrol({ enable: true, intelligent_enable: true });
-    await service.deletePlan(ids.plan);
+    await service.deletePlan(ids.plan, null);
     await kit.clock.advance(24 * hour);
     expect(await autoReports()).toHaveLength(count);
     await scheduler.stop();
