@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ConfigArea } from '@sitewatch/contract/events';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AnyArea, TableDeclaration, TableName } from '../src/area.ts';
@@ -64,13 +66,19 @@ describeEachDatabase('every write announces what consumers keep', (dialect) => {
   const t = useTestApp(dialect, matrixApp(now));
   let estate: Estate;
   let slapd: Slapd;
+  // Real peers: a directory for LDAP import and sign-in, and a webhook receiver for the channel test.
+  let hook: Server;
   beforeAll(async () => {
-    estate = await buildEstate(t, now);
+    hook = createServer((req, res) => req.resume().on('end', () => res.end('{}')));
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
     slapd = await startSlapd({ users: [{ uid: 'ldap-user', password: 'Ldap-Pass-123', cn: 'LDAP user' }] });
+    estate = await buildEstate(t, now);
     estate.directory = { url: slapd.url, bindDn: slapd.rootDn, password: slapd.rootPassword, base: slapd.suffix };
+    estate.hook = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
   }, 120_000);
   afterAll(async () => {
     await slapd?.stop();
+    await new Promise((resolve) => hook?.close(resolve));
   });
 
   it('every topic a consumer declares is announced by a declared table, and its area says it publishes it', () => {

@@ -469,12 +469,12 @@ export const globalMakers: { [T in TableName]?: Maker } = {
     (await api('POST', 'setting/contacts', { name: unique('contact'), sms_number: '13800000009' })).id,
   contact_groups: async ({ api, estate }) =>
     (await api('POST', 'setting/contact_groups', { name: unique('group'), contact_ids: [estate.contact] })).id,
-  notify_channels: async ({ api }) =>
+  notify_channels: async ({ api, estate }) =>
     (
       await api('POST', 'setting/alarm_push', {
         name: unique('hook'),
         kind: 'webhook',
-        config: { url: 'http://127.0.0.1:9/hook' },
+        config: { url: estate.hook },
       })
     ).id,
   alarm_levels: async ({ api }) =>

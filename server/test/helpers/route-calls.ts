@@ -202,7 +202,7 @@ export const callOf = async (
   ops: Map<string, Operation>,
   route: Pick<RouteRecord, 'method' | 'url'>,
   s: Side,
-  options: { spend?: boolean; pathId?: number } = {},
+  options: { spend?: boolean; pathId?: number; unfiltered?: boolean } = {},
 ): Promise<RouteCall> => {
   const key = keyOf(route);
   const ex = examples.routes[key] ?? {};
@@ -229,7 +229,8 @@ export const callOf = async (
   const query: Record<string, string> = {};
   for (const p of op?.parameters ?? []) {
     if (p.in !== 'query' || p.name === 't') continue;
-    const ref = reference(p.name, s);
+    // `unfiltered`: a list as it answers without the optional fields that name a site, device or item.
+    const ref = options.unfiltered && !p.required ? undefined : reference(p.name, s);
     const value = ref ?? (p.required ? plain(p.name, p.schema ?? {}, e) : undefined);
     if (value !== undefined) query[p.name] = Array.isArray(value) ? value.join(',') : String(value);
   }

@@ -100,7 +100,7 @@ const routes: Record<string, Example> = {
   'GET /api/v1/work_order/file/:name': { params: (s) => ({ name: workOrderFile(s) }) },
 
   // ---------- monitoring ----------
-  'PUT /api/v1/setting/device_groups/:id': { table: 'device_groups', patch: (s) => ({ name: `${s.label}site` }) },
+  'PUT /api/v1/setting/device_groups/:id': { table: 'device_groups', patch: () => ({ name: 'edited site' }) },
   'DELETE /api/v1/setting/device_groups/:id': { table: 'device_groups', fresh: true },
   'POST /api/v1/setting/device_groups/:id/copy': { table: 'device_groups', body: () => ({ count: 1 }) },
   // A sub-site of the side's site (a top-level one needs every site).
@@ -128,17 +128,18 @@ const routes: Record<string, Example> = {
   'POST /api/v1/setting/devices': { patch: () => ({ code: 'temp_hum' }) },
   'PUT /api/v1/setting/devices/:id': {
     table: 'devices',
-    patch: (s) => ({ name: `${s.label}device`, code: 'temp_hum' }),
+    patch: () => ({ name: 'edited device', code: 'temp_hum' }),
   },
   'DELETE /api/v1/setting/devices/:id': { table: 'devices', fresh: true, make: (c, s) => makeDevice(c, s) },
   'POST /api/v1/setting/devices/:id/copy': { table: 'devices', body: () => ({ count: 1 }) },
   'PUT /api/v1/setting/devices/bulk': { body: (s) => ({ ids: [s.device], enable: true }) },
   'POST /api/v1/setting/devices/:id/points': {
     table: 'devices',
-    body: (s) => ({ format: 'csv', content: `name,unit\r\n${s.label}item,°C\r\n` }),
+    // Updates site A's counter by its name: on another device it names nothing there.
+    body: () => ({ format: 'csv', content: 'name,unit\r\nA-counter,kWh\r\n' }),
   },
   'POST /api/v1/setting/items': { body: (s) => item(s) },
-  'PUT /api/v1/setting/items/:id': { table: 'items', body: (s) => ({ ...item(s), name: `${s.label}item` }) },
+  'PUT /api/v1/setting/items/:id': { table: 'items', body: (s) => ({ ...item(s), name: 'edited item' }) },
   'DELETE /api/v1/setting/items/:id': {
     table: 'items',
     fresh: true,
@@ -227,7 +228,7 @@ const routes: Record<string, Example> = {
   },
   'PUT /api/v1/setting/roles/:id': {
     table: 'roles',
-    body: (s, e) => ({ name: `${s.label}role`, site_ids: [s.site], menu_ids: [e.menu], function_ids: [e.func] }),
+    body: (s, e) => ({ name: 'edited role', site_ids: [s.site], menu_ids: [e.menu], function_ids: [e.func] }),
   },
   'DELETE /api/v1/setting/roles/:id': { table: 'roles', fresh: true },
   // The side's user (who holds the side's role) is blocked.
@@ -287,11 +288,11 @@ const routes: Record<string, Example> = {
   'DELETE /api/v1/setting/contact_groups/:id': { table: 'contact_groups', fresh: true },
   'POST /api/v1/setting/alarm_push': {
     table: 'notify_channels',
-    body: () => ({ name: 'catalogue hook', kind: 'webhook', config: { url: 'http://127.0.0.1:9/hook' } }),
+    body: (_s, e) => ({ name: 'catalogue hook', kind: 'webhook', config: { url: e.hook } }),
   },
   'PUT /api/v1/setting/alarm_push/:id': {
     table: 'notify_channels',
-    body: () => ({ name: 'renamed hook', kind: 'webhook', config: { url: 'http://127.0.0.1:9/hook2' } }),
+    body: (_s, e) => ({ name: 'renamed hook', kind: 'webhook', config: { url: `${e.hook}2` } }),
   },
   'DELETE /api/v1/setting/alarm_push/:id': { table: 'notify_channels', fresh: true },
   'POST /api/v1/setting/alarm_push/:id/test': { table: 'notify_channels' },
@@ -346,7 +347,7 @@ const routes: Record<string, Example> = {
   },
   'PUT /api/v1/setting/intelligent_inspection/:id': {
     table: 'inspection_plans',
-    patch: (s) => ({ name: `${s.label}plan`, start_time: 4_000_000_000 }),
+    patch: () => ({ name: 'edited plan', start_time: 4_000_000_000 }),
   },
   'DELETE /api/v1/setting/intelligent_inspection/:id': { table: 'inspection_plans', fresh: true },
   'POST /api/v1/setting/intelligent_inspection': { patch: () => ({ start_time: 4_000_000_000 }) },
@@ -355,7 +356,7 @@ const routes: Record<string, Example> = {
   'POST /api/v1/setting/energy': { patch: (s) => ({ item_id: s.item }) },
   'PUT /api/v1/setting/energy/:id': {
     table: 'energy_meters',
-    patch: (s) => ({ name: `${s.label}meter`, item_id: s.item2 }),
+    patch: (s) => ({ name: 'edited meter', item_id: s.item2 }),
   },
   'DELETE /api/v1/setting/energy/:id': {
     table: 'energy_meters',
@@ -394,10 +395,10 @@ const routes: Record<string, Example> = {
       horizon_weeks: 1,
     }),
   },
-  'PUT /api/v1/on_duty_time_schedule/:id': { table: 'duty_shifts', patch: (s) => ({ name: `${s.label}shift` }) },
+  'PUT /api/v1/on_duty_time_schedule/:id': { table: 'duty_shifts', patch: () => ({ name: 'edited shift' }) },
   'DELETE /api/v1/on_duty_time_schedule/:id': { table: 'duty_shifts', fresh: true },
   'DELETE /api/v1/on_duty_table/:id': { table: 'duty_table', fresh: true },
-  'PUT /api/v1/on_duty_memorandum/:id': { table: 'duty_memos', patch: (s) => ({ content: `${s.label}memo` }) },
+  'PUT /api/v1/on_duty_memorandum/:id': { table: 'duty_memos', patch: () => ({ content: 'edited memo' }) },
   'DELETE /api/v1/on_duty_memorandum/:id': { table: 'duty_memos', fresh: true },
   'POST /api/v1/on_duty_handover': { patch: (_s, e) => ({ successor_id: e.colleague }) },
   'PUT /api/v1/on_duty_handover/:id': {
@@ -420,7 +421,7 @@ const routes: Record<string, Example> = {
   // ---------- work orders ----------
   'PUT /api/v1/work_order/:id': { table: 'work_orders', fresh: true, body: () => ({ action: 'receive' }) },
   'DELETE /api/v1/work_order/:id': { table: 'work_orders', fresh: true },
-  'PUT /api/v1/work_order_set/:id': { table: 'work_order_sets', body: (s) => dispatchRule(`${s.label}rule`, [s.site]) },
+  'PUT /api/v1/work_order_set/:id': { table: 'work_order_sets', body: (s) => dispatchRule('edited rule', [s.site]) },
   'POST /api/v1/work_order/file': {
     // Files go on a received order: site A's is received first.
     prepare: async ({ api, estate }) => {
@@ -440,7 +441,7 @@ const routes: Record<string, Example> = {
   // ---------- electrical safety ----------
   'PUT /api/v1/electricity_safe/meters/:id': {
     table: 'devices',
-    body: (s) => ({ switches: [{ item_id: s.item, name: `${s.label}switch` }] }),
+    body: (s) => ({ switches: [{ item_id: s.item, name: 'switch' }] }),
   },
   'DELETE /api/v1/electricity_safe/meters/:id': { table: 'devices', fresh: true, make: (c, s) => makeDevice(c, s) },
   'PUT /api/v1/setting/power_safety_settings': { body: () => ({ control_enabled: false, limits: {} }) },

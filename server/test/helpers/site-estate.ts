@@ -51,6 +51,8 @@ export interface Estate {
   func: number;
   /** Encrypts a password as the browser does (the server's login key). */
   encrypt(text: string): string;
+  /** Where webhook channels post (a peer that answers, where a suite started one). */
+  hook: string;
   /** A directory to sign in against, where a suite started one. */
   directory?: { url: string; bindDn: string; password: string; base: string };
   /** The contact every caller holds. */
@@ -194,6 +196,7 @@ export const buildEstate = async (t: TestApp, now: number): Promise<Estate> => {
     contact,
     today,
     globals: {},
+    hook: 'http://127.0.0.1:9/hook',
     image: await uploadImage(t),
     now: Math.floor(now / 1000),
   };
