@@ -184,11 +184,14 @@ describeEachDatabase('the site matrix: a user of site A against site B', (dialec
         untried.push(`${key}: ${(err as Error).message}`);
         continue;
       }
-      // Site B's rows with the call pointed at B; for a write, also site A's own row (the catalogue's)
-      // with the body pointed at B (moving a row into B); for a read, also the list unfiltered.
+      // Site B's rows with the call pointed at B; for a write, also B's rows with the body pointed at A
+      // (moving a row out of B) and site A's own row with the body pointed at B (moving one into B);
+      // for a read, also the list unfiltered.
       const calls: RouteCall[] = [];
-      for (const pathId of pathIds)
+      for (const pathId of pathIds) {
         calls.push(await callOf(c, ops, route, estate.b, pathId === undefined ? {} : { pathId }));
+        if (!read && pathId !== undefined) calls.push(await callOf(c, ops, route, estate.a, { pathId }));
+      }
       if (!read && pathIds[0] !== undefined) calls.push({ ...(await callOf(c, ops, route, estate.b)), url: mine.url });
       const unfiltered = read ? await callOf(c, ops, route, estate.b, { unfiltered: true }) : undefined;
       if (unfiltered && !sameCall(unfiltered, calls[0]!)) calls.push(unfiltered);

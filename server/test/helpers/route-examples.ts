@@ -1,5 +1,5 @@
 import type { TableName } from '../../src/area.ts';
-import { dispatchRule, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
+import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { type Estate, multipartFile, png, type Side } from './site-estate.ts';
 
 /** What a route's call was given by its `prepare` (rows it needs, made first). */
@@ -31,7 +31,7 @@ export interface Example {
   query?: (s: Side, e: Estate, p: Prepared) => Record<string, string | number>;
   /** A multipart upload instead of a JSON body. */
   upload?: (s: Side, e: Estate, p: Prepared) => { payload: Buffer; headers: Record<string, string> };
-  /** The caller, for routes that act on the caller's own things: a token of the fake authenticator, or the one `prepare` made. */
+  /** The caller, for routes on the caller's own things: a fake authenticator's token, or the one `prepare` made. */
   token?: string | 'prepared';
 }
 
@@ -60,16 +60,8 @@ const ldapSettings = (s: Side, e: Estate) => ({
   timeout_seconds: 5,
 });
 
-const item = (s: Side) => ({
-  device_id: s.device,
-  name: 'catalogue item',
-  value_type: 1,
-  threshold_min: 10,
-  threshold_max: 30,
-  overrun_point: 0,
-  recovery_point: 1,
-  source: { kind: 'simulator', model: 'analog', base: 20 },
-});
+/** An item of the side's device (the catalogue's own). */
+const item = (s: Side) => itemBody(s.device, 'catalogue item');
 
 /** The route's own calls, by `METHOD /api/v1/path` as the app records it. */
 const routes: Record<string, Example> = {
