@@ -65,6 +65,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
       name: 'series-store',
       needs: ['globalConfig'],
       provides: ['series'],
+      events: { consumes: ['samples'] },
       create: ({ kernel, needs }) => {
         const warn = warnOf(kernel.log);
         const series =
@@ -113,6 +114,11 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
       name: 'collector',
       needs: ['secrets', 'series'],
       provides: ['collector'],
+      // It keeps each device and its items in memory: a write of either names the device.
+      events: {
+        publishes: ['samples', 'device.state'],
+        consumes: ['item.state', 'device.state', 'config.changed:devices'],
+      },
       create: ({ kernel, needs }) => {
         const warn = warnOf(kernel.log);
         const collector =
@@ -160,6 +166,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
       name: 'alarm-settings',
       needs: ['secrets'],
       provides: ['alarmSettings'],
+      events: { publishes: ['config.changed:alarm_settings'] },
       create: ({ kernel, needs }) => ({
         provides: { alarmSettings: createAlarmSettings(kernel.db, kernel.clock, needs.secrets, kernel.bus) },
       }),
@@ -187,6 +194,21 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
       name: 'alarm-engine',
       needs: ['notifier', 'alarmSettings'],
       provides: ['alarms'],
+      // It keeps every item's rule with its device, site (names in alarms), check period, the alarm
+      // settings and the escalation groups in memory.
+      events: {
+        publishes: ['item.state', 'alarm.raised', 'alarm.recovered', 'alarm.operated', 'alarm.jitter'],
+        consumes: [
+          'samples',
+          'device.state',
+          'config.changed:sites',
+          'config.changed:devices',
+          'config.changed:items',
+          'config.changed:time_periods',
+          'config.changed:alarm_settings',
+          'config.changed:contact_groups',
+        ],
+      },
       create: ({ kernel, needs }) => {
         const alarms = createAlarmEngine({
           db: kernel.db,
@@ -209,6 +231,20 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
       name: 'pushers',
       needs: ['access', 'push', 'dutyRoster', 'collector', 'alarms'],
       provides: ['grants', 'live'],
+      // The grant cache keeps each user's sites: forgotten when grants or sites change.
+      events: {
+        consumes: [
+          'grants.changed',
+          'config.changed:sites',
+          'alarm.raised',
+          'alarm.recovered',
+          'alarm.operated',
+          'alarm.jitter',
+          'samples',
+          'item.state',
+          'device.state',
+        ],
+      },
       create: ({ kernel, needs }) => {
         const { bus, clock } = kernel;
         // Scoping in one place: alarm events and live values go to the users granted their site.

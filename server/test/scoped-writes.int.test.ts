@@ -105,8 +105,8 @@ describeEachDatabase('writes to sites, devices and items hold to the site grants
       403,
     ],
     ['change a threshold of site B', 'PUT', () => `setting/items/${at.itemB}`, () => item(at.deviceB, 99), 404],
-    ['move item A to device B', 'PUT', () => `setting/items/${at.itemA}`, () => item(at.deviceB), 400],
-    ['create an item on device B', 'POST', () => 'setting/items', () => item(at.deviceB), 400],
+    ['move item A to device B', 'PUT', () => `setting/items/${at.itemA}`, () => item(at.deviceB), 403],
+    ['create an item on device B', 'POST', () => 'setting/items', () => item(at.deviceB), 403],
     ['delete item B', 'DELETE', () => `setting/items/${at.itemB}`, () => undefined, 404],
   ];
   it.each(refused)('refuses: %s', async (_what, method, url, payload, status) => {

@@ -44,8 +44,11 @@ export interface Notifier {
   enqueue(job: NotifyJob): void;
   /** Sends one test message and logs it. */
   test(settings: ChannelSettings, to: Destination): Promise<DeliveryResult>;
-  /** Drops queued deliveries not yet started (clean_notice_list). */
-  drop(): number;
+  /**
+   * Drops queued deliveries not yet started (clean_notice_list): those of alarms of `sites`, or every
+   * one (summaries and tests too) when `sites` is null.
+   */
+  drop(sites?: readonly number[] | null): number;
   /** Forgets cached contacts, groups, channels and periods after they change. */
   invalidate(): void;
   /** Resolves when the queue is empty and nothing is in flight (tests, shutdown). */
@@ -472,12 +475,19 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
         changed();
       }
     },
-    drop() {
+    drop(sites = null) {
       const n = queue.length;
-      queue.length = 0;
-      for (const f of flood.values()) f.folded = 0;
+      if (sites === null) {
+        queue.length = 0;
+        for (const f of flood.values()) f.folded = 0;
+        changed();
+        return n;
+      }
+      // A user of some sites drops only their alarms' notices: other sites' people are still told.
+      const kept = queue.filter((d) => d.subject === null || !sites.includes(d.subject.device_group_id));
+      queue.splice(0, queue.length, ...kept);
       changed();
-      return n;
+      return n - kept.length;
     },
     invalidate() {
       directory = null;

@@ -41,3 +41,17 @@ export const snapshotDigest = async (db: Db, only?: string[]): Promise<string> =
   }
   return hash.digest('hex');
 };
+
+/** Every row of `table` by its key (`id`, else the settings key `k`, else the whole row), as JSON. */
+export const rowsByKey = async (
+  db: Db,
+  table: string,
+): Promise<Map<string, { row: Record<string, unknown>; json: string }>> => {
+  const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db.kysely);
+  const out = new Map<string, { row: Record<string, unknown>; json: string }>();
+  for (const row of rows) {
+    const json = JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+    out.set(String(row.id ?? row.k ?? json), { row, json });
+  }
+  return out;
+};

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AlarmEngine } from '../../alarms/engine.ts';
 import type { AlarmSettings } from '../../alarms/settings.ts';
 import type { EventBus } from '../../bus/bus.ts';
+import { announceAtOnce } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AuditLog } from '../audit/index.ts';
@@ -28,7 +29,7 @@ const siteIdsOf = async (request: FastifyRequest): Promise<number[] | null> =>
  * caller's granted sites.
  */
 export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
-  const service = createAlarmsService({ ...deps, repo: createAlarmsRepository(deps.db) });
+  const service = createAlarmsService({ ...deps, repo: createAlarmsRepository(deps.db, announceAtOnce(deps.bus)) });
   const audit = (request: FastifyRequest, action: string, target: string, detail = '') =>
     deps.audit.write({ module: 'alarms', action, target, success: true, detail }, request);
 

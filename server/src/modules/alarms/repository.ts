@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { announceAtOnce, type Changes } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { AlarmsTable } from '../../db/schema-alarms.ts';
 
@@ -22,9 +23,16 @@ export interface LogFilter {
   action?: string | undefined;
 }
 
-/** Alarm levels, alarm records and the alarm log (Kysely only). */
-export const createAlarmsRepository = (db: Db) => {
+/**
+ * Alarm levels, alarm records and the alarm log (Kysely only). The alarm engine keeps the levels in
+ * memory: their writes announce `alarm_settings`.
+ */
+export const createAlarmsRepository = (db: Db, changes: Changes = announceAtOnce(undefined)) => {
   const k = db.kysely;
+  const levelsChanged = <T>(result: T) => {
+    changes.note('alarm_settings', null);
+    return result;
+  };
   const alarmsQuery = (f: AlarmListFilter) => {
     let q = k.selectFrom('alarms');
     if (f.scope === 'open') q = q.where('end_time', 'is', null);
@@ -51,11 +59,12 @@ export const createAlarmsRepository = (db: Db) => {
   return {
     listLevels: () => k.selectFrom('alarm_levels').selectAll().orderBy('level').orderBy('id').execute(),
     findLevel: (id: number) => k.selectFrom('alarm_levels').selectAll().where('id', '=', id).executeTakeFirst(),
-    insertLevel: (v: { name: string; level: number; color: string; sound: number }) =>
-      k.insertInto('alarm_levels').values(v).returning('id').executeTakeFirstOrThrow(),
-    updateLevel: (id: number, v: { name: string; level: number; color: string; sound: number }) =>
-      k.updateTable('alarm_levels').set(v).where('id', '=', id).executeTakeFirst(),
-    deleteLevel: (id: number) => k.deleteFrom('alarm_levels').where('id', '=', id).executeTakeFirst(),
+    insertLevel: async (v: { name: string; level: number; color: string; sound: number }) =>
+      levelsChanged(await k.insertInto('alarm_levels').values(v).returning('id').executeTakeFirstOrThrow()),
+    updateLevel: async (id: number, v: { name: string; level: number; color: string; sound: number }) =>
+      levelsChanged(await k.updateTable('alarm_levels').set(v).where('id', '=', id).executeTakeFirst()),
+    deleteLevel: async (id: number) =>
+      levelsChanged(await k.deleteFrom('alarm_levels').where('id', '=', id).executeTakeFirst()),
     async listAlarms(f: AlarmListFilter, page: number, limit: number): Promise<{ total: number; rows: AlarmsTable[] }> {
       const total = await alarmsQuery(f)
         .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -8,7 +8,6 @@ import type {
 import type { z } from 'zod';
 import type { AlarmEngine } from '../../alarms/engine.ts';
 import type { AlarmSettings } from '../../alarms/settings.ts';
-import type { EventBus } from '../../bus/bus.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { AlarmsRepository } from './repository.ts';
@@ -16,8 +15,6 @@ import type { AlarmsRepository } from './repository.ts';
 export interface AlarmsServiceDeps {
   repo: AlarmsRepository;
   engine: Pick<AlarmEngine, 'flush' | 'toRow' | 'operate' | 'confirmAll'>;
-  /** Told when alarm levels change (the engine keeps them in memory). */
-  bus: Pick<EventBus, 'publish'>;
   settings: Pick<AlarmSettings, 'get' | 'set'>;
 }
 
@@ -34,8 +31,7 @@ const levelRow = (r: { id: number; name: string; level: number; color: string; s
  * Alarm levels, common parameters, the alarm list, alarm operations and the alarm log. Lists,
  * operations and clearing are limited to the caller's granted sites.
  */
-export const createAlarmsService = ({ repo, engine, bus, settings }: AlarmsServiceDeps) => {
-  const levelsChanged = () => bus.publish('config.changed', { area: 'alarm_settings', ids: null });
+export const createAlarmsService = ({ repo, engine, settings }: AlarmsServiceDeps) => {
   const levelValues = (body: LevelInput) => ({ ...body, sound: body.sound ? 1 : 0 });
 
   return {
@@ -46,14 +42,12 @@ export const createAlarmsService = ({ repo, engine, bus, settings }: AlarmsServi
     async createLevel(body: LevelInput) {
       const v = levelValues(body);
       const { id } = await repo.insertLevel(v);
-      levelsChanged();
       return levelRow({ id, ...v });
     },
     async updateLevel(id: number, body: LevelInput) {
       const v = levelValues(body);
       const r = await repo.updateLevel(id, v);
       if (!r || Number(r.numUpdatedRows) === 0) throw notFound();
-      levelsChanged();
       return levelRow({ id, ...v });
     },
     async deleteLevel(id: number) {

@@ -27,6 +27,8 @@ export const area = defineArea({
     energy_events: { sites: { parent: 'energy_meters', column: 'meter_id' } },
     energy_fill: { sites: { parent: 'energy_meters', column: 'meter_id' } },
   },
+  // The fill notes which meters' items have new samples.
+  events: { consumes: ['samples'] },
   // The demo sites' power meters become the incoming, IT and cooling meters (docs/energy.md, "Demo meters").
   seedAfter: ['monitoring'],
   seed: async (kernel, language) => {

@@ -18,6 +18,18 @@ import type { AllowedSites } from './repository.ts';
 /** Monitored items, time periods and serial ports (002 §7.1). */
 export const createItemService = (ctx: MonitoringContext) => {
   const { deps, repo, defaultSerial, toItem, getItem, itemValues } = ctx;
+  /**
+   * The device an item is put on: one that exists (400 otherwise) in a site the caller holds, as any
+   * target of a write (403 `access.siteNotGranted`, docs/users.md "Site grants on writes").
+   */
+  const targetDevice = async (input: ItemValues, scope: SiteScope) => {
+    const [device] = await repo.listDevices({ ids: [input.device_id] }, null);
+    if (!device) throw badRequest('monitoring.errors.deviceMissing');
+    scope.requireSites([device.device_group_id]);
+    if (sourceKindOf(device.driver as DriverName) !== input.source.kind)
+      throw badRequest('monitoring.errors.sourceKind');
+    return device;
+  };
 
   return {
     async listItems(
@@ -37,20 +49,14 @@ export const createItemService = (ctx: MonitoringContext) => {
     },
     getItem,
     async createItem(input: ItemValues, scope: SiteScope) {
-      const [device] = await repo.listDevices({ ids: [input.device_id] }, scope.sites);
-      if (!device) throw badRequest('monitoring.errors.deviceMissing');
-      if (sourceKindOf(device.driver as DriverName) !== input.source.kind)
-        throw badRequest('monitoring.errors.sourceKind');
+      await targetDevice(input, scope);
       const [id] = await repo.insertItems([itemValues(input, input.device_id)]);
       return getItem(id!, scope.sites);
     },
     async updateItem(id: number, input: ItemValues, scope: SiteScope) {
       const [current] = await repo.listItems({ ids: [id] }, scope.sites);
       if (!current) throw notFound();
-      const [device] = await repo.listDevices({ ids: [input.device_id] }, scope.sites);
-      if (!device) throw badRequest('monitoring.errors.deviceMissing');
-      if (sourceKindOf(device.driver as DriverName) !== input.source.kind)
-        throw badRequest('monitoring.errors.sourceKind');
+      await targetDevice(input, scope);
       const { state: _s, value: _v, last_check: _l, info: _i, ...values } = itemValues(input, input.device_id);
       await repo.updateItem(id, values);
       return getItem(id, scope.sites);

@@ -31,8 +31,12 @@ const escapeLike = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** What the query groups share: the connection, the dialect's LIKE, the scoped device and item queries. */
 const queryBase = (db: Db, changes: Changes) => {
   const k: Kysely<Database> = db.kysely;
-  const devicesOf = (rows: { device_id: number }[]) => {
-    if (rows.length) changes.note('devices', [...new Set(rows.map((r) => r.device_id))]);
+  // An item's write names the item (the alarm engine re-reads it) and its device (the collector
+  // keeps a device's items together).
+  const itemsChanged = (rows: { id: number; device_id: number }[]) => {
+    if (!rows.length) return;
+    changes.note('items', [...new Set(rows.map((r) => r.id))]);
+    changes.note('devices', [...new Set(rows.map((r) => r.device_id))]);
   };
   const like = (column: string, value: string) =>
     [column, db.dialect === 'postgres' ? 'ilike' : 'like', escapeLike(value)] as const;
@@ -67,7 +71,7 @@ const queryBase = (db: Db, changes: Changes) => {
     return q;
   };
 
-  return { k, changes, devicesOf, like, deviceQuery, itemQuery };
+  return { k, changes, itemsChanged, like, deviceQuery, itemQuery };
 };
 type QueryBase = ReturnType<typeof queryBase>;
 
@@ -140,7 +144,7 @@ const siteQueries = ({ k, changes, like }: QueryBase) => ({
 });
 
 /** Devices. */
-const deviceQueries = ({ k, changes, deviceQuery }: QueryBase) => ({
+const deviceQueries = ({ k, changes, itemsChanged, deviceQuery }: QueryBase) => ({
   // devices
   countDevices: async (filter: DeviceFilter, allowed: AllowedSites) =>
     Number(
@@ -182,7 +186,7 @@ const deviceQueries = ({ k, changes, deviceQuery }: QueryBase) => ({
     return n;
   },
   deleteDevice: async (id: number) => {
-    await k.deleteFrom('items').where('device_id', '=', id).execute();
+    itemsChanged(await k.deleteFrom('items').where('device_id', '=', id).returning(['id', 'device_id']).execute());
     const n = Number((await k.deleteFrom('devices').where('id', '=', id).executeTakeFirst()).numDeletedRows);
     changes.note('devices', [id]);
     return n;
@@ -192,7 +196,7 @@ const deviceQueries = ({ k, changes, deviceQuery }: QueryBase) => ({
 });
 
 /** Items, time periods and serial ports. */
-const itemQueries = ({ k, changes, devicesOf, itemQuery }: QueryBase) => ({
+const itemQueries = ({ k, changes, itemsChanged, itemQuery }: QueryBase) => ({
   // items
   countItems: async (filter: ItemFilter, allowed: AllowedSites) =>
     Number(
@@ -222,21 +226,23 @@ const itemQueries = ({ k, changes, devicesOf, itemQuery }: QueryBase) => ({
         .execute();
       ids.push(...got.map((r) => r.id));
     }
-    devicesOf(rows);
+    itemsChanged(ids.map((id, i) => ({ id, device_id: rows[i]!.device_id })));
     return ids;
   },
   updateItem: async (id: number, row: Updateable<ItemsTable>) => {
     // An item moved to another device changes the items of both.
     const before =
-      row.device_id === undefined ? [] : await k.selectFrom('items').select('device_id').where('id', '=', id).execute();
-    devicesOf([
+      row.device_id === undefined
+        ? []
+        : await k.selectFrom('items').select(['id', 'device_id']).where('id', '=', id).execute();
+    itemsChanged([
       ...before,
-      ...(await k.updateTable('items').set(row).where('id', '=', id).returning('device_id').execute()),
+      ...(await k.updateTable('items').set(row).where('id', '=', id).returning(['id', 'device_id']).execute()),
     ]);
   },
   deleteItem: async (id: number) => {
-    const rows = await k.deleteFrom('items').where('id', '=', id).returning('device_id').execute();
-    devicesOf(rows);
+    const rows = await k.deleteFrom('items').where('id', '=', id).returning(['id', 'device_id']).execute();
+    itemsChanged(rows);
     return rows.length;
   },
   itemsUsingPeriod: async (periodId: number) =>

@@ -209,7 +209,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     app,
     r.cleanNoticeList,
     async ({ request }) => {
-      const dropped = service.dropNotices();
+      const dropped = service.dropNotices(await sites(request));
       await audit(request, 'clear', 'notice_list');
       return { dropped };
     },

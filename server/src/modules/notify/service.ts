@@ -235,8 +235,8 @@ export const createNotifyService = (deps: NotifyServiceDeps) => {
       await settings.set(key, body);
       return settings.get(key);
     },
-    /** Drops queued notices not yet sent; how many. */
-    dropNotices: () => deps.notifier.drop(),
+    /** Drops queued notices not yet sent, of the caller's sites (null: every one); how many. */
+    dropNotices: (sites: number[] | null) => deps.notifier.drop(sites),
 
     // ---------- notification log ----------
     /** Limited to the items of the caller's granted sites (`sites` null: all). */

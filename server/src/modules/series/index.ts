@@ -2,7 +2,6 @@ import { seriesRoutes as r } from '@sitewatch/contract/series';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
@@ -66,15 +65,7 @@ export const registerSeries = (
   addRoute(
     app,
     r.createHistoryTemplate,
-    async ({ body, request }) => {
-      const item_ids = await service.visible(body.item_ids, await sites(request));
-      if (item_ids.length === 0) {
-        throw badRequest('monitoring.validation.items', {}, [
-          { path: 'body.item_ids', message: 'monitoring.validation.items' },
-        ]);
-      }
-      return service.createTemplate({ ...body, item_ids }, request.principal?.user_id ?? null);
-    },
+    async ({ body, request }) => service.createTemplate(body, request.principal?.user_id ?? null, await sites(request)),
     { permission: { menu: historyMenu, func: 'add' } },
   );
   addRoute(
