@@ -3,7 +3,6 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { type AlarmEngine, createAlarmEngine } from './alarms/engine.ts';
-import { withJitterState } from './alarms/live.ts';
 import { createAlarmSettings } from './alarms/settings.ts';
 import type { Kernel } from './area.ts';
 import { areas } from './areas.ts';
@@ -286,8 +285,8 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   registerAuditTrail(app, audit);
   await registerPushChannel(app, push, authenticator);
 
-  // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
-  const live = collector && withJitterState(collector, () => alarms);
+  // Live values: the collector's, with the item states the alarm engine published.
+  const live = collector;
   const alarmSettings = createAlarmSettings(deps.db, clock, secrets);
   const notifier = createNotifier({
     secrets,

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { AlarmEngine } from './alarms/engine.ts';
-import type { withJitterState } from './alarms/live.ts';
 import type { AlarmSettings } from './alarms/settings.ts';
 import type { EventBus } from './bus/bus.ts';
 import type { Collector } from './collector/collector.ts';
@@ -39,8 +38,8 @@ export interface Kernel {
   notifier: Notifier;
   /** Absent in API-only tests (no drivers): areas then answer from the database alone. */
   collector?: Collector | undefined;
-  /** The collector's live values with the alarm engine's jitter state. */
-  live?: ReturnType<typeof withJitterState<Collector>> | undefined;
+  /** The live values: the collector's, with the item states the alarm engine published. */
+  live?: Collector | undefined;
   series?: SeriesStore | undefined;
   dataDir: string;
   loginRateLimit: { max: number; timeWindow: number };

@@ -1,10 +1,11 @@
-import { type AlarmPushMessage, type AlarmRow, handlingState } from '@sitewatch/contract/alarms';
+import { type AlarmKind, type AlarmPushMessage, type AlarmRow, handlingState } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
 import type { Principal } from '../http/auth.ts';
 import type { Notifier } from '../notify/notifier.ts';
+import { createAlarmIds } from './ids.ts';
 import {
   loadEscalation as loadEscalationInto,
   loadItems as loadItemsInto,
@@ -31,10 +32,16 @@ export interface AlarmEngine {
    * devices and items; `config.changed` on the bus calls it with what the event names.
    */
   reload(scope?: ReloadScope): Promise<void>;
-  /** One sample of one item (null: the item gave no value). Runs for every sample: incremental. */
-  onSample(itemId: number, value: number | null, tsMs: number): void;
-  /** A device's state changed: unknown raises its communication alarm, any other clears it. */
-  onDeviceState(deviceId: number, state: number): void;
+  /**
+   * One sample of one item (null: the item gave no value, `reason` why). Runs for every sample:
+   * incremental. The `samples` events of the bus come here value by value.
+   */
+  onSample(itemId: number, value: number | null, tsMs: number, reason?: string): void;
+  /**
+   * A device's state changed: unknown raises its communication alarm (with the collector's reason),
+   * any other clears it; its items' point faults wait while it is unknown.
+   */
+  onDeviceState(deviceId: number, state: number, reason?: string): void;
   /** An alarm operation (000 §4.7); null when the alarm does not exist or is not the caller's. */
   operate(principal: Principal, siteIds: number[] | null, input: OperationInput): Promise<AlarmRow | null>;
   /** Confirms every open alarm of the caller's sites. */
@@ -63,12 +70,15 @@ export interface AlarmEngineOptions {
 }
 
 /**
- * The alarm engine: every sample is judged against its item's rule as it arrives (threshold with
- * hysteresis, repetitions, check and alarm periods), jitter is tracked over the confirmed states,
- * and raises and recoveries become alarm events on the bus (the push side tells browsers). Its
- * parts: the state it holds (state.ts), the loader (loader.ts), the records and log (store.ts), the
- * notices (notices.ts: held while jittering, repeated until confirmed, escalated when not confirmed
- * in time); this file judges and operates. docs/alarms.md.
+ * The alarm engine, the one owner of item state: every sample is judged against its item's rule as
+ * it arrives (no value: unknown with its reason; a value: threshold with hysteresis; then
+ * repetitions, check and alarm periods), jitter is tracked over the confirmed states, the state
+ * shown is decided here (unknown wins over jitter, jitter over the threshold state) and published
+ * as `item.state`, and raises and recoveries (threshold, point fault, communication) become alarm
+ * events on the bus (the push side tells browsers). Its parts: the state it holds (state.ts), the
+ * loader (loader.ts), the records and log (store.ts), the ids (ids.ts), the notices (notices.ts:
+ * held while jittering, repeated until confirmed, escalated when not confirmed in time); this file
+ * judges and operates. docs/alarms.md.
  */
 export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   const clock = options.clock ?? Date.now;
@@ -105,18 +115,39 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     return level;
   };
 
+  // Alarms raised while no id was reserved (a burst beyond the block): announced as ids come.
+  const waiting: Alarm[] = [];
+  const alarmIds = createAlarmIds(db, {
+    clock,
+    warn: (obj, msg) => options.log?.warn(obj, msg),
+    onBlock: () => {
+      while (waiting.length > 0) {
+        const id = alarmIds.take();
+        if (id === null) return;
+        const a = waiting.shift()!;
+        a.id = id;
+        announce(a);
+        if (a.end_time !== null) close(a, a.end_time, slotOfAlarm(a));
+      }
+    },
+  });
+  const slotOfAlarm = (a: Alarm) => (a.kind === 'communication' ? null : (items.slotOf(a.item_id) ?? null));
+
+  const announce = (a: Alarm) => {
+    open.set(a.id, a);
+    store.changed(a);
+    log(a, 'raise', a.start_time, a.info);
+    publish('raise', a);
+    maybeNotify(a, a.start_time);
+  };
+
   /** `it`: the item's slot, or null for a device's communication alarm. */
-  const raise = (
-    it: number | null,
-    dev: DeviceRuntime,
-    t: number,
-    kind: 'threshold' | 'communication',
-    status: number,
-    info: string,
-  ): Alarm => {
-    state.lastId += 1;
+  const raise = (it: number | null, dev: DeviceRuntime, t: number, kind: AlarmKind, status: number, info: string) => {
+    const fault = kind === 'point_fault';
+    const level =
+      it === null ? deviceLevel(dev) : fault ? options.settings.peek('commons').point_fault_level : items.level[it]!;
     const a: Alarm = {
-      id: state.lastId,
+      id: alarmIds.take() ?? 0,
       item_id: it === null ? 0 : items.id[it]!,
       device_id: dev.id,
       device_group_id: dev.device_group_id,
@@ -125,10 +156,11 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       device_group_name: dev.device_group_name,
       kind,
       status,
-      level: it === null ? deviceLevel(dev) : items.level[it]!,
-      color: it === null ? (levelColors.get(deviceLevel(dev)) ?? '') : items.color[it]!,
+      level,
+      color: it === null || fault ? (levelColors.get(level) ?? '') : items.color[it]!,
       info,
-      value: it === null ? null : items.valueOf(it),
+      // A point fault has no usable value: the last one would read as current.
+      value: it === null || fault ? null : items.valueOf(it),
       start_time: t,
       end_time: null,
       last_check: t,
@@ -145,11 +177,8 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       unit: it === null ? '' : items.unit[it]!,
       next_notify_at: t,
     };
-    open.set(a.id, a);
-    store.changed(a);
-    log(a, 'raise', t, info);
-    publish('raise', a);
-    maybeNotify(a, t);
+    if (a.id === 0) waiting.push(a);
+    else announce(a);
     return a;
   };
 
@@ -157,6 +186,11 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     a.end_time = t;
     a.last_check = t;
     if (a.handling === handlingState.unprocessed) a.handling = handlingState.processed;
+    // Still waiting for its id: its raise and recovery are announced together when the id comes.
+    if (a.id !== 0) close(a, t, it);
+  };
+
+  const close = (a: Alarm, t: number, it: number | null) => {
     open.delete(a.id);
     store.changed(a);
     log(a, 'recover', t);
@@ -170,7 +204,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
 
   const onJitter = (it: number, ev: JitterEvent, t: number) => {
     if (!ev) return;
-    const current = items.alarm[it];
+    const current = items.fault[it] ?? items.alarm[it];
     const last = items.last[it];
     const a = current ?? last;
     if (!a) return;
@@ -183,6 +217,133 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         items.problemNoticed[it] = 0;
       }
     }
+  };
+
+  // ---------- the state shown: decided here, published when it changes ----------
+
+  /** `jitter N%` by percent: a jittering item's info, made once per percent rather than per sample. */
+  const jitterTexts = new Map<number, string>();
+  const jitterText = (percent: number) => {
+    let text = jitterTexts.get(percent);
+    if (text === undefined) {
+      text = `jitter ${percent}%`;
+      jitterTexts.set(percent, text);
+    }
+    return text;
+  };
+  const alarmStates = new Set<number>([monitorState.abnormal, monitorState.warning, monitorState.serious]);
+
+  /** Shows an item's state and why; published (`item.state`) when it, its info or its alarm flag change. */
+  const show = (it: number, state: number, info: string, tsMs: number) => {
+    const alarm = alarmStates.has(state) || items.alarm[it] !== null || items.fault[it] !== null ? 1 : 0;
+    if (state === items.shown[it] && info === items.info[it] && alarm === items.shownAlarm[it]) return;
+    items.shown[it] = state;
+    items.info[it] = info;
+    items.shownAlarm[it] = alarm;
+    options.bus.publish('item.state', { item_id: items.id[it]!, state, info, alarm: alarm === 1, ts_ms: tsMs });
+  };
+  /** The state a good value shows: jitter while the item flaps, else its threshold state. */
+  const showValue = (it: number, judged: number, tsMs: number) => {
+    if (items.jitter.jittering[it] === 1) show(it, monitorState.jitter, jitterText(items.jitter.percent[it]!), tsMs);
+    else show(it, judged, '', tsMs);
+  };
+  /** After an alarm of the item opened or closed: its alarm flag. */
+  const reshow = (it: number, tsMs: number) => show(it, items.shown[it]!, items.info[it]!, tsMs);
+
+  // ---------- judging ----------
+
+  /** Opens the item's point-fault alarm when its rules allow it (not while its device is down). */
+  const raiseFault = (it: number, t: number, tsMs: number) => {
+    const dev = items.device[it]!;
+    if (items.fault[it] || items.faultAlarm[it] === 0 || dev.down || disabledItems.has(items.id[it]!)) return;
+    const alarmPeriod = items.alarmPeriod[it]!;
+    if (alarmPeriod > 0 && !inPeriod(periods.get(alarmPeriod) ?? [], new Date(tsMs))) return;
+    const a = raise(it, dev, t, 'point_fault', monitorState.unknown, items.info[it]!);
+    items.fault[it] = a;
+    items.last[it] = a;
+    reshow(it, tsMs);
+  };
+
+  /** A new confirmed state (after repetitions): the alarms it opens or closes. */
+  const onConfirmed = (it: number, now: number, t: number, tsMs: number) => {
+    const fault = items.fault[it];
+    if (fault && now !== monitorState.unknown) {
+      items.fault[it] = null;
+      recover(fault, t, it);
+      reshow(it, tsMs);
+    }
+    // Unknown: the point fault; a threshold alarm stays open, since its value is not known.
+    if (now === monitorState.unknown) return raiseFault(it, t, tsMs);
+    const alarm = items.alarm[it];
+    if (isProblem(now) && !alarm) {
+      if (disabledItems.has(items.id[it]!)) return;
+      const alarmPeriod = items.alarmPeriod[it]!;
+      if (alarmPeriod > 0 && !inPeriod(periods.get(alarmPeriod) ?? [], new Date(tsMs))) return;
+      const raised = raise(it, items.device[it]!, t, 'threshold', now, '');
+      items.alarm[it] = raised;
+      items.last[it] = raised;
+      reshow(it, tsMs);
+    } else if (!isProblem(now) && alarm) {
+      items.alarm[it] = null;
+      recover(alarm, t, it);
+      reshow(it, tsMs);
+    }
+  };
+
+  /**
+   * One check of one item: `value` NaN when it gave no usable value (`reason` why; `outage`: its
+   * device did not answer at all). Runs for every sample: no allocation on the way of a value.
+   */
+  const judge = (itemId: number, value: number, tsMs: number, reason: string | undefined, outage: boolean) => {
+    const it = items.slotOf(itemId);
+    if (it === undefined) {
+      // A sample of an item not known yet (added a moment ago): read that item alone.
+      if (started) scheduleReload('items', [itemId]);
+      return;
+    }
+    const good = !Number.isNaN(value);
+    let judged: number = monitorState.unknown;
+    if (!good) {
+      show(it, monitorState.unknown, reason || 'no value', tsMs);
+      // The device's outage, not the item's fault: its communication alarm tells it, and the item
+      // waits for its next value when the device is back.
+      items.outage[it] = outage ? 1 : 0;
+      if (outage) return;
+    } else {
+      items.outage[it] = 0;
+      judged = thresholdState(items.rule[it]!, value, items.raw[it]!);
+    }
+    const checkPeriod = items.checkPeriod[it]!;
+    if (checkPeriod > 0 && !inPeriod(periods.get(checkPeriod) ?? [], new Date(tsMs))) {
+      if (good) showValue(it, judged, tsMs);
+      return;
+    }
+    const t = Math.floor(tsMs / 1000);
+    if (good) {
+      items.value[it] = value;
+      items.hasValue[it] = 1;
+      items.raw[it] = judged;
+    }
+    const { rep } = items;
+    const prev = rep.confirmed[it]!;
+    const changed = feedRepetition(rep, it, judged, items.repetitions[it]!);
+    const now = rep.confirmed[it]!;
+    const js = jitterSettings();
+    if (js.enable) {
+      const ev = feedJitter(items.jitter, it, now, t, js, changed && isProblem(prev) && !isProblem(now));
+      if (items.jitter.jittering[it] === 1) jitteringItems.add(it);
+      onJitter(it, ev, t);
+    }
+    // Shown before any alarm the sample raises (the live views hear the state first).
+    if (good) showValue(it, judged, tsMs);
+    const alarm = items.alarm[it];
+    if (alarm && good) {
+      alarm.value = value;
+      alarm.last_check = t;
+    }
+    const fault = items.fault[it];
+    if (fault && !good) fault.last_check = t;
+    if (changed) onConfirmed(it, now, t, tsMs);
   };
 
   const jitterSettings = (): JitterSettings => {
@@ -209,6 +370,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await options.settings.get('commons');
       await loadItems();
       await loadOpen(db, state, Math.floor(clock() / 1000));
+      await alarmIds.start();
     })();
     return started;
   };
@@ -228,7 +390,10 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         continue;
       }
       const ev = judgeJitter(items.jitter, it, nowS, js);
-      if (ev) onJitter(it, ev, nowS);
+      if (!ev) continue;
+      onJitter(it, ev, nowS);
+      // The jitter mark goes with jitter; an unknown item stays unknown.
+      if (items.shown[it] === monitorState.jitter) showValue(it, items.raw[it]!, nowS * 1000);
     }
   };
   // What the gathered burst names: null is everything (an event without ids, or another area).
@@ -270,13 +435,15 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       const { bus } = options;
       subscriptions = [
         // One answer of a device at a time (a batch; NaN: no usable value), judged value by value.
-        bus.subscribe('samples', ({ ids, values, from, to, ts_ms }) => {
+        bus.subscribe('samples', ({ ids, values, from, to, ts_ms, reasons, reason, outage }) => {
+          const down = outage === true;
           for (let i = from; i < to; i++) {
             const v = values[i]!;
-            engine.onSample(ids[i]!, Number.isNaN(v) ? null : v, ts_ms);
+            // The reasons are looked up only for the rare value that is not a number.
+            judge(ids[i]!, v, ts_ms, Number.isNaN(v) ? (reasons?.get(ids[i]!) ?? reason) : undefined, down);
           }
         }),
-        bus.subscribe('device.state', (e) => engine.onDeviceState(e.device_id, e.state)),
+        bus.subscribe('device.state', (e) => engine.onDeviceState(e.device_id, e.state, e.reason)),
         // Any change to what the rules read takes effect within the gathering delay, not at a poll;
         // devices or items named by id are re-read alone, anything else re-reads all items.
         bus.subscribe('config.changed', ({ area, ids }) =>
@@ -297,66 +464,35 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await started;
       await Promise.all([loadItems(scope), options.settings.get('commons'), loadEscalation()]);
     },
-    onSample(itemId, value, tsMs) {
-      const it = items.slotOf(itemId);
-      if (it === undefined) {
-        // A sample of an item not known yet (added a moment ago): read that item alone.
-        if (started) scheduleReload('items', [itemId]);
-        return;
-      }
-      const t = Math.floor(tsMs / 1000);
-      // The engine owns item state (one rule, one owner): no value is unknown, a value is judged by
-      // the threshold rule with hysteresis; every change is published for the live views.
-      const judged = value === null ? monitorState.unknown : thresholdState(items.rule[it]!, value, items.raw[it]!);
-      if (judged !== items.shown[it]) {
-        items.shown[it] = judged;
-        options.bus.publish('item.state', { item_id: itemId, state: judged, ts_ms: tsMs });
-      }
-      if (value === null) return;
-      const checkPeriod = items.checkPeriod[it]!;
-      if (checkPeriod > 0 && !inPeriod(periods.get(checkPeriod) ?? [], new Date(tsMs))) return;
-      items.value[it] = value;
-      items.hasValue[it] = 1;
-      items.raw[it] = judged;
-      const { rep } = items;
-      const prev = rep.confirmed[it]!;
-      const changed = feedRepetition(rep, it, judged, items.repetitions[it]!);
-      const now = rep.confirmed[it]!;
-      const js = jitterSettings();
-      if (js.enable) {
-        const ev = feedJitter(items.jitter, it, now, t, js, changed && isProblem(prev) && !isProblem(now));
-        if (items.jitter.jittering[it] === 1) jitteringItems.add(it);
-        onJitter(it, ev, t);
-      }
-      const alarm = items.alarm[it];
-      if (alarm) {
-        alarm.value = value;
-        alarm.last_check = t;
-      }
-      if (!changed) return;
-      if (isProblem(now) && !alarm) {
-        if (disabledItems.has(itemId)) return;
-        const alarmPeriod = items.alarmPeriod[it]!;
-        if (alarmPeriod > 0 && !inPeriod(periods.get(alarmPeriod) ?? [], new Date(tsMs))) return;
-        const raised = raise(it, items.device[it]!, t, 'threshold', now, '');
-        items.alarm[it] = raised;
-        items.last[it] = raised;
-      } else if (!isProblem(now) && alarm) {
-        items.alarm[it] = null;
-        recover(alarm, t, it);
-      }
+    onSample(itemId, value, tsMs, reason) {
+      judge(itemId, value ?? Number.NaN, tsMs, reason, false);
     },
-    onDeviceState(deviceId, state) {
+    onDeviceState(deviceId, state, reason) {
       const dev = devices.get(deviceId);
       if (!dev) return;
-      const t = Math.floor(clock() / 1000);
+      const tsMs = clock();
+      const t = Math.floor(tsMs / 1000);
       if (state === monitorState.unknown) {
+        dev.down = true;
         if (dev.comm || disabledDevices.has(dev.id)) return;
-        dev.comm = raise(null, dev, t, 'communication', monitorState.unknown, 'no data');
-      } else if (dev.comm) {
+        dev.comm = raise(null, dev, t, 'communication', monitorState.unknown, reason || 'no data');
+        return;
+      }
+      const wasDown = dev.down;
+      dev.down = false;
+      if (dev.comm) {
         const a = dev.comm;
         dev.comm = null;
         recover(a, t, null);
+      }
+      if (!wasDown) return;
+      // Back: an item unknown by the outage waits for its first value; one that is still
+      // unreadable while its device answers is a point fault of its own.
+      for (const slot of dev.items) {
+        if (items.outage[slot] === 1) {
+          items.outage[slot] = 0;
+          show(slot, monitorState.notReady, '', tsMs);
+        } else if (items.rep.confirmed[slot] === monitorState.unknown) raiseFault(slot, t, tsMs);
       }
     },
     async operate(principal, siteIds, input) {

@@ -1,26 +1,22 @@
+import type { BusEvent } from '@sitewatch/contract/events';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import { createChangedIds } from '../changed-ids.ts';
 import type { Db } from '../db/kysely.ts';
 import type { SecretBox } from '../secrets/index.ts';
-import { SlotIndex } from '../slot-index.ts';
 import { type Answer, answerOf } from './answer.ts';
 import { type CollectorDevice, loadDevices } from './devices.ts';
 import type { DriverRegistry, ReadResult } from './driver.ts';
 import { driverRecipes } from './drivers/index.ts';
 import { createItemRowWriter } from './item-rows.ts';
+import { type LiveItemState, LiveItems } from './live-items.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { checkReading } from './reading.ts';
 import { type HostEvents, startPollerWorker } from './worker-host.ts';
 
 export { type CollectorDevice, type CollectorItem, loadDevices } from './devices.ts';
 
-export interface LiveItemState {
-  value: number | null;
-  state: number;
-  last_check: number;
-  info: string;
-}
+export type { LiveItemState } from './live-items.ts';
 
 export interface LiveDeviceState {
   state: number;
@@ -108,54 +104,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let itemCount = 0;
   const liveDevices = new Map<number, LiveDeviceState>();
   const dirtyItems = createChangedIds();
-  /**
-   * Each item's live state by slot (struct of arrays, as the alarm engine's alarms/items.ts): its
-   * value (NaN: none yet), state, last check (s), when its value was last refreshed (ms, NaN:
-   * never) and reason; an item has a slot from its first check on. One map from item id to slot
-   * instead of an object, a boxed number and two map entries per item (issue 18, memory per item).
-   */
-  const slotOf = new SlotIndex();
-  let liveValue = new Float64Array(1024);
-  let liveState = new Uint8Array(1024);
-  let liveChecked = new Float64Array(1024);
-  let liveRefreshed = new Float64Array(1024);
-  const liveInfo: string[] = [];
-  /** The slot of an item, made (not ready, no value) when it has none. */
-  const slotFor = (itemId: number): number => {
-    let s = slotOf.get(itemId);
-    if (s !== undefined) return s;
-    s = slotOf.size;
-    if (s === liveValue.length) {
-      const grow = <T extends Float64Array | Uint8Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      liveValue = grow(liveValue);
-      liveState = grow(liveState);
-      liveChecked = grow(liveChecked);
-      liveRefreshed = grow(liveRefreshed);
-    }
-    slotOf.set(itemId, s);
-    liveValue[s] = Number.NaN;
-    liveState[s] = monitorState.notReady;
-    liveChecked[s] = 0;
-    liveRefreshed[s] = Number.NaN;
-    liveInfo[s] = '';
-    return s;
-  };
-  /** An item's live state as the rest of the server reads it (a new object each time). */
-  const liveOf = (itemId: number): LiveItemState | undefined => {
-    const s = slotOf.get(itemId);
-    if (s === undefined) return undefined;
-    const value = liveValue[s]!;
-    return {
-      value: Number.isNaN(value) ? null : value,
-      state: liveState[s]!,
-      last_check: liveChecked[s]!,
-      info: liveInfo[s]!,
-    };
-  };
+  const live = new LiveItems();
   /** The items past their maximum age. */
   const stale = new Set<number>();
   let persistTimer: NodeJS.Timeout | null = null;
@@ -168,22 +117,26 @@ export const createCollector = (options: CollectorOptions): Collector => {
   // The row writer reads items by id: a read-only view of the slots (it calls only has and get).
   class LiveView extends Map<number, LiveItemState> {
     override has(itemId: number) {
-      return slotOf.has(itemId);
+      return live.has(itemId);
     }
     override get(itemId: number) {
-      return liveOf(itemId);
+      return live.read(itemId);
     }
   }
   const persist = createItemRowWriter(options.db, new LiveView(), dirtyItems, options.log);
-  // Every check of every item is a sample: its value, or NaN when it gave none. The samples of one
-  // answer (or sweep of a device) are gathered here and published as one `samples` event, before
-  // the device is judged (its items' states are the engine's answer to them).
+  // Every check of every item is a sample: its value, or NaN when it gave none (with why). The
+  // samples of one answer (or sweep of a device) are gathered here and published as one `samples`
+  // event, before the device is judged (its items' states are the engine's answer to them).
   let outIds = new Float64Array(1024);
   let outValues = new Float64Array(1024);
   let outN = 0;
+  /** Why the gathered NaNs have no value (made only when one has a reason other than the batch's). */
+  let outReasons: Map<number, string> | null = null;
+  /** The reason of the gathered batch's first NaN (a device where nothing is usable is unknown with it). */
+  let firstFailure: string | null = null;
   /** The ids of the batch being delivered: consumers read its arrays until publish returns. */
   let delivered: Float64Array | null = null;
-  const sample = (itemId: number, value: number) => {
+  const sample = (itemId: number, value: number, reason?: string) => {
     // Gathered while a batch is delivered (a consumer's synchronous call back): arrays of its own.
     if (outIds === delivered) {
       outIds = new Float64Array(outIds.length);
@@ -199,11 +152,26 @@ export const createCollector = (options: CollectorOptions): Collector => {
     }
     outIds[outN] = itemId;
     outValues[outN++] = value;
+    if (reason === undefined) return;
+    outReasons ??= new Map();
+    outReasons.set(itemId, reason);
+    firstFailure ??= reason;
   };
-  const publishSamples = (tsMs: number) => {
+  /** `outage`: the device did not answer, the NaNs are its outage (its state was published first). */
+  const publishSamples = (tsMs: number, outage?: { reason: string }) => {
     if (outN === 0) return;
-    const event = { ids: outIds, values: outValues, from: 0, to: outN, ts_ms: tsMs };
+    const event = {
+      ids: outIds,
+      values: outValues,
+      from: 0,
+      to: outN,
+      ts_ms: tsMs,
+      reasons: outReasons,
+      ...(outage ? { reason: outage.reason, outage: true } : {}),
+    };
     outN = 0;
+    outReasons = null;
+    firstFailure = null;
     const outer = delivered;
     delivered = event.ids;
     try {
@@ -214,11 +182,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
   };
   let subscriptions: Array<() => void> = [];
   // Item states are the alarm engine's: the live view keeps the last one it published.
-  const onItemState = ({ item_id, state }: { item_id: number; state: number }) => {
-    const s = slotOf.get(item_id);
-    if (s === undefined || liveState[s] === state) return;
-    liveState[s] = state;
-    dirtyItems.add(item_id);
+  const onItemState = (e: BusEvent<'item.state'>) => {
+    if (live.takeState(e)) dirtyItems.add(e.item_id);
   };
 
   const setDeviceState = (deviceId: number, state: number, reason: string) => {
@@ -237,8 +202,19 @@ export const createCollector = (options: CollectorOptions): Collector => {
       .catch((err) => options.log?.warn({ err, deviceId }, 'could not save device state'));
   };
 
+  /** Why a silent item is silent: a pushed one heard nothing, a polled one kept its value. */
+  const silentReason = (entry: Entry, item: { max_age: number }) =>
+    entry.pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
+
   /** One item's check: `raw` undefined when the answer has no value for it. */
-  const checkItem = (item: { id: number }, raw: number | undefined, answer: Answer, tsMs: number, pushed: boolean) => {
+  const checkItem = (
+    entry: Entry | undefined,
+    item: CollectorDevice['items'][number],
+    raw: number | undefined,
+    answer: Answer,
+    tsMs: number,
+    pushed: boolean,
+  ) => {
     // The edge: every value a driver returns is checked here once, so no NaN, Infinity or
     // non-number is ever kept, stored, judged or sent (reading.ts).
     // A finite number (nearly every value) passes as it is (−0 as 0): no object per value here.
@@ -255,32 +231,41 @@ export const createCollector = (options: CollectorOptions): Collector => {
         value = reading.value;
       } else why = reading.reason;
     }
-    // Live states are updated in place: this runs for every sample the collector takes.
-    const s = slotFor(item.id);
+    // Live values are updated in place: this runs for every sample the collector takes.
+    const s = live.slotFor(item.id);
     // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
     // the first after none), so a polled value frozen past its maximum age stays unknown.
     // (`stale` is nearly always empty: its size is read before hashing the id, as twice below.)
-    const frozen = !pushed && ok && stale.size > 0 && stale.has(item.id) && liveValue[s] === value;
+    const frozen = !pushed && ok && stale.size > 0 && stale.has(item.id) && live.value[s] === value;
+    live.heard[s] = 1;
     if (ok && !frozen) {
-      if (pushed || liveValue[s] !== value || liveState[s] === monitorState.unknown || Number.isNaN(liveRefreshed[s]!))
-        liveRefreshed[s] = tsMs;
+      if (pushed || live.value[s] !== value || live.ok[s] === 0 || Number.isNaN(live.refreshed[s]!))
+        live.refreshed[s] = tsMs;
       if (stale.size > 0) stale.delete(item.id);
-      liveValue[s] = value;
-      liveInfo[s] = '';
-      // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
-      // answers with `item.state` before `sample` returns (a collector without one shows not ready).
-      if (liveState[s] === monitorState.unknown) liveState[s] = monitorState.notReady;
+      live.value[s] = value;
+      live.ok[s] = 1;
+      // Its state is the alarm engine's, which judges the sample and answers with `item.state`.
       sample(item.id, value);
     } else {
-      // The last good value stays for reference; the state and the reason say it is not current.
-      liveState[s] = monitorState.unknown;
-      if (!frozen) {
-        liveInfo[s] = (answer.errors?.get(item.id) ?? why ?? 'no value').slice(0, 280);
-      }
-      sample(item.id, Number.NaN);
+      // The last good value stays for reference; the engine shows the item unknown with the reason.
+      live.ok[s] = 0;
+      const reason = frozen && entry ? silentReason(entry, item) : (answer.errors?.get(item.id) ?? why ?? 'no value');
+      sample(item.id, Number.NaN, reason.slice(0, 280));
     }
-    liveChecked[s] = Math.floor(tsMs / 1000);
+    live.checked[s] = Math.floor(tsMs / 1000);
     dirtyItems.add(item.id);
+  };
+
+  // A device's unreadable messages are logged at most once a minute (a publisher sending garbage
+  // every second would fill the log); the items carry the reason anyway.
+  const unreadableLogged = new Map<number, number>();
+  const logUnreadable = (deviceId: number, answer: Answer) => {
+    const last = unreadableLogged.get(deviceId);
+    const at = now();
+    if (!answer.errors || (last !== undefined && at - last < 60_000)) return;
+    unreadableLogged.set(deviceId, at);
+    const [item, reason] = answer.errors.entries().next().value ?? [0, ''];
+    options.log?.warn({ device: deviceId, item, reason }, 'a message could not be read (logged once a minute)');
   };
 
   /**
@@ -290,34 +275,73 @@ export const createCollector = (options: CollectorOptions): Collector => {
   const acceptAnswer = (entry: Entry | undefined, deviceId: number, answer: Answer, tsMs: number, pushed: boolean) => {
     const { ids, values, to } = answer;
     if (pushed) {
+      if (answer.errors) logUnreadable(deviceId, answer);
       for (let j = answer.from; j < to; j++) {
         const item = itemIndex[ids[j]!];
-        if (item && item.device_id === deviceId) checkItem(item, values[j], answer, tsMs, true);
+        if (item && item.device_id === deviceId) checkItem(entry, item, values[j], answer, tsMs, true);
       }
-      publishSamples(tsMs);
-      if (entry) judgeDevice(entry);
-      return;
+    } else {
+      // The answered items come in the device's item order: one pass pairs them.
+      let j = answer.from;
+      for (const item of entry?.device.items ?? []) {
+        let raw: number | undefined;
+        if (j < to && ids[j] === item.id) raw = values[j++];
+        checkItem(entry, item, raw, answer, tsMs, false);
+      }
     }
-    const items = entry?.device.items ?? [];
-    // The answered items come in the device's item order: one pass pairs them.
-    let j = answer.from;
-    for (const item of items) {
-      let raw: number | undefined;
-      if (j < to && ids[j] === item.id) raw = values[j++];
-      checkItem(item, raw, answer, tsMs, false);
-    }
-    publishSamples(tsMs);
-    // The device is down only when none of its items answered; an answer that is not a usable
-    // number is the item's problem (unknown, with its reason), and the device names those items.
-    if (items.length > 0 && to === answer.from) {
-      setDeviceState(deviceId, monitorState.unknown, answer.errors?.values().next().value ?? 'no value');
-    } else if (entry) judgeDevice(entry);
+    settle(entry, deviceId, tsMs);
   };
 
   /**
-   * A device's state from the live states of all its items (after a poll, a message or a maximum
-   * age passing): unknown when every item has gone silent past its maximum age (its communication
-   * alarm follows), abnormal naming the items that are unknown, abnormal when an item is, else
+   * Publishes the samples gathered for a device and works out its state. A device none of whose
+   * items has a usable value any more (each failed its last check, went silent past its maximum
+   * age, or has not been heard yet) is unknown: one communication alarm rather than a point fault
+   * per item. Its state goes first, so that the engine hears of it before its items' samples.
+   */
+  const settle = (entry: Entry | undefined, deviceId: number, tsMs: number) => {
+    if (entry && nothingUsable(entry)) {
+      setDeviceState(deviceId, monitorState.unknown, firstFailure ?? failureOf(entry));
+      publishSamples(tsMs);
+      return;
+    }
+    publishSamples(tsMs);
+    if (entry) judgeDevice(entry);
+  };
+
+  /**
+   * Whether no item of a device has a usable value: each failed its last check or went silent, or
+   * (once one has gone silent) has not been heard yet. Items not heard yet beside failed ones leave
+   * it up: a publisher's first message may name one item only.
+   */
+  const nothingUsable = (entry: Entry) => {
+    const { items } = entry.device;
+    let failed = 0;
+    let waiting = 0;
+    let silent = false;
+    for (const item of items) {
+      const s = live.slotOf(item.id);
+      if (s === undefined || live.heard[s] === 0) waiting += 1;
+      else if (live.ok[s] === 0) {
+        failed += 1;
+        silent ||= stale.size > 0 && stale.has(item.id);
+      } else return false;
+    }
+    return failed > 0 && (waiting === 0 || silent);
+  };
+  /** Why a device has nothing usable: its first silent item, else the first item the engine shows unknown. */
+  const failureOf = (entry: Entry) => {
+    const silent = stale.size > 0 ? entry.device.items.find((i) => stale.has(i.id)) : undefined;
+    if (silent) return silentReason(entry, silent);
+    for (const item of entry.device.items) {
+      const s = live.slotOf(item.id);
+      if (s !== undefined && live.heard[s] === 1 && live.info[s]) return live.info[s]!;
+    }
+    return 'no value';
+  };
+
+  /**
+   * A device's state, after its samples were judged, from the engine's states of its items:
+   * abnormal naming the items that are unknown, abnormal when an item is abnormal or jitters, else
    * normal (not ready while nothing has come yet).
    */
   const judgeDevice = (entry: Entry) => {
@@ -325,23 +349,18 @@ export const createCollector = (options: CollectorOptions): Collector => {
     if (items.length === 0) return;
     const unreadable: string[] = [];
     let abnormal = false;
-    let silent = 0;
     let waiting = 0;
     for (const item of items) {
-      const s = slotOf.get(item.id);
-      if (s === undefined || (liveState[s] === monitorState.notReady && Number.isNaN(liveValue[s]!))) {
+      const s = live.slotOf(item.id);
+      if (s === undefined || live.heard[s] === 0) {
         waiting += 1;
         continue;
       }
-      const state = liveState[s]!;
-      if (stale.has(item.id)) silent += 1;
-      if (state === monitorState.unknown) unreadable.push(`${item.name || `#${item.id}`}: ${liveInfo[s]}`);
+      const state = live.state[s]!;
+      if (state === monitorState.unknown) unreadable.push(`${item.name || `#${item.id}`}: ${live.info[s]}`);
       else if (state !== monitorState.normal && state !== monitorState.notReady) abnormal = true;
     }
-    if (silent > 0 && silent + waiting === items.length) {
-      const first = items.find((i) => stale.has(i.id));
-      setDeviceState(id, monitorState.unknown, (first && liveOf(first.id)?.info) || 'no value');
-    } else if (unreadable.length > 0) {
+    if (unreadable.length > 0) {
       const named = unreadable.slice(0, 3).join('; ');
       setDeviceState(
         id,
@@ -353,9 +372,10 @@ export const createCollector = (options: CollectorOptions): Collector => {
   };
 
   /**
-   * Maximum age (docs/monitoring.md): an item with no refreshed value for `max_age` seconds becomes
-   * unknown with the reason, once, with a null sample; counted from the opening of the connection
-   * at the earliest. A device that does not answer is unknown already and keeps its own reason.
+   * Maximum age (docs/monitoring.md): an item with no refreshed value for `max_age` seconds gets a
+   * NaN sample with the reason, once (the engine shows it unknown; a pushed one is checked again at
+   * each check of its connection); counted from the opening of the connection at the earliest. A
+   * device that does not answer is unknown already and keeps its own reason.
    */
   const sweepMaxAge = () => {
     const tsMs = now();
@@ -365,37 +385,41 @@ export const createCollector = (options: CollectorOptions): Collector => {
       let changed = false;
       for (const item of entry.device.items) {
         if (item.max_age <= 0 || stale.has(item.id)) continue;
-        const known = slotOf.get(item.id);
-        if (known !== undefined && liveState[known] === monitorState.unknown) continue;
+        const known = live.slotOf(item.id);
+        // An item whose last check gave no value is unknown already.
+        if (known !== undefined && live.heard[known] === 1 && live.ok[known] === 0) continue;
         // Counted from the last refresh, but never from before the current connection was opened.
-        const refreshed = known === undefined || Number.isNaN(liveRefreshed[known]!) ? 0 : liveRefreshed[known]!;
+        const refreshed = known === undefined || Number.isNaN(live.refreshed[known]!) ? 0 : live.refreshed[known]!;
         if (tsMs - Math.max(refreshed, entry.since) < item.max_age * 1000) continue;
         stale.add(item.id);
-        const s = slotFor(item.id);
-        liveState[s] = monitorState.unknown;
-        liveChecked[s] = Math.floor(tsMs / 1000);
-        liveInfo[s] = entry.pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
-        sample(item.id, Number.NaN);
+        const s = live.slotFor(item.id);
+        live.ok[s] = 0;
+        live.heard[s] = 1;
+        live.checked[s] = Math.floor(tsMs / 1000);
+        sample(item.id, Number.NaN, silentReason(entry, item));
         dirtyItems.add(item.id);
         changed = true;
       }
-      publishSamples(tsMs);
-      if (changed) judgeDevice(entry);
+      if (changed) settle(entry, entry.device.id, tsMs);
     }
   };
 
+  /**
+   * The device did not answer: its state first, then every item's empty check as its outage (its
+   * items wait for their next value when it is back, rather than keep the outage's reason).
+   */
   const markUnknown = (entry: Entry, reason: string, tsMs: number) => {
+    setDeviceState(entry.device.id, monitorState.unknown, reason);
     const t = Math.floor(tsMs / 1000);
     for (const item of entry.device.items) {
       sample(item.id, Number.NaN);
-      const s = slotFor(item.id);
-      liveState[s] = monitorState.unknown;
-      liveChecked[s] = t;
-      liveInfo[s] = reason;
+      const s = live.slotFor(item.id);
+      live.ok[s] = 0;
+      live.heard[s] = 0;
+      live.checked[s] = t;
       dirtyItems.add(item.id);
     }
-    publishSamples(tsMs);
-    setDeviceState(entry.device.id, monitorState.unknown, reason);
+    publishSamples(tsMs, { reason });
   };
 
   /** The current install of a device, or undefined for an event of an earlier one. */
@@ -418,20 +442,23 @@ export const createCollector = (options: CollectorOptions): Collector => {
       const entry = current(deviceId, gen);
       if (!entry) return;
       entry.failures = 0;
-      // The connection answered; values come as messages. Items made unknown by the outage wait
-      // for their next message (or their maximum age) rather than keep the outage's reason.
-      if (recovered) {
-        for (const item of entry.device.items) {
-          const s = slotOf.get(item.id);
-          if (s !== undefined && liveState[s] === monitorState.unknown && !stale.has(item.id)) {
-            liveState[s] = monitorState.notReady;
-            liveInfo[s] = '';
-            liveValue[s] = Number.NaN;
-            dirtyItems.add(item.id);
-          }
+      // The connection answered; values come as messages. A silent item is checked again at each
+      // check of the connection (its repetitions count these); one made unknown by the outage waits
+      // for its next message (or its maximum age).
+      const tsMs = now();
+      for (const item of entry.device.items) {
+        const s = live.slotOf(item.id);
+        if (stale.size > 0 && stale.has(item.id)) {
+          sample(item.id, Number.NaN, silentReason(entry, item));
+          if (s === undefined) continue;
+          live.heard[s] = 1;
+          live.checked[s] = Math.floor(tsMs / 1000);
+        } else if (recovered && s !== undefined && live.heard[s] === 0) {
+          live.value[s] = Number.NaN;
+          dirtyItems.add(item.id);
         }
       }
-      judgeDevice(entry);
+      settle(entry, deviceId, tsMs);
     },
     opened(deviceId, gen, since, pushes) {
       const entry = current(deviceId, gen);
@@ -560,7 +587,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
       if (!item || !entries.has(item.device_id) || !poller) throw new Error('item is not being collected');
       await poller.write(item.device_id, itemId, value);
     },
-    liveItem: liveOf,
+    liveItem: (id) => live.read(id),
     liveDevice: (id) => liveDevices.get(id),
     deviceOfItem: (id) => itemIndex[id]?.device_id,
     siteOfDevice: (id) => entries.get(id)?.device.device_group_id,

@@ -27,7 +27,9 @@ import type { AllowedSites, MonitoringQueries, MonitoringRepository } from './re
 
 /** What the service needs of the collector (absent when no collector runs, as in most tests). */
 export interface LiveSource {
-  liveItem(itemId: number): { value: number | null; state: number; last_check: number; info: string } | undefined;
+  liveItem(
+    itemId: number,
+  ): { value: number | null; state: number; last_check: number; info: string; alarm?: boolean } | undefined;
   liveDevice(deviceId: number): { state: number; reason: string; time: number } | undefined;
   write(itemId: number, value: number): Promise<void>;
 }
@@ -180,6 +182,7 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
       source: parse(row.source, itemSource, { kind: 'mqtt', topic: '-', json_path: '', scale: 1, command_topic: '' }),
       telemetry_only: row.telemetry_only === 1,
       max_age: row.max_age,
+      fault_alarm: row.fault_alarm === 1,
       enable: row.enable === 1,
       state: live?.state ?? row.state,
       value: live ? live.value : row.value,
@@ -206,7 +209,8 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
     last_check: item.last_check,
     info: item.info,
     alarm_color: item.alarm_color,
-    alarm: alarmStates.has(item.state),
+    // The engine's flag (a point fault while unknown counts); stored rows know only the state.
+    alarm: deps.live?.liveItem(item.id)?.alarm ?? alarmStates.has(item.state),
   });
 
   const itemValues = (input: ItemValues, deviceId: number): Omit<Selectable<ItemsTable>, 'id'> => ({
@@ -237,6 +241,7 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
     source: JSON.stringify(input.source),
     telemetry_only: input.telemetry_only ? 1 : 0,
     max_age: input.max_age ?? defaultMaxAge(input.source.kind),
+    fault_alarm: input.fault_alarm ? 1 : 0,
     enable: input.enable ? 1 : 0,
     state: monitorState.notReady,
     value: null,
