@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { type ModbusByteOrder, type ModbusDataType, monitorState } from '@sitewatch/contract/monitoring';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,45 +6,13 @@ import * as m0011 from '../src/db/migrations/0011-modbus.ts';
 import { sleep } from './conformance/peers.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
+import { pymodbusPeer } from './helpers/pymodbus.ts';
 
 /**
  * Modbus against pymodbus, a server nobody here wrote (issue 13, Build 2): a register hole between
  * two readable registers, block merging on and off, and every data type in the four byte orders,
  * which pymodbus encodes itself. Configured through the HTTP API only, polled by the collector.
  */
-
-type RegisterEntry =
-  | { address: number; registers: number[] }
-  | { address: number; type: ModbusDataType; order: ModbusByteOrder; value: number };
-
-/** Starts server/test/peers/modbus_peer.py on a free loopback port; `requests` lists what it was asked. */
-const pymodbusPeer = async (spec: { holding?: RegisterEntry[]; input?: RegisterEntry[]; coils?: object }) => {
-  const script = fileURLToPath(new URL('./peers/modbus_peer.py', import.meta.url));
-  const child: ChildProcess = spawn('/usr/bin/python3', [script, JSON.stringify(spec)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const requests: string[] = [];
-  let stderr = '';
-  child.stderr?.on('data', (d) => {
-    stderr += String(d);
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffered = '';
-    child.stdout?.on('data', (d) => {
-      buffered += String(d);
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        const [word, ...rest] = line.split(' ');
-        if (word === 'port') resolve(Number(rest[0]));
-        else if (word === 'request') requests.push(rest.join(' '));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`pymodbus peer ended (${code}): ${stderr}`)));
-    setTimeout(() => reject(new Error(`pymodbus peer did not start: ${stderr}`)), 10_000);
-  });
-  return { port, requests, stop: () => child.kill() };
-};
 
 const hole = { first: 100, last: 105 };
 /** The table test: each type in each byte order, with a value that needs every byte. */
