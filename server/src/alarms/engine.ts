@@ -13,6 +13,7 @@ import {
   type ReloadScope,
 } from './loader.ts';
 import { createNotices } from './notices.ts';
+import { createOperations } from './operations.ts';
 import { feedJitter, type JitterEvent, type JitterSettings, judgeJitter } from './rules/jitter.ts';
 import { inPeriod } from './rules/periods.ts';
 import { feedRepetition } from './rules/repetitions.ts';
@@ -117,7 +118,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
 
   // Alarms raised while no id was reserved (a burst beyond the block): announced as ids come.
   const waiting: Alarm[] = [];
-  const alarmIds = createAlarmIds(db, {
+  const alarmIds = createAlarmIds(options.db, {
     clock,
     warn: (obj, msg) => options.log?.warn(obj, msg),
     onBlock: () => {
@@ -413,14 +414,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     reloadSoon.unref();
   };
 
-  const siteAllowed = (siteIds: number[] | null, siteId: number) => siteIds === null || siteIds.includes(siteId);
-
-  const findAlarm = async (statusId: number): Promise<Alarm | AlarmsTable | null> => {
-    const live = open.get(statusId);
-    if (live) return live;
-    await flush();
-    return (await db.selectFrom('alarms').selectAll().where('id', '=', statusId).executeTakeFirst()) ?? null;
-  };
+  const operations = createOperations({ db, state, store, clock, publish: (a) => publish('operation', a) });
 
   const engine: AlarmEngine = {
     async start() {
@@ -495,86 +489,9 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         } else if (items.rep.confirmed[slot] === monitorState.unknown) raiseFault(slot, t, tsMs);
       }
     },
-    async operate(principal, siteIds, input) {
-      await ensureStarted();
-      const a = await findAlarm(input.status_id);
-      if (!a || !siteAllowed(siteIds, a.device_group_id)) return null;
-      if (input.item_id !== 0 && input.item_id !== a.item_id) return null;
-      const t = Math.floor(clock() / 1000);
-      const who = principal.user_name;
-      const live = open.get(a.id);
-      const disableKind = a.kind === 'communication' ? 'device' : 'item';
-      const target = a.kind === 'communication' ? a.device_id : a.item_id;
-      switch (input.alarm_action) {
-        case 0:
-          a.handling = handlingState.confirmed;
-          a.confirmed_by = who;
-          a.confirmed_at = t;
-          break;
-        case 1:
-          a.handling = a.end_time === null ? handlingState.unprocessed : handlingState.processed;
-          a.confirmed_by = '';
-          a.confirmed_at = null;
-          // Unhandled again: its notices start over, their times counted afresh (docs/alarms.md).
-          if (live) {
-            live.next_notify_at = t;
-            live.notify_count = 0;
-          }
-          break;
-        case 2:
-          a.handling = handlingState.disabled;
-          (disableKind === 'device' ? disabledDevices : disabledItems).add(target);
-          await db
-            .insertInto('alarm_disabled')
-            .values({ kind: disableKind, target_id: target, user_name: who.slice(0, 64), time: t })
-            .onConflict((oc) => oc.columns(['kind', 'target_id']).doNothing())
-            .execute();
-          break;
-        case 3:
-          if (a.handling === handlingState.disabled)
-            a.handling = a.end_time === null ? handlingState.unprocessed : handlingState.processed;
-          (disableKind === 'device' ? disabledDevices : disabledItems).delete(target);
-          await db
-            .deleteFrom('alarm_disabled')
-            .where('kind', '=', disableKind)
-            .where('target_id', '=', target)
-            .execute();
-          if (live) live.next_notify_at = t;
-          break;
-      }
-      a.remarks = input.remarks;
-      store.changed(live ?? a);
-      log(a, ['confirm', 'unconfirm', 'disable', 'enable'][input.alarm_action] ?? 'confirm', t, input.remarks, who);
-      await flush();
-      publish('operation', a);
-      return toRow(a);
-    },
-    async confirmAll(principal, siteIds, remarks) {
-      await ensureStarted();
-      await flush();
-      const t = Math.floor(clock() / 1000);
-      const rows = await db
-        .selectFrom('alarms')
-        .selectAll()
-        .where('end_time', 'is', null)
-        .where('handling', '=', handlingState.unprocessed)
-        .execute();
-      let n = 0;
-      for (const r of rows) {
-        if (!siteAllowed(siteIds, r.device_group_id)) continue;
-        const a = open.get(r.id) ?? r;
-        a.handling = handlingState.confirmed;
-        a.confirmed_by = principal.user_name;
-        a.confirmed_at = t;
-        a.remarks = remarks;
-        store.changed(a);
-        log(a, 'confirm_all', t, remarks, principal.user_name);
-        publish('operation', a);
-        n += 1;
-      }
-      await flush();
-      return n;
-    },
+    operate: (principal, siteIds, input) => ensureStarted().then(() => operations.operate(principal, siteIds, input)),
+    confirmAll: (principal, siteIds, remarks) =>
+      ensureStarted().then(() => operations.confirmAll(principal, siteIds, remarks)),
     flush,
     toRow,
     jitterOf: (itemId) => {

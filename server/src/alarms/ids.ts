@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/kysely.ts';
+import { writerOf } from '../series/writer.ts';
 
 /** Ids a process reserves at a time at first; more when a block lasts less than `quickMs`. */
 const firstBlock = 1_000;
@@ -21,9 +22,12 @@ export interface AlarmIds {
  * next one twice as large. Ids left in a block at a restart are skipped, never reused.
  */
 export const createAlarmIds = (
-  db: Kysely<Database>,
+  db: Db,
   options: { clock: () => number; onBlock: () => void; warn: (obj: object, msg: string) => void },
 ): AlarmIds => {
+  // Through the writer (on SQLite a thread of its own while the series store runs): the commit's
+  // fsync of a reservation held the main thread, the alarms of that moment waited behind it.
+  const reserveSql = `update id_blocks set next_id = next_id + ${db.dialect === 'postgres' ? '$1' : '?'} where name = 'alarms' returning next_id`;
   let next = 0;
   let end = 0;
   let spare: { from: number; to: number } | null = null;
@@ -44,13 +48,9 @@ export const createAlarmIds = (
   const reserve = (): Promise<void> => {
     reserving ??= (async () => {
       const want = size;
-      const row = await db
-        .updateTable('id_blocks')
-        .set((eb) => ({ next_id: eb('next_id', '+', want) }))
-        .where('name', '=', 'alarms')
-        .returning('next_id')
-        .executeTakeFirstOrThrow();
-      const to = Number(row.next_id);
+      const [done] = await writerOf(db).transaction([{ sql: reserveSql, params: [want] }]);
+      const to = Number(done?.rows[0]?.next_id);
+      if (!Number.isSafeInteger(to)) throw new Error('the alarms counter of id_blocks is missing');
       spare = { from: to - want, to };
       if (next >= end) useSpare();
     })()
@@ -64,7 +64,7 @@ export const createAlarmIds = (
 
   return {
     async start() {
-      await db
+      await db.kysely
         .insertInto('id_blocks')
         .values({ name: 'alarms', next_id: 1 })
         .onConflict((oc) => oc.column('name').doNothing())
@@ -72,7 +72,7 @@ export const createAlarmIds = (
       // Rows written another way (an import, a restored backup) are never given out again; the
       // statement only ever raises the counter, so it is safe beside another process's reservation.
       await sql`update id_blocks set next_id = (select coalesce(max(id), 0) + 1 from alarms)
-        where name = 'alarms' and next_id <= (select coalesce(max(id), 0) from alarms)`.execute(db);
+        where name = 'alarms' and next_id <= (select coalesce(max(id), 0) from alarms)`.execute(db.kysely);
       if (next >= end && !spare) await reserve();
     },
     take() {
