@@ -299,11 +299,14 @@ describeEachDatabase('values checked at the edge', (dialect) => {
       state: monitorState.abnormal,
       reason: 'mqtt_comma: text is not a number: "12,5"; mqtt_hex: text is not a number: "0x1A"',
     });
+    // The items' alarms (a connection that timed out under load may have had its own communication
+    // alarm meanwhile; the device's state above says it answers now).
     await t.sitewatch.alarms.flush();
     const alarms = await t.database.db.kysely
       .selectFrom('alarms')
       .select(['item_id', 'kind'])
       .where('device_id', '=', ids.mqtt)
+      .where('item_id', '!=', 0)
       .orderBy('item_id')
       .execute();
     expect(alarms).toEqual([
