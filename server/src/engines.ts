@@ -1,8 +1,8 @@
 import type { AlarmEngine } from './alarms/engine.ts';
 import { createAlarmEngine } from './alarms/engine.ts';
-import { withJitterState } from './alarms/live.ts';
 import { type AlarmSettings, createAlarmSettings } from './alarms/settings.ts';
 import { type AnyArea, defineArea } from './area.ts';
+import type { Timer, Timers } from './clock/timers.ts';
 import { type Collector, createCollector } from './collector/collector.ts';
 import type { DriverRegistry } from './collector/driver.ts';
 import { createDeviceStateLog } from './modules/device-view/state-log.ts';
@@ -12,12 +12,8 @@ import type { PushHub } from './push/hub.ts';
 import { startLiveFeed } from './push/live.ts';
 import { createGrantCache, type GrantCache, pushAlarms } from './push/scoped.ts';
 import type { SecretBox } from './secrets/index.ts';
-import type { Timer, Timers } from './clock/timers.ts';
 import { startSeriesMaintenance } from './series/maintenance.ts';
 import { createSeriesStore, type SeriesStore } from './series/store.ts';
-
-/** The collector's live values with the alarm engine's jitter state. */
-export type LiveItems = ReturnType<typeof withJitterState<Collector>>;
 
 declare module './area.ts' {
   interface Services {
@@ -28,8 +24,11 @@ declare module './area.ts' {
     /** Absent in API-only tests (no drivers): areas then answer from the database alone. */
     series: SeriesStore | undefined;
     collector: Collector | undefined;
-    /** The collector's live values with the engine's jitter state; absent without a collector. */
-    live: LiveItems | undefined;
+    /**
+     * The live values: the collector itself, which keeps the item states the alarm engine publishes
+     * (`item.state`); absent without a collector.
+     */
+    live: Collector | undefined;
     alarmSettings: AlarmSettings;
     notifier: Notifier;
     alarms: AlarmEngine;
@@ -113,7 +112,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
     defineArea({
       name: 'collector',
       needs: ['secrets', 'series'],
-      provides: ['collector'],
+      provides: ['collector', 'live'],
       // It keeps each device and its items in memory: a write of either names the device.
       events: {
         publishes: ['samples', 'device.state'],
@@ -148,7 +147,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
           deviceStates?.pruneOrphans().catch((err) => warn({ err }, 'device state log pruning failed'));
         let timer: Timer | null = null;
         return {
-          provides: { collector },
+          provides: { collector, live: collector },
           start: () => {
             if (!deviceStates) return;
             void prune();
@@ -192,7 +191,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
     }),
     defineArea({
       name: 'alarm-engine',
-      needs: ['notifier', 'alarmSettings'],
+      needs: ['notifier', 'alarmSettings', 'series'],
       provides: ['alarms'],
       // It keeps every item's rule with its device, site (names in alarms), check period, the alarm
       // settings and the escalation groups in memory.
@@ -217,6 +216,8 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
           settings: needs.alarmSettings,
           clock: kernel.clock,
           timers: kernel.timers,
+          // Alarm ids are reserved through the series store's writer (its thread on SQLite) while it runs.
+          ...(needs.series ? { writer: needs.series.writer } : {}),
           log: kernel.log,
         });
         return {
@@ -229,8 +230,8 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
     }),
     defineArea({
       name: 'pushers',
-      needs: ['access', 'push', 'dutyRoster', 'collector', 'alarms'],
-      provides: ['grants', 'live'],
+      needs: ['access', 'push', 'dutyRoster', 'live'],
+      provides: ['grants'],
       // The grant cache keeps each user's sites: forgotten when grants or sites change.
       events: {
         consumes: [
@@ -255,11 +256,10 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
         });
         const roster: DutyRoster = needs.dutyRoster;
         const stopAlarmPush = pushAlarms(bus, needs.push, grants, clock, () => roster);
-        // Live item states show jitter (state 6) when the alarm engine sees an item flapping.
-        const live = needs.collector && withJitterState(needs.collector, () => needs.alarms);
+        const { live } = needs;
         let stopLiveFeed: (() => void) | undefined;
         return {
-          provides: { grants, live },
+          provides: { grants },
           settled: () => grants.settled(),
           start: () => {
             if (!live) return;

@@ -387,7 +387,9 @@ describe('collector with real peers', async () => {
       await clock.advance(2_000);
       expect(collector.liveDevice(mbDevice)?.state).toBe(4);
       expect(collector.liveDevice(mbDevice)?.reason).toMatch(/ECONNREFUSED|closed|no answer|Port Not Open|connect/i);
-      expect(collector.liveItem(mbItem)?.state).toBe(4);
+      // Item states are the alarm engine's (none runs here): the collector only sent the empty check.
+      expect(samples.filter(([id]) => id === mbItem).at(-1)).toEqual([mbItem, null]);
+      expect(collector.liveItem(mbItem)?.state).toBe(0);
       // The other device keeps its one-second rhythm while the dead one is retried.
       const before = collector.liveItem(simItem)!.last_check;
       await clock.advance(2_000);

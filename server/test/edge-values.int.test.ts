@@ -200,7 +200,7 @@ describeEachDatabase('values checked at the edge', (dialect) => {
     await snmpd?.stop();
   });
 
-  it('float32 NaN and +Infinity from a Modbus peer make their items unknown with the reason; no sample, stored value or alarm carries them', async () => {
+  it('float32 NaN and +Infinity from a Modbus peer make their items unknown with the reason and raise point faults; no sample, stored value or alarm carries them', async () => {
     const live = (key: string) => t.sitewatch.collector!.liveItem(items[key]!)!;
     expect(live('nan')).toMatchObject({
       state: monitorState.unknown,
@@ -240,15 +240,23 @@ describeEachDatabase('values checked at the edge', (dialect) => {
     ]);
     expect(rows[1]!.info).toBe('value is infinite (+Infinity)');
 
-    // No alarm opened on them (Infinity is above the 100 maximum), nor a communication alarm.
+    // No threshold alarm opened on them (Infinity is above the 100 maximum), nor a communication
+    // alarm: each is a point fault of its own, with the reason and no value (issue 28).
+    await t.sitewatch.alarms.flush();
     const alarms = await t.database.db.kysely
       .selectFrom('alarms')
-      .select(['item_id', 'kind'])
+      .select(['item_id', 'kind', 'info', 'value'])
       .where('device_id', '=', ids.modbus)
+      .orderBy('item_id')
       .execute();
-    expect(alarms).toEqual([]);
+    expect(alarms).toEqual([
+      { item_id: items.nan, kind: 'point_fault', info: 'value is not a number (NaN)', value: null },
+      { item_id: items.inf, kind: 'point_fault', info: 'value is infinite (+Infinity)', value: null },
+    ]);
     const review = await ok('GET', 'review?scope=all&limit=100');
-    expect(review.data.filter((a: { device_id: number }) => a.device_id === ids.modbus)).toEqual([]);
+    expect(
+      review.data.filter((a: { device_id: number }) => a.device_id === ids.modbus).map((a: { kind: string }) => a.kind),
+    ).toEqual(['point_fault', 'point_fault']);
 
     // The live view shows them unknown with the reason.
     const sites = await ok('GET', `device_groups/device/data?device_group_id=${ids.site}`);
@@ -273,16 +281,22 @@ describeEachDatabase('values checked at the edge', (dialect) => {
         state: monitorState.abnormal,
         reason: 'snmp_comma: text is not a number: "12,5"; snmp_hex: text is not a number: "0x1A"',
       });
+      // Point faults of the two, no threshold or communication alarm.
+      await t.sitewatch.alarms.flush();
       const alarms = await t.database.db.kysely
         .selectFrom('alarms')
-        .select('id')
+        .select(['item_id', 'kind'])
         .where('device_id', '=', ids.snmp)
+        .orderBy('item_id')
         .execute();
-      expect(alarms).toEqual([]);
+      expect(alarms).toEqual([
+        { item_id: items.snmp_comma, kind: 'point_fault' },
+        { item_id: items.snmp_hex, kind: 'point_fault' },
+      ]);
     },
   );
 
-  it('MQTT text is read in the same format: "12,5" and "0x1A" are unknown with the reason, no alarm; " 7.5 " at a path and "1e3" are numbers', async () => {
+  it('MQTT text is read in the same format: "12,5" and "0x1A" are unknown with the reason, no threshold alarm; " 7.5 " at a path and "1e3" are numbers', async () => {
     const live = (key: string) => t.sitewatch.collector!.liveItem(items[key]!)!;
     expect(live('mqtt_comma')).toMatchObject({ state: monitorState.unknown, info: 'text is not a number: "12,5"' });
     expect(live('mqtt_hex')).toMatchObject({ state: monitorState.unknown, info: 'text is not a number: "0x1A"' });
@@ -295,12 +309,20 @@ describeEachDatabase('values checked at the edge', (dialect) => {
       state: monitorState.abnormal,
       reason: 'mqtt_comma: text is not a number: "12,5"; mqtt_hex: text is not a number: "0x1A"',
     });
+    // The items' alarms (a connection that timed out under load may have had its own communication
+    // alarm meanwhile; the device's state above says it answers now).
+    await t.sitewatch.alarms.flush();
     const alarms = await t.database.db.kysely
       .selectFrom('alarms')
-      .select('id')
+      .select(['item_id', 'kind'])
       .where('device_id', '=', ids.mqtt)
+      .where('item_id', '!=', 0)
+      .orderBy('item_id')
       .execute();
-    expect(alarms).toEqual([]);
+    expect(alarms).toEqual([
+      { item_id: items.mqtt_comma, kind: 'point_fault' },
+      { item_id: items.mqtt_hex, kind: 'point_fault' },
+    ]);
   });
 
   it('the read routes answer 200 over bad readings and stored Infinity and NaN, with null in their place', async () => {

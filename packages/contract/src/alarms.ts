@@ -97,6 +97,11 @@ export const alarmCommons = z
     max_continuous_lifts: count(1000).default(0),
     /** Seconds a jittering item must stay below the stop threshold before notices resume (0: at once). */
     recovery_period: count(86_400).default(0),
+    /**
+     * Level (1 most severe … 5) of point-fault alarms: an item that cannot be read or judged
+     * (docs/alarms.md "Point faults").
+     */
+    point_fault_level: z.number().int().min(1).max(5).default(3),
     /** Times a problem notice is repeated at the item's notification interval. */
     notify_times: count(100).default(3),
     /** Flood limiter: at most this many notices a minute per recipient and channel (0: off). */
@@ -134,6 +139,10 @@ export const alarmParams = z.object({
 
 // ---------- alarms ----------
 
+/** What an alarm is about (docs/alarms.md). */
+export const alarmKind = z.enum(['threshold', 'point_fault', 'communication']);
+export type AlarmKind = z.infer<typeof alarmKind>;
+
 /** An alarm as the notice panel, the bell list and /alarm show it (000 §3 alarm notice). */
 export const alarmRow = z.object({
   /** The alarm record id. */
@@ -144,8 +153,11 @@ export const alarmRow = z.object({
   device_group_name: z.string(),
   device_name: z.string(),
   item_name: z.string(),
-  /** 'threshold' (an item's value) or 'communication' (a device without data). */
-  kind: z.enum(['threshold', 'communication']),
+  /**
+   * 'threshold' (an item's value), 'point_fault' (an item that cannot be read or judged: the reason
+   * in `info`) or 'communication' (a device without data).
+   */
+  kind: alarmKind,
   /** Item state when raised (002 §4: 2 abnormal, 4 unknown …); 1000 when recovered. */
   status: z.number().int(),
   status_label: z.string(),

@@ -31,15 +31,32 @@ export const samplesEvent = z.object({
   from: z.number().int(),
   to: z.number().int(),
   ts_ms: z.number(),
+  /**
+   * Why items of the batch gave no usable value (NaN), by item id: the driver's or the edge check's
+   * reason (`exception 2: illegal data address`, `no value for 300 s`); null or absent when the
+   * batch has none.
+   */
+  reasons: z.custom<ReadonlyMap<number, string> | null>().optional(),
+  /** The reason of a NaN that `reasons` does not name (absent: `no value`). */
+  reason: z.string().optional(),
+  /**
+   * The device did not answer at all: its NaNs are the device's outage (its `device.state` unknown,
+   * published first, opens the one communication alarm), not faults of each item.
+   */
+  outage: z.boolean().optional(),
 });
 
 /**
- * An item's state changed, as the alarm engine judges it (monitorState codes: 1 normal, 2 abnormal,
- * 4 unknown …): the one owner of item state; the live views show it.
+ * An item's shown state changed, as the alarm engine decides it (monitorState codes: 0 not ready,
+ * 1 normal, 2 abnormal, 4 unknown, 6 jitter …) with why (`info`: the reason an item is unknown, or
+ * `jitter N%`), and whether it is in alarm (abnormal, or an alarm of it open: a point fault while
+ * unknown): the engine is the one owner of item state; the live views show what it publishes.
  */
 export const itemStateEvent = z.object({
   item_id: z.number().int(),
   state: z.number().int(),
+  info: z.string(),
+  alarm: z.boolean(),
   ts_ms: z.number(),
 });
 

@@ -31,6 +31,8 @@ export const liveItemUpdate = z.object({
   state: z.number().int(),
   last_check: z.number().int(),
   info: z.string(),
+  /** In alarm: abnormal, or an alarm of it open (a point fault while it cannot be read). */
+  alarm: z.boolean(),
 });
 export type LiveItemUpdate = z.infer<typeof liveItemUpdate>;
 /** A device's communication state. */

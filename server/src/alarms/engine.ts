@@ -6,6 +6,8 @@ import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
 import type { Principal } from '../http/auth.ts';
 import type { Notifier } from '../notify/notifier.ts';
+import type { SqlWriter } from '../series/writer.ts';
+import { createJudge } from './judge.ts';
 import { createAlarmLifecycle } from './lifecycle.ts';
 import {
   loadEscalation as loadEscalationInto,
@@ -15,10 +17,7 @@ import {
 } from './loader.ts';
 import { createNotices } from './notices.ts';
 import { createAlarmOperations } from './operations.ts';
-import { feedJitter, judgeJitter } from './rules/jitter.ts';
-import { inPeriod } from './rules/periods.ts';
-import { feedRepetition } from './rules/repetitions.ts';
-import { isProblem, thresholdState } from './rules/threshold.ts';
+import { judgeJitter } from './rules/jitter.ts';
 import type { AlarmSettings } from './settings.ts';
 import { createEngineState, type OperationInput } from './state.ts';
 import { createAlarmStore } from './store.ts';
@@ -34,10 +33,16 @@ export interface AlarmEngine {
    * devices and items; `config.changed` on the bus calls it with what the event names.
    */
   reload(scope?: ReloadScope): Promise<void>;
-  /** One sample of one item (null: the item gave no value). Runs for every sample: incremental. */
-  onSample(itemId: number, value: number | null, tsMs: number): void;
-  /** A device's state changed: unknown raises its communication alarm, any other clears it. */
-  onDeviceState(deviceId: number, state: number): void;
+  /**
+   * One sample of one item (null: the item gave no value, `reason` why). Runs for every sample:
+   * incremental. The `samples` events of the bus come here value by value.
+   */
+  onSample(itemId: number, value: number | null, tsMs: number, reason?: string): void;
+  /**
+   * A device's state changed: unknown raises its communication alarm (with the collector's reason),
+   * any other clears it; its items' point faults wait while it is unknown.
+   */
+  onDeviceState(deviceId: number, state: number, reason?: string): void;
   /** An alarm operation (000 §4.7); null when the alarm does not exist or is not the caller's. */
   operate(principal: Principal, siteIds: number[] | null, input: OperationInput): Promise<AlarmRow | null>;
   /** Confirms every open alarm of the caller's sites. */
@@ -68,41 +73,61 @@ export interface AlarmEngineOptions {
   tickMs?: number;
   /** How long a burst of `config.changed` events is gathered into one reload (ms). */
   reloadDelayMs?: number;
+  /** Where alarm ids are reserved: the series store's writer while it runs (its SQLite thread). */
+  writer?: (() => SqlWriter) | undefined;
   log?: { warn(obj: object, msg: string): void };
 }
 
 /**
- * The alarm engine: every sample is judged against its item's rule as it arrives (threshold with
- * hysteresis, repetitions, check and alarm periods), jitter is tracked over the confirmed states,
- * and raises and recoveries become alarm events on the bus (the push side tells browsers). Its
- * parts: the state it holds (state.ts), the loader (loader.ts), the records and log (store.ts), the
- * notices (notices.ts: held while jittering, repeated until confirmed, escalated when not confirmed
- * in time), an alarm's raise, recovery and jitter marks (lifecycle.ts) and the operations people do
- * (operations.ts); this file judges. docs/alarms.md.
+ * The alarm engine, the one owner of item state: every sample is judged against its item's rule as
+ * it arrives (no value: unknown with its reason; a value: threshold with hysteresis; then
+ * repetitions, check and alarm periods), jitter is tracked over the confirmed states, the state
+ * shown is decided here (unknown wins over jitter, jitter over the threshold state) and published
+ * as `item.state`, and raises and recoveries (threshold, point fault, communication) become alarm
+ * events on the bus (the push side tells browsers). Its parts: the state it holds (state.ts), the
+ * loader (loader.ts), the records and log (store.ts), the ids (ids.ts), the notices (notices.ts:
+ * held while jittering, repeated until confirmed, escalated when not confirmed in time), an alarm's
+ * raise, recovery and jitter marks (lifecycle.ts), the judging of each sample and the state shown
+ * (judge.ts) and the operations people do (operations.ts). docs/alarms.md.
  */
 export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
   const clock = options.clock ?? Date.now;
   const timers = options.timers ?? realTimers;
   const db = options.db.kysely;
   const state = createEngineState();
-  const { items, devices, open, disabledItems, disabledDevices, periods, jitteringItems } = state;
+  const { items, devices, open, disabledDevices, jitteringItems } = state;
   const store = createAlarmStore(db, options.db.dialect, state, (obj, msg) => options.log?.warn(obj, msg));
   const { toRow, flush } = store;
   const notices = createNotices({ state, store, notifier: options.notifier, settings: options.settings });
   const { maybeNotify } = notices;
-  const { publish, raise, recover, onJitter, jitterSettings } = createAlarmLifecycle({
+  const warn = (obj: object, msg: string) => options.log?.warn(obj, msg);
+  const lifecycle = createAlarmLifecycle({
     state,
     store,
     notices,
     bus: options.bus,
     settings: options.settings,
+    db: options.db,
+    clock,
+    writer: options.writer,
+    warn,
   });
+  const { publish, raise, recover, onJitter, jitterSettings, ids: alarmIds } = lifecycle;
   let started: Promise<void> | null = null;
   let flushTimer: Timer | null = null;
   let tickTimer: Timer | null = null;
   let subscriptions: Array<() => void> = [];
   let reloadSoon: Timer | null = null;
   const reloads = createPending();
+  const judge = createJudge({
+    state,
+    lifecycle,
+    bus: options.bus,
+    // A sample of an item not known yet (added a moment ago): read that item alone.
+    onUnknownItem: (itemId) => {
+      if (started) scheduleReload('items', [itemId]);
+    },
+  });
 
   // ---------- loading ----------
 
@@ -114,6 +139,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await options.settings.get('commons');
       await loadItems();
       await loadOpen(db, state, Math.floor(clock() / 1000));
+      await alarmIds.start();
     })();
     return started;
   };
@@ -133,7 +159,9 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         continue;
       }
       const ev = judgeJitter(items.jitter, it, nowS, js);
-      if (ev) onJitter(it, ev, nowS);
+      if (!ev) continue;
+      onJitter(it, ev, nowS);
+      judge.jitterJudged(it, nowS * 1000);
     }
   };
   // What the gathered burst names: null is everything (an event without ids, or another area).
@@ -170,13 +198,15 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       const { bus } = options;
       subscriptions = [
         // One answer of a device at a time (a batch; NaN: no usable value), judged value by value.
-        bus.subscribe('samples', ({ ids, values, from, to, ts_ms }) => {
+        bus.subscribe('samples', ({ ids, values, from, to, ts_ms, reasons, reason, outage }) => {
+          const down = outage === true;
           for (let i = from; i < to; i++) {
             const v = values[i]!;
-            engine.onSample(ids[i]!, Number.isNaN(v) ? null : v, ts_ms);
+            // The reasons are looked up only for the rare value that is not a number.
+            judge.judge(ids[i]!, v, ts_ms, Number.isNaN(v) ? (reasons?.get(ids[i]!) ?? reason) : undefined, down);
           }
         }),
-        bus.subscribe('device.state', (e) => engine.onDeviceState(e.device_id, e.state)),
+        bus.subscribe('device.state', (e) => engine.onDeviceState(e.device_id, e.state, e.reason)),
         // Any change to what the rules read takes effect within the gathering delay, not at a poll;
         // devices or items named by id are re-read alone, anything else re-reads all items.
         bus.subscribe('config.changed', ({ area, ids }) =>
@@ -190,6 +220,8 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       for (const t of [flushTimer, tickTimer, reloadSoon]) timers.clearInterval(t);
       flushTimer = tickTimer = reloadSoon = null;
       await reloads.settled();
+      // Alarms raised while their ids were on the way are written with the rest.
+      await alarmIds.settled();
       await flush();
     },
     async settled() {
@@ -199,6 +231,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         await reloadGathered();
       }
       busy = (await reloads.settled()) || busy;
+      busy = (await alarmIds.settled()) || busy;
       if (!store.busy()) return busy;
       await flush();
       return true;
@@ -209,67 +242,28 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await started;
       await Promise.all([loadItems(scope), options.settings.get('commons'), loadEscalation()]);
     },
-    onSample(itemId, value, tsMs) {
-      const it = items.slotOf(itemId);
-      if (it === undefined) {
-        // A sample of an item not known yet (added a moment ago): read that item alone.
-        if (started) scheduleReload('items', [itemId]);
-        return;
-      }
-      const t = Math.floor(tsMs / 1000);
-      // The engine owns item state (one rule, one owner): no value is unknown, a value is judged by
-      // the threshold rule with hysteresis; every change is published for the live views.
-      const judged = value === null ? monitorState.unknown : thresholdState(items.rule[it]!, value, items.raw[it]!);
-      if (judged !== items.shown[it]) {
-        items.shown[it] = judged;
-        options.bus.publish('item.state', { item_id: itemId, state: judged, ts_ms: tsMs });
-      }
-      if (value === null) return;
-      const checkPeriod = items.checkPeriod[it]!;
-      if (checkPeriod > 0 && !inPeriod(periods.get(checkPeriod) ?? [], new Date(tsMs))) return;
-      items.value[it] = value;
-      items.hasValue[it] = 1;
-      items.raw[it] = judged;
-      const { rep } = items;
-      const prev = rep.confirmed[it]!;
-      const changed = feedRepetition(rep, it, judged, items.repetitions[it]!);
-      const now = rep.confirmed[it]!;
-      const js = jitterSettings();
-      if (js.enable) {
-        const ev = feedJitter(items.jitter, it, now, t, js, changed && isProblem(prev) && !isProblem(now));
-        if (items.jitter.jittering[it] === 1) jitteringItems.add(it);
-        onJitter(it, ev, t);
-      }
-      const alarm = items.alarm[it];
-      if (alarm) {
-        alarm.value = value;
-        alarm.last_check = t;
-      }
-      if (!changed) return;
-      if (isProblem(now) && !alarm) {
-        if (disabledItems.has(itemId)) return;
-        const alarmPeriod = items.alarmPeriod[it]!;
-        if (alarmPeriod > 0 && !inPeriod(periods.get(alarmPeriod) ?? [], new Date(tsMs))) return;
-        const raised = raise(it, items.device[it]!, t, 'threshold', now, '');
-        items.alarm[it] = raised;
-        items.last[it] = raised;
-      } else if (!isProblem(now) && alarm) {
-        items.alarm[it] = null;
-        recover(alarm, t, it);
-      }
+    onSample(itemId, value, tsMs, reason) {
+      judge.judge(itemId, value ?? Number.NaN, tsMs, reason, false);
     },
-    onDeviceState(deviceId, state) {
+    onDeviceState(deviceId, state, reason) {
       const dev = devices.get(deviceId);
       if (!dev) return;
-      const t = Math.floor(clock() / 1000);
+      const tsMs = clock();
+      const t = Math.floor(tsMs / 1000);
       if (state === monitorState.unknown) {
+        dev.down = true;
         if (dev.comm || disabledDevices.has(dev.id)) return;
-        dev.comm = raise(null, dev, t, 'communication', monitorState.unknown, 'no data');
-      } else if (dev.comm) {
+        dev.comm = raise(null, dev, t, 'communication', monitorState.unknown, reason || 'no data');
+        return;
+      }
+      const wasDown = dev.down;
+      dev.down = false;
+      if (dev.comm) {
         const a = dev.comm;
         dev.comm = null;
         recover(a, t, null);
       }
+      if (wasDown) judge.deviceBack(dev, tsMs);
     },
     ...createAlarmOperations({ db, state, store, publish, clock, ensureStarted }),
     flush,

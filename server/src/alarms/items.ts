@@ -30,10 +30,19 @@ export class ItemTable {
   checkPeriod = new Int32Array(0);
   alarmPeriod = new Int32Array(0);
   notificationPeriod = new Int32Array(0);
-  /** The raw state of the last check (before repetitions). */
+  /** The threshold state of the last value (before repetitions; the hysteresis starts from it). */
   raw = new Int8Array(0);
-  /** The item's state as last published on the bus (`item.state`): the one the live views show. */
+  /**
+   * The item's state, why, and whether it is in alarm, as last published on the bus (`item.state`):
+   * what the live views show (unknown wins over jitter, jitter over the threshold state).
+   */
   shown = new Int8Array(0);
+  info: string[] = [];
+  shownAlarm = new Uint8Array(0);
+  /** Whether the item raises a point-fault alarm (`items.fault_alarm`). */
+  faultAlarm = new Uint8Array(0);
+  /** The item is unknown because its device did not answer (not a fault of its own). */
+  outage = new Uint8Array(0);
   rep: RepetitionTable = { confirmed: new Int8Array(0), pending: new Int8Array(0), count: new Int32Array(0) };
   value = new Float64Array(0);
   /** Whether `value` holds a value (an item starts without). */
@@ -48,6 +57,8 @@ export class ItemTable {
   rule: ThresholdRule[] = [];
   device: (DeviceRuntime | null)[] = [];
   alarm: (Alarm | null)[] = [];
+  /** The open point-fault alarm (the item cannot be read or judged); beside a threshold alarm. */
+  fault: (Alarm | null)[] = [];
   /** The last alarm of the item (for the notice after jitter stops). */
   last: (Alarm | null)[] = [];
 
@@ -86,6 +97,9 @@ export class ItemTable {
     this.notificationPeriod = grown(this.notificationPeriod);
     this.raw = grown(this.raw);
     this.shown = grown(this.shown);
+    this.shownAlarm = grown(this.shownAlarm);
+    this.faultAlarm = grown(this.faultAlarm);
+    this.outage = grown(this.outage);
     this.rep = { confirmed: grown(this.rep.confirmed), pending: grown(this.rep.pending), count: grown(this.rep.count) };
     this.value = grown(this.value);
     this.hasValue = grown(this.hasValue);
@@ -108,12 +122,18 @@ export class ItemTable {
       this.rule.push(noRule);
       this.device.push(null);
       this.alarm.push(null);
+      this.fault.push(null);
       this.last.push(null);
+      this.info.push('');
     }
     this.slots.set(id, slot);
     this.id[slot] = id;
     this.raw[slot] = monitorState.notReady;
     this.shown[slot] = monitorState.notReady;
+    this.info[slot] = '';
+    this.shownAlarm[slot] = 0;
+    this.faultAlarm[slot] = 1;
+    this.outage[slot] = 0;
     this.rep.confirmed[slot] = monitorState.notReady;
     this.rep.pending[slot] = monitorState.notReady;
     this.rep.count[slot] = 0;
@@ -121,6 +141,7 @@ export class ItemTable {
     this.hasValue[slot] = 0;
     this.problemNoticed[slot] = 0;
     this.alarm[slot] = null;
+    this.fault[slot] = null;
     this.last[slot] = null;
     this.jitter.clear(slot);
     return slot;
@@ -134,7 +155,9 @@ export class ItemTable {
     this.name[slot] = '';
     this.device[slot] = null;
     this.alarm[slot] = null;
+    this.fault[slot] = null;
     this.last[slot] = null;
+    this.info[slot] = '';
     this.jitter.clear(slot);
     this.free.push(slot);
   }

@@ -1,6 +1,9 @@
-import { type AlarmPushMessage, handlingState } from '@sitewatch/contract/alarms';
+import { type AlarmKind, type AlarmPushMessage, handlingState } from '@sitewatch/contract/alarms';
 import type { EventBus } from '../bus/bus.ts';
+import type { Db } from '../db/kysely.ts';
 import type { AlarmsTable } from '../db/schema-alarms.ts';
+import type { SqlWriter } from '../series/writer.ts';
+import { createAlarmIds } from './ids.ts';
 import type { Notices } from './notices.ts';
 import type { JitterEvent, JitterSettings } from './rules/jitter.ts';
 import type { AlarmSettings } from './settings.ts';
@@ -8,9 +11,10 @@ import type { Alarm, DeviceRuntime, EngineState } from './state.ts';
 import type { AlarmStore } from './store.ts';
 
 /**
- * An alarm's life as the engine judges it: raised (an item's threshold alarm or a device's
- * communication alarm), recovered, and the jitter marks in between; each is logged, published on
- * the bus (the push hub scopes it to the users of the alarm's site) and noticed.
+ * An alarm's life as the engine judges it: raised (an item's threshold or point-fault alarm, or a
+ * device's communication alarm) with an id reserved from the database (ids.ts), recovered, and the
+ * jitter marks in between; each is logged, published on the bus (the push hub scopes it to the
+ * users of the alarm's site) and noticed.
  */
 export const createAlarmLifecycle = (deps: {
   state: EngineState;
@@ -18,6 +22,11 @@ export const createAlarmLifecycle = (deps: {
   notices: Notices;
   bus: Pick<EventBus, 'publish'>;
   settings: AlarmSettings;
+  db: Db;
+  clock: () => number;
+  /** Where alarm ids are reserved: the series store's writer while it runs. */
+  writer?: (() => SqlWriter) | undefined;
+  warn: (obj: object, msg: string) => void;
 }) => {
   const { state, store } = deps;
   const { items, open, levelColors } = state;
@@ -40,18 +49,40 @@ export const createAlarmLifecycle = (deps: {
     return level;
   };
 
+  // Alarms raised while no id was reserved (a burst beyond the block): announced as ids come.
+  const waiting: Alarm[] = [];
+  const ids = createAlarmIds(deps.db, {
+    clock: deps.clock,
+    warn: deps.warn,
+    writer: deps.writer,
+    onBlock: () => {
+      while (waiting.length > 0) {
+        const id = ids.take();
+        if (id === null) return;
+        const a = waiting.shift()!;
+        a.id = id;
+        announce(a);
+        if (a.end_time !== null) close(a, a.end_time, slotOfAlarm(a));
+      }
+    },
+  });
+  const slotOfAlarm = (a: Alarm) => (a.kind === 'communication' ? null : (items.slotOf(a.item_id) ?? null));
+
+  const announce = (a: Alarm) => {
+    open.set(a.id, a);
+    store.changed(a);
+    log(a, 'raise', a.start_time, a.info);
+    publish('raise', a);
+    maybeNotify(a, a.start_time);
+  };
+
   /** `it`: the item's slot, or null for a device's communication alarm. */
-  const raise = (
-    it: number | null,
-    dev: DeviceRuntime,
-    t: number,
-    kind: 'threshold' | 'communication',
-    status: number,
-    info: string,
-  ): Alarm => {
-    state.lastId += 1;
+  const raise = (it: number | null, dev: DeviceRuntime, t: number, kind: AlarmKind, status: number, info: string) => {
+    const fault = kind === 'point_fault';
+    const level =
+      it === null ? deviceLevel(dev) : fault ? deps.settings.peek('commons').point_fault_level : items.level[it]!;
     const a: Alarm = {
-      id: state.lastId,
+      id: ids.take() ?? 0,
       item_id: it === null ? 0 : items.id[it]!,
       device_id: dev.id,
       device_group_id: dev.device_group_id,
@@ -60,10 +91,11 @@ export const createAlarmLifecycle = (deps: {
       device_group_name: dev.device_group_name,
       kind,
       status,
-      level: it === null ? deviceLevel(dev) : items.level[it]!,
-      color: it === null ? (levelColors.get(deviceLevel(dev)) ?? '') : items.color[it]!,
+      level,
+      color: it === null || fault ? (levelColors.get(level) ?? '') : items.color[it]!,
       info,
-      value: it === null ? null : items.valueOf(it),
+      // A point fault has no usable value: the last one would read as current.
+      value: it === null || fault ? null : items.valueOf(it),
       start_time: t,
       end_time: null,
       last_check: t,
@@ -80,11 +112,8 @@ export const createAlarmLifecycle = (deps: {
       unit: it === null ? '' : items.unit[it]!,
       next_notify_at: t,
     };
-    open.set(a.id, a);
-    store.changed(a);
-    log(a, 'raise', t, info);
-    publish('raise', a);
-    maybeNotify(a, t);
+    if (a.id === 0) waiting.push(a);
+    else announce(a);
     return a;
   };
 
@@ -92,6 +121,11 @@ export const createAlarmLifecycle = (deps: {
     a.end_time = t;
     a.last_check = t;
     if (a.handling === handlingState.unprocessed) a.handling = handlingState.processed;
+    // Still waiting for its id: its raise and recovery are announced together when the id comes.
+    if (a.id !== 0) close(a, t, it);
+  };
+
+  const close = (a: Alarm, t: number, it: number | null) => {
     open.delete(a.id);
     store.changed(a);
     log(a, 'recover', t);
@@ -105,7 +139,7 @@ export const createAlarmLifecycle = (deps: {
 
   const onJitter = (it: number, ev: JitterEvent, t: number) => {
     if (!ev) return;
-    const current = items.alarm[it];
+    const current = items.fault[it] ?? items.alarm[it];
     const last = items.last[it];
     const a = current ?? last;
     if (!a) return;
@@ -134,7 +168,7 @@ export const createAlarmLifecycle = (deps: {
     };
   };
 
-  return { publish, raise, recover, onJitter, jitterSettings };
+  return { publish, raise, recover, onJitter, jitterSettings, ids };
 };
 
 export type AlarmLifecycle = ReturnType<typeof createAlarmLifecycle>;

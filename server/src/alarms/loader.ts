@@ -47,6 +47,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
         'items.alarm_period_id',
         'items.notification_period_id',
         'items.telemetry_only',
+        'items.fault_alarm',
         'devices.id as device_id',
         'devices.name as device_name',
         'device_groups.id as device_group_id',
@@ -120,6 +121,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
         device_group_id: r.device_group_id,
         device_group_name: r.device_group_name,
         comm: null,
+        down: false,
         items: [],
       };
       state.devices.set(dev.id, dev);
@@ -162,6 +164,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
     items.checkPeriod[slot] = r.check_period_id;
     items.alarmPeriod[slot] = r.alarm_period_id;
     items.notificationPeriod[slot] = r.notification_period_id;
+    items.faultAlarm[slot] = r.fault_alarm === 1 ? 1 : 0;
     listOf(dev).push(slot);
   };
   if (scope) {
@@ -213,11 +216,6 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
 
 /** Reads the open alarms into their items and devices (after a restart). */
 export const loadOpen = async (db: Kysely<Database>, state: EngineState, nowS: number) => {
-  const max = await db
-    .selectFrom('alarms')
-    .select((eb) => eb.fn.max('id').as('m'))
-    .executeTakeFirst();
-  state.lastId = Math.max(state.lastId, Number(max?.m ?? 0));
   const rows = await db.selectFrom('alarms').selectAll().where('end_time', 'is', null).execute();
   for (const r of rows) {
     const { items } = state;
@@ -235,10 +233,17 @@ export const loadOpen = async (db: Kysely<Database>, state: EngineState, nowS: n
       dev.comm = a;
     } else {
       if (it === undefined) continue;
-      items.alarm[it] = a;
-      items.raw[it] = r.status;
-      items.rep.confirmed[it] = r.status;
-      items.rep.pending[it] = r.status;
+      // A point fault is the newer news: the item's confirmed state is unknown while it is open.
+      const fault = r.kind === 'point_fault';
+      if (fault) items.fault[it] = a;
+      else {
+        items.alarm[it] = a;
+        items.raw[it] = r.status;
+      }
+      if (fault || !items.fault[it]) {
+        items.rep.confirmed[it] = r.status;
+        items.rep.pending[it] = r.status;
+      }
       if (r.notify_count > 0) items.problemNoticed[it] = 1;
     }
     state.open.set(a.id, a);

@@ -15,6 +15,8 @@ export interface DeviceRuntime {
   device_group_id: number;
   device_group_name: string;
   comm: Alarm | null;
+  /** Unknown to the collector (no answer, or every item silent): its items raise no point fault. */
+  down: boolean;
   /** Slots of its items in the item table. */
   items: number[];
 }
@@ -46,8 +48,6 @@ export interface EngineState {
   escalation: Map<number, { minutes: number; target: number }>;
   /** Slots of the items jittering now (re-judged every tick for the recovery period). */
   jitteringItems: Set<number>;
-  /** The id of the newest alarm record. */
-  lastId: number;
 }
 
 export const createEngineState = (): EngineState => ({
@@ -61,5 +61,4 @@ export const createEngineState = (): EngineState => ({
   siteRoles: new Map(),
   escalation: new Map(),
   jitteringItems: new Set(),
-  lastId: 0,
 });

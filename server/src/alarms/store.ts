@@ -1,4 +1,4 @@
-import { type AlarmRow, recoveredStatus } from '@sitewatch/contract/alarms';
+import { type AlarmKind, type AlarmRow, recoveredStatus } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Dialect } from '../db/kysely.ts';
@@ -9,11 +9,12 @@ import type { Alarm, EngineState } from './state.ts';
 const stateLabel = (a: AlarmsTable): string =>
   a.end_time !== null
     ? 'recovered'
-    : a.kind === 'communication'
-      ? 'unknown'
-      : a.status === monitorState.unknown
+    : a.kind === 'point_fault'
+      ? 'point_fault'
+      : a.kind === 'communication' || a.status === monitorState.unknown
         ? 'unknown'
         : 'abnormal';
+const kindOf = (kind: string): AlarmKind => (kind === 'communication' || kind === 'point_fault' ? kind : 'threshold');
 
 const jitterShown = (state: EngineState, itemId: number) => {
   const { items } = state;
@@ -132,7 +133,7 @@ export const createAlarmStore = (
       device_group_name: a.device_group_name,
       device_name: a.device_name,
       item_name: a.item_name,
-      kind: a.kind === 'communication' ? 'communication' : 'threshold',
+      kind: kindOf(a.kind),
       status: a.end_time !== null ? recoveredStatus : a.status,
       status_label: stateLabel(a),
       level: a.level,

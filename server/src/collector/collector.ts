@@ -1,8 +1,8 @@
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
+import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { Db } from '../db/kysely.ts';
 import type { SecretBox } from '../secrets/index.ts';
-import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import { inProcessWriter, type SqlWriter } from '../series/writer.ts';
 import { type Answer, answerOf } from './answer.ts';
 import { type CollectorDevice, loadDevices } from './devices.ts';
@@ -10,17 +10,13 @@ import type { DriverRegistry, ReadResult } from './driver.ts';
 import { driverRecipes } from './drivers/index.ts';
 import { createItemRowWriter } from './item-rows.ts';
 import { createLiveItems } from './live-items.ts';
+import type { LiveItemState } from './live-slots.ts';
 import { createPoller, type Poller } from './poller.ts';
 import { type HostEvents, startPollerWorker } from './worker-host.ts';
 
 export { type CollectorDevice, type CollectorItem, loadDevices } from './devices.ts';
 
-export interface LiveItemState {
-  value: number | null;
-  state: number;
-  last_check: number;
-  info: string;
-}
+export type { LiveItemState } from './live-slots.ts';
 
 export interface LiveDeviceState {
   state: number;
@@ -137,6 +133,22 @@ const startDeviceLoops = async (
 };
 
 /**
+ * A device's unreadable messages, logged at most once a minute (a publisher sending garbage every
+ * second would fill the log); the items carry the reason anyway.
+ */
+const unreadableLog = (now: () => number, log: CollectorOptions['log']) => {
+  const logged = new Map<number, number>();
+  return (deviceId: number, answer: Answer) => {
+    const last = logged.get(deviceId);
+    const at = now();
+    if (!answer.errors || (last !== undefined && at - last < 60_000)) return;
+    logged.set(deviceId, at);
+    const [item, reason] = answer.errors.entries().next().value ?? [0, ''];
+    log?.warn({ device: deviceId, item, reason }, 'a message could not be read (logged once a minute)');
+  };
+};
+
+/**
  * The collector: the device loops (poller.ts; in a worker thread by default, worker-host.ts) poll
  * each device on its check interval through its driver; this side takes their answers: live
  * values and states, samples on the bus, device states, maximum ages, and the item rows.
@@ -152,7 +164,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
   let itemCount = 0;
   const liveDevices = new Map<number, LiveDeviceState>();
   const live = createLiveItems(options.bus);
-  const { checkItem, publishSamples } = live;
+  const { publishSamples } = live;
   const timers = options.timers ?? realTimers;
   let persistTimer: Timer | null = null;
   let sweepTimer: Timer | null = null;
@@ -185,45 +197,49 @@ export const createCollector = (options: CollectorOptions): Collector => {
       .catch((err) => options.log?.warn({ err, deviceId }, 'could not save device state'));
   };
 
+  const logUnreadable = unreadableLog(now, options.log);
+
   /**
-   * Takes one answer of a device: a poll's covers all its items (those it does not name gave no
+   * Takes one answer of a device: a poll's covers the items it read (those it does not name gave no
    * value), a message's (pushed) only the items it names; the others are left as they are.
    */
   const acceptAnswer = (entry: Entry | undefined, deviceId: number, answer: Answer, tsMs: number, pushed: boolean) => {
     const { ids, values, to } = answer;
+    const pushes = entry?.pushes ?? false;
     if (pushed) {
+      if (answer.errors) logUnreadable(deviceId, answer);
       for (let j = answer.from; j < to; j++) {
         const item = itemIndex[ids[j]!];
-        if (item && item.device_id === deviceId) checkItem(item, values[j], answer, tsMs, true);
+        if (item && item.device_id === deviceId) live.checkItem(item, values[j], answer, tsMs, true, pushes);
       }
-      publishSamples(tsMs);
-      if (entry) judgeDevice(entry);
-      return;
+    } else {
+      // The answered items come in the device's item order: one pass pairs them. Items the poll
+      // did not ask for (their own interval has not run) are left as they are.
+      const { read } = answer;
+      let j = answer.from;
+      for (const item of entry?.device.items ?? []) {
+        if (read && !read.has(item.id)) continue;
+        let raw: number | undefined;
+        if (j < to && ids[j] === item.id) raw = values[j++];
+        live.checkItem(item, raw, answer, tsMs, false, pushes);
+      }
     }
-    const items = entry?.device.items ?? [];
-    // The answered items come in the device's item order: one pass pairs them. Items the poll did
-    // not ask for (their own interval has not run) are left as they are.
-    const { read } = answer;
-    let j = answer.from;
-    for (const item of items) {
-      if (read && !read.has(item.id)) continue;
-      let raw: number | undefined;
-      if (j < to && ids[j] === item.id) raw = values[j++];
-      checkItem(item, raw, answer, tsMs, false);
-    }
-    publishSamples(tsMs);
-    // The device is down only when none of its items answered; an answer that is not a usable
-    // number is the item's problem (unknown, with its reason), and the device names those items.
-    // After a poll that read only some items, the others still count while they hold a value.
-    if (items.length > 0 && to === answer.from && (!read || !items.some((i) => live.holdsValue(i.id)))) {
-      setDeviceState(deviceId, monitorState.unknown, answer.errors?.values().next().value ?? 'no value');
-    } else if (entry) judgeDevice(entry);
+    settle(entry, deviceId, tsMs);
   };
 
-  /** A device's state from the live states of all its items (live-items.ts). */
-  const judgeDevice = (entry: Entry) => {
-    const judged = live.deviceStateOf(entry.device.items);
-    if (judged) setDeviceState(entry.device.id, judged.state, judged.reason);
+  /**
+   * Publishes the samples gathered for a device and works out its state. A device none of whose
+   * items has a usable value any more (each failed its last check, went silent past its maximum
+   * age, or has not been heard yet) is unknown: one communication alarm rather than a point fault
+   * per item. Its state goes first, so that the engine hears of it before its items' samples.
+   * Otherwise its state follows, from the engine's states of its items (live-items.ts).
+   */
+  const settle = (entry: Entry | undefined, deviceId: number, tsMs: number) => {
+    const unusable = entry !== undefined && live.nothingUsable(entry.device.items);
+    if (unusable) setDeviceState(deviceId, monitorState.unknown, live.failureOf(entry.device.items, entry.pushes));
+    publishSamples(tsMs);
+    const judged = entry && !unusable ? live.deviceStateOf(entry.device.items) : null;
+    if (judged) setDeviceState(deviceId, judged.state, judged.reason);
   };
 
   /**
@@ -235,13 +251,14 @@ export const createCollector = (options: CollectorOptions): Collector => {
     for (const entry of entries.values()) {
       // Not connected yet (or not answering): nothing has been listened for.
       if (entry.failures > 0 || !entry.session) continue;
-      if (live.ageOut(entry.device.items, entry.since, entry.pushes, tsMs)) judgeDevice(entry);
+      if (live.ageOut(entry.device.items, entry.since, entry.pushes, tsMs)) settle(entry, entry.device.id, tsMs);
     }
   };
 
+  /** The device did not answer: its state first, then every item's empty check as its outage. */
   const markUnknown = (entry: Entry, reason: string, tsMs: number) => {
-    live.markUnknown(entry.device.items, reason, tsMs);
     setDeviceState(entry.device.id, monitorState.unknown, reason);
+    live.markUnknown(entry.device.items, reason, tsMs);
   };
 
   /** The current install of a device, or undefined for an event of an earlier one. */
@@ -264,8 +281,9 @@ export const createCollector = (options: CollectorOptions): Collector => {
       const entry = current(deviceId, gen);
       if (!entry) return;
       entry.failures = 0;
-      if (recovered) live.outageOver(entry.device.items);
-      judgeDevice(entry);
+      const tsMs = now();
+      live.alive(entry.device.items, entry.pushes, recovered, tsMs);
+      settle(entry, deviceId, tsMs);
     },
     opened(deviceId, gen, since, pushes) {
       const entry = current(deviceId, gen);

@@ -1,24 +1,30 @@
+import type { BusEvent } from '@sitewatch/contract/events';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
 import { createChangedIds } from '../changed-ids.ts';
-import { SlotIndex } from '../slot-index.ts';
 import type { Answer } from './answer.ts';
-import type { LiveItemState } from './collector.ts';
 import type { CollectorDevice } from './devices.ts';
+import { type LiveItemState, LiveSlots } from './live-slots.ts';
 import { checkReading } from './reading.ts';
 
+type Items = CollectorDevice['items'];
+
 /**
- * Every check of every item is a sample: its value, or NaN when it gave none. The samples of one
- * answer (or sweep of a device) are gathered here and published as one `samples` event, before the
- * device is judged (its items' states are the engine's answer to them).
+ * Every check of every item is a sample: its value, or NaN when it gave none (with why). The
+ * samples of one answer (or sweep of a device) are gathered here and published as one `samples`
+ * event, before the device is judged (its items' states are the engine's answer to them).
  */
 const createSampleBatch = (bus: Pick<EventBus, 'publish'>) => {
   let outIds = new Float64Array(1024);
   let outValues = new Float64Array(1024);
   let outN = 0;
+  /** Why the gathered NaNs have no value (made only when one has a reason other than the batch's). */
+  let outReasons: Map<number, string> | null = null;
+  /** The reason of the gathered batch's first NaN (a device where nothing is usable is unknown with it). */
+  let firstFailure: string | null = null;
   /** The ids of the batch being delivered: consumers read its arrays until publish returns. */
   let delivered: Float64Array | null = null;
-  const sample = (itemId: number, value: number) => {
+  const sample = (itemId: number, value: number, reason?: string) => {
     // Gathered while a batch is delivered (a consumer's synchronous call back): arrays of its own.
     if (outIds === delivered) {
       outIds = new Float64Array(outIds.length);
@@ -34,11 +40,26 @@ const createSampleBatch = (bus: Pick<EventBus, 'publish'>) => {
     }
     outIds[outN] = itemId;
     outValues[outN++] = value;
+    if (reason === undefined) return;
+    outReasons ??= new Map();
+    outReasons.set(itemId, reason);
+    firstFailure ??= reason;
   };
-  const publishSamples = (tsMs: number) => {
+  /** `outage`: the device did not answer, the NaNs are its outage (its state was published first). */
+  const publishSamples = (tsMs: number, outage?: { reason: string }) => {
     if (outN === 0) return;
-    const event = { ids: outIds, values: outValues, from: 0, to: outN, ts_ms: tsMs };
+    const event = {
+      ids: outIds,
+      values: outValues,
+      from: 0,
+      to: outN,
+      ts_ms: tsMs,
+      reasons: outReasons,
+      ...(outage ? { reason: outage.reason, outage: true } : {}),
+    };
     outN = 0;
+    outReasons = null;
+    firstFailure = null;
     const outer = delivered;
     delivered = event.ids;
     try {
@@ -47,87 +68,53 @@ const createSampleBatch = (bus: Pick<EventBus, 'publish'>) => {
       delivered = outer;
     }
   };
-  return { sample, publish: publishSamples };
+  return { sample, publish: publishSamples, firstFailure: () => firstFailure };
 };
 
+/** Why a silent item is silent: a pushed one heard nothing, a polled one kept its value. */
+const silentReason = (pushes: boolean, item: { max_age: number }) =>
+  pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
+
 /**
- * The collector's items on the main thread: each item's live value and state, the edge check of
- * every value a driver returns, the samples of each answer (published as one `samples` event),
- * maximum ages, and which item rows changed. Runs for every value collected, so it keeps its state
- * in typed arrays and allocates nothing per value.
+ * The collector's items on the main thread: each item's live value (the state shown is the alarm
+ * engine's, kept as it publishes it), the edge check of every value a driver returns, the samples
+ * of each answer (published as one `samples` event, NaNs with their reasons), maximum ages, and
+ * which item rows changed. Runs for every value collected, so it keeps its state in typed arrays
+ * and allocates nothing per value.
  */
 export const createLiveItems = (bus: Pick<EventBus, 'publish'>) => {
-  /**
-   * Each item's live state by slot (struct of arrays, as the alarm engine's alarms/items.ts): its
-   * value (NaN: none yet), state, last check (s), when its value was last refreshed (ms, NaN:
-   * never) and reason; an item has a slot from its first check on. One map from item id to slot
-   * instead of an object, a boxed number and two map entries per item (issue 18, memory per item).
-   */
-  const slotOf = new SlotIndex();
-  let liveValue = new Float64Array(1024);
-  let liveState = new Uint8Array(1024);
-  let liveChecked = new Float64Array(1024);
-  let liveRefreshed = new Float64Array(1024);
-  const liveInfo: string[] = [];
-  /** The slot of an item, made (not ready, no value) when it has none. */
-  const slotFor = (itemId: number): number => {
-    let s = slotOf.get(itemId);
-    if (s !== undefined) return s;
-    s = slotOf.size;
-    if (s === liveValue.length) {
-      const grow = <T extends Float64Array | Uint8Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      liveValue = grow(liveValue);
-      liveState = grow(liveState);
-      liveChecked = grow(liveChecked);
-      liveRefreshed = grow(liveRefreshed);
-    }
-    slotOf.set(itemId, s);
-    liveValue[s] = Number.NaN;
-    liveState[s] = monitorState.notReady;
-    liveChecked[s] = 0;
-    liveRefreshed[s] = Number.NaN;
-    liveInfo[s] = '';
-    return s;
-  };
-  /** An item's live state as the rest of the server reads it (a new object each time). */
-  const liveOf = (itemId: number): LiveItemState | undefined => {
-    const s = slotOf.get(itemId);
-    if (s === undefined) return undefined;
-    const value = liveValue[s]!;
-    return {
-      value: Number.isNaN(value) ? null : value,
-      state: liveState[s]!,
-      last_check: liveChecked[s]!,
-      info: liveInfo[s]!,
-    };
-  };
+  const live = new LiveSlots();
   /** The items past their maximum age. */
   const stale = new Set<number>();
   const dirtyItems = createChangedIds();
   // The row writer reads items by id: a read-only view of the slots (it calls only has and get).
   class LiveView extends Map<number, LiveItemState> {
     override has(itemId: number) {
-      return slotOf.has(itemId);
+      return live.has(itemId);
     }
     override get(itemId: number) {
-      return liveOf(itemId);
+      return live.read(itemId);
     }
   }
-  const { sample, publish: publishSamples } = createSampleBatch(bus);
+  const batch = createSampleBatch(bus);
+  const { sample } = batch;
   // Item states are the alarm engine's: the live view keeps the last one it published.
-  const onItemState = ({ item_id, state }: { item_id: number; state: number }) => {
-    const s = slotOf.get(item_id);
-    if (s === undefined || liveState[s] === state) return;
-    liveState[s] = state;
-    dirtyItems.add(item_id);
+  const onItemState = (e: BusEvent<'item.state'>) => {
+    if (live.takeState(e)) dirtyItems.add(e.item_id);
   };
 
-  /** One item's check: `raw` undefined when the answer has no value for it. */
-  const checkItem = (item: { id: number }, raw: number | undefined, answer: Answer, tsMs: number, pushed: boolean) => {
+  /**
+   * One item's check: `raw` undefined when the answer has no value for it; `pushes`: its device's
+   * values come as messages (the reason a silent one is given).
+   */
+  const checkItem = (
+    item: Items[number],
+    raw: number | undefined,
+    answer: Answer,
+    tsMs: number,
+    pushed: boolean,
+    pushes: boolean,
+  ) => {
     // The edge: every value a driver returns is checked here once, so no NaN, Infinity or
     // non-number is ever kept, stored, judged or sent (reading.ts).
     // A finite number (nearly every value) passes as it is (−0 as 0): no object per value here.
@@ -144,60 +131,83 @@ export const createLiveItems = (bus: Pick<EventBus, 'publish'>) => {
         value = reading.value;
       } else why = reading.reason;
     }
-    // Live states are updated in place: this runs for every sample the collector takes.
-    const s = slotFor(item.id);
+    // Live values are updated in place: this runs for every sample the collector takes.
+    const s = live.slotFor(item.id);
     // Maximum age: a message always refreshes its items; a poll refreshes a value that changed (or
     // the first after none), so a polled value frozen past its maximum age stays unknown.
     // (`stale` is nearly always empty: its size is read before hashing the id, as twice below.)
-    const frozen = !pushed && ok && stale.size > 0 && stale.has(item.id) && liveValue[s] === value;
+    const frozen = !pushed && ok && stale.size > 0 && stale.has(item.id) && live.value[s] === value;
+    live.heard[s] = 1;
     if (ok && !frozen) {
-      if (pushed || liveValue[s] !== value || liveState[s] === monitorState.unknown || Number.isNaN(liveRefreshed[s]!))
-        liveRefreshed[s] = tsMs;
+      if (pushed || live.value[s] !== value || live.ok[s] === 0 || Number.isNaN(live.refreshed[s]!))
+        live.refreshed[s] = tsMs;
       if (stale.size > 0) stale.delete(item.id);
-      liveValue[s] = value;
-      liveInfo[s] = '';
-      // A value ends "unknown"; its state is the alarm engine's, which judges the sample and
-      // answers with `item.state` before `sample` returns (a collector without one shows not ready).
-      if (liveState[s] === monitorState.unknown) liveState[s] = monitorState.notReady;
+      live.value[s] = value;
+      live.ok[s] = 1;
+      // Its state is the alarm engine's, which judges the sample and answers with `item.state`.
       sample(item.id, value);
     } else {
-      // The last good value stays for reference; the state and the reason say it is not current.
-      liveState[s] = monitorState.unknown;
-      if (!frozen) {
-        liveInfo[s] = (answer.errors?.get(item.id) ?? why ?? 'no value').slice(0, 280);
-      }
-      sample(item.id, Number.NaN);
+      // The last good value stays for reference; the engine shows the item unknown with the reason.
+      live.ok[s] = 0;
+      const reason = frozen ? silentReason(pushes, item) : (answer.errors?.get(item.id) ?? why ?? 'no value');
+      sample(item.id, Number.NaN, reason.slice(0, 280));
     }
-    liveChecked[s] = Math.floor(tsMs / 1000);
+    live.checked[s] = Math.floor(tsMs / 1000);
     dirtyItems.add(item.id);
   };
 
   /**
-   * A device's state from the live states of all its items (after a poll, a message or a maximum
-   * age passing): unknown when every item has gone silent past its maximum age (its communication
-   * alarm follows), abnormal naming the items that are unknown, abnormal when an item is, else
+   * Whether no item of a device has a usable value: each failed its last check or went silent, or
+   * (once one has gone silent) has not been heard yet. Items not heard yet beside failed ones leave
+   * it up: a publisher's first message may name one item only. Items a poll did not read (their own
+   * interval has not run) count as they were last checked.
+   */
+  const nothingUsable = (items: Items) => {
+    let failed = 0;
+    let waiting = 0;
+    let silent = false;
+    for (const item of items) {
+      const s = live.slotOf(item.id);
+      if (s === undefined || live.heard[s] === 0) waiting += 1;
+      else if (live.ok[s] === 0) {
+        failed += 1;
+        silent ||= stale.size > 0 && stale.has(item.id);
+      } else return false;
+    }
+    return failed > 0 && (waiting === 0 || silent);
+  };
+  /** Why a device has nothing usable: the batch's first failure, its first silent item, else the first item shown unknown. */
+  const failureOf = (items: Items, pushes: boolean) => {
+    const first = batch.firstFailure();
+    if (first !== null) return first;
+    const silent = stale.size > 0 ? items.find((i) => stale.has(i.id)) : undefined;
+    if (silent) return silentReason(pushes, silent);
+    for (const item of items) {
+      const s = live.slotOf(item.id);
+      if (s !== undefined && live.heard[s] === 1 && live.info[s]) return live.info[s]!;
+    }
+    return 'no value';
+  };
+
+  /**
+   * A device's state, after its samples were judged, from the engine's states of its items:
+   * abnormal naming the items that are unknown, abnormal when an item is abnormal or jitters, else
    * normal (not ready while nothing has come yet). Null for a device without items.
    */
-  const deviceStateOf = (items: CollectorDevice['items']): { state: number; reason: string } | null => {
+  const deviceStateOf = (items: Items): { state: number; reason: string } | null => {
     if (items.length === 0) return null;
     const unreadable: string[] = [];
     let abnormal = false;
-    let silent = 0;
     let waiting = 0;
     for (const item of items) {
-      const s = slotOf.get(item.id);
-      if (s === undefined || (liveState[s] === monitorState.notReady && Number.isNaN(liveValue[s]!))) {
+      const s = live.slotOf(item.id);
+      if (s === undefined || live.heard[s] === 0) {
         waiting += 1;
         continue;
       }
-      const state = liveState[s]!;
-      if (stale.has(item.id)) silent += 1;
-      if (state === monitorState.unknown) unreadable.push(`${item.name || `#${item.id}`}: ${liveInfo[s]}`);
+      const state = live.state[s]!;
+      if (state === monitorState.unknown) unreadable.push(`${item.name || `#${item.id}`}: ${live.info[s]}`);
       else if (state !== monitorState.normal && state !== monitorState.notReady) abnormal = true;
-    }
-    if (silent > 0 && silent + waiting === items.length) {
-      const first = items.find((i) => stale.has(i.id));
-      return { state: monitorState.unknown, reason: (first && liveOf(first.id)?.info) || 'no value' };
     }
     if (unreadable.length > 0) {
       const named = unreadable.slice(0, 3).join('; ');
@@ -212,78 +222,83 @@ export const createLiveItems = (bus: Pick<EventBus, 'publish'>) => {
 
   /**
    * Maximum age (docs/monitoring.md) of one connected device's items at `tsMs`: an item with no
-   * refreshed value for `max_age` seconds becomes unknown with the reason, once, with a null sample;
-   * counted from the opening of the connection (`since`) at the earliest. Says whether any did.
+   * refreshed value for `max_age` seconds gets a NaN sample with the reason, once (the engine shows
+   * it unknown; a pushed one is checked again at each check of its connection); counted from the
+   * opening of the connection (`since`) at the earliest. Says whether any did; the caller publishes.
    */
-  const ageOut = (items: CollectorDevice['items'], since: number, pushes: boolean, tsMs: number): boolean => {
+  const ageOut = (items: Items, since: number, pushes: boolean, tsMs: number): boolean => {
     let changed = false;
     for (const item of items) {
       if (item.max_age <= 0 || stale.has(item.id)) continue;
-      const known = slotOf.get(item.id);
-      if (known !== undefined && liveState[known] === monitorState.unknown) continue;
+      const known = live.slotOf(item.id);
+      // An item whose last check gave no value is unknown already.
+      if (known !== undefined && live.heard[known] === 1 && live.ok[known] === 0) continue;
       // Counted from the last refresh, but never from before the current connection was opened.
-      const refreshed = known === undefined || Number.isNaN(liveRefreshed[known]!) ? 0 : liveRefreshed[known]!;
+      const refreshed = known === undefined || Number.isNaN(live.refreshed[known]!) ? 0 : live.refreshed[known]!;
       if (tsMs - Math.max(refreshed, since) < item.max_age * 1000) continue;
       stale.add(item.id);
-      const s = slotFor(item.id);
-      liveState[s] = monitorState.unknown;
-      liveChecked[s] = Math.floor(tsMs / 1000);
-      liveInfo[s] = pushes ? `no value for ${item.max_age} s` : `value unchanged for ${item.max_age} s`;
-      sample(item.id, Number.NaN);
+      const s = live.slotFor(item.id);
+      live.ok[s] = 0;
+      live.heard[s] = 1;
+      live.checked[s] = Math.floor(tsMs / 1000);
+      sample(item.id, Number.NaN, silentReason(pushes, item));
       dirtyItems.add(item.id);
       changed = true;
     }
-    publishSamples(tsMs);
     return changed;
   };
 
-  /** Every item of a device that does not answer: unknown with the reason, a null sample each. */
-  const markUnknown = (items: CollectorDevice['items'], reason: string, tsMs: number) => {
+  /**
+   * Every item of a device that does not answer (its state was published first): an empty check
+   * each, published as its outage (its items wait for their next value when it is back, rather
+   * than keep the outage's reason).
+   */
+  const markUnknown = (items: Items, reason: string, tsMs: number) => {
     const t = Math.floor(tsMs / 1000);
     for (const item of items) {
       sample(item.id, Number.NaN);
-      const s = slotFor(item.id);
-      liveState[s] = monitorState.unknown;
-      liveChecked[s] = t;
-      liveInfo[s] = reason;
+      const s = live.slotFor(item.id);
+      live.ok[s] = 0;
+      live.heard[s] = 0;
+      live.checked[s] = t;
       dirtyItems.add(item.id);
     }
-    publishSamples(tsMs);
+    batch.publish(tsMs, { reason });
   };
 
   /**
-   * The connection answered again; values come as messages. Items made unknown by the outage wait
-   * for their next message (or their maximum age) rather than keep the outage's reason.
+   * The connection answered; values come as messages. A silent item is checked again at each check
+   * of the connection (its repetitions count these); one made unknown by the outage (`recovered`)
+   * waits for its next message (or its maximum age). The caller publishes.
    */
-  const outageOver = (items: CollectorDevice['items']) => {
+  const alive = (items: Items, pushes: boolean, recovered: boolean, tsMs: number) => {
     for (const item of items) {
-      const s = slotOf.get(item.id);
-      if (s !== undefined && liveState[s] === monitorState.unknown && !stale.has(item.id)) {
-        liveState[s] = monitorState.notReady;
-        liveInfo[s] = '';
-        liveValue[s] = Number.NaN;
+      const s = live.slotOf(item.id);
+      if (stale.size > 0 && stale.has(item.id)) {
+        sample(item.id, Number.NaN, silentReason(pushes, item));
+        if (s === undefined) continue;
+        live.heard[s] = 1;
+        live.checked[s] = Math.floor(tsMs / 1000);
+      } else if (recovered && s !== undefined && live.heard[s] === 0) {
+        live.value[s] = Number.NaN;
         dirtyItems.add(item.id);
       }
     }
   };
 
   return {
-    liveOf,
+    liveOf: (itemId: number) => live.read(itemId),
     view: new LiveView(),
     dirtyItems,
     onItemState,
     checkItem,
-    publishSamples,
+    publishSamples: batch.publish,
+    nothingUsable,
+    failureOf,
     deviceStateOf,
     ageOut,
     markUnknown,
-    outageOver,
-    isStale: (itemId: number) => stale.has(itemId),
-    /** Whether an item has a current value (not unknown, not waiting for its first). */
-    holdsValue: (itemId: number) => {
-      const s = slotOf.get(itemId);
-      return s !== undefined && liveState[s] !== monitorState.unknown && !Number.isNaN(liveValue[s]!);
-    },
+    alive,
     /** The item is no longer collected: it is not past its maximum age any more. */
     forget: (itemId: number) => stale.delete(itemId),
   };

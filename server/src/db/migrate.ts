@@ -25,6 +25,7 @@ import * as m0023energyMenus from './migrations/0023-energy-menus.ts';
 import * as m0024electricStatistics from './migrations/0024-electric-statistics-menu.ts';
 import * as m0025seriesBlocks from './migrations/0025-series-blocks.ts';
 import * as m0026dutySites from './migrations/0026-duty-sites.ts';
+import * as m0027itemState from './migrations/0027-item-state.ts';
 import * as m0028itemCheckInterval from './migrations/0028-item-check-interval.ts';
 import * as m0029energyMeasured from './migrations/0029-energy-measured.ts';
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0024-electric-statistics-menu': m0024electricStatistics,
   '0025-series-blocks': m0025seriesBlocks,
   '0026-duty-sites': m0026dutySites,
+  '0027-item-state': m0027itemState,
   '0028-item-check-interval': m0028itemCheckInterval,
   '0029-energy-measured': m0029energyMeasured,
 };

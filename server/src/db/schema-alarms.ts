@@ -5,6 +5,8 @@ export interface AlarmTables {
   alarm_levels: { id: Generated<number>; name: string; level: number; color: string; sound: number };
   alarm_settings: { k: string; v: string; updated_at: number };
   alarms: AlarmsTable;
+  /** Id counters (migration 0027): `next_id` is the first id no process has reserved yet. */
+  id_blocks: { name: string; next_id: number };
   alarm_disabled: { kind: string; target_id: number; user_name: string; time: number };
   alarm_logs: AlarmLogsTable;
   contacts: ContactsTable;

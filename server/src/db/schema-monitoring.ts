@@ -121,6 +121,8 @@ export interface ItemsTable {
   telemetry_only: ColumnType<number, number | undefined, number>;
   /** Seconds a value may go unrefreshed before the item is unknown; 0: no limit (migration 0012). */
   max_age: ColumnType<number, number | undefined, number>;
+  /** 1: an item that cannot be read raises its own point-fault alarm (migration 0027). */
+  fault_alarm: ColumnType<number, number | undefined, number>;
   enable: number;
   state: number;
   value: number | null;

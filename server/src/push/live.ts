@@ -10,9 +10,11 @@ import { realTimers, type Timers } from '../clock/timers.ts';
 import type { PushHub } from './hub.ts';
 import type { GrantCache } from './scoped.ts';
 
-/** What the live feed reads of the collector (with the engine's jitter laid over item states). */
+/** What the live feed reads of the collector (values it took, states the alarm engine published). */
 export interface LiveValues {
-  liveItem(itemId: number): { value: number | null; state: number; last_check: number; info: string } | undefined;
+  liveItem(
+    itemId: number,
+  ): { value: number | null; state: number; last_check: number; info: string; alarm: boolean } | undefined;
   liveDevice(deviceId: number): { state: number; reason: string; time: number } | undefined;
   deviceOfItem(itemId: number): number | undefined;
   siteOfDevice(deviceId: number): number | undefined;
@@ -71,7 +73,14 @@ export const startLiveFeed = (options: LiveFeedOptions): (() => void) => {
       if (!live) continue;
       items.push({
         site,
-        row: { id, value: live.value, state: live.state, last_check: live.last_check, info: live.info },
+        row: {
+          id,
+          value: live.value,
+          state: live.state,
+          last_check: live.last_check,
+          info: live.info,
+          alarm: live.alarm,
+        },
       });
     }
     const devices: Array<{ site: number; row: LiveDeviceUpdate }> = [];

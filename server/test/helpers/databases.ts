@@ -17,6 +17,8 @@ export const testDialects: Dialect[] = pgUrl ? ['sqlite', 'postgres'] : ['sqlite
 export interface TestDatabase {
   db: Db;
   dialect: Dialect;
+  /** Another connection to the same database, as a second process would open (the caller closes it). */
+  connect(): Db;
   /** Drops the database (PostgreSQL) or removes its directory (SQLite). */
   destroy(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export const createTestDatabase = async (dialect: Dialect): Promise<TestDatabase
     return {
       db,
       dialect,
+      connect: () => openDb({ dataDir }),
       destroy: async () => {
         await db.close();
         // Retried, then left with a warning naming what is still there: in three CI runs
@@ -62,6 +65,7 @@ export const createTestDatabase = async (dialect: Dialect): Promise<TestDatabase
   return {
     db,
     dialect,
+    connect: () => openDb({ databaseUrl: url.toString(), dataDir: tmpdir() }),
     destroy: async () => {
       await db.close();
       const cleaner = new pg.Client({ connectionString: pgUrl });

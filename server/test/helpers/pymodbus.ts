@@ -5,17 +5,21 @@ import type { ModbusByteOrder, ModbusDataType } from '@sitewatch/contract/monito
 /** A register table entry: raw registers, or a value pymodbus encodes in a type and byte order. */
 export type RegisterEntry =
   | { address: number; registers: number[] }
-  | { address: number; type: ModbusDataType; order: ModbusByteOrder; value: number };
+  | { address: number; type: ModbusDataType; order?: ModbusByteOrder; value: number };
+
+type Table = 'holding' | 'input';
 
 /**
- * Starts server/test/peers/modbus_peer.py on a free loopback port; `requests` lists what it was asked,
- * and `asked(line, n)` resolves once it has printed `line` n times in all (its log comes through its
- * standard output, which may land after the values it answered).
+ * Starts server/test/peers/modbus_peer.py (pymodbus, a Modbus server nobody here wrote) on a free
+ * loopback port. `requests` lists the reads it was asked, and `asked(line, n)` resolves once it has
+ * printed `line` n times in all (its log comes through its standard output, which may land after
+ * the values it answered); `set` changes a register table while it runs (a value, or a hole
+ * filled) and resolves once the peer serves it.
  */
 export const pymodbusPeer = async (spec: { holding?: RegisterEntry[]; input?: RegisterEntry[]; coils?: object }) => {
   const script = fileURLToPath(new URL('../peers/modbus_peer.py', import.meta.url));
   const child: ChildProcess = spawn('/usr/bin/python3', [script, JSON.stringify(spec)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   const requests: string[] = [];
   const waiting = new Set<() => void>();
@@ -29,6 +33,7 @@ export const pymodbusPeer = async (spec: { holding?: RegisterEntry[]; input?: Re
       waiting.add(check);
       check();
     });
+  const applied: Array<{ line: string; resolve: () => void }> = [];
   let stderr = '';
   child.stderr?.on('data', (d) => {
     stderr += String(d);
@@ -45,10 +50,26 @@ export const pymodbusPeer = async (spec: { holding?: RegisterEntry[]; input?: Re
         else if (word === 'request') {
           requests.push(rest.join(' '));
           for (const check of [...waiting]) check();
+        } else if (word === 'set') {
+          const at = applied.findIndex((a) => a.line === line);
+          if (at >= 0) applied.splice(at, 1)[0]!.resolve();
         }
       }
     });
     child.on('exit', (code) => reject(new Error(`pymodbus peer ended (${code}): ${stderr}`)));
   });
-  return { port, requests, asked, stop: () => child.kill() };
+  return {
+    port,
+    requests,
+    asked,
+    set: (table: Table, entry: RegisterEntry) =>
+      new Promise<void>((resolve) => {
+        applied.push({ line: `set ${table} ${entry.address}`, resolve });
+        child.stdin?.write(`${JSON.stringify({ table, ...entry })}\n`);
+      }),
+    stop: () => child.kill(),
+  };
 };
+
+/** A float32 NaN as a meter whose sensor failed sends it (0x7FC00000). */
+export const float32NaN = [0x7fc0, 0];

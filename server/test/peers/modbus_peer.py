@@ -10,12 +10,17 @@ register table is a list of entries:
   {"address": 10, "type": "float32", "order": "CDAB", "value": 230.1}     encoded by pymodbus
 Addresses that no entry covers are not implemented: a read touching one answers exception 2
 (illegal data address), as a real device with a register hole does. Addresses are 0-based.
+
+While it runs, a line on standard input changes a register table: `{"table": "holding", "address":
+10, "type": "float32", "value": 21.5}` (an entry as above, plus its table; it may fill a hole); the
+peer answers `set <table> <address>` once the new registers are served.
 """
 
 import asyncio
 import importlib.util
 import json
 import sys
+import threading
 import types
 
 # pymodbus's server module imports pyserial and serial_asyncio for its serial server even when
@@ -81,11 +86,26 @@ class LoggingContext(ModbusSlaveContext):
         return ok
 
 
+def read_commands(loop, tables):
+    """Applies each line of standard input on the event loop (the server's thread)."""
+
+    def apply(line):
+        entry = json.loads(line)
+        table = entry.pop("table")
+        tables[table].setValues(entry["address"], registers_of(entry))
+        print(f"set {table} {entry['address']}", flush=True)
+
+    for line in sys.stdin:
+        if line.strip():
+            loop.call_soon_threadsafe(apply, line)
+
+
 async def main():
     spec = json.loads(sys.argv[1])
+    tables = {"holding": register_block(spec.get("holding", [])), "input": register_block(spec.get("input", []))}
     slave = LoggingContext(
-        hr=register_block(spec.get("holding", [])),
-        ir=register_block(spec.get("input", [])),
+        hr=tables["holding"],
+        ir=tables["input"],
         co=bit_block(spec.get("coils", {})),
         di=bit_block(spec.get("discrete", {})),
         zero_mode=True,
@@ -93,6 +113,7 @@ async def main():
     server = ModbusTcpServer(ModbusServerContext(slaves=slave, single=True), address=("127.0.0.1", 0))
     task = asyncio.create_task(server.serve_forever())
     await server.serving
+    threading.Thread(target=read_commands, args=(asyncio.get_running_loop(), tables), daemon=True).start()
     print(f"port {server.server.sockets[0].getsockname()[1]}", flush=True)
     await task
 

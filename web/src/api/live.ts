@@ -39,12 +39,14 @@ const patched = new WeakSet<object>();
 export const liveStructuralSharing = (old: unknown, next: unknown): unknown =>
   typeof next === 'object' && next !== null && patched.has(next) ? next : replaceEqualDeep(old, next);
 
-/** Rows of items (id, value, state, last check, info) with the changed ones replaced. */
+/** Rows of items (id, value, state, last check, info, and the alarm flag where they have it) with the changed ones replaced. */
 export const patchItemRows = <R extends { id: number }>(rows: R[], changes: LiveChanges): R[] =>
   rows.some((row) => changes.items.has(row.id))
     ? rows.map((row) => {
         const u = changes.items.get(row.id);
-        return u ? { ...row, value: u.value, state: u.state, last_check: u.last_check, info: u.info } : row;
+        if (!u) return row;
+        const next = { ...row, value: u.value, state: u.state, last_check: u.last_check, info: u.info };
+        return 'alarm' in row ? { ...next, alarm: u.alarm } : next;
       })
     : rows;
 

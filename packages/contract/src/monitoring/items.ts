@@ -168,6 +168,12 @@ export const itemInput = z
       .describe(
         `Seconds a value may go without being refreshed before the item is unknown ("no value for N s") and its device's communication alarm may follow; 0: no limit. Omitted: ${defaultMqttMaxAge} for MQTT items, 0 for the others. Polled items count from the last change of the value.`,
       ),
+    fault_alarm: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Whether the item raises a point-fault alarm (level from the alarm parameters) when it cannot be read or judged: no value past its maximum age, not a number, a device exception, a payload that cannot be parsed.',
+      ),
     enable: z.boolean().default(true).describe('Whether the item is checked.'),
   })
   .superRefine((item, ctx) => checkItemRules(item, ctx));
@@ -262,6 +268,7 @@ export const itemRow = z.object({
     .number()
     .int()
     .describe('Seconds a value may go without being refreshed before the item is unknown (0: no limit).'),
+  fault_alarm: z.boolean().describe('Whether the item raises a point-fault alarm when it cannot be read.'),
   enable: z.boolean().describe('Whether the item is checked.'),
   state: stateCode.describe(
     'Item state: 0 not ready, 1 normal, 2 abnormal, 3 warning, 4 unknown, 5 serious, 6 jitter.',
@@ -346,6 +353,10 @@ export const itemBulkUpdate = z.strictObject({
       max_age: maxAge
         .optional()
         .describe('Seconds a value may go without being refreshed before the item is unknown; 0: no limit.'),
+      fault_alarm: z
+        .boolean()
+        .optional()
+        .describe('Whether the items raise a point-fault alarm when they cannot be read.'),
       enable: z.boolean().optional().describe('Whether the items are checked.'),
     })
     .refine((s) => Object.keys(s).length > 0, { message: msg('nothingToUpdate') })

@@ -30,6 +30,10 @@ export const templateItemInput = z
       .boolean()
       .default(false)
       .describe('Only recorded, no thresholds (items made from the template are telemetry only too).'),
+    fault_alarm: z
+      .boolean()
+      .default(true)
+      .describe('Whether items made from the point raise a point-fault alarm when they cannot be read.'),
     source: itemSource.describe("Where the value is read; its kind must match the template's driver."),
   })
   .superRefine((item, ctx) =>

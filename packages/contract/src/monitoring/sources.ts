@@ -202,6 +202,11 @@ export const templateItem = z.object({
     .boolean()
     .default(false)
     .describe('Only recorded, no thresholds (items made from the template are telemetry only too).'),
+  /** Items made from the point raise a point-fault alarm when they cannot be read (absent in old rows: on). */
+  fault_alarm: z
+    .boolean()
+    .default(true)
+    .describe('Whether items made from the point raise a point-fault alarm when they cannot be read.'),
 });
 export type TemplateItem = z.infer<typeof templateItem>;
 

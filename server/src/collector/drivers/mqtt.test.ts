@@ -1,6 +1,6 @@
 import { isTopicFilter } from '@sitewatch/contract/monitoring';
 import { describe, expect, it } from 'vitest';
-import { commandPayload, subscriptionFilters, topicMatches } from './mqtt.ts';
+import { commandPayload, parseMessage, readingOf, subscriptionFilters, topicMatches } from './mqtt.ts';
 
 describe('MQTT topic filters', () => {
   it.each([
@@ -37,5 +37,27 @@ describe('MQTT topic filters', () => {
     expect(commandPayload(undefined, 23.5, 7, 9)).toBe('{"value":23.5}');
     expect(commandPayload('{"set":{value},"d":{device_id},"i":{item_id}}', -1, 7, 9)).toBe('{"set":-1,"d":7,"i":9}');
     expect(commandPayload('{value}', 1e21, 1, 1)).toBe('1e+21');
+  });
+});
+
+describe('MQTT payloads', () => {
+  it('a payload that is not JSON makes the items with a path unknown with the parser message', () => {
+    for (const bad of ['{"temp": 23.4, "hum":', Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x7b])]) {
+      const payload = parseMessage(bad);
+      for (const path of ['temp', 'hum'])
+        expect(readingOf(payload, path)).toMatchObject({
+          ok: false,
+          reason: expect.stringMatching(/^payload is not valid JSON: ./),
+        });
+    }
+  });
+
+  it('reads good JSON at a path, and a bare number or number text without one', () => {
+    const json = parseMessage('{"temp": 23.4, "hum": 41}');
+    expect(readingOf(json, 'temp')).toEqual({ ok: true, value: 23.4 });
+    expect(readingOf(json, 'missing')).toBeNull();
+    expect(readingOf(parseMessage('21.5'), '')).toEqual({ ok: true, value: 21.5 });
+    expect(readingOf(parseMessage(' 7.5 '), '')).toEqual({ ok: true, value: 7.5 });
+    expect(readingOf(parseMessage('12,5'), '')).toEqual({ ok: false, reason: 'text is not a number: "12,5"' });
   });
 });

@@ -64,19 +64,43 @@ export const valueAtPath = (payload: unknown, path: string): Reading | null => {
   return checkReading(node);
 };
 
+/** A payload that is not JSON: its text (a bare number is read from it) and the parser's message. */
+class NotJson {
+  constructor(
+    readonly text: string,
+    readonly error: string,
+  ) {}
+}
+
 const parsePayload = (message: Buffer): unknown => {
   const text = message.toString('utf8');
   try {
     return JSON.parse(text);
-  } catch {
-    return text;
+  } catch (err) {
+    return new NotJson(text, errorText(err).slice(0, 120));
   }
 };
+
+/**
+ * The reading of `item` in a parsed payload, or null when the payload has nothing at its path. A
+ * payload that is not JSON is the whole value's text for an item without a path; for an item with
+ * one it is unreadable (`{"temp": 23.4, "hum":` or random bytes): the item is unknown with the
+ * reason rather than left with its old value until its maximum age (issue 28, found 3).
+ */
+export const readingOf = (payload: unknown, path: string): Reading | null => {
+  if (!(payload instanceof NotJson)) return valueAtPath(payload, path);
+  if (!path) return parseNumberText(payload.text);
+  return { ok: false, reason: `payload is not valid JSON: ${payload.error}` };
+};
+
+/** Parses a message as the driver does (tests). */
+export const parseMessage = (message: Buffer | string): unknown =>
+  parsePayload(typeof message === 'string' ? Buffer.from(message) : message);
 
 /** Puts the reading of `item` in `payload` into `result`; false when the payload has nothing at its path. */
 const readItem = (result: ReadResult, item: DriverItem, payload: unknown): boolean => {
   if (item.source.kind !== 'mqtt') return false;
-  const n = valueAtPath(payload, item.source.json_path);
+  const n = readingOf(payload, item.source.json_path);
   if (n === null) return false;
   if (n.ok) result.values.set(item.id, scaleValue(n.value, item.source.scale));
   else {

@@ -26,7 +26,9 @@ import type { AllowedSites, MonitoringQueries, MonitoringRepository } from './re
 
 /** What the service needs of the collector (absent when no collector runs, as in most tests). */
 export interface LiveSource {
-  liveItem(itemId: number): { value: number | null; state: number; last_check: number; info: string } | undefined;
+  liveItem(
+    itemId: number,
+  ): { value: number | null; state: number; last_check: number; info: string; alarm?: boolean } | undefined;
   liveDevice(deviceId: number): { state: number; reason: string; time: number } | undefined;
   write(itemId: number, value: number): Promise<void>;
 }
@@ -67,22 +69,6 @@ export const abnormalStates = new Set<number>([
 ]);
 export const alarmStates = new Set<number>([monitorState.abnormal, monitorState.warning, monitorState.serious]);
 
-/** An item as the live lists show it. */
-export const toLiveItem = (item: ItemRow): LiveItem => ({
-  id: item.id,
-  name: item.name,
-  item_cell_name: item.item_cell_name,
-  unit: item.unit,
-  decimals: item.decimals,
-  value_type: item.value_type,
-  value: item.value,
-  state: item.state,
-  last_check: item.last_check,
-  info: item.info,
-  alarm_color: item.alarm_color,
-  alarm: alarmStates.has(item.state),
-});
-
 /** The stored columns of a new item (not ready, no value yet). */
 export const itemValues = (input: ItemValues, deviceId: number): Omit<Selectable<ItemsTable>, 'id'> => ({
   device_id: deviceId,
@@ -112,6 +98,7 @@ export const itemValues = (input: ItemValues, deviceId: number): Omit<Selectable
   source: JSON.stringify(input.source),
   telemetry_only: input.telemetry_only ? 1 : 0,
   max_age: input.max_age ?? defaultMaxAge(input.source.kind),
+  fault_alarm: input.fault_alarm ? 1 : 0,
   enable: input.enable ? 1 : 0,
   state: monitorState.notReady,
   value: null,
@@ -155,6 +142,7 @@ const itemReader = (deps: MonitoringDeps) => {
       source: parse(row.source, itemSource, { kind: 'mqtt', topic: '-', json_path: '', scale: 1, command_topic: '' }),
       telemetry_only: row.telemetry_only === 1,
       max_age: row.max_age,
+      fault_alarm: row.fault_alarm === 1,
       enable: row.enable === 1,
       state: live?.state ?? row.state,
       value: live ? live.value : row.value,
@@ -168,7 +156,24 @@ const itemReader = (deps: MonitoringDeps) => {
     if (!row) throw notFound();
     return toItem(row);
   };
-  return { toItem, getItem };
+
+  /** An item as the live lists show it. */
+  const toLiveItem = (item: ItemRow): LiveItem => ({
+    id: item.id,
+    name: item.name,
+    item_cell_name: item.item_cell_name,
+    unit: item.unit,
+    decimals: item.decimals,
+    value_type: item.value_type,
+    value: item.value,
+    state: item.state,
+    last_check: item.last_check,
+    info: item.info,
+    alarm_color: item.alarm_color,
+    // The engine's flag (a point fault while unknown counts); stored rows know only the state.
+    alarm: deps.live?.liveItem(item.id)?.alarm ?? alarmStates.has(item.state),
+  });
+  return { toItem, getItem, toLiveItem };
 };
 
 /** What the sub-services share: the repository, the clock, secrets and the row mappers. */
@@ -310,7 +315,7 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
   };
 
   const copyName = (name: string, n: number) => `${name.slice(0, 58)}-${n}`;
-  const { toItem, getItem } = itemReader(deps);
+  const { toItem, getItem, toLiveItem } = itemReader(deps);
 
   return {
     deps,

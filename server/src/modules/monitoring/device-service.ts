@@ -77,6 +77,7 @@ export const createDeviceService = (ctx: MonitoringContext) => {
           alarm_period_id: 0,
           source,
           telemetry_only: t.telemetry_only,
+          fault_alarm: t.fault_alarm,
           enable: true,
         },
         deviceId,

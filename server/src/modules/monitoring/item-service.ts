@@ -68,7 +68,13 @@ export const createItemService = (ctx: MonitoringContext) => {
       if (rows.some((r) => !scope.has(r.device_group_id))) throw notFound();
       const found = new Map(rows.map((r) => [r.id, r]));
       const failed: Array<{ id: number; message: string }> = [];
-      const set = { ...input.set, ...(input.set.enable !== undefined ? { enable: input.set.enable ? 1 : 0 } : {}) };
+      const flag = (on: boolean | undefined) => (on === undefined ? undefined : on ? 1 : 0);
+      const { enable, fault_alarm, ...plain } = input.set;
+      const set = {
+        ...plain,
+        ...(enable !== undefined ? { enable: flag(enable) } : {}),
+        ...(fault_alarm !== undefined ? { fault_alarm: flag(fault_alarm) } : {}),
+      };
       let updated = 0;
       await repo.transaction(async (r) => {
         for (const id of input.ids) {

@@ -144,6 +144,7 @@ export const createTemplateService = (ctx: MonitoringContext) => {
         threshold_max: v.threshold_max,
         status_threshold: v.status_threshold,
         telemetry_only: v.telemetry_only,
+        fault_alarm: v.fault_alarm,
         source:
           v.source.kind === 'mqtt'
             ? { ...v.source, topic: v.source.topic.replaceAll(mine, 'sitewatch/{device_id}/') }

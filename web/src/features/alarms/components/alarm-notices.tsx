@@ -226,6 +226,12 @@ export const AlarmNotices = () => {
                     {n.jitter > 0 && <Tag color="purple">{t('alarmPages.jitter', { pct: n.jitter })}</Tag>}
                     <Typography.Text type="secondary">{time(n.end_time ?? n.start_time)}</Typography.Text>
                   </Space>
+                  {/* Why a point fault is one: the reason the item cannot be read. */}
+                  {n.kind === 'point_fault' && n.info ? (
+                    <Typography.Text type="secondary" ellipsis={{ tooltip: n.info }} data-testid="alarm-notice-info">
+                      {n.info}
+                    </Typography.Text>
+                  ) : null}
                 </Flex>
               </List.Item>
             )}
@@ -249,7 +255,8 @@ export const AlarmNotices = () => {
 };
 
 /** The label keys the server sends (status_label), to their texts. */
-export const labelKey = (label: string): 'abnormal' | 'unknown' | 'recovered' => {
+export const labelKey = (label: string): 'abnormal' | 'unknown' | 'recovered' | 'pointFault' => {
   if (label === 'unknown' || label === 'recovered') return label;
+  if (label === 'point_fault') return 'pointFault';
   return 'abnormal';
 };

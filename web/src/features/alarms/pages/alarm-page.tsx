@@ -205,6 +205,7 @@ export const AlarmPage = () => {
             ),
           },
           { title: t('alarmPages.value'), dataIndex: 'value' },
+          { title: t('alarmPages.info'), dataIndex: 'info', ellipsis: true },
           {
             title: t('alarmPages.start'),
             dataIndex: 'start_time',

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { FormCol } from '../../../components/form-col.tsx';
 import { contractRule } from '../../../components/form-rules.ts';
+import { LevelSelect } from '../../../components/levels.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { useSettingsForm } from '../../../components/settings-form.tsx';
 
@@ -58,6 +59,14 @@ export const AlarmParamPage = () => {
           {num('notify_times', t('alarmSettings.notifyTimes'), 0, 100)}
           {num('flood_limit', t('alarmSettings.floodLimit'), 0, 10_000)}
           {sw('escalation_enable', t('alarmSettings.escalation'))}
+          <FormCol
+            span={6}
+            name="point_fault_level"
+            label={t('alarmSettings.pointFaultLevel')}
+            tooltip={t('alarmSettings.pointFaultLevelHelp')}
+          >
+            <LevelSelect />
+          </FormCol>
         </Row>
         <Row gutter={16}>
           {sw(['buzzer', 'enable'], t('alarmSettings.buzzer'))}

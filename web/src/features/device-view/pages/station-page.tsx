@@ -65,7 +65,9 @@ const ItemRow = ({ item, onOpen }: { item: LiveItem; onOpen: (item: LiveItem) =>
       <Typography.Text strong style={{ color: valueColor(item.state, item.alarm_color) }}>
         {formatItemValue(item)}
       </Typography.Text>
-      <Tag color={state.color} style={{ marginInlineEnd: 0 }}>
+      {/* An item in alarm (abnormal, or a point fault while it cannot be read) is marked; the tag says why. */}
+      {item.alarm ? <Badge color={item.alarm_color || '#cf1322'} data-testid={`item-alarm-${item.id}`} /> : null}
+      <Tag color={state.color} title={item.info || undefined} style={{ marginInlineEnd: 0 }}>
         {t(state.key)}
       </Tag>
     </Flex>

@@ -28,6 +28,7 @@ const template = (id: number, name: string, device_count: number, builtin: boole
       threshold_max: 242,
       status_threshold: '',
       telemetry_only: false,
+      fault_alarm: true,
       source: {
         kind: 'modbus',
         function: 3,
@@ -97,7 +98,11 @@ it('adds a template whose telemetry-only point carries no thresholds', async () 
   fireEvent.click(within(form).getByRole('button', { name: '新增点位' }));
   const point = await dialogTitled('新增点位');
   fireEvent.change(within(point).getByLabelText('监控项名称'), { target: { value: '正向有功电能' } });
-  fireEvent.click(within(point).getByRole('switch'));
+  fireEvent.click(within(point).getByRole('switch', { name: /^仅记录/ }));
+  // Its point-fault alarm is on by default; this point has it off.
+  const fault = within(point).getByRole('switch', { name: /^测点故障告警/ });
+  expect(fault.getAttribute('aria-checked')).toBe('true');
+  fireEvent.click(fault);
   await waitFor(() => expect(within(point).queryByLabelText('阈值最小值')).toBeNull());
   fireEvent.click(within(point).getByRole('button', { name: /确\s*定|OK/ }));
   await within(form).findByText('正向有功电能');
@@ -110,6 +115,7 @@ it('adds a template whose telemetry-only point carries no thresholds', async () 
       {
         name: '正向有功电能',
         telemetry_only: true,
+        fault_alarm: false,
         threshold_min: null,
         threshold_max: null,
         source: { kind: 'modbus', function: 3, register: 0, data_type: 'uint16' },

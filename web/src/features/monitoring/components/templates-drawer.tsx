@@ -70,6 +70,7 @@ const PointForm = ({
           name: '',
           value_type: 1,
           telemetry_only: false,
+          fault_alarm: true,
           threshold_min: 0,
           threshold_max: 100,
           source: sourceDefaults(kind),

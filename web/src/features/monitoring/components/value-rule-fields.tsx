@@ -22,10 +22,10 @@ export const NumberField = ({
 );
 
 /**
- * The value type, the telemetry-only switch and the thresholds they call for, as the item form and a
- * template point's form both show them (inside a Row of the caller's Form). A telemetry-only value
- * has no thresholds; a status value has its status threshold; a numeric one min and max, then
- * `numericExtra` (the item form's recovery and overrun points).
+ * The value type, the telemetry-only and point-fault switches and the thresholds they call for, as
+ * the item form and a template point's form both show them (inside a Row of the caller's Form). A
+ * telemetry-only value has no thresholds; a status value has its status threshold; a numeric one
+ * min and max, then `numericExtra` (the item form's recovery and overrun points).
  */
 export const ValueRuleFields = ({
   thresholdSpan,
@@ -55,6 +55,16 @@ export const ValueRuleFields = ({
         name="telemetry_only"
         label={t('monitoringUi.items.telemetryOnly')}
         tooltip={t('monitoringUi.items.telemetryOnlyHelp')}
+        valuePropName="checked"
+      >
+        <Switch />
+      </FormCol>
+      <FormCol
+        span={6}
+        rules={rules}
+        name="fault_alarm"
+        label={t('monitoringUi.items.faultAlarm')}
+        tooltip={t('monitoringUi.items.faultAlarmHelp')}
         valuePropName="checked"
       >
         <Switch />

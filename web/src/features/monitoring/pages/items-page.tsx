@@ -38,6 +38,7 @@ const newItem = {
   check_interval: 0,
   repetitions: 1,
   notification_interval: 300,
+  fault_alarm: true,
   enable: true,
   source: sourceDefaults('simulator'),
 };
