@@ -3,6 +3,7 @@ import { createAlarmEngine } from './alarms/engine.ts';
 import { withJitterState } from './alarms/live.ts';
 import { type AlarmSettings, createAlarmSettings } from './alarms/settings.ts';
 import { type AnyArea, defineArea } from './area.ts';
+import type { Timer, Timers } from './clock/timers.ts';
 import { type Collector, createCollector } from './collector/collector.ts';
 import type { DriverRegistry } from './collector/driver.ts';
 import { createDeviceStateLog } from './modules/device-view/state-log.ts';
@@ -12,7 +13,6 @@ import type { PushHub } from './push/hub.ts';
 import { startLiveFeed } from './push/live.ts';
 import { createGrantCache, type GrantCache, pushAlarms } from './push/scoped.ts';
 import type { SecretBox } from './secrets/index.ts';
-import type { Timer, Timers } from './clock/timers.ts';
 import { startSeriesMaintenance } from './series/maintenance.ts';
 import { createSeriesStore, type SeriesStore } from './series/store.ts';
 

@@ -1,8 +1,8 @@
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { EventBus } from '../bus/bus.ts';
+import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { Db } from '../db/kysely.ts';
 import type { SecretBox } from '../secrets/index.ts';
-import { realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import { inProcessWriter, type SqlWriter } from '../series/writer.ts';
 import { type Answer, answerOf } from './answer.ts';
 import { type CollectorDevice, loadDevices } from './devices.ts';
