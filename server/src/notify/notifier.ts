@@ -1,3 +1,4 @@
+import type { EmailService } from '@sitewatch/contract/notify';
 import { type ChannelConfig, type ChannelKind, channelConfig } from '@sitewatch/contract/notify';
 import { inPeriod, type PeriodRange } from '../alarms/rules/periods.ts';
 import type { AlarmSettings } from '../alarms/settings.ts';
@@ -230,6 +231,59 @@ const recipientsOf = (dir: Directory, group: DirectoryGroup, level: number, onDu
     .filter((c) => c.time_period_id === 0 || inPeriod(dir.periods.get(c.time_period_id) ?? [], now));
 
 /**
+ * The deliveries of one notice to a group: e-mail to each of its contacts with an address, and each
+ * enabled channel of the group (SMS and voice to each contact's number, the others once).
+ */
+const deliveriesOf = (
+  dir: Directory,
+  group: DirectoryGroup,
+  contacts: ReturnType<typeof recipientsOf>,
+  mail: EmailService,
+  base: Pick<Delivery, 'action' | 'subject' | 'message'>,
+): Delivery[] => {
+  const out: Delivery[] = [];
+  if (group.email && mail.enable) {
+    for (const c of contacts) {
+      if (!c.email) continue;
+      out.push({
+        ...base,
+        channelName: 'email',
+        settings: { kind: 'email', config: mail },
+        to: { address: c.email, name: c.alias || c.name },
+        retries: 2,
+      });
+    }
+  }
+  for (const chId of group.channel_ids) {
+    const ch = dir.channels.get(chId);
+    if (!ch?.enable) continue;
+    const settings: ChannelSettings = { kind: ch.kind, config: ch.config };
+    if (ch.kind === 'sms' || ch.kind === 'voice') {
+      if ((ch.kind === 'sms' && !group.sms) || (ch.kind === 'voice' && !group.voice)) continue;
+      for (const c of contacts) {
+        const number = ch.kind === 'sms' ? c.sms_number : c.voice_number;
+        if (number)
+          out.push({
+            ...base,
+            channelName: ch.name,
+            settings,
+            to: { address: number, name: c.name },
+            retries: ch.config.retries,
+          });
+      }
+    } else
+      out.push({
+        ...base,
+        channelName: ch.name,
+        settings,
+        to: { address: '', name: ch.name },
+        retries: ch.config.retries,
+      });
+  }
+  return out;
+};
+
+/**
  * The notifier: turns an alarm event into deliveries (contacts of the item's contact group × the
  * group's channels), sends them from a queue with retries, logs every delivery with its attempts,
  * and folds notices over the flood limit (per destination and channel, a minute) into one summary.
@@ -406,45 +460,7 @@ export const createNotifier = (options: NotifierOptions): Notifier => {
     // Shift handover enabled: the contacts on duty now by the stored shifts, whatever the group's mode.
     const onDuty = roster ? await roster.onDuty(Math.floor(clock() / 1000), s.device_group_id) : null;
     const contacts = recipientsOf(dir, group, s.level, onDuty, now);
-    const base = { action: job.action, subject: s, message };
-    if (group.email && mail.enable) {
-      for (const c of contacts) {
-        if (!c.email) continue;
-        push({
-          ...base,
-          channelName: 'email',
-          settings: { kind: 'email', config: mail },
-          to: { address: c.email, name: c.alias || c.name },
-          retries: 2,
-        });
-      }
-    }
-    for (const chId of group.channel_ids) {
-      const ch = dir.channels.get(chId);
-      if (!ch?.enable) continue;
-      const settings: ChannelSettings = { kind: ch.kind, config: ch.config };
-      if (ch.kind === 'sms' || ch.kind === 'voice') {
-        if ((ch.kind === 'sms' && !group.sms) || (ch.kind === 'voice' && !group.voice)) continue;
-        for (const c of contacts) {
-          const number = ch.kind === 'sms' ? c.sms_number : c.voice_number;
-          if (number)
-            push({
-              ...base,
-              channelName: ch.name,
-              settings,
-              to: { address: number, name: c.name },
-              retries: ch.config.retries,
-            });
-        }
-      } else
-        push({
-          ...base,
-          channelName: ch.name,
-          settings,
-          to: { address: '', name: ch.name },
-          retries: ch.config.retries,
-        });
-    }
+    for (const d of deliveriesOf(dir, group, contacts, mail, { action: job.action, subject: s, message })) push(d);
     pump();
   };
 

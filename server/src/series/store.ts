@@ -1,11 +1,11 @@
 import type { Resolution, RetentionSettings } from '@sitewatch/contract/series';
 import type { Kysely } from 'kysely';
+import { createPending, realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import type { Db } from '../db/kysely.ts';
 import type { Database } from '../db/schema.ts';
 import { createOpenBlocks, createSampleBuffer, writeBlocks } from './blocks.ts';
 import type { RollupBucket, SeriesPoint } from './codec.ts';
 import { type CompactionStats, createCompactor } from './compact.ts';
-import { createPending, realTimers, type Timer, type Timers } from '../clock/timers.ts';
 import { createSeriesReads } from './reads.ts';
 import { inProcessWriter, type SqlWriter, startSqlWriter } from './writer.ts';
 
