@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import { mqttDriver } from '../src/collector/drivers/mqtt.ts';
 import { snmpDriver } from '../src/collector/drivers/snmp.ts';
+import type { Dialect } from '../src/db/kysely.ts';
 import { createChannels } from '../src/notify/channels/index.ts';
 import { snmpdAvailable, snmpdPeer } from './conformance/peers.ts';
 import { watchAlarms } from './helpers/alarm-watch.ts';
@@ -41,7 +42,8 @@ chmodSync(path.join(snmpDir, 'pass.sh'), 0o755);
 const snmpd = snmpdAvailable ? await snmpdPeer([`pass ${passOid} ${path.join(snmpDir, 'pass.sh')}`]) : null;
 afterAll(() => rmSync(snmpDir, { recursive: true, force: true }));
 
-describeEachDatabase('point-fault alarms against real peers', (dialect) => {
+/** The app, what reaches people of its alarms, and the calls the cases make. */
+const useEstate = (dialect: Dialect) => {
   const watch = watchAlarms();
   const logLines: string[] = [];
   const t = useTestApp(dialect, {
@@ -134,84 +136,111 @@ describeEachDatabase('point-fault alarms against real peers', (dialect) => {
       .orderBy('id')
       .execute();
   };
+  return {
+    watch,
+    logLines,
+    t,
+    peers,
+    ids,
+    items,
+    prefix,
+    ok,
+    device,
+    item,
+    modbus,
+    publish,
+    live,
+    bus,
+    faultOf,
+    recoveryOf,
+    openAlarms,
+  };
+};
 
-  beforeAll(async () => {
-    watch.listen(t.push);
-    // Every notice goes out as itself: this file raises more than the flood limit's 20 a minute.
-    const commons = await ok('GET', 'setting/alarm_commons');
-    await ok('PUT', 'setting/alarm_commons', { ...commons, flood_limit: 0 });
-    ids.site = (await ok('POST', 'setting/device_groups', { name: `测点故障 ${dialect}`, weight: 1 })).id;
-    const hook = await ok('POST', 'setting/alarm_push', {
-      name: 'duty hook',
-      kind: 'webhook',
-      config: { url: 'http://127.0.0.1:9/hook' },
-    });
-    ids.group = (await ok('POST', 'setting/contact_groups', { name: '值班', email: false, channel_ids: [hook.id] })).id;
-
-    const modbusPeer = await pymodbusPeer({
-      holding: [
-        { address: 10, type: 'float32', value: 230 },
-        { address: 12, type: 'float32', value: 5 },
-        { address: 20, registers: [7] },
-        // 30 is a hole: exception 2. The dead meter's two points answer NaN.
-        { address: 40, registers: float32NaN },
-        { address: 42, registers: float32NaN },
-      ],
-    });
-    peers.modbus = modbusPeer;
-    const meter = { driver: 'modbus-tcp', code: 'power_meter', ip: '127.0.0.1', port: modbusPeer.port };
-    ids.meter = await device('PM-F', meter);
-    await item('volt', ids.meter, modbus(10));
-    await item('amp', ids.meter, modbus(12), { repetitions: 2 });
-    await item('count', ids.meter, modbus(20, 'uint16'));
-    await item('hole', ids.meter, modbus(30, 'uint16'));
-    ids.dead = await device('PM-DEAD', meter);
-    await item('dead1', ids.dead, modbus(40));
-    await item('dead2', ids.dead, modbus(42));
-
-    if (snmpd) {
-      snmpServe(1, null);
-      snmpServe(2, 'string', 'abc');
-      await snmpd.start();
-      ids.snmp = await device('UPS-F', {
-        driver: 'snmp',
-        code: 'ups',
-        ip: '127.0.0.1',
-        port: snmpd.port,
-        protocol_version: 'v2c',
-      });
-      const snmp = (oid: string) => ({ kind: 'snmp', oid, scale: 1 });
-      await item('uptime', ids.snmp, snmp('1.3.6.1.2.1.1.3.0'), { threshold_max: 1e12 });
-      await item('missing', ids.snmp, snmp(`${passOid.slice(1)}.1`));
-      await item('text', ids.snmp, snmp(`${passOid.slice(1)}.2`));
-    }
-
-    peers.broker = await startMosquitto();
-    peers.publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${peers.broker.port}`);
-    ids.gateway = await device('TH-F', { driver: 'mqtt', code: 'temp_hum', ip: '127.0.0.1', port: peers.broker.port });
-    const topic = (name: string, json_path = '') => ({
-      kind: 'mqtt',
-      topic: `${prefix}/{device_id}/${name}`,
-      json_path,
-      scale: 1,
-    });
-    await item('temp', ids.gateway, topic('env', 'temp'));
-    await item('hum', ids.gateway, topic('env', 'hum'));
-    await item('steady', ids.gateway, topic('steady'), { max_age: 0 });
-    await item('slow', ids.gateway, topic('slow'), { max_age: 1 });
-    await item('flap', ids.gateway, topic('flap'), { threshold_min: 0, threshold_max: 30, max_age: 2 });
-    await publish('env', '{"temp": 23.4, "hum": 41}', true);
-    await publish('steady', '1', true);
-
-    const answered = nextEvent(
-      bus(),
-      'device.state',
-      (e) => e.device_id === ids.meter && e.state === monitorState.abnormal,
-    );
-    await t.sitewatch.start();
-    // The meter answers, its hole is its one unreadable point.
-    expect((await answered).reason).toBe('hole: exception 2: illegal data address');
+/** The peers, and the devices and items on them configured through the API as a person would. */
+const setUp = async (estate: ReturnType<typeof useEstate>, dialect: Dialect) => {
+  const { watch, t, peers, ids, ok, device, item, modbus, publish, bus, prefix } = estate;
+  watch.listen(t.push);
+  // Every notice goes out as itself: this file raises more than the flood limit's 20 a minute.
+  const commons = await ok('GET', 'setting/alarm_commons');
+  await ok('PUT', 'setting/alarm_commons', { ...commons, flood_limit: 0 });
+  ids.site = (await ok('POST', 'setting/device_groups', { name: `测点故障 ${dialect}`, weight: 1 })).id;
+  const hook = await ok('POST', 'setting/alarm_push', {
+    name: 'duty hook',
+    kind: 'webhook',
+    config: { url: 'http://127.0.0.1:9/hook' },
   });
+  ids.group = (await ok('POST', 'setting/contact_groups', { name: '值班', email: false, channel_ids: [hook.id] })).id;
+
+  const modbusPeer = await pymodbusPeer({
+    holding: [
+      { address: 10, type: 'float32', value: 230 },
+      { address: 12, type: 'float32', value: 5 },
+      { address: 20, registers: [7] },
+      // 30 is a hole: exception 2. The dead meter's two points answer NaN.
+      { address: 40, registers: float32NaN },
+      { address: 42, registers: float32NaN },
+    ],
+  });
+  peers.modbus = modbusPeer;
+  const meter = { driver: 'modbus-tcp', code: 'power_meter', ip: '127.0.0.1', port: modbusPeer.port };
+  ids.meter = await device('PM-F', meter);
+  await item('volt', ids.meter, modbus(10));
+  await item('amp', ids.meter, modbus(12), { repetitions: 2 });
+  await item('count', ids.meter, modbus(20, 'uint16'));
+  await item('hole', ids.meter, modbus(30, 'uint16'));
+  ids.dead = await device('PM-DEAD', meter);
+  await item('dead1', ids.dead, modbus(40));
+  await item('dead2', ids.dead, modbus(42));
+
+  if (snmpd) {
+    snmpServe(1, null);
+    snmpServe(2, 'string', 'abc');
+    await snmpd.start();
+    ids.snmp = await device('UPS-F', {
+      driver: 'snmp',
+      code: 'ups',
+      ip: '127.0.0.1',
+      port: snmpd.port,
+      protocol_version: 'v2c',
+    });
+    const snmp = (oid: string) => ({ kind: 'snmp', oid, scale: 1 });
+    await item('uptime', ids.snmp, snmp('1.3.6.1.2.1.1.3.0'), { threshold_max: 1e12 });
+    await item('missing', ids.snmp, snmp(`${passOid.slice(1)}.1`));
+    await item('text', ids.snmp, snmp(`${passOid.slice(1)}.2`));
+  }
+
+  peers.broker = await startMosquitto();
+  peers.publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${peers.broker.port}`);
+  ids.gateway = await device('TH-F', { driver: 'mqtt', code: 'temp_hum', ip: '127.0.0.1', port: peers.broker.port });
+  const topic = (name: string, json_path = '') => ({
+    kind: 'mqtt',
+    topic: `${prefix}/{device_id}/${name}`,
+    json_path,
+    scale: 1,
+  });
+  await item('temp', ids.gateway, topic('env', 'temp'));
+  await item('hum', ids.gateway, topic('env', 'hum'));
+  await item('steady', ids.gateway, topic('steady'), { max_age: 0 });
+  await item('slow', ids.gateway, topic('slow'), { max_age: 1 });
+  await item('flap', ids.gateway, topic('flap'), { threshold_min: 0, threshold_max: 30, max_age: 2 });
+  await publish('env', '{"temp": 23.4, "hum": 41}', true);
+  await publish('steady', '1', true);
+
+  const answered = nextEvent(
+    bus(),
+    'device.state',
+    (e) => e.device_id === ids.meter && e.state === monitorState.abnormal,
+  );
+  await t.sitewatch.start();
+  // The meter answers, its hole is its one unreadable point.
+  expect((await answered).reason).toBe('hole: exception 2: illegal data address');
+};
+
+describeEachDatabase('point-fault alarms against real peers', (dialect) => {
+  const estate = useEstate(dialect);
+  const { t, peers, ids, items, logLines, ok, publish, live, bus, faultOf, recoveryOf, openAlarms } = estate;
+  beforeAll(() => setUp(estate, dialect));
   afterAll(async () => {
     peers.modbus?.stop();
     await peers.publisher?.endAsync(true);
