@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createAlarmEngine } from '../src/alarms/engine.ts';
 import { createEventBus } from '../src/bus/bus.ts';
 import { createManualClock } from '../src/clock/manual.ts';
 import { createPending, trackedTimers } from '../src/clock/timers.ts';
@@ -72,6 +73,7 @@ describeEachDatabase('item check intervals', (dialect) => {
   /**
    * A collector on a manual clock: `advance` runs its polls in time order, each waiting for the
    * agent's real answer (the poll's work is tracked), so a minute of schedule takes the time of its I/O.
+   * The alarm engine beside it on the bus judges the samples: item states are its own.
    */
   const drivenCollector = async (bus: ReturnType<typeof createEventBus>) => {
     const clock = createManualClock();
@@ -86,8 +88,22 @@ describeEachDatabase('item check intervals', (dialect) => {
       timers,
       now: clock.now,
     });
+    const { notifier, alarmSettings } = t.sitewatch.services;
+    const alarms = createAlarmEngine({
+      db: t.database.db,
+      bus,
+      notifier,
+      settings: alarmSettings,
+      clock: clock.now,
+      timers,
+    });
+    await alarms.start();
     await collector.start();
-    return { clock, collector };
+    const stop = async () => {
+      await collector.stop();
+      await alarms.stop();
+    };
+    return { clock, collector, stop };
   };
 
   it('an item without an interval is read at every poll of its device (0, the default)', async () => {
@@ -105,7 +121,7 @@ describeEachDatabase('item check intervals', (dialect) => {
       for (let i = from; i < to; i++) items.set(ids[i]!, Number.isNaN(values[i]!) ? null : values[i]!);
       polls.push({ at: clockOf!(), items });
     });
-    const { clock, collector } = await drivenCollector(bus);
+    const { clock, collector, stop } = await drivenCollector(bus);
     clockOf = clock.timers.monotonic;
     try {
       // The first poll comes within one interval (a random start); then 60 s of the device's schedule.
@@ -121,7 +137,7 @@ describeEachDatabase('item check intervals', (dialect) => {
         expect(slow?.state, `poll ${s + 1}`).not.toBe(monitorState.unknown);
       }
     } finally {
-      await collector.stop();
+      await stop();
     }
     const start = polls[0]!.at;
     const timesOf = (id: number) => polls.filter((p) => p.items.has(id)).map((p) => p.at - start);
@@ -139,7 +155,7 @@ describeEachDatabase('item check intervals', (dialect) => {
     bus.subscribe('samples', ({ ids, from, to }) => {
       sampled.push(Array.from({ length: to - from }, (_, i) => ids[from + i]!));
     });
-    const { clock, collector } = await drivenCollector(bus);
+    const { clock, collector, stop } = await drivenCollector(bus);
     try {
       // One interval at a time: the first holds the first poll (a random start), each after it one poll.
       for (let poll = 0; poll < polls; poll++) {
@@ -147,7 +163,7 @@ describeEachDatabase('item check intervals', (dialect) => {
         after(collector, poll);
       }
     } finally {
-      await collector.stop();
+      await stop();
     }
     return sampled;
   };
