@@ -139,7 +139,6 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await options.settings.get('commons');
       await loadItems();
       await loadOpen(db, state, Math.floor(clock() / 1000));
-      await alarmIds.start();
     })();
     return started;
   };
@@ -192,6 +191,9 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       await ensureStarted();
       if (!fresh) await loadItems();
       await loadEscalation();
+      // Ids are reserved when the engine starts judging, not when an operation loaded it early: an
+      // operation raises nothing, and one that is refused changes no row.
+      await alarmIds.start();
       flushTimer = timers.setInterval(flush, options.flushEveryMs ?? 200);
       tickTimer = timers.setInterval(tick, options.tickMs ?? 1000);
       for (const t of [flushTimer, tickTimer]) t.unref();

@@ -13,6 +13,9 @@ export const area = defineArea({
     alarm_settings: { sites: 'global', announces: 'alarm_settings' },
     // Rows name a device or an item by kind; the alarm engine and the list read them whole.
     alarm_disabled: { sites: 'global' },
+    // The alarm ids' counter (hi/lo, alarms/ids.ts): kept in a backup, so a restored database gives
+    // no id twice, although the engine also raises it past the stored alarms at start.
+    id_blocks: { sites: 'global' },
   },
   secrets: Object.entries(alarmSettingSecrets).map(([key, fields]) => ({
     table: 'alarm_settings' as const,
