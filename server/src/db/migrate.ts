@@ -24,6 +24,7 @@ import * as m0022electricalSafety from './migrations/0022-electrical-safety.ts';
 import * as m0023energyMenus from './migrations/0023-energy-menus.ts';
 import * as m0024electricStatistics from './migrations/0024-electric-statistics-menu.ts';
 import * as m0025seriesBlocks from './migrations/0025-series-blocks.ts';
+import * as m0030holes from './migrations/0030-captcha-images-and-upload-owners.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0023-energy-menus': m0023energyMenus,
   '0024-electric-statistics-menu': m0024electricStatistics,
   '0025-series-blocks': m0025seriesBlocks,
+  '0030-captcha-images-and-upload-owners': m0030holes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

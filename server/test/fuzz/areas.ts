@@ -17,6 +17,7 @@ export const fuzzAreas = {
       'top_view_backgrounds',
       'top_view_components',
       'top_view_images',
+      'top_view_image_uses',
       'top_view_settings',
     ],
   },

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { readIdList, readJson, readJsonObject } from '../../db/json.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { SiteScope } from '../access/index.ts';
-import type { BackgroundRow, ComponentRow, NewComponent, PictureKey, TopViewRepository } from './repository.ts';
+import type { BackgroundRow, ComponentRow, NewComponent, PictureKey, TopViewRepository, Viewer } from './repository.ts';
 
 export interface TopViewDeps {
   repo: TopViewRepository;
@@ -60,12 +60,16 @@ export const createTopViewService = (deps: TopViewDeps) => {
     return site;
   };
 
-  /** Every image path named must be an image of the library (the format alone is the contract's). */
-  const requireImages = async (paths: (string | undefined)[]) => {
+  /**
+   * Every image path named must be an image of the library the caller sees (the format alone is the
+   * contract's): an image used only by another site's pictures is not theirs to place.
+   */
+  const requireImages = async (paths: (string | undefined)[], viewer: Viewer) => {
     const files = [...new Set(paths.filter((p): p is string => !!p).map((p) => p.slice(p.lastIndexOf('/') + 1)))];
-    const found = await repo.existingFiles(files);
+    const found = await repo.visibleFiles(files, viewer);
     if (files.some((f) => !found.has(f))) throw badRequest('topView.imageNotFound');
   };
+  const viewerOf = (scope: SiteScope, userId: number): Viewer => ({ userId, sites: scope.sites });
 
   const background = (row: BackgroundRow): BackgroundRecord => ({
     id: row.id,
@@ -151,9 +155,9 @@ export const createTopViewService = (deps: TopViewDeps) => {
     },
 
     /** Adds the background of a picture, replacing the one it had (one per site, site type and sub-site). */
-    async addBackground(input: z.infer<typeof backgroundInput>, scope: SiteScope) {
+    async addBackground(input: z.infer<typeof backgroundInput>, scope: SiteScope, userId: number) {
       await grantedSite(input.device_group_id, scope);
-      await requireImages([input.background]);
+      await requireImages([input.background], viewerOf(scope, userId));
       const t = now();
       const { t: _, ...fields } = input;
       return background(
@@ -161,13 +165,13 @@ export const createTopViewService = (deps: TopViewDeps) => {
       );
     },
 
-    async updateBackground(id: number, input: z.infer<typeof backgroundInput>, scope: SiteScope) {
+    async updateBackground(id: number, input: z.infer<typeof backgroundInput>, scope: SiteScope, userId: number) {
       const row = await repo.background(id);
       if (!row || !scope.has(row.device_group_id)) throw notFound('topView.backgroundNotFound');
       await grantedSite(input.device_group_id, scope);
       const other = await repo.backgroundOf(input);
       if (other && other.id !== id) throw badRequest('topView.backgroundExists');
-      await requireImages([input.background]);
+      await requireImages([input.background], viewerOf(scope, userId));
       const { t: _, ...fields } = input;
       const updated = await repo.updateBackground(id, {
         ...fields,
@@ -190,7 +194,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
      * created, and the picture's records not sent are deleted, all in one transaction. Everything is
      * checked before the first write, so a refused save changes nothing.
      */
-    async save(input: z.infer<typeof pictureSave>, scope: SiteScope) {
+    async save(input: z.infer<typeof pictureSave>, scope: SiteScope, userId: number) {
       const key = { device_group_id: input.device_group_id, type: input.type, parent_id: input.parent_id };
       // A target site outside the grant is refused (403) rather than hidden: the caller named it to write.
       scope.requireSites([key.device_group_id]);
@@ -226,16 +230,19 @@ export const createTopViewService = (deps: TopViewDeps) => {
           if (c.device_id === null || itemOwner.get(itemId) !== c.device_id)
             throw badRequest('topView.itemNotOfDevice', { id: itemId });
 
-      await requireImages([
-        input.background.background,
-        ...input.components.flatMap((c) => [
-          c.normal_img,
-          c.abnormal_img,
-          c.extend.iconUrl,
-          c.extend.device?.normal_img,
-          c.extend.device?.abnormal_img,
-        ]),
-      ]);
+      await requireImages(
+        [
+          input.background.background,
+          ...input.components.flatMap((c) => [
+            c.normal_img,
+            c.abnormal_img,
+            c.extend.iconUrl,
+            c.extend.device?.normal_img,
+            c.extend.device?.abnormal_img,
+          ]),
+        ],
+        viewerOf(scope, userId),
+      );
 
       const t = now();
       const row = (c: (typeof input.components)[number]): NewComponent => ({
@@ -337,17 +344,6 @@ export const createTopViewService = (deps: TopViewDeps) => {
       return items
         .filter((i) => wanted.length === 0 || wanted.includes(i.item_cell_name))
         .map((i) => liveItem(i, alarming));
-    },
-
-    /** The image library (shared by every site): backgrounds or icons, newest first. */
-    async images(kind: 'background' | 'icon') {
-      return (await repo.images(kind)).map((i) => ({
-        id: i.id,
-        url: `/api/v1/setting/top_view/file/${i.file}`,
-        name: i.name,
-        content_type: i.content_type,
-        size: i.size,
-      }));
     },
 
     gis: gisSites,
