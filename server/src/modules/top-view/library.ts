@@ -7,9 +7,11 @@ import type { TopViewRepository, Viewer } from './repository.ts';
 const quotaKey = 'UPLOAD_QUOTA';
 const defaultQuota = uploadQuota.parse({});
 
-/** Bytes as the quota messages show them: MB from 1 MB, else KB. */
-const sizeText = (bytes: number) =>
-  bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+/** Bytes as the quota messages show them: GB, MB or KB, to one decimal. */
+const sizeText = (bytes: number) => {
+  const [unit, size] = bytes >= 1024 ** 3 ? ['GB', 1024 ** 3] : bytes >= 1024 ** 2 ? ['MB', 1024 ** 2] : ['KB', 1024];
+  return `${Math.round((bytes / size) * 10) / 10} ${unit}`;
+};
 
 export const libraryUrl = (file: string) => `/api/v1/setting/top_view/file/${file}`;
 
