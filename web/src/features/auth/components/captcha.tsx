@@ -11,9 +11,9 @@ export const CaptchaImage = ({ id, onRefresh }: { id: string | null; onRefresh: 
       title={t('login.refreshCaptcha')}
       onClick={onRefresh}
       aria-label={t('login.refreshCaptcha')}
-      style={{ padding: 0, border: 0, background: 'none', cursor: 'pointer', height: 40 }}
+      style={{ padding: 0, border: 0, background: 'none', cursor: 'pointer', height: 50 }}
     >
-      {id && <img src={captchaUrl(id)} alt={t('login.captcha')} width={120} height={40} data-testid="captcha-image" />}
+      {id && <img src={captchaUrl(id)} alt={t('login.captcha')} width={150} height={50} data-testid="captcha-image" />}
     </button>
   );
 };
