@@ -1,5 +1,12 @@
 import { type Slapd, startSlapd } from '../../server/test/helpers/slapd.ts';
-import { adminHeaders, adminPassword, captchaCodeShown, enterConsole, withDb } from '../fixtures/product.ts';
+import {
+  adminHeaders,
+  adminPassword,
+  captchaCodeShown,
+  enterConsole,
+  setGlobalConfig,
+  withDb,
+} from '../fixtures/product.ts';
 import { expect, type Page, test } from '../fixtures/test.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -36,6 +43,8 @@ test('the administrator tests the directory and imports a user on the LDAP page'
     db.prepare('insert into role_menus (role_id, menu_id) values (?, ?)').run(id, 101);
     return id;
   }, false);
+  // The directory runs on loopback: the administrator allows it in the outbound policy (docs/ldap.md).
+  await setGlobalConfig(request, 'OUTBOUND', { allow: ['127.0.0.0/8'], deny: [] });
   const saved = await request.put('/api/v1/setting/ldap', {
     headers: admin,
     data: {

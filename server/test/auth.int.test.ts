@@ -102,7 +102,7 @@ describeEachDatabase('sign-in and sessions', (dialect) => {
     };
     const { id, code } = await newCaptcha();
     const image = await t.app.inject({ method: 'GET', url: `/api/v1/pub/login/captcha?id=${id}` });
-    // A raster image (finding 5: an SVG's glyph paths were read by a script); brute-force.int.test.ts tries to read it.
+    // A raster image (finding 5: an SVG's glyph paths were read by a script); captcha.int.test.ts tries to read it.
     expect(image.headers['content-type']).toContain('image/png');
     expect(image.rawPayload.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/pub/login/captcha?id=nope' })).statusCode).toBe(404);

@@ -10,7 +10,12 @@ import { snapshotDigest } from './helpers/db-snapshot.ts';
 import { createUser, encryptFor, loginHeader, postLogin, publicKeyOf } from './helpers/login.ts';
 import { type Slapd, startSlapd } from './helpers/slapd.ts';
 
-const noCaptcha = { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } };
+// The directory runs on loopback, which the outbound policy refuses unless allowed (docs/security.md).
+const testConfig = {
+  ...builtInDefaults,
+  LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false },
+  OUTBOUND: { allow: ['127.0.0.0/8', '::1'], deny: [] },
+};
 const adminPassword = 'Quartz-Lantern-42';
 
 /** The directory: alice and bob to import, carol never imported, dave also a local account, two eves. */
@@ -53,7 +58,7 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
   let stoppedAt: number | null = null;
   const t = useTestApp(dialect, {
     authenticator: undefined,
-    globalConfigDefaults: noCaptcha,
+    globalConfigDefaults: testConfig,
     loginRateLimit: { max: 100_000, timeWindow: 60_000 },
     clock: () => stoppedAt ?? Date.now(),
   });
@@ -86,7 +91,7 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
     return res.json().data;
   };
   const setLoginSafe = async (patch: Partial<LoginSafeConfig>) => {
-    const res = await call('POST', 'setting/gc', { k: 'LOGIN_SAFE', v: { ...noCaptcha.LOGIN_SAFE, ...patch } });
+    const res = await call('POST', 'setting/gc', { k: 'LOGIN_SAFE', v: { ...testConfig.LOGIN_SAFE, ...patch } });
     expect(res.json(), res.body).toMatchObject({ code: 0 });
   };
   const userRow = (name: string) =>

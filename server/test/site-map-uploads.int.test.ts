@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';
-import { tinyPng as png, uploadImage } from './helpers/uploads.ts';
+import { png, postImage } from './helpers/site-estate.ts';
 
 /**
  * The site map's uploads (issue 15; docs/site-map.md "Server"): images told by their content, SVG
@@ -31,7 +31,7 @@ describeEachDatabase('site-map uploads', (dialect) => {
     return res.body.data;
   };
   const upload = (url: string, field: string, filename: string, content: Buffer, token = 'admin-token') =>
-    uploadImage(t.app, url, field, filename, content, token);
+    postImage(t.app, url, field, filename, content, token);
   // User 1 is the administrator: the viewer made below must not take that id.
   beforeAll(async () => {
     const k = t.database.db.kysely;

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
+import { defaultLdapConfig } from '@sitewatch/contract/ldap';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addressAllowed } from '../src/notify/outbound.ts';
 import { useTestApp } from './helpers/build-app.ts';
@@ -92,6 +93,85 @@ describeEachDatabase('outbound guard of channel tests (SSRF)', (dialect) => {
     const read = await call('GET', 'setting/gc?k=OUTBOUND');
     expect(read.body.data).toEqual({ allow: ['127.0.0.0/8'], deny: ['127.0.0.1/32'] });
     expect((await outbound([])).status).toBe(200);
+  });
+});
+
+describeEachDatabase('outbound guard of the LDAP and mail tests (issue 27)', (dialect) => {
+  // A port that counts connections and closes each at once: the LDAP client and the mailer fail
+  // fast on it, and the count says whether a connection was attempted.
+  let server: Server;
+  let port = 0;
+  let connections = 0;
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+  });
+  const t = useTestApp(dialect);
+  const call = async (method: 'POST' | 'PUT', url: string, payload: unknown) => {
+    const res = await t.app.inject({
+      method,
+      url: `/api/v1/${url}`,
+      headers: { authorization: 'Bearer admin-token', 'accept-language': 'en_us' },
+      payload: payload as object,
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const { bind_password: _kept, ...ldapDefaults } = defaultLdapConfig;
+  const ldapTest = (host: string) =>
+    call('POST', 'setting/ldap/test', {
+      ...ldapDefaults,
+      url: `ldap://${host}:${port}`,
+      base_dn: 'dc=sitewatch,dc=test',
+      timeout_seconds: 2,
+    });
+  const mailTest = async (host: string) => {
+    const saved = await call('PUT', 'setting/email_service', {
+      host,
+      port,
+      security: 'none',
+      user: '',
+      password: '',
+      from: 'alarm@example.com',
+      enable: true,
+    });
+    expect(saved.status).toBe(200);
+    return call('POST', 'setting/email_service', { to: 'duty@example.com' });
+  };
+
+  it('refuses a directory or mail server on loopback, link-local or private ranges, without connecting', async () => {
+    for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]', '169.254.169.254', '10.0.0.1', '[::1]']) {
+      const ldap = await ldapTest(host);
+      expect(ldap.status, host).toBe(400);
+      expect(ldap.body.message, host).toMatch(
+        /^The LDAP server's address is not among the allowed outbound destinations/,
+      );
+      const mail = await mailTest(host.replace(/^\[|\]$/g, ''));
+      expect(mail.status, host).toBe(200);
+      expect(mail.body.data, host).toMatchObject({ result: 0, detail: 'destination not allowed' });
+    }
+    expect(connections).toBe(0);
+  });
+
+  it('connects once the administrator allows the range; a deny entry wins', async () => {
+    const outbound = (allow: string[], deny: string[]) =>
+      call('POST', 'setting/gc', { k: 'OUTBOUND', v: { allow, deny } });
+    expect((await outbound(['127.0.0.0/8'], [])).status).toBe(200);
+    const ldap = await ldapTest('127.0.0.1');
+    expect(ldap.body.message).toMatch(/^Cannot connect to the LDAP server/);
+    expect(connections).toBe(1);
+    expect((await mailTest('127.0.0.1')).body.data).toMatchObject({ result: 0 });
+    expect(connections).toBe(2);
+    expect((await outbound(['127.0.0.0/8'], ['127.0.0.1/32'])).status).toBe(200);
+    expect((await ldapTest('127.0.0.1')).body.message).toMatch(/not among the allowed outbound destinations/);
+    expect((await mailTest('127.0.0.1')).body.data).toMatchObject({ detail: 'destination not allowed' });
+    expect(connections).toBe(2);
   });
 });
 

@@ -6,7 +6,7 @@ import { createTopViewRepository } from '../src/modules/top-view/repository.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';
-import { tinyPng as png, uploadImage } from './helpers/uploads.ts';
+import { png, postImage } from './helpers/site-estate.ts';
 
 /**
  * The site map's server (issue 15; docs/site-map.md "Server"): one save creates, updates and deletes
@@ -50,7 +50,7 @@ describeEachDatabase('top view', (dialect) => {
 
   const ids = { north: 0, south: 0, empty: 0, northHall: 0, southHall: 0, deviceN: 0, deviceS: 0, itemN: 0, itemS: 0 };
   const upload = (url: string, field: string, filename: string, content: Buffer, token = 'admin-token') =>
-    uploadImage(t.app, url, field, filename, content, token);
+    postImage(t.app, url, field, filename, content, token);
   // Images of the library, uploaded before the pictures name them.
   let bg = '';
   let icon = '';

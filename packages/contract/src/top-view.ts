@@ -338,6 +338,30 @@ export const libraryImage = z.object({
 });
 export const iconRow = libraryImage.extend({ normal_img: imagePath.describe('The icon (001 §3 Icon).') });
 
+/**
+ * How much the image library may hold (issue 27; docs/site-map.md "Image library"): per uploader
+ * and in total, in images and in bytes. An upload past any of them is refused with what was reached.
+ */
+export const uploadQuota = z.strictObject({
+  user_images: z.number().int().min(1).max(1_000_000).default(200).describe('Images one user may upload.'),
+  user_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 4)
+    .default(100 * 1024 * 1024)
+    .describe('Bytes one user may upload (100 MB).'),
+  total_images: z.number().int().min(1).max(1_000_000).default(2000).describe('Images in the library.'),
+  total_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 4)
+    .default(1024 * 1024 * 1024)
+    .describe('Bytes in the library (1 GB).'),
+});
+export type UploadQuota = z.infer<typeof uploadQuota>;
+
 /** The rotation (carousel) setting (001 §3, §4, §5). */
 export const rotationSetting = z.object({
   enable: z.boolean().describe('Whether /fullScreen cycles the sites.'),
@@ -500,6 +524,30 @@ export const topViewRoutes = {
     tags,
     query: z.object({ t: tParam }),
     response: z.array(iconRow),
+  }),
+  deleteImage: defineRoute({
+    method: 'DELETE',
+    path: 'setting/top_view/images/:id',
+    summary: 'Delete an image of the library that no picture uses (one the caller may see)',
+    tags,
+    params: z.object({ id: id.describe('The image.') }),
+    response: z.null(),
+  }),
+  uploadQuota: defineRoute({
+    method: 'GET',
+    path: 'setting/top_view/upload_quota',
+    summary: 'How much the image library may hold, per user and in total (administrator)',
+    tags,
+    query: z.object({ t: tParam }),
+    response: uploadQuota,
+  }),
+  setUploadQuota: defineRoute({
+    method: 'PUT',
+    path: 'setting/top_view/upload_quota',
+    summary: 'Change how much the image library may hold (administrator)',
+    tags,
+    body: uploadQuota.extend({ t: tParam }),
+    response: uploadQuota,
   }),
   getRotation: defineRoute({
     method: 'GET',

@@ -5,6 +5,7 @@ export interface TopViewTables {
   top_view_backgrounds: TopViewBackgroundsTable;
   top_view_components: TopViewComponentsTable;
   top_view_images: TopViewImagesTable;
+  top_view_image_uses: TopViewImageUsesTable;
   top_view_settings: { k: string; v: string; updated_at: number };
 }
 
@@ -53,4 +54,14 @@ export interface TopViewImagesTable {
   content_type: string;
   size: number;
   created_at: number;
+  /** The uploader (migration 0030); null for images uploaded before, or when the user is gone. */
+  created_by: number | null;
+}
+
+/** Which picture uses which image (migration 0030), rewritten with every write of the picture. */
+export interface TopViewImageUsesTable {
+  image_id: number;
+  device_group_id: number;
+  site_type: number;
+  parent_id: number;
 }

@@ -109,6 +109,8 @@ export interface CaptchasTable {
   id: string;
   code: string;
   expires_at: number;
+  /** The PNG drawn at the first fetch (migration 0030), answered again on every later one. */
+  image: Generated<Uint8Array | null>;
 }
 
 export interface LoginAttemptsTable {

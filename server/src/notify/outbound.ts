@@ -6,10 +6,12 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { OutboundConfig } from '@sitewatch/contract/auth';
 
 /**
- * Guard of every outbound request of the notification channels (issue 11, finding 8: the channel
- * test was a server-side request forgery). The host is resolved once, every address is checked, and
- * the connection goes to the checked address (the socket's lookup is pinned, so a DNS answer that
- * changes between check and connect cannot reach an internal service). Redirects are not followed.
+ * Guard of every outbound connection to a destination an administrator typed: the notification
+ * channels (issue 11, finding 8: the channel test was a server-side request forgery), the mail
+ * server and the LDAP directory (issue 27: their tests told open from closed ports on internal
+ * hosts). The host is resolved once, every address is checked, and the connection goes to the
+ * checked address (the socket's lookup is pinned, so a DNS answer that changes between check and
+ * connect cannot reach an internal service). Redirects are not followed.
  */
 
 /** Ranges refused unless an administrator allows them: loopback, link-local, private, CGNAT, unspecified. */
@@ -61,15 +63,31 @@ const defaultPolicy: OutboundConfig = { allow: [], deny: [] };
 export const withOutboundPolicy = <T>(policy: () => Promise<OutboundConfig>, fn: () => Promise<T>): Promise<T> =>
   policyContext.run(policy, fn);
 
-/** Resolves `host` and answers its addresses if every one is allowed; refuses otherwise. */
-const resolveChecked = async (host: string): Promise<Array<{ address: string; family: number }>> => {
-  const policy = (await policyContext.getStore()?.()) ?? defaultPolicy;
+/**
+ * The address a connection to `host` may go to: resolved once, every address checked against the
+ * policy (the one given, else the one `withOutboundPolicy` set), the first answered. Refuses with
+ * OutboundRefused before any connection is attempted.
+ */
+export const checkedAddress = async (
+  host: string,
+  given?: OutboundConfig,
+): Promise<{ address: string; family: number }> => {
+  const policy = given ?? (await policyContext.getStore()?.()) ?? defaultPolicy;
   const bare = host.replace(/^\[|\]$/g, '');
   const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await dnsLookup(bare, { all: true });
-  if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a.address, policy)))
+  const [first] = addresses;
+  if (!first || addresses.some((a) => !addressAllowed(a.address, policy)))
     throw new OutboundRefused('destination address not allowed');
-  return addresses;
+  return first;
 };
+
+/** A socket `lookup` that answers only the checked address, whatever DNS would answer now (rebinding). */
+export const pinnedLookup =
+  (target: { address: string; family: number }): LookupFunction =>
+  (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: unknown[]) => void)(null, [target]);
+    else callback(null, target.address, target.family);
+  };
 
 /** An HTTP(S) request to a checked address; answers status and body, never follows a redirect. */
 export const guardedRequest = async (
@@ -78,13 +96,7 @@ export const guardedRequest = async (
 ): Promise<{ status: number; text: string }> => {
   const target = new URL(url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new OutboundRefused('scheme not allowed');
-  const [first] = await resolveChecked(target.hostname);
-  if (!first) throw new OutboundRefused('destination address not allowed');
-  // The socket connects to the address just checked, whatever DNS would answer now (rebinding).
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: unknown[]) => void)(null, [first]);
-    else callback(null, first.address, first.family);
-  };
+  const lookup = pinnedLookup(await checkedAddress(target.hostname));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(

@@ -316,6 +316,11 @@ export const makers: { [T in TableName]?: (c: MakeContext, s: Side) => Promise<n
       .executeTakeFirstOrThrow();
     return row.id;
   },
+  // A picture's background names the estate's image: the site's use of it.
+  top_view_image_uses: async ({ api, estate }, s) => {
+    await api('POST', 'setting/top_view/background', { device_group_id: s.site, type: 1, background: estate.image });
+    return undefined;
+  },
   role_sites: async ({ api, db, estate }, s) => {
     // Roles are global (their list shows every role): the name is no site's.
     const role = await api('POST', 'setting/roles', {
@@ -415,6 +420,7 @@ export const makeOrder: TableName[] = [
   'samples_1h',
   'top_view_components',
   'top_view_backgrounds',
+  'top_view_image_uses',
   'role_sites',
   'work_orders',
   'work_order_history',

@@ -1,6 +1,6 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
-import { type Estate, multipartFile, png, type Side } from './site-estate.ts';
+import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
 /** What a route's call was given by its `prepare` (rows it needs, made first). */
 export type Prepared = Record<string, string | number>;
@@ -329,6 +329,20 @@ const routes: Record<string, Example> = {
     upload: () => multipartFile('image', 'back.png', png, 'image/png'),
   },
   'POST /api/v1/setting/top_view/normal_icon': { upload: () => multipartFile('image', 'icon.png', png, 'image/png') },
+  // The library is global rows; who may see and delete which image is site-map-library.int.test.ts.
+  'DELETE /api/v1/setting/top_view/images/:id': {
+    table: 'top_view_images',
+    fresh: true,
+    make: async ({ t, db }) => {
+      const file = (await uploadImage(t)).split('/').pop()!;
+      const row = await db.kysely
+        .selectFrom('top_view_images')
+        .select('id')
+        .where('file', '=', file)
+        .executeTakeFirst();
+      return row!.id;
+    },
+  },
   'PUT /api/v1/gis': { body: (s) => ({ sites: [{ id: s.site, longitude: 120, latitude: 30 }] }) },
 
   // ---------- inspection ----------

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import type { AppDeps } from '../../src/app.ts';
 import type { AnyArea, SiteMapping, TableName } from '../../src/area.ts';
@@ -128,15 +129,27 @@ export const multipartFile = (field: string, filename: string, content: Buffer, 
   };
 };
 
-/** Uploads an image to the site map's library; answers its path. */
-export const uploadImage = async (t: TestApp) => {
-  const { payload, headers } = multipartFile('image', 'plan.png', png, 'image/png');
-  const res = await t.app.inject({
+/** Posts one file to a site-map upload route (`image_backgroup`, `normal_icon`), as a browser's FormData does. */
+export const postImage = (
+  app: FastifyInstance,
+  route: string,
+  field: string,
+  filename: string,
+  content: Buffer,
+  token = 'admin-token',
+) => {
+  const { payload, headers } = multipartFile(field, filename, content, 'image/png');
+  return app.inject({
     method: 'POST',
-    url: '/api/v1/setting/top_view/image_backgroup',
-    headers: { ...headers, authorization: 'Bearer admin-token' },
+    url: `/api/v1/setting/top_view/${route}`,
+    headers: { ...headers, authorization: `Bearer ${token}`, 'accept-language': 'zh-CN' },
     payload,
   });
+};
+
+/** Uploads an image to the site map's library; answers its path. */
+export const uploadImage = async (t: TestApp) => {
+  const res = await postImage(t.app, 'image_backgroup', 'image', 'plan.png', png);
   if (res.statusCode !== 200) throw new Error(`image upload: ${res.body}`);
   return res.json().data.url as string;
 };

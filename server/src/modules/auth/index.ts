@@ -6,7 +6,6 @@ import { notFound, notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AccessService } from '../access/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
-import { renderCaptcha } from './captcha.ts';
 import type { LoginKey } from './login-key.ts';
 import type { AuthService, RequestMeta } from './service.ts';
 
@@ -61,15 +60,16 @@ export const registerAuth = (
     {
       config: { auth: false, rateLimit: deps.rateLimit },
       schema: {
-        summary: 'The captcha image (PNG, drawn afresh on each request) of a captcha id',
+        summary:
+          'The captcha image (PNG) of a captcha id: drawn at the first request, the same bytes on every later one',
         tags: ['auth'],
         querystring: z.object({ id: z.string().min(1).max(64) }),
       },
     },
     async (request, reply) => {
-      const text = await auth.captchaText((request.query as { id: string }).id);
-      if (text === null) throw notFound();
-      return reply.type('image/png').header('cache-control', 'no-store').send(renderCaptcha(text));
+      const image = await auth.captchaImage((request.query as { id: string }).id);
+      if (image === null) throw notFound();
+      return reply.type('image/png').header('cache-control', 'no-store').send(image);
     },
   );
 

@@ -231,6 +231,9 @@ const captchaQueries = (k: Kysely<Database>) => ({
   insertCaptcha: (id: string, code: string, expires_at: number) =>
     k.insertInto('captchas').values({ id, code, expires_at }).execute(),
   findCaptcha: (id: string) => k.selectFrom('captchas').selectAll().where('id', '=', id).executeTakeFirst(),
+  /** Keeps the first image drawn for a captcha; a later one (a second first fetch) is not kept. */
+  keepCaptchaImage: (id: string, image: Buffer) =>
+    k.updateTable('captchas').set({ image }).where('id', '=', id).where('image', 'is', null).execute(),
   /** Takes a captcha: it is deleted, so it is accepted at most once. */
   takeCaptcha: async (id: string) => {
     const row = await k.selectFrom('captchas').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,10 +1,11 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { checkPassword, isLanguage, type Language, nowSeconds } from '@sitewatch/contract';
 import type { AutoLoginPeriod, LoginAnswer } from '@sitewatch/contract/auth';
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import { newCaptchaCode, renderCaptcha } from './captcha.ts';
 import { createCredentialChecks, passwordRulesError, type RequestMeta } from './credentials.ts';
 import type { LoginKey } from './login-key.ts';
 import type { LoginPolicy } from './login-policy.ts';
@@ -16,8 +17,6 @@ export type { RequestMeta } from './credentials.ts';
 
 /** A captcha is kept this long and accepted once. */
 export const captchaTtlSeconds = 120;
-/** Captcha characters: no 0/O, 1/I/l look-alikes. */
-const captchaAlphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 export interface AuthDeps {
   repo: AuthRepository;
@@ -73,16 +72,23 @@ export const createAuthService = ({
 
     async newCaptcha(): Promise<string> {
       const id = randomUUID();
-      const code = Array.from({ length: 4 }, () => captchaAlphabet[randomInt(captchaAlphabet.length)]).join('');
       await repo.purgeCaptchas(now());
-      await repo.insertCaptcha(id, code, now() + captchaTtlSeconds);
+      await repo.insertCaptcha(id, newCaptchaCode(), now() + captchaTtlSeconds);
       return id;
     },
 
-    /** The text to draw for a captcha id, or null when it is unknown or expired. */
-    async captchaText(id: string): Promise<string | null> {
+    /**
+     * The image of a captcha id (PNG), or null when it is unknown or expired. It is drawn at the
+     * first fetch and kept with the captcha: every fetch answers the same bytes, so fetching again
+     * gives a script nothing new to combine (issue 27). Two first fetches at once keep one drawing.
+     */
+    async captchaImage(id: string): Promise<Buffer | null> {
       const row = await repo.findCaptcha(id);
-      return row && row.expires_at >= now() ? row.code : null;
+      if (!row || row.expires_at < now()) return null;
+      if (row.image) return Buffer.from(row.image);
+      await repo.keepCaptchaImage(id, renderCaptcha(row.code));
+      const kept = await repo.findCaptcha(id);
+      return kept?.image ? Buffer.from(kept.image) : null;
     },
 
     async login(

@@ -1,3 +1,6 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import type { OutboundConfig } from '@sitewatch/contract/auth';
 import { type LdapConfig, userNamePlaceholder } from '@sitewatch/contract/ldap';
 import {
   Client,
@@ -10,9 +13,13 @@ import {
   ResultCodeError,
   SizeLimitExceededError,
 } from 'ldapts';
+import { checkedAddress, OutboundRefused, pinnedLookup } from '../../notify/outbound.ts';
 
-/** Where talking to the directory went wrong, so the administrator knows what to fix. */
-export type DirectoryStage = 'connect' | 'tls' | 'bind' | 'base' | 'filter' | 'search';
+/**
+ * Where talking to the directory went wrong, so the administrator knows what to fix; `notAllowed`:
+ * the outbound policy refused its address and no connection was attempted.
+ */
+export type DirectoryStage = 'notAllowed' | 'connect' | 'tls' | 'bind' | 'base' | 'filter' | 'search';
 
 /** A failure of the directory itself (not of a user's password), with its stage and reason. */
 export class DirectoryError extends Error {
@@ -127,16 +134,47 @@ const userOf = (settings: DirectorySettings, entry: Entry): DirectoryUser => ({
 });
 
 /**
- * One conversation with the directory: connects (StartTLS when asked), binds with the service
- * account (anonymous when no bind DN), runs `work`, and always unbinds. Every failure becomes a
- * DirectoryError that says which stage failed.
+ * Connections to the address the outbound policy allows for the directory's host, refused before
+ * any is attempted otherwise (issue 27: a connection test told open from closed ports on internal
+ * hosts). The host name stays the connection's, so TLS checks the certificate against it.
+ */
+const guardedConnections = async (url: string, policy: OutboundConfig) => {
+  let lookup: net.LookupFunction;
+  try {
+    lookup = pinnedLookup(await checkedAddress(new URL(url).hostname, policy));
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw new DirectoryError('notAllowed', err.message);
+    throw new DirectoryError('connect', reasonOf(err));
+  }
+  return {
+    createConnection: ((port: number, host: string) => net.connect({ port, host, lookup })) as typeof net.connect,
+    // ldapts calls it as (port, host, options) for ldaps://, and with options alone for StartTLS
+    // over the socket already connected.
+    createSecureConnection: ((...args: unknown[]) =>
+      typeof args[0] === 'object'
+        ? tls.connect(args[0] as tls.ConnectionOptions)
+        : tls.connect({
+            ...(args[2] as tls.ConnectionOptions),
+            port: args[0] as number,
+            host: args[1] as string,
+            lookup,
+          })) as typeof tls.connect,
+  };
+};
+
+/**
+ * One conversation with the directory: connects (StartTLS when asked) to an address the outbound
+ * policy allows, binds with the service account (anonymous when no bind DN), runs `work`, and
+ * always unbinds. Every failure becomes a DirectoryError that says which stage failed.
  */
 export const withDirectory = async <T>(
   settings: DirectorySettings,
+  policy: OutboundConfig,
   work: (session: DirectorySession) => Promise<T>,
 ): Promise<T> => {
   const timeout = settings.timeout_seconds * 1000;
   const tlsOptions = { rejectUnauthorized: settings.tls_reject_unauthorized };
+  const connections = await guardedConnections(settings.url, policy);
   const newClient = () => {
     try {
       // ldapts speaks TLS from the first byte whenever it is given TLS options: only for ldaps://.
@@ -146,6 +184,7 @@ export const withDirectory = async <T>(
         timeout,
         connectTimeout: timeout,
         strictDN: false,
+        ...connections,
         ...(secure ? { tlsOptions } : {}),
       });
     } catch (err) {

@@ -16,7 +16,14 @@ import { AppError, type FieldError } from '../../http/errors.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { AuthService, RequestMeta } from '../auth/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
-import { DirectoryError, type DirectorySession, filterForList, filterProblem, withDirectory } from './directory.ts';
+import {
+  DirectoryError,
+  type DirectorySession,
+  type DirectorySettings,
+  filterForList,
+  filterProblem,
+  withDirectory,
+} from './directory.ts';
 import type { LdapRepository, LocalUser } from './repository.ts';
 
 export interface LdapDeps {
@@ -59,6 +66,9 @@ const directoryProblem = (err: unknown): never => {
  */
 export const createLdapService = ({ repo, config, audit, auth, log, clock = Date.now }: LdapDeps) => {
   const now = () => nowSeconds(clock());
+  /** Every conversation with the directory goes only where the outbound policy allows. */
+  const directory = async <T>(settings: DirectorySettings, work: (session: DirectorySession) => Promise<T>) =>
+    withDirectory(settings, await config.get('OUTBOUND'), work);
 
   /** The settings as edited, with the kept bind password unless a new one is given. */
   const merged = async (input: LdapSettingsInput): Promise<LdapConfig> => {
@@ -137,7 +147,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
       const fields = checkSettings(settings);
       if (!settings.base_dn) fields.push({ path: 'body.base_dn', message: 'ldap.validation.baseDnRequired' });
       if (fields.length > 0) throw invalid(fields);
-      const users = await withDirectory(settings, (dir) => dir.search(filterForList(settings), testCountLimit)).catch(
+      const users = await directory(settings, (dir) => dir.search(filterForList(settings), testCountLimit)).catch(
         directoryProblem,
       );
       return { users_found: users.length, sample: users.slice(0, testSampleSize).map((u) => u.user_name) };
@@ -145,7 +155,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
 
     async remoteUsers(query: { page: number; limit: number; name?: string | undefined }) {
       const settings = await enabledConfig();
-      const found = await withDirectory(settings, (dir) =>
+      const found = await directory(settings, (dir) =>
         dir.search(filterForList(settings, query.name), remoteUserListCap),
       ).catch(directoryProblem);
       found.sort((a, b) => a.user_name.localeCompare(b.user_name) || a.dn.localeCompare(b.dn));
@@ -171,7 +181,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
       if (fields.length > 0 || groupId === null) throw invalid(fields);
       const names = [...new Set(body.user_names)];
       // Every entry is read from the directory first, so a failure there imports nobody.
-      const entries = await withDirectory(settings, async (dir) => {
+      const entries = await directory(settings, async (dir) => {
         const out = [];
         for (const name of names) out.push({ name, entry: await dir.findUser(name) });
         return out;
@@ -205,7 +215,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
     async checkOwnPassword(userName: string, password: string): Promise<boolean> {
       const settings = await config.get('LDAP');
       if (!settings.enabled) return false;
-      return withDirectory(settings, async (dir: DirectorySession) => {
+      return directory(settings, async (dir: DirectorySession) => {
         const entry = await dir.findUser(userName);
         return entry !== null && entry.user_name === userName && (await dir.checkPassword(entry.dn, password));
       }).catch((err) => {
@@ -238,7 +248,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
         throw error;
       };
       const check = async (userName: string, password: string, typed: LocalUser | undefined) => {
-        const verified = await withDirectory(settings, async (dir: DirectorySession) => {
+        const verified = await directory(settings, async (dir: DirectorySession) => {
           const entry = await dir.findUser(userName);
           if (!entry) return null;
           const local = typed?.user_name === entry.user_name ? typed : await repo.findUserByName(entry.user_name);

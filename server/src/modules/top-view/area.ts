@@ -7,7 +7,10 @@ export const area = defineArea({
   tables: {
     top_view_backgrounds: { sites: { site: 'device_group_id' } },
     top_view_components: { sites: { site: 'device_group_id' } },
+    // An image belongs to no one site: a user sees those the pictures of their sites use (the
+    // uses below), and the unused ones they uploaded (docs/site-map.md "Image library").
     top_view_images: { sites: 'global' },
+    top_view_image_uses: { sites: { site: 'device_group_id' } },
     top_view_settings: { sites: 'global' },
   },
   uploads: ['top-view'],

@@ -1,13 +1,17 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { topViewRoutes as r } from '@sitewatch/contract/top-view';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus/bus.ts';
 import { announceAtOnce } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
+import { notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
-import { createTopViewRepository } from './repository.ts';
+import { createImageLibrary } from './library.ts';
+import { createTopViewRepository, type Viewer } from './repository.ts';
 import { createTopViewService } from './service.ts';
 import { createTicketStore } from './tickets.ts';
-import { registerTopViewUploads } from './uploads.ts';
+import { libraryDir, registerTopViewUploads } from './uploads.ts';
 
 /** The editor /groupmap_edit (migration 0016): its writes need the edit function. */
 const editPicture = { menu: 214, func: 'edit' } as const;
@@ -23,27 +27,40 @@ export const registerTopView = (
   app: FastifyInstance,
   deps: { db: Db; dataDir: string; clock?: () => number; bus?: Pick<EventBus, 'publish'> },
 ) => {
-  const service = createTopViewService({
-    repo: createTopViewRepository(deps.db, announceAtOnce(deps.bus)),
-    clock: deps.clock,
-  });
+  const repo = createTopViewRepository(deps.db, announceAtOnce(deps.bus));
+  const service = createTopViewService({ repo, clock: deps.clock });
+  const library = createImageLibrary({ repo, clock: deps.clock });
   const scope = (request: FastifyRequest) => request.server.access.scope(request);
+  const userOf = (request: FastifyRequest) => {
+    if (!request.principal) throw notLoggedIn();
+    return request.principal.user_id;
+  };
+  const viewer = async (request: FastifyRequest): Promise<Viewer> => ({
+    userId: userOf(request),
+    sites: (await scope(request)).sites,
+  });
 
   addRoute(app, r.backgrounds, async ({ query, request }) =>
     service.backgrounds(query.device_group_id, await scope(request)),
   );
-  addRoute(app, r.addBackground, async ({ body, request }) => service.addBackground(body, await scope(request)), {
-    permission: editPicture,
-    messageKey: 'topView.backgroundAdded',
-  });
+  addRoute(
+    app,
+    r.addBackground,
+    async ({ body, request }) => service.addBackground(body, await scope(request), userOf(request)),
+    {
+      permission: editPicture,
+      messageKey: 'topView.backgroundAdded',
+    },
+  );
   addRoute(
     app,
     r.updateBackground,
-    async ({ params, body, request }) => service.updateBackground(params.id, body, await scope(request)),
+    async ({ params, body, request }) =>
+      service.updateBackground(params.id, body, await scope(request), userOf(request)),
     { permission: editPicture, messageKey: 'topView.backgroundUpdated' },
   );
   addRoute(app, r.picture, async ({ query, request }) => service.picture(query, await scope(request)));
-  addRoute(app, r.save, async ({ body, request }) => service.save(body, await scope(request)), {
+  addRoute(app, r.save, async ({ body, request }) => service.save(body, await scope(request), userOf(request)), {
     permission: editPicture,
     messageKey: 'topView.saved',
     // A whole canvas: 2 000 components with their device bindings pass 1 MB.
@@ -72,9 +89,34 @@ export const registerTopView = (
     auth: false,
     rateLimit: { max: 30, timeWindow: 60_000 },
   });
-  addRoute(app, r.backgroundImages, () => service.images('background'));
-  addRoute(app, r.icons, async () => (await service.images('icon')).map((i) => ({ ...i, normal_img: i.url })));
-  registerTopViewUploads(app, { db: deps.db, dataDir: deps.dataDir, permission: editPicture, clock: deps.clock });
+  addRoute(app, r.backgroundImages, async ({ request }) => library.images('background', await viewer(request)));
+  addRoute(app, r.icons, async ({ request }) =>
+    (await library.images('icon', await viewer(request))).map((i) => ({ ...i, normal_img: i.url })),
+  );
+  addRoute(
+    app,
+    r.deleteImage,
+    async ({ params, request }) => {
+      const file = await library.remove(params.id, await viewer(request));
+      // The row is gone, so the file is no longer served; a file left behind is only disk.
+      await rm(path.join(libraryDir(deps.dataDir), file), { force: true }).catch((err) =>
+        request.log.warn({ err, file }, 'site map: the file of a deleted image stays on disk'),
+      );
+      return null;
+    },
+    { permission: editPicture, messageKey: 'topView.imageDeleted' },
+  );
+  addRoute(app, r.uploadQuota, () => library.quota(), { permission: 'admin' });
+  addRoute(
+    app,
+    r.setUploadQuota,
+    ({ body }) => {
+      const { t: _, ...quota } = body;
+      return library.setQuota(quota);
+    },
+    { permission: 'admin', messageKey: 'topView.quotaSaved' },
+  );
+  registerTopViewUploads(app, { library, dataDir: deps.dataDir, permission: editPicture, userOf });
   addRoute(app, r.gis, async ({ request }) => service.gis(await scope(request)));
   addRoute(app, r.setGis, async ({ body, request }) => service.setGis(body.sites, await scope(request)), {
     permission: editGis,

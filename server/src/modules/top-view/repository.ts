@@ -1,6 +1,7 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import { announceAtOnce, type Changes } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
+import type { Database } from '../../db/schema.ts';
 import type { TopViewBackgroundsTable, TopViewComponentsTable, TopViewImagesTable } from '../../db/schema-top-view.ts';
 
 export type BackgroundRow = Selectable<TopViewBackgroundsTable>;
@@ -16,10 +17,154 @@ export interface PictureKey {
   parent_id: number;
 }
 
+/** Who looks at the image library: the user, and their granted sites (null: every site, the administrator). */
+export interface Viewer {
+  userId: number;
+  sites: number[] | null;
+}
+
+/** The stored names of library images in a text (a path, or a component's JSON). */
+export const filesIn = (text: string): string[] => text.match(/[0-9a-f]{32}\.(?:png|jpg|gif|svg)/g) ?? [];
+
+/**
+ * Rewrites which images one picture uses, from its stored background and components: called in
+ * the transaction of every write of a picture, so the library's scoping and the in-use check can
+ * never miss a write.
+ */
+const refreshUses = async (tx: Kysely<Database>, key: PictureKey) => {
+  const background = await tx
+    .selectFrom('top_view_backgrounds')
+    .select('background')
+    .where('device_group_id', '=', key.device_group_id)
+    .where('type', '=', key.type)
+    .where('parent_id', '=', key.parent_id)
+    .executeTakeFirst();
+  const components = await tx
+    .selectFrom('top_view_components')
+    .select(['normal_img', 'abnormal_img', 'extend'])
+    .where('device_group_id', '=', key.device_group_id)
+    .where('site_type', '=', key.type)
+    .where('parent_id', '=', key.parent_id)
+    .execute();
+  const files = new Set(
+    [background?.background ?? '', ...components.flatMap((c) => [c.normal_img, c.abnormal_img, c.extend])].flatMap(
+      filesIn,
+    ),
+  );
+  await tx
+    .deleteFrom('top_view_image_uses')
+    .where('device_group_id', '=', key.device_group_id)
+    .where('site_type', '=', key.type)
+    .where('parent_id', '=', key.parent_id)
+    .execute();
+  if (files.size === 0) return;
+  const images = await tx
+    .selectFrom('top_view_images')
+    .select('id')
+    .where('file', 'in', [...files])
+    .execute();
+  if (images.length === 0) return;
+  await tx
+    .insertInto('top_view_image_uses')
+    .values(
+      images.map((i) => ({
+        image_id: i.id,
+        device_group_id: key.device_group_id,
+        site_type: key.type,
+        parent_id: key.parent_id,
+      })),
+    )
+    .execute();
+};
+
+/** The image library: who may see which image (docs/site-map.md "Image library"), uploads and the quota. */
+const imageQueries = (k: Kysely<Database>) => {
+  /**
+   * Images the viewer may see: all for the administrator; otherwise those a picture of a granted
+   * site uses, and those no picture uses that the viewer uploaded.
+   */
+  const visibleImages = (viewer: Viewer) => {
+    const q = k.selectFrom('top_view_images as i').selectAll('i');
+    const { sites } = viewer;
+    if (sites === null) return q;
+    return q.where((eb) => {
+      const unused = eb.not(
+        eb.exists(eb.selectFrom('top_view_image_uses as u').select('u.image_id').whereRef('u.image_id', '=', 'i.id')),
+      );
+      const mine = eb.and([eb('i.created_by', '=', viewer.userId), unused]);
+      if (sites.length === 0) return mine;
+      return eb.or([
+        eb.exists(
+          eb
+            .selectFrom('top_view_image_uses as u')
+            .select('u.image_id')
+            .whereRef('u.image_id', '=', 'i.id')
+            .where('u.device_group_id', 'in', sites),
+        ),
+        mine,
+      ]);
+    });
+  };
+
+  return {
+    /** The library of one kind as the viewer may see it, newest first. */
+    images: (kind: string, viewer: Viewer) =>
+      visibleImages(viewer).where('i.kind', '=', kind).orderBy('i.id', 'desc').execute(),
+    visibleImage: (id: number, viewer: Viewer) => visibleImages(viewer).where('i.id', '=', id).executeTakeFirst(),
+    /** Of these stored names, those of images the viewer may see. */
+    visibleFiles: async (files: string[], viewer: Viewer) =>
+      files.length === 0
+        ? new Set<string>()
+        : new Set((await visibleImages(viewer).where('i.file', 'in', files).execute()).map((r) => r.file)),
+    addImage: (row: Omit<Insertable<TopViewImagesTable>, 'id'>) =>
+      k.insertInto('top_view_images').values(row).returningAll().executeTakeFirstOrThrow(),
+    /**
+     * Deletes an image no picture uses; 0 when one does. On PostgreSQL a save that starts using it
+     * meanwhile makes the delete fail on the uses' foreign key: that too answers 0.
+     */
+    deleteUnusedImage: async (id: number) => {
+      try {
+        const deleted = await k
+          .deleteFrom('top_view_images')
+          .where('id', '=', id)
+          .where((eb) =>
+            eb.not(
+              eb.exists(eb.selectFrom('top_view_image_uses as u').select('u.image_id').where('u.image_id', '=', id)),
+            ),
+          )
+          .executeTakeFirst();
+        return Number(deleted.numDeletedRows);
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 0;
+        throw err;
+      }
+    },
+    /** Images and bytes in the library, and those uploaded by one user (the quota). */
+    usage: async (userId: number) => {
+      const count = (q: ReturnType<typeof k.selectFrom<'top_view_images'>>) =>
+        q
+          .select((eb) => [eb.fn.countAll<number>().as('images'), eb.fn.sum<number | null>('size').as('bytes')])
+          .executeTakeFirstOrThrow()
+          .then((r) => ({ images: Number(r.images), bytes: Number(r.bytes ?? 0) }));
+      const [total, user] = await Promise.all([
+        count(k.selectFrom('top_view_images')),
+        count(k.selectFrom('top_view_images').where('created_by', '=', userId)),
+      ]);
+      return { total, user };
+    },
+    imageByFile: (file: string) =>
+      k.selectFrom('top_view_images').selectAll().where('file', '=', file).executeTakeFirst(),
+  };
+};
+
 /** The site map's rows; the rules (grants, validation, messages) are the service's. */
 export const createTopViewRepository = (db: Db, changes: Changes = announceAtOnce(undefined)) => {
   const k = db.kysely;
+
   return {
+    ...imageQueries(k),
+
     site: (id: number) =>
       k.selectFrom('device_groups').select(['id', 'name', 'parent_id']).where('id', '=', id).executeTakeFirst(),
     sites: (ids: number[] | null) => {
@@ -111,11 +256,24 @@ export const createTopViewRepository = (db: Db, changes: Changes = announceAtOnc
           .where('type', '=', key.type)
           .where('parent_id', '=', key.parent_id)
           .execute();
-        return tx.insertInto('top_view_backgrounds').values(row).returningAll().executeTakeFirstOrThrow();
+        const added = await tx.insertInto('top_view_backgrounds').values(row).returningAll().executeTakeFirstOrThrow();
+        await refreshUses(tx, key);
+        return added;
       });
     },
+    /** Changes a background, which may move it to another picture: the uses of both are rewritten. */
     updateBackground: (id: number, row: NewBackground) =>
-      k.updateTable('top_view_backgrounds').set(row).where('id', '=', id).returningAll().executeTakeFirst(),
+      k.transaction().execute(async (tx) => {
+        const before = await tx.selectFrom('top_view_backgrounds').selectAll().where('id', '=', id).executeTakeFirst();
+        const updated = await tx
+          .updateTable('top_view_backgrounds')
+          .set(row)
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        for (const b of [before, updated]) if (b) await refreshUses(tx, b);
+        return updated;
+      }),
 
     components: (key: PictureKey) =>
       k
@@ -170,6 +328,7 @@ export const createTopViewRepository = (db: Db, changes: Changes = announceAtOnc
           const r = await tx.insertInto('top_view_components').values(row).returning('id').executeTakeFirstOrThrow();
           createdIds.push(r.id);
         }
+        await refreshUses(tx, key);
         return { deleted: Number(deleted.numDeletedRows), createdIds };
       }),
 
@@ -187,24 +346,13 @@ export const createTopViewRepository = (db: Db, changes: Changes = announceAtOnc
           .where('device_group_id', '=', siteId)
           .$if(parentIds !== null, (q) => q.where('parent_id', 'in', parentIds!))
           .executeTakeFirst();
+        await tx
+          .deleteFrom('top_view_image_uses')
+          .where('device_group_id', '=', siteId)
+          .$if(parentIds !== null, (q) => q.where('parent_id', 'in', parentIds!))
+          .execute();
         return Number(c.numDeletedRows) + Number(b.numDeletedRows);
       }),
-
-    images: (kind: string) =>
-      k.selectFrom('top_view_images').selectAll().where('kind', '=', kind).orderBy('id', 'desc').execute(),
-    addImage: (row: Omit<Insertable<TopViewImagesTable>, 'id'>) =>
-      k.insertInto('top_view_images').values(row).returningAll().executeTakeFirstOrThrow(),
-    /** Of these stored names, those in the library. */
-    existingFiles: async (files: string[]) =>
-      files.length === 0
-        ? new Set<string>()
-        : new Set(
-            (await k.selectFrom('top_view_images').select('file').where('file', 'in', files).execute()).map(
-              (r) => r.file,
-            ),
-          ),
-    imageByFile: (file: string) =>
-      k.selectFrom('top_view_images').selectAll().where('file', '=', file).executeTakeFirst(),
 
     setting: async (key: string) =>
       (await k.selectFrom('top_view_settings').select('v').where('k', '=', key).executeTakeFirst())?.v,

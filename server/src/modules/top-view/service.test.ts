@@ -92,10 +92,14 @@ const fakeWorld = () => {
     },
     clearSite: async () => 0,
     images: async () => [],
+    visibleImage: async () => undefined,
+    // The library's scoping is tested on real databases (site-map-library.int.test.ts).
+    visibleFiles: async (files) => new Set(files.filter((f) => f === bgFile || f === iconFile)),
     addImage: async () => {
       throw new Error('not used');
     },
-    existingFiles: async (files) => new Set(files.filter((f) => f === bgFile || f === iconFile)),
+    deleteUnusedImage: async () => 0,
+    usage: async () => ({ total: { images: 0, bytes: 0 }, user: { images: 0, bytes: 0 } }),
     imageByFile: async () => undefined,
     setting: async (key) => settings.get(key),
     putSetting: async (key, v) => {
@@ -131,10 +135,14 @@ const refusal = async (promise: Promise<unknown>) => {
 describe('top-view service: save', () => {
   it('splits the canvas into creates and updates, and answers the ids in the order sent', async () => {
     const w = fakeWorld();
-    const first = await w.service.save(save({ components: [comp(), comp({ device_id: 10, item_ids: [100] })] }), all);
+    const first = await w.service.save(
+      save({ components: [comp(), comp({ device_id: 10, item_ids: [100] })] }),
+      all,
+      1,
+    );
     expect(first).toMatchObject({ created: 2, updated: 0, deleted: 0 });
     const [a, b] = first.ids;
-    const second = await w.service.save(save({ components: [comp({ id: b, top: 50 }), comp()] }), all);
+    const second = await w.service.save(save({ components: [comp({ id: b, top: 50 }), comp()] }), all, 1);
     expect(second).toMatchObject({ created: 1, updated: 1, deleted: 1 });
     expect(second.ids[0]).toBe(b);
     expect(w.components.map((c) => c.id)).toEqual([b, second.ids[1]]);
@@ -144,7 +152,7 @@ describe('top-view service: save', () => {
 
   it('refuses before any write: no background, a component of another picture, a foreign device or item, an unknown image', async () => {
     const w = fakeWorld();
-    const { ids } = await w.service.save(save({ parent_id: 5, components: [comp()] }), all);
+    const { ids } = await w.service.save(save({ parent_id: 5, components: [comp()] }), all, 1);
     w.saves.length = 0;
     const cases: [object, string][] = [
       [{ background: null }, 'topView.backgroundRequired'],
@@ -156,14 +164,14 @@ describe('top-view service: save', () => {
       [{ components: [comp({ normal_img: image(`${'d'.repeat(32)}.png`) })] }, 'topView.imageNotFound'],
       [{ background: { background: image(`${'d'.repeat(32)}.png`) } }, 'topView.imageNotFound'],
     ];
-    for (const [input, key] of cases) expect((await refusal(w.service.save(save(input), all))).key).toBe(key);
+    for (const [input, key] of cases) expect((await refusal(w.service.save(save(input), all, 1))).key).toBe(key);
     expect(w.saves).toEqual([]);
   });
 
   it('grants: another site is refused, its device cannot be bound, its picture is not found', async () => {
     const w = fakeWorld();
-    expect((await refusal(w.service.save(save({ device_group_id: 2 }), north))).name).toBe('forbidden');
-    expect((await refusal(w.service.save(save({ components: [comp({ device_id: 20 })] }), north))).key).toBe(
+    expect((await refusal(w.service.save(save({ device_group_id: 2 }), north, 1))).name).toBe('forbidden');
+    expect((await refusal(w.service.save(save({ components: [comp({ device_id: 20 })] }), north, 1))).key).toBe(
       'topView.deviceNotFound',
     );
     expect((await refusal(w.service.picture({ device_group_id: 2, type: 0, parent_id: 0 }, north))).name).toBe(
@@ -175,20 +183,20 @@ describe('top-view service: save', () => {
   it('a sub-site picture needs a sub-site of that site which the caller holds', async () => {
     const w = fakeWorld();
     // Site 2 under site 1: another site, not the caller's.
-    expect((await refusal(w.service.save(save({ parent_id: 2 }), north))).key).toBe('access.siteNotGranted');
+    expect((await refusal(w.service.save(save({ parent_id: 2 }), north, 1))).key).toBe('access.siteNotGranted');
     // Site 2 is not a sub-site of site 1, whoever asks.
-    expect((await refusal(w.service.save(save({ parent_id: 2 }), all))).key).toBe('topView.notSubSite');
+    expect((await refusal(w.service.save(save({ parent_id: 2 }), all, 1))).key).toBe('topView.notSubSite');
     expect((await refusal(w.service.picture({ device_group_id: 1, type: 0, parent_id: 2 }, north))).name).toBe(
       'notFound',
     );
     expect(w.saves).toEqual([]);
-    await w.service.save(save({ parent_id: 5 }), siteScope([1, 5]));
+    await w.service.save(save({ parent_id: 5 }), siteScope([1, 5]), 1);
     expect(w.saves).toHaveLength(1);
   });
 
   it('answers a device component with its items and the alarm flag', async () => {
     const w = fakeWorld();
-    await w.service.save(save({ device_group_id: 2, components: [comp({ device_id: 20, item_ids: [200] })] }), all);
+    await w.service.save(save({ device_group_id: 2, components: [comp({ device_id: 20, item_ids: [200] })] }), all, 1);
     const pic = await w.service.picture({ device_group_id: 2, type: 0, parent_id: 0 }, all);
     expect(pic.components[0]).toMatchObject({ device: 'TH-S', alarm: true, width: '88', item_ids: [200] });
     expect(pic.background?.extend).toMatchObject({ canvasWidth: 1366, canvasHeight: 768, canvasScale: 100 });

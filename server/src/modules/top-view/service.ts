@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { readIdList, readJson } from '../../db/json.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { SiteScope } from '../access/index.ts';
-import type { BackgroundRow, ComponentRow, NewComponent, PictureKey, TopViewRepository } from './repository.ts';
+import type { BackgroundRow, ComponentRow, NewComponent, PictureKey, TopViewRepository, Viewer } from './repository.ts';
 import { createRotationAndGis } from './rotation-gis.ts';
 
 export interface TopViewDeps {
@@ -117,12 +117,16 @@ export const createTopViewService = (deps: TopViewDeps) => {
     if (sub?.parent_id !== siteId) throw badRequest('topView.notSubSite', { id: parentId });
   };
 
-  /** Every image path named must be an image of the library (the format alone is the contract's). */
-  const requireImages = async (paths: (string | undefined)[]) => {
+  /**
+   * Every image path named must be an image of the library the caller sees (the format alone is the
+   * contract's): an image used only by another site's pictures is not theirs to place.
+   */
+  const requireImages = async (paths: (string | undefined)[], viewer: Viewer) => {
     const files = [...new Set(paths.filter((p): p is string => !!p).map((p) => p.slice(p.lastIndexOf('/') + 1)))];
-    const found = await repo.existingFiles(files);
+    const found = await repo.visibleFiles(files, viewer);
     if (files.some((f) => !found.has(f))) throw badRequest('topView.imageNotFound');
   };
+  const viewerOf = (scope: SiteScope, userId: number): Viewer => ({ userId, sites: scope.sites });
 
   return {
     ...createRotationAndGis({ repo, now }),
@@ -135,10 +139,10 @@ export const createTopViewService = (deps: TopViewDeps) => {
     },
 
     /** Adds the background of a picture, replacing the one it had (one per site, site type and sub-site). */
-    async addBackground(input: z.infer<typeof backgroundInput>, scope: SiteScope) {
+    async addBackground(input: z.infer<typeof backgroundInput>, scope: SiteScope, userId: number) {
       await grantedSite(input.device_group_id, scope);
       await writableSubSite(input.device_group_id, input.parent_id, scope);
-      await requireImages([input.background]);
+      await requireImages([input.background], viewerOf(scope, userId));
       const t = now();
       const { t: _, ...fields } = input;
       return background(
@@ -146,7 +150,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
       );
     },
 
-    async updateBackground(id: number, input: z.infer<typeof backgroundInput>, scope: SiteScope) {
+    async updateBackground(id: number, input: z.infer<typeof backgroundInput>, scope: SiteScope, userId: number) {
       const row = await repo.background(id);
       if (!row || !scope.has(row.device_group_id) || (row.parent_id !== 0 && !scope.has(row.parent_id)))
         throw notFound('topView.backgroundNotFound');
@@ -154,7 +158,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
       await writableSubSite(input.device_group_id, input.parent_id, scope);
       const other = await repo.backgroundOf(input);
       if (other && other.id !== id) throw badRequest('topView.backgroundExists');
-      await requireImages([input.background]);
+      await requireImages([input.background], viewerOf(scope, userId));
       const { t: _, ...fields } = input;
       const updated = await repo.updateBackground(id, {
         ...fields,
@@ -178,7 +182,7 @@ export const createTopViewService = (deps: TopViewDeps) => {
      * created, and the picture's records not sent are deleted, all in one transaction. Everything is
      * checked before the first write, so a refused save changes nothing.
      */
-    async save(input: z.infer<typeof pictureSave>, scope: SiteScope) {
+    async save(input: z.infer<typeof pictureSave>, scope: SiteScope, userId: number) {
       const key = { device_group_id: input.device_group_id, type: input.type, parent_id: input.parent_id };
       // A target site outside the grant is refused (403) rather than hidden: the caller named it to write.
       scope.requireSites([key.device_group_id]);
@@ -215,16 +219,19 @@ export const createTopViewService = (deps: TopViewDeps) => {
           if (c.device_id === null || itemOwner.get(itemId) !== c.device_id)
             throw badRequest('topView.itemNotOfDevice', { id: itemId });
 
-      await requireImages([
-        input.background.background,
-        ...input.components.flatMap((c) => [
-          c.normal_img,
-          c.abnormal_img,
-          c.extend.iconUrl,
-          c.extend.device?.normal_img,
-          c.extend.device?.abnormal_img,
-        ]),
-      ]);
+      await requireImages(
+        [
+          input.background.background,
+          ...input.components.flatMap((c) => [
+            c.normal_img,
+            c.abnormal_img,
+            c.extend.iconUrl,
+            c.extend.device?.normal_img,
+            c.extend.device?.abnormal_img,
+          ]),
+        ],
+        viewerOf(scope, userId),
+      );
 
       const t = now();
       const row = (c: (typeof input.components)[number]): NewComponent => ({
@@ -291,17 +298,6 @@ export const createTopViewService = (deps: TopViewDeps) => {
       return items
         .filter((i) => wanted.length === 0 || wanted.includes(i.item_cell_name))
         .map((i) => liveItem(i, alarming));
-    },
-
-    /** The image library (shared by every site): backgrounds or icons, newest first. */
-    async images(kind: 'background' | 'icon') {
-      return (await repo.images(kind)).map((i) => ({
-        id: i.id,
-        url: `/api/v1/setting/top_view/file/${i.file}`,
-        name: i.name,
-        content_type: i.content_type,
-        size: i.size,
-      }));
     },
   };
 };

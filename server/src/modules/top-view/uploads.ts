@@ -2,30 +2,36 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import { envelope, errorEnvelope, nowSeconds, sharedText } from '@sitewatch/contract';
+import { envelope, errorEnvelope, sharedText } from '@sitewatch/contract';
 import { libraryImage, topViewUploads } from '@sitewatch/contract/top-view';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { allowedExtensions, contentTypes, type ImageType, sanitizeSvg, sniffImage } from './images.ts';
-import { createTopViewRepository } from './repository.ts';
+import { type ImageLibrary, libraryUrl } from './library.ts';
 
-const fileUrl = (file: string) => topViewUploads.filePath.replace(':name', file);
+/** Where the library's files are kept. */
+export const libraryDir = (dataDir: string) => path.join(dataDir, 'top-view');
 
 /**
  * Uploads of the image library (001 §5; docs/site-map.md "Server"): multipart field `image`, at most
  * 1 MB, png/jpg/gif/svg told by the content (the name's extension must be one of 001 §5's too), an
  * SVG cleaned before it is stored. Files go to `<dataDir>/top-view/` under a random name with the
  * extension of their content, and are served with that type only, `nosniff`, and a CSP that lets an
- * SVG opened on its own run nothing. In their own plugin, so the multipart parser stays theirs.
+ * SVG opened on its own run nothing. An upload past the quota (per user, in total) is refused before
+ * anything is written. In their own plugin, so the multipart parser stays theirs.
  */
 export const registerTopViewUploads = (
   app: FastifyInstance,
-  deps: { db: Db; dataDir: string; permission: { menu: number; func: string }; clock?: () => number },
+  deps: {
+    library: ImageLibrary;
+    dataDir: string;
+    permission: { menu: number; func: string };
+    userOf: (request: FastifyRequest) => number;
+  },
 ) => {
-  const repo = createTopViewRepository(deps.db);
-  const dir = path.join(deps.dataDir, 'top-view');
+  const { library } = deps;
+  const dir = libraryDir(deps.dataDir);
 
   const upload = async (request: FastifyRequest, kind: 'background' | 'icon') => {
     if (!request.isMultipart()) throw badRequest('topView.imageMissing');
@@ -51,18 +57,22 @@ export const registerTopViewUploads = (
       buffer = Buffer.from(clean, 'utf8');
       type = 'svg';
     }
+    const userId = deps.userOf(request);
+    await library.admit(userId, buffer.length);
     const file = `${randomBytes(16).toString('hex')}.${type}`;
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(path.join(dir, file), buffer, { mode: 0o600 });
-    const row = await repo.addImage({
-      kind,
-      file,
-      name: path.basename(filename).slice(0, 200),
-      content_type: contentTypes[type],
-      size: buffer.length,
-      created_at: nowSeconds((deps.clock ?? Date.now)()),
-    });
-    return { id: row.id, url: fileUrl(file), name: row.name, content_type: row.content_type, size: row.size };
+    const row = await library.add(
+      {
+        kind,
+        file,
+        name: path.basename(filename).slice(0, 200),
+        content_type: contentTypes[type],
+        size: buffer.length,
+      },
+      userId,
+    );
+    return { id: row.id, url: libraryUrl(file), name: row.name, content_type: row.content_type, size: row.size };
   };
 
   app.register(async (scope) => {
@@ -98,8 +108,8 @@ export const registerTopViewUploads = (
     }
   });
 
-  // Public: an <img> cannot send the bearer token; the names are 128-bit random and the library is
-  // shared by every site (what a site shows is its picture, which is granted).
+  // Public: an <img> cannot send the bearer token, and a picture is shown wherever it is granted; the
+  // names are 128-bit random, and the library answers a user only the names their sites use.
   app.route({
     method: 'GET',
     url: topViewUploads.filePath,
@@ -112,7 +122,7 @@ export const registerTopViewUploads = (
     },
     handler: async (request, reply) => {
       const { name } = request.params as { name: string };
-      const row = await repo.imageByFile(name);
+      const row = await library.byFile(name);
       if (!row) throw notFound('topView.imageNotFound');
       let body: Buffer;
       try {

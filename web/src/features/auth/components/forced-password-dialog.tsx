@@ -159,7 +159,7 @@ export const ForcedPasswordDialog = ({
         />
         {captchaOn && (
           <Form.Item label={t('login.captcha')} htmlFor="change_password_captcha_code" required>
-            <Flex gap={8}>
+            <Flex gap={8} align="center">
               <Form.Item
                 name="captcha_code"
                 noStyle

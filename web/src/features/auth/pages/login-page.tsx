@@ -238,7 +238,7 @@ export const LoginPage = () => {
           </Field>
           {captchaOn && (
             <Field id="login_captcha_code" label={t('login.captcha')}>
-              <Flex gap={8}>
+              <Flex gap={8} align="center">
                 <Input
                   id="login_captcha_code"
                   ref={captchaRef}

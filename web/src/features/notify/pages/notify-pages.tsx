@@ -23,6 +23,16 @@ import { useSettingsForm } from '../../../components/settings-form.tsx';
 
 /** The notification settings pages (002 §3): mail service, templates, contacts, contact groups, push channels. */
 
+/**
+ * A failed test send as the administrator reads it: a refusal of the outbound guard says what to
+ * do; the other short classes (HTTP status, timeout, a robot's error code) are shown as they come.
+ */
+const useFailureText = () => {
+  const { t } = useTranslation();
+  return (detail: string): string =>
+    detail === 'destination not allowed' ? t('alarmSettings.destinationNotAllowed') : detail;
+};
+
 const yesNo = (v: boolean) => (v ? <Tag color="green">✓</Tag> : <Tag>—</Tag>);
 
 /** The name field of a contact, group or channel, checked by its contract schema. */
@@ -47,9 +57,10 @@ export const MailboxPage = () => {
     save: (body: EmailService) => api.call(notifyRoutes.emailServiceUpdate, { body }),
     toForm: ({ has_password: _, ...rest }) => rest,
   });
+  const failureText = useFailureText();
   const test = useMutation({
     mutationFn: () => api.call(notifyRoutes.emailServiceTest, { body: { to } }),
-    onSuccess: (r) => (r.result ? void message.success(r.detail) : void message.error(r.detail)),
+    onSuccess: (r) => (r.result ? void message.success(r.detail) : void message.error(failureText(r.detail))),
   });
   return (
     <Card title={t('alarmSettings.mailTitle')} loading={data.isLoading}>
@@ -320,10 +331,11 @@ interface ChannelRow {
 export const AlarmPushPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const failureText = useFailureText();
   const test = async (id: number) => {
     const r = await api.call(notifyRoutes.channelTest, { params: { id } });
     if (r.result) void message.success(r.detail);
-    else void message.error(`${r.detail} (${r.attempts})`);
+    else void message.error(`${failureText(r.detail)} (${r.attempts})`);
   };
   return (
     <ResourcePage<ChannelRow>

@@ -1,6 +1,7 @@
+import { DeleteOutlined } from '@ant-design/icons';
 import { topViewUploads, topViewRoutes as tv } from '@sitewatch/contract/top-view';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Checkbox, Empty, Flex, Form, Input, Modal, Switch, Typography } from 'antd';
+import { App, Button, Checkbox, Empty, Flex, Form, Input, Modal, Popconfirm, Switch, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../api/client.ts';
@@ -46,8 +47,28 @@ export const useUpload = (kind: LibraryKind) => {
 };
 
 /**
- * Choose or upload a background image or an icon (001 §2 dialogs), with the recommended sizes of
- * 001 §5 (background 1366 × 768; icons 88 × 88 under 200 KB; at most 1 MB).
+ * Deletes an image of the library; the server refuses one a picture uses, or one the user does not
+ * see, and says so (docs/site-map.md "Image library").
+ */
+const useDeleteImage = (kind: LibraryKind) => {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.call(tv.deleteImage, { params: { id } }),
+    onSuccess: () => {
+      void message.success(t('siteMap.editor.imageDeleted'));
+      void client.invalidateQueries({ queryKey: ['site-map', 'library', kind] });
+    },
+    onError: (err) =>
+      void message.error(err instanceof ApiError && err.message ? err.message : t('siteMap.editor.deleteFailed')),
+  });
+};
+
+/**
+ * Choose, upload or delete a background image or an icon (001 §2 dialogs), with the recommended
+ * sizes of 001 §5 (background 1366 × 768; icons 88 × 88 under 200 KB; at most 1 MB). The library
+ * holds the images of the pictures of the user's sites and their own unused uploads.
  */
 export const LibraryDialog = ({
   kind,
@@ -63,6 +84,7 @@ export const LibraryDialog = ({
   const { t } = useTranslation();
   const images = useQuery({ ...libraryQuery(kind), enabled: open });
   const upload = useUpload(kind);
+  const remove = useDeleteImage(kind);
   const input = useRef<HTMLInputElement>(null);
   return (
     <Modal
@@ -97,25 +119,36 @@ export const LibraryDialog = ({
       ) : (
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(100px, 1fr))', gap: 8 }}>
           {(images.data ?? []).map((img) => (
-            <button
-              type="button"
-              key={img.id}
-              data-testid="library-image"
-              title={img.name}
-              onClick={() => {
-                onPick(img.url);
-                onClose();
-              }}
-              style={{
-                border: '1px solid #d9d9d9',
-                borderRadius: 4,
-                padding: 4,
-                background: '#0b1a2e',
-                cursor: 'pointer',
-              }}
-            >
-              <img src={img.url} alt={img.name} style={{ width: '100%', height: 72, objectFit: 'contain' }} />
-            </button>
+            <div key={img.id} style={{ position: 'relative' }}>
+              <button
+                type="button"
+                data-testid="library-image"
+                title={img.name}
+                onClick={() => {
+                  onPick(img.url);
+                  onClose();
+                }}
+                style={{
+                  width: '100%',
+                  border: '1px solid #d9d9d9',
+                  borderRadius: 4,
+                  padding: 4,
+                  background: '#0b1a2e',
+                  cursor: 'pointer',
+                }}
+              >
+                <img src={img.url} alt={img.name} style={{ width: '100%', height: 72, objectFit: 'contain' }} />
+              </button>
+              <Popconfirm title={t('siteMap.editor.deleteImageConfirm')} onConfirm={() => remove.mutate(img.id)}>
+                <Button
+                  size="small"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={t('siteMap.editor.deleteImage', { name: img.name })}
+                  style={{ position: 'absolute', top: 4, right: 4 }}
+                />
+              </Popconfirm>
+            </div>
           ))}
         </div>
       )}
