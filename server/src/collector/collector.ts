@@ -493,6 +493,29 @@ export const createCollector = (options: CollectorOptions): Collector => {
     for (const device of await loadDevices(options.db, undefined, options.secrets)) install(device);
   };
 
+  /** Re-reads devices (all without an id: a full resync) and installs them afresh. */
+  const reloadNow = async (deviceId?: number) => {
+    const targets = deviceId === undefined ? [...entries.keys()] : [deviceId];
+    for (const id of targets) {
+      const entry = entries.get(id);
+      if (!entry) continue;
+      entries.delete(id);
+      for (const item of entry.device.items) {
+        if (itemIndex[item.id] !== undefined) itemCount -= 1;
+        itemIndex[item.id] = undefined;
+        stale.delete(item.id);
+      }
+      await poller?.remove(id);
+    }
+    // Without an id this is a full resync: devices added elsewhere (site copies) start too.
+    const fresh = await loadDevices(options.db, deviceId, options.secrets);
+    for (const device of fresh) {
+      if (!entries.has(device.id)) install(device);
+    }
+    if (deviceId !== undefined && fresh.length === 0) liveDevices.delete(deviceId);
+  };
+  let reloading: Promise<void> = Promise.resolve();
+
   const collector: Collector = {
     async start() {
       polling = true;
@@ -531,25 +554,13 @@ export const createCollector = (options: CollectorOptions): Collector => {
       entries.clear();
       await persist();
     },
-    async reload(deviceId) {
-      const targets = deviceId === undefined ? [...entries.keys()] : [deviceId];
-      for (const id of targets) {
-        const entry = entries.get(id);
-        if (!entry) continue;
-        entries.delete(id);
-        for (const item of entry.device.items) {
-          if (itemIndex[item.id] !== undefined) itemCount -= 1;
-          itemIndex[item.id] = undefined;
-          stale.delete(item.id);
-        }
-        await poller?.remove(id);
-      }
-      // Without an id this is a full resync: devices added elsewhere (site copies) start too.
-      const fresh = await loadDevices(options.db, deviceId, options.secrets);
-      for (const device of fresh) {
-        if (!entries.has(device.id)) install(device);
-      }
-      if (deviceId !== undefined && fresh.length === 0) liveDevices.delete(deviceId);
+    reload(deviceId) {
+      // One after another: a reload that began while another had the device out read the rows and
+      // installed them if it finished first, and the later one, which had read more (an item added
+      // meanwhile), then found the device installed and kept the older rows.
+      const next = reloading.then(() => reloadNow(deviceId));
+      reloading = next.catch(() => undefined);
+      return next;
     },
     accept(deviceId, result, tsMs, pushed = false) {
       const entry = entries.get(deviceId);
