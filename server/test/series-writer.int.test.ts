@@ -95,7 +95,7 @@ describeEachDatabase('series store: the writer thread', (dialect) => {
   it('a store stopped before its writer thread was online has no thread left when stop answers', async () => {
     // A thread left running opened the database file after the test had closed and removed it,
     // and made it again: the directory could not be removed (docs/series-store.md, "A late writer thread").
-    const threads = () => process.report.getReport().workers.length;
+    const threads = () => (process.report.getReport() as { workers: unknown[] }).workers.length;
     const before = threads();
     const store = createSeriesStore(t.db);
     store.start();
