@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** The console's shell: the side menu, the open-page tabs and the user menu. */
+/** The console's shell: the side menu, the open-page tabs, the top bar's pickers and the user menu. */
 export class Shell {
   constructor(readonly page: Page) {}
 
@@ -13,6 +13,20 @@ export class Shell {
   async userMenu(item: string | RegExp) {
     await this.page.getByTestId('user-menu').hover();
     await this.page.getByRole('menuitem', { name: item }).click();
+  }
+
+  /** Switches the interface language with the top bar's picker; the page is then in that language. */
+  async language(name: 'English' | '简体中文') {
+    await this.page.getByLabel(/^(语言|Language)$/).click();
+    await this.page.getByTitle(name).click();
+    await expect(this.page.locator('html')).toHaveAttribute('lang', name === 'English' ? 'en-us' : 'zh-cn');
+  }
+
+  /** Switches the theme with the top bar's picker, by the name it shows and the theme's key. */
+  async theme(name: string, key: string) {
+    await this.page.getByLabel(/^(主题|Theme)$/).click();
+    await this.page.getByTitle(name).click();
+    await expect(this.page.locator('html')).toHaveAttribute('data-theme', key);
   }
 
   get signedIn(): Locator {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { adminPassword, loginToConsole } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { Shell } from '../pages/shell.ts';
@@ -6,6 +7,8 @@ import { Shell } from '../pages/shell.ts';
  * A signed-in user makes a personal API token from the user menu, sees its secret once with a copy
  * button, a script calls the API with it, and revoking it in the page refuses the script at once.
  */
+const shots = path.resolve(import.meta.dirname, '../screenshots');
+
 test('make an API token, call the API with it, revoke it', async ({ page, request }) => {
   await loginToConsole(page, 'admin', adminPassword);
   await new Shell(page).userMenu('API令牌');
@@ -31,7 +34,7 @@ test('make an API token, call the API with it, revoke it', async ({ page, reques
   const token = ((await secret.textContent()) ?? '').trim();
   expect(token).toMatch(/^swt_[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{43}$/);
   await expect(dialog.getByRole('button', { name: /复制|Copy/ }).first()).toBeVisible();
-  await page.screenshot({ path: 'e2e/screenshots/api-tokens-created-default-zh_cn.png' });
+  await page.screenshot({ path: path.join(shots, 'api-tokens-created-default-zh_cn.png') });
 
   await dialog.getByRole('button', { name: '我已复制' }).click();
   const row = page.getByRole('row', { name: /energy export script/ });
@@ -47,7 +50,7 @@ test('make an API token, call the API with it, revoke it', async ({ page, reques
 
   await page.reload();
   await expect(row).toContainText('127.0.0.1');
-  await page.screenshot({ path: 'e2e/screenshots/api-tokens-list-default-zh_cn.png' });
+  await page.screenshot({ path: path.join(shots, 'api-tokens-list-default-zh_cn.png') });
 
   await row.getByRole('button', { name: /撤\s*销/ }).click();
   await page.getByRole('button', { name: /确\s*定|OK/ }).click();

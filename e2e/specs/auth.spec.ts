@@ -158,7 +158,6 @@ test('language and theme switches persist across a reload', async ({ page }) => 
   await loginInBrowser(page, 'newcomer', password);
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByText('First login: please change the password you were given!')).toBeVisible();
-  await page.waitForTimeout(500); // let the opening animation finish before the picture
   await page.screenshot({ path: test.info().outputPath('forced-change-en_us.png') });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.getByLabel('Language').click();

@@ -1,88 +1,34 @@
-import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { adminHeaders, apiLogin, resetAdminLanguage } from '../fixtures/product.ts';
-import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
+import { createUser, resetAdminLanguage, signInAsAdmin, signInWithToken, tokenOf } from '../fixtures/product.ts';
+import { addReading, adminApi, createDevice, createSite } from '../fixtures/stage.ts';
+import { expect, test } from '../fixtures/test.ts';
+import { Handover } from '../pages/duty.ts';
+import { Inspection } from '../pages/inspection.ts';
+import { pushFrame, pushReady } from '../pages/push.ts';
+import { Shell } from '../pages/shell.ts';
 
 const shots = path.resolve(import.meta.dirname, '../screenshots');
-const encrypt = (publicKey: string, text: string) =>
-  publicEncrypt(
-    {
-      key: createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' }),
-      padding: constants.RSA_PKCS1_OAEP_PADDING,
-      oaepHash: 'sha256',
-    },
-    Buffer.from(text),
-  ).toString('base64');
-
-const api = async (request: APIRequestContext, method: 'get' | 'post' | 'put', url: string, data?: unknown) => {
-  const res = await request[method](`/api/v1/${url}`, {
-    headers: await adminHeaders(request),
-    ...(data ? { data } : {}),
-  });
-  const body = await res.json();
-  if (body.code !== 0) throw new Error(`${method} ${url}: ${JSON.stringify(body)}`);
-  return body.data;
-};
-/** Opens the console with a session token (no login page in between). */
-const openAs = async (page: Page, token: string) => {
-  await page.addInitScript((value) => sessionStorage.setItem('token', value), token);
-};
-/**
- * Switches the interface to English through the shell's language menu, as a person does, and waits
- * for the page to come back in English (a choice clicked while the list was still opening was lost
- * with two journey workers: it is chosen again until the page is English).
- */
-const english = async (page: Page) => {
-  await expect(async () => {
-    if (await page.getByLabel('Language').isVisible()) return;
-    await page.getByLabel('语言').click({ timeout: 2_000 });
-    await page.getByTitle('English').click({ timeout: 2_000 });
-    await expect(page.getByLabel('Language')).toBeVisible({ timeout: 3_000 });
-  }).toPass({ timeout: 20_000 });
-};
+/** Today's date as the duty table writes it (local time). */
+const today = () => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 
 test.afterEach(async ({ request }) => resetAdminLanguage(request));
 
 test('an inspection walks a site, captures its live values, and its report is reviewed', async ({ page, request }) => {
-  const site = await api(request, 'post', 'setting/device_groups', { name: '巡检机房', weight: 1 });
-  const device = await api(request, 'post', 'setting/devices', {
-    name: 'TH-巡检',
-    device_group_id: site.id,
-    driver: 'simulator',
-    code: 'temp_hum',
-    check_interval: 1,
-  });
-  await api(request, 'post', 'setting/items', {
-    device_id: device.id,
-    name: '回风温度',
-    value_type: 1,
-    unit: '℃',
-    threshold_min: 10,
-    threshold_max: 30,
-    overrun_point: 0,
-    recovery_point: 1,
-    source: { kind: 'simulator', model: 'analog', base: 23, spread: 0, noise: 0 },
-  });
-  const headers = await adminHeaders(request);
-  await openAs(page, headers.authorization.replace('Bearer ', ''));
+  const device = await createDevice(request, await createSite(request, '巡检机房'), 'TH-巡检');
+  await addReading(request, device, '回风温度', { base: 23 });
+  await signInAsAdmin(page, request);
+  const inspection = new Inspection(page);
 
-  await page.goto('/polling_main');
-  await page.getByTestId('inspection-page').getByRole('combobox').first().click();
-  await page.locator('.ant-select-tree-title', { hasText: '巡检机房' }).click();
-  const row = page.locator('tr', { has: page.getByRole('cell', { name: '回风温度' }) });
-  await expect(row).toContainText('23 ℃', { timeout: 20_000 });
+  await inspection.walk('巡检机房');
+  await expect(inspection.row('回风温度')).toContainText('23 ℃', { timeout: 20_000 });
   await page.getByRole('textbox', { name: '巡检总结' }).fill('机房巡检：空调运行正常');
   await page.screenshot({ path: path.join(shots, 'inspection-main-zh_cn.png'), fullPage: true });
-  await page.getByTestId('inspection-submit').click();
+  await inspection.submit('机房巡检：空调运行正常');
 
-  await expect(page).toHaveURL(/\/polling_main_detail\?id=\d+/);
   const detail = page.getByTestId('inspection-detail');
-  await expect(detail.getByTestId('inspection-status')).toHaveText('待审核');
-  await expect(detail.locator('tr', { hasText: '回风温度' })).toContainText('23 ℃');
-  await page.getByRole('textbox', { name: '审核意见' }).fill('已复核');
-  await page.getByRole('button', { name: /^通\s*过$/ }).click();
-  await expect(detail.getByTestId('inspection-status')).toHaveText('已通过');
+  await expect(inspection.row('回风温度', detail)).toContainText('23 ℃');
+  await inspection.pass('已复核');
   await expect(detail).toContainText('已复核');
   await page.screenshot({ path: path.join(shots, 'inspection-detail-zh_cn.png'), fullPage: true });
   // The report as a PDF (its text is checked by inspection-duty.int.test.ts).
@@ -93,17 +39,18 @@ test('an inspection walks a site, captures its live values, and its report is re
   expect((await readFile(await pdf.path())).subarray(0, 5).toString()).toBe('%PDF-');
 
   await page.goto('/polling_record');
+  const records = page.getByTestId('inspection-records');
   await page.getByText('全部', { exact: true }).click();
-  await expect(page.getByTestId('inspection-records').locator('tbody tr').first()).toContainText('已通过');
+  await expect(records.locator('tbody tr').first()).toContainText('已通过');
   await page.screenshot({ path: path.join(shots, 'inspection-record-zh_cn.png'), fullPage: true });
 
-  await english(page);
-  await expect(page.getByTestId('inspection-records')).toContainText('Inspection records');
+  await new Shell(page).language('English');
+  await expect(records).toContainText('Inspection records');
   await page.getByText('All', { exact: true }).click();
-  await expect(page.getByTestId('inspection-records').locator('tbody tr').first()).toContainText('Passed');
+  await expect(records.locator('tbody tr').first()).toContainText('Passed');
   await page.screenshot({ path: path.join(shots, 'inspection-record-en_us.png'), fullPage: true });
-  await page.getByTestId('inspection-records').getByRole('button', { name: 'Open', exact: true }).first().click();
-  await expect(page.getByTestId('inspection-status')).toHaveText('Passed');
+  await records.getByRole('button', { name: 'Open', exact: true }).first().click();
+  await expect(inspection.status).toHaveText('Passed');
   await page.screenshot({ path: path.join(shots, 'inspection-detail-en_us.png'), fullPage: true });
 });
 
@@ -112,41 +59,26 @@ test('a duty roster is generated and a handover is confirmed by its successor', 
   freshPage,
   request,
 }) => {
-  const a = await api(request, 'post', 'setting/contacts', { name: '张工', sms_number: '13800000001' });
-  const b = await api(request, 'post', 'setting/contacts', { name: '李工', sms_number: '13800000002' });
-  const day = await api(request, 'post', 'on_duty_time_schedule', { name: '白班', start: '08:00', end: '20:00' });
-  const night = await api(request, 'post', 'on_duty_time_schedule', { name: '夜班', start: '20:00', end: '08:00' });
-  const today = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
-  await api(request, 'post', 'on_duty_table/rotation', {
-    shift_id: day.id,
-    contact_ids: [a.id, b.id],
-    start_date: today,
-    weeks: 1,
+  const a = await adminApi(request, 'post', 'setting/contacts', { name: '张工', sms_number: '13800000001' });
+  const b = await adminApi(request, 'post', 'setting/contacts', { name: '李工', sms_number: '13800000002' });
+  const day = await adminApi(request, 'post', 'on_duty_time_schedule', { name: '白班', start: '08:00', end: '20:00' });
+  const night = await adminApi(request, 'post', 'on_duty_time_schedule', {
+    name: '夜班',
+    start: '20:00',
+    end: '08:00',
   });
-  await api(request, 'post', 'on_duty_table/rotation', {
-    shift_id: night.id,
-    contact_ids: [b.id, a.id],
-    start_date: today,
-    weeks: 1,
-  });
-
-  const { public_key } = await api(request, 'get', 'pub/login/params');
-  const successor = await api(request, 'post', 'setting/users', {
-    user_name: 'duty-next',
-    alias: '接班员',
-    password: encrypt(public_key, 'Duty-Next-First-1'),
-    role_ids: [1],
-    user_group_ids: [1],
-  });
-  await request.put('/api/v1/user/password_without_login', {
-    data: {
-      user_name: 'duty-next',
-      old_password: encrypt(public_key, 'Duty-Next-First-1'),
-      new_password: encrypt(public_key, 'Duty-Next-Second-2'),
-    },
-  });
-  const headers = await adminHeaders(request);
-  await openAs(page, headers.authorization.replace('Bearer ', ''));
+  for (const [shift, contacts] of [
+    [day.id, [a.id, b.id]],
+    [night.id, [b.id, a.id]],
+  ])
+    await adminApi(request, 'post', 'on_duty_table/rotation', {
+      shift_id: shift,
+      contact_ids: contacts,
+      start_date: today(),
+      weeks: 1,
+    });
+  const successor = await createUser(request, { user_name: 'duty-next', alias: '接班员' }, 'Duty-Next-Second-2');
+  await signInAsAdmin(page, request);
 
   await page.goto('/duty_manage/duty_arrange');
   const arrange = page.getByTestId('duty-arrange');
@@ -154,33 +86,28 @@ test('a duty roster is generated and a handover is confirmed by its successor', 
   await expect(arrange.locator('tr', { hasText: '夜班' })).toContainText('李工');
   await page.screenshot({ path: path.join(shots, 'duty-arrange-zh_cn.png'), fullPage: true });
 
-  await page.goto('/duty_manage/change_shifts');
-  await page.getByRole('combobox', { name: '接班人' }).click();
-  await page.getByTitle('接班员').click();
-  await page.getByRole('textbox', { name: '交接事项' }).fill('UPS 旁路告警未恢复，已联系厂家');
-  await page.getByRole('button', { name: /^交\s*班$/ }).click();
-  const record = page.getByTestId('duty-handover').locator('tr', { hasText: 'UPS 旁路告警' });
+  const handover = await new Handover(page).goto();
+  await handover.handOver('接班员', 'UPS 旁路告警未恢复，已联系厂家');
+  const record = handover.record('UPS 旁路告警');
   await expect(record).toContainText('待接班人确认');
   // The shifter cannot confirm it: only the successor sees the button.
   await expect(record.getByRole('button', { name: '确认接班' })).toHaveCount(0);
   await page.screenshot({ path: path.join(shots, 'duty-handover-zh_cn.png'), fullPage: true });
 
   const next = await freshPage();
-  const login = await apiLogin(request, 'duty-next', 'Duty-Next-Second-2');
-  await openAs(next, login.data!.access_token);
-  await next.goto('/duty_manage/change_shifts');
-  const theirs = next.getByTestId('duty-handover').locator('tr', { hasText: 'UPS 旁路告警' });
+  await signInWithToken(next, await tokenOf(request, 'duty-next', 'Duty-Next-Second-2'));
+  const theirs = (await new Handover(next).goto()).record('UPS 旁路告警');
   await theirs.getByRole('button', { name: '确认接班' }).click();
   await expect(theirs).toContainText('已确认');
 
   await page.reload();
-  await english(page);
-  await expect(page.getByTestId('duty-handover').locator('tr', { hasText: 'UPS' })).toContainText('Confirmed');
+  await new Shell(page).language('English');
+  await expect(handover.record('UPS')).toContainText('Confirmed');
   await page.screenshot({ path: path.join(shots, 'duty-handover-en_us.png'), fullPage: true });
   await page.goto('/duty_manage/duty_arrange');
   await expect(page.getByTestId('duty-arrange')).toContainText('Duty table');
   await page.screenshot({ path: path.join(shots, 'duty-arrange-en_us.png'), fullPage: true });
-  expect(successor.id).toBeGreaterThan(1);
+  expect(successor).toBeGreaterThan(1);
 });
 
 test('with shift handover on, the operator on duty gets the alarm pop-up and the one off duty does not', async ({
@@ -188,85 +115,39 @@ test('with shift handover on, the operator on duty gets the alarm pop-up and the
   freshPage,
   request,
 }) => {
-  const { public_key } = await api(request, 'get', 'pub/login/params');
   /** An operator whose e-mail is that of a duty contact (the duty table's members are contacts). */
   const operator = async (userName: string, alias: string, email: string) => {
-    const contact = await api(request, 'post', 'setting/contacts', { name: alias, email });
-    await api(request, 'post', 'setting/users', {
-      user_name: userName,
-      alias,
-      email,
-      password: encrypt(public_key, `${userName}-First-1A`),
-      role_ids: [1],
-      user_group_ids: [1],
-    });
-    await request.put('/api/v1/user/password_without_login', {
-      data: {
-        user_name: userName,
-        old_password: encrypt(public_key, `${userName}-First-1A`),
-        new_password: encrypt(public_key, `${userName}-Second-2B`),
-      },
-    });
-    const token = (await apiLogin(request, userName, `${userName}-Second-2B`)).data!.access_token;
-    return { token, contact: contact.id as number };
+    const contact = await adminApi(request, 'post', 'setting/contacts', { name: alias, email });
+    const password = `${userName}-Second-2B`;
+    await createUser(request, { user_name: userName, alias, email }, password);
+    return { token: await tokenOf(request, userName, password), contact: contact.id as number };
   };
   const on = await operator('duty-on', '当班王工', 'on-duty@example.com');
   const offDuty = await operator('duty-off', '休班赵工', 'off-duty@example.com');
   // A whole-day shift today (an end not after the start is the next day) with only 王工 on it.
-  const allDay = await api(request, 'post', 'on_duty_time_schedule', { name: '全天班', start: '00:00', end: '00:00' });
-  const today = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
-  await api(request, 'post', 'on_duty_table', { date: today, shift_id: allDay.id, contact_ids: [on.contact] });
-  await api(request, 'put', 'on_duty_handover/setting', { handover_enable: true });
+  const allDay = await adminApi(request, 'post', 'on_duty_time_schedule', {
+    name: '全天班',
+    start: '00:00',
+    end: '00:00',
+  });
+  await adminApi(request, 'post', 'on_duty_table', { date: today(), shift_id: allDay.id, contact_ids: [on.contact] });
+  await adminApi(request, 'put', 'on_duty_handover/setting', { handover_enable: true });
 
   const off = await freshPage();
-  const ready = (p: Page) =>
-    new Promise<void>((resolve) =>
-      p.on('websocket', (ws) =>
-        ws.on('framereceived', (f) => {
-          if (String(f.payload).includes('"type":"ready"')) resolve();
-        }),
-      ),
-    );
-  const offTold = new Promise<void>((resolve) =>
-    off.on('websocket', (ws) =>
-      ws.on('framereceived', (f) => {
-        const s = String(f.payload);
-        if (s.includes('"event":"raise"') && s.includes('排风温度') && s.includes('"notice":false')) resolve();
-      }),
-    ),
-  );
-  await openAs(page, on.token);
-  await openAs(off, offDuty.token);
-  const onReady = ready(page);
-  const offReady = ready(off);
+  const offTold = pushFrame(off, '"event":"raise"', '排风温度', '"notice":false');
+  await signInWithToken(page, on.token);
+  await signInWithToken(off, offDuty.token);
+  const ready = [pushReady(page), pushReady(off)];
   await page.goto('/alarm');
   await off.goto('/alarm');
-  await Promise.all([onReady, offReady]);
+  await Promise.all(ready);
 
-  const site = await api(request, 'post', 'setting/device_groups', { name: '值班机房', weight: 1 });
-  const device = await api(request, 'post', 'setting/devices', {
-    name: 'EX-值班',
-    device_group_id: site.id,
-    driver: 'simulator',
-    code: 'temp_hum',
-    check_interval: 1,
-  });
-  await api(request, 'post', 'setting/items', {
-    device_id: device.id,
-    name: '排风温度',
-    value_type: 1,
-    unit: '℃',
-    threshold_min: 10,
-    threshold_max: 30,
-    overrun_point: 0,
-    recovery_point: 1,
-    source: { kind: 'simulator', model: 'analog', base: 45, spread: 0, noise: 0 },
-  });
+  const device = await createDevice(request, await createSite(request, '值班机房'), 'EX-值班');
+  await addReading(request, device, '排风温度', { base: 45 });
 
   // On duty: the pop-up names the alarm. Off duty: the same push arrives marked, the list follows, no pop-up.
-  await expect(
-    page.getByTestId('alarm-notices').getByTestId('alarm-notice').filter({ hasText: '排风温度' }),
-  ).toBeVisible({ timeout: 20_000 });
+  const notice = page.getByTestId('alarm-notices').getByTestId('alarm-notice').filter({ hasText: '排风温度' });
+  await expect(notice).toBeVisible({ timeout: 20_000 });
   await offTold;
   await expect(off.getByRole('row').filter({ hasText: '排风温度' })).toBeVisible();
   await expect(off.getByTestId('alarm-notices')).toHaveCount(0);
@@ -285,9 +166,7 @@ test('with shift handover on, the operator on duty gets the alarm pop-up and the
   await page.reload();
   await expect(page.getByTestId('alarm-notices-open')).toBeVisible();
   await page.getByTestId('alarm-notices-open').click();
-  await expect(
-    page.getByTestId('alarm-notices').getByTestId('alarm-notice').filter({ hasText: '排风温度' }),
-  ).toBeVisible();
+  await expect(notice).toBeVisible();
   await page.screenshot({ path: path.join(shots, 'duty-notice-on-duty-en_us.png') });
-  await api(request, 'put', 'on_duty_handover/setting', { handover_enable: false });
+  await adminApi(request, 'put', 'on_duty_handover/setting', { handover_enable: false });
 });

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { adminHeaders, encrypt } from '../fixtures/product.ts';
-import { adminApi } from '../fixtures/stage.ts';
+import { encrypt, signInAsAdmin } from '../fixtures/product.ts';
+import { adminApi, createDevice, createSite } from '../fixtures/stage.ts';
 import { expect, test } from '../fixtures/test.ts';
+import { ElectricalSafety } from '../pages/electrical-safety.ts';
 
 const shots = path.resolve(import.meta.dirname, '../screenshots');
 const switchPassword = 'Switch-Pass-61';
@@ -12,43 +13,28 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   request,
 }) => {
   mkdirSync(shots, { recursive: true });
-  const headers = await adminHeaders(request);
+  await signInAsAdmin(page, request);
+  const safety = new ElectricalSafety(page);
   // A room of its own: a simulated power meter and a simulated four-way switch, read every second.
-  const site = (await adminApi(request, 'post', 'setting/device_groups', { name: '配电室', weight: 1 })).id;
-  const device = async (name: string, code: string, template_id: number) =>
-    (
-      await adminApi(request, 'post', 'setting/devices', {
-        name,
-        device_group_id: site,
-        driver: 'simulator',
-        code,
-        template_id,
-        check_interval: 1,
-      })
-    ).id as number;
-  const meter = await device('总进线电表', 'power_meter', 4);
-  const switches = await device('馈线开关柜', 'switch', 8);
-  const items = (await (await request.get(`/api/v1/setting/items?device_id=${switches}`, { headers })).json()).data
-    .data as Array<{ id: number; item_cell_name: string }>;
+  const site = await createSite(request, '配电室');
+  const meter = await createDevice(request, site, '总进线电表', { code: 'power_meter', template_id: 4 });
+  const switches = await createDevice(request, site, '馈线开关柜', { code: 'switch', template_id: 8 });
+  const items = (await adminApi(request, 'get', `setting/items?device_id=${switches}`)).data as Array<{
+    id: number;
+    item_cell_name: string;
+  }>;
   const sw1 = items.find((i) => i.item_cell_name === 'SW1')!.id;
   // Switch control on, with its verification password (sent encrypted, stored hashed).
   const key = (await (await request.get('/api/v1/pub/login/params')).json()).data.public_key;
-  const limits = (await (await request.get('/api/v1/setting/power_safety_settings', { headers })).json()).data.limits;
+  const { limits } = await adminApi(request, 'get', 'setting/power_safety_settings');
   await adminApi(request, 'put', 'setting/power_safety_settings', {
     control_enabled: true,
     limits,
     new_password: encrypt(key, switchPassword),
   });
-  await page.addInitScript(
-    (value) => sessionStorage.setItem('token', value),
-    headers.authorization.replace('Bearer ', ''),
-  );
 
-  // The monitor: the new meter's phase values and figures, judged by the limits.
-  await page.goto('/energy_manage/elect_monitor');
-  // The demo estate's meters fill the first page: the room is picked in the site picker.
-  await page.getByTestId('elect-monitor-page').getByRole('combobox').first().click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper[title="配电室"]').click();
+  // The monitor of the room's meters: the new meter's phase values and figures, judged by the limits.
+  await safety.monitor('配电室');
   const row = page.getByRole('row', { name: /总进线电表/ });
   await expect(row).toBeVisible();
   await expect(row).toContainText(/\d+\.\d \/ \d+\.\d \/ \d+\.\d/, { timeout: 20_000 });
@@ -60,7 +46,6 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   const mapping = page.getByRole('dialog', { name: '馈线开关柜 的监控项用途' });
   await expect(mapping).toContainText('当前按监控项单元名自动识别');
   await expect(mapping.getByRole('combobox', { name: '开关' })).toHaveCount(4);
-  await page.waitForTimeout(400); // the dialog's opening animation
   await page.screenshot({ path: path.join(shots, 'elect-mapping-zh_cn.png') });
   await mapping.getByRole('button', { name: /^取 ?消$/ }).click();
   await expect(mapping).toBeHidden();
@@ -73,23 +58,18 @@ test('power quality of a meter analysed, and a switch opened with the verificati
     timeout: 20_000,
   });
   await expect(page.getByTestId('analysis-resolution')).toContainText('按分钟平均');
-  await page.waitForTimeout(600); // the charts' first animation
   await page.screenshot({ path: path.join(shots, 'elect-analysis-zh_cn.png'), fullPage: true });
 
   // The distribution diagram: SW1 is closed; opening it asks for the verification password.
   await page.goto('/electricity_safe/distribution_power');
-  const sw = page.getByTestId(`switch-${sw1}`);
+  const sw = safety.switch(sw1);
   await expect(sw).toHaveAttribute('data-state', 'on', { timeout: 20_000 });
   await page.screenshot({ path: path.join(shots, 'distribution-power-zh_cn.png'), fullPage: true });
-  await sw.click();
-  const dialog = page.getByRole('dialog', { name: '开关分闸' });
+  const dialog = await safety.openSwitch(sw1, 'Wrong-Pass-00');
   await expect(dialog).toContainText('馈线开关柜');
-  await dialog.getByLabel('开关操作验证密码').fill('Wrong-Pass-00');
-  await dialog.getByRole('button', { name: /^分 ?闸$/ }).click();
   await expect(page.getByText('密码错误，请重新输入！')).toBeVisible();
   await expect(sw).toHaveAttribute('data-state', 'on');
-  await dialog.getByLabel('开关操作验证密码').fill(switchPassword);
-  await dialog.getByRole('button', { name: /^分 ?闸$/ }).click();
+  await safety.openSwitch(sw1, switchPassword);
   await expect(page.getByText('开关操作成功')).toBeVisible();
   // The device was written: the next poll reads the switch open.
   await expect(sw).toHaveAttribute('data-state', 'off', { timeout: 15_000 });
@@ -102,12 +82,10 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   await expect(log.first()).toBeVisible();
   await page.screenshot({ path: path.join(shots, 'switch-opt-zh_cn.png'), fullPage: true });
   // The settings: switch control on, a password set (never shown), the limits.
-  await page.getByRole('button', { name: '用电安全设置' }).click();
-  const drawer = page.getByRole('dialog', { name: '用电安全设置' });
+  const drawer = await safety.settings();
   await expect(drawer.getByRole('switch')).toBeChecked();
   await expect(drawer).toContainText('已设置开关操作验证密码');
   await expect(drawer.getByLabel('电压不平衡度上限')).toHaveValue('2.0');
-  await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(shots, 'power-safety-settings-zh_cn.png') });
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
@@ -116,7 +94,6 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await page.goto(`/energy_manage/elect_analysis?device_id=${meter}`);
   await expect(page.getByTestId('analysis-resolution')).toContainText('Minute means');
-  await page.waitForTimeout(600);
   await page.screenshot({ path: path.join(shots, 'elect-analysis-en_us.png'), fullPage: true });
   await page.goto('/electricity_safe/switch_opt');
   await expect(page.getByRole('row', { name: /admin.*Wrong password/ })).toBeVisible();

@@ -1,25 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { adminHeaders, resetAdminLanguage, withDb } from '../fixtures/product.ts';
-import { adminApi } from '../fixtures/stage.ts';
-import { expect, type Page, test } from '../fixtures/test.ts';
+import { resetAdminLanguage, signInAsAdmin, withDb } from '../fixtures/product.ts';
+import { adminApi, createSite } from '../fixtures/stage.ts';
+import { expect, test } from '../fixtures/test.ts';
+import { Energy } from '../pages/energy.ts';
+import { choose, chooseSite, openList } from '../pages/pickers.ts';
 import { FormDialog } from '../pages/resource-list.ts';
 
 const shots = path.resolve(import.meta.dirname, '../screenshots');
 test.afterEach(async ({ request }) => resetAdminLanguage(request));
-
-/** Picks a site in a site picker (a tree select) by its name; the drop-down closes. */
-const pickSite = async (page: Page, picker: ReturnType<Page['getByLabel']>, name: string) => {
-  await picker.click();
-  await page.locator(`.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper[title="${name}"]`).click();
-  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
-};
-/** Picks an option of an antd select by its title. */
-const pick = async (page: Page, select: ReturnType<Page['getByLabel']>, option: string) => {
-  await select.click();
-  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
-};
 
 /**
  * Three counters of one distribution board with three days of hourly readings in the series store's
@@ -28,7 +18,7 @@ const pick = async (page: Page, select: ReturnType<Page['getByLabel']>, option: 
  * nothing else reaches these items.
  */
 const stageBoard = async (request: Parameters<typeof adminApi>[0]) => {
-  const site = (await adminApi(request, 'post', 'setting/device_groups', { name: '能耗机房', weight: 1 })).id as number;
+  const site = await createSite(request, '能耗机房');
   const device = (
     await adminApi(request, 'post', 'setting/devices', {
       name: '配电柜电表',
@@ -78,37 +68,23 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   test.setTimeout(150_000);
   mkdirSync(shots, { recursive: true });
   await stageBoard(request);
-  const headers = await adminHeaders(request);
-  await page.addInitScript(
-    (value) => sessionStorage.setItem('token', value),
-    headers.authorization.replace('Bearer ', ''),
-  );
+  await signInAsAdmin(page, request);
+  const energy = new Energy(page);
 
   // Meters: each counter with its site and category; the IT one measures at the UPS output.
   await page.goto('/setting_energy');
-  const dialog = new FormDialog(page);
-  const addMeter = async (name: string, item: string, category: string) => {
-    await page.getByRole('button', { name: '添加电表' }).click();
-    await dialog.field('电表名称').fill(name);
-    await pickSite(page, dialog.field('所属站点'), '能耗机房');
-    // The demo estate's devices fill the list: the picker is searched, as a person would.
-    await dialog.field('设备').fill('配电柜电表');
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="能耗机房 / 配电柜电表"]').click();
-    await pick(page, dialog.field('监控项'), `${item} (kWh)`);
-    await pick(page, dialog.field('分类'), category);
-    if (category === 'IT 负载') await pick(page, dialog.field('测量点 (The Green Grid)'), 'UPS 输出');
-    await dialog.save();
-    await expect(page.getByRole('row', { name: new RegExp(name) })).toBeVisible();
-  };
-  await addMeter('A1 总进线', '总进线电能', '总进线');
-  await addMeter('A1 IT 负载', 'IT 电能', 'IT 负载');
-  await addMeter('A1 精密空调', '空调电能', '制冷');
+  const meter = (name: string, item: string, category: string, at?: string) =>
+    energy.addMeter({ name, site: '能耗机房', device: '配电柜电表', item: `${item} (kWh)`, category, at });
+  await meter('A1 总进线', '总进线电能', '总进线');
+  await meter('A1 IT 负载', 'IT 电能', 'IT 负载', 'UPS 输出');
+  await meter('A1 精密空调', '空调电能', '制冷');
   await expect(page.getByRole('row', { name: /A1 IT 负载/ }).getByText('PUE 类别 1')).toBeVisible();
 
   // A stair + time-share tariff: tiers added on top of the valley and peak prices, summer apart.
   await page.goto('/energy_manage/param_config');
   await page.getByRole('tab', { name: '阶梯分时电价' }).click();
   await page.getByRole('button', { name: '添加电价' }).click();
+  const dialog = new FormDialog(page);
   const form = dialog.root;
   await dialog.field('电价名称').fill('峰谷阶梯');
   await form.getByLabel('结束值').first().fill('1000');
@@ -122,27 +98,26 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await dialog.expectRefused('电量的结束值不能小于开始值！');
   await form.getByLabel('结束值').nth(1).fill('');
   await form.getByLabel('结束时间').first().fill('08:00');
-  await pick(page, form.getByLabel('时段').first(), '谷');
+  await choose(page, form.getByLabel('时段').first(), '谷');
   await form.getByLabel('电价', { exact: true }).nth(2).fill('0.3');
   await form.getByRole('button', { name: '添加时段' }).click();
   await expect(form.getByLabel('开始时间').nth(1)).toHaveValue('08:00');
   await form.getByLabel('结束时间').nth(1).fill('24:00');
-  await pick(page, form.getByLabel('时段').nth(1), '峰');
+  await choose(page, form.getByLabel('时段').nth(1), '峰');
   await form.getByLabel('电价', { exact: true }).nth(3).fill('1');
   // Summer months: every row becomes a summer row and a non-summer copy.
-  await pick(page, form.getByLabel('夏季月份'), '7月');
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="8月"]').click();
+  await choose(page, form.getByLabel('夏季月份'), '7月');
+  await openList(page).locator('.ant-select-item-option[title="8月"]').click();
   await page.keyboard.press('Escape');
   await expect(form.getByTestId('slot-row')).toHaveCount(4);
-  await page.waitForTimeout(300); // the dialog's opening animation, for the picture
   await page.screenshot({ path: path.join(shots, 'energy-tariff-zh_cn.png') });
   await dialog.save();
   await expect(page.getByRole('row', { name: /峰谷阶梯/ })).toBeVisible();
 
   // In force at the site from 2020 on.
   const inForce = page.getByTestId('tariff-in-force');
-  await pickSite(page, inForce.getByLabel('站点', { exact: true }).first(), '能耗机房');
-  await pick(page, inForce.getByLabel('电价', { exact: true }), '峰谷阶梯 (阶梯分时电价)');
+  await chooseSite(page, inForce.getByLabel('站点', { exact: true }).first(), '能耗机房');
+  await choose(page, inForce.getByLabel('电价', { exact: true }), '峰谷阶梯 (阶梯分时电价)');
   await inForce.getByLabel('生效时间').click();
   await inForce.getByLabel('生效时间').fill('2020-01-01');
   await inForce.getByLabel('生效时间').press('Enter');
@@ -151,11 +126,11 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
 
   // The site's cost over the last seven days: the server's fen, shown to the fen.
   await page.goto('/energy_manage/cost_static');
-  await pick(page, page.getByLabel('时间范围'), '最近7天');
+  await energy.range('最近7天');
   const costAnswer = page.waitForResponse(
     (r) => r.url().includes('energy_analysis/cost_statistics') && r.url().includes('device_group_id'),
   );
-  await pickSite(page, page.getByLabel('站点', { exact: true }), '能耗机房');
+  await energy.site('能耗机房');
   const rows = (await (await costAnswer).json()).data as Array<{ category: string; cost_cents: number }>;
   const cents = rows.find((r) => r.category === 'total')!.cost_cents;
   expect(cents).toBeGreaterThan(0);
@@ -171,9 +146,7 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   expect((await readFile(await workbook.path())).subarray(0, 2).toString()).toBe('PK');
 
   // PUE: 30 / 20 kWh an hour, at the UPS output (category 1), with the IT gap marked estimated.
-  await page.goto('/energy_manage/energy_analysis');
-  await pick(page, page.getByLabel('时间范围'), '最近7天');
-  await pickSite(page, page.getByLabel('站点', { exact: true }), '能耗机房');
+  await energy.show('/energy_manage/energy_analysis', '能耗机房');
   const ranking = page.getByTestId('ranking-table');
   await expect(ranking.getByRole('row').nth(1)).toContainText('A1 总进线');
   await expect(ranking.getByRole('row').nth(2)).toContainText('A1 IT 负载');
@@ -181,28 +154,21 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await page.getByRole('tab', { name: 'PUE 分析' }).click();
   await expect(page.getByTestId('pue-value')).toHaveText('1.50');
   await expect(page.getByTestId('pue-category')).toHaveText('PUE 类别 1');
-  await page.waitForTimeout(400); // the tab's ink bar
   await page.screenshot({ path: path.join(shots, 'energy-pue-zh_cn.png'), fullPage: true });
 
   // The consumption page says which counter rule fired: the IT meter's gap.
-  await page.goto('/energy_manage/energy_static');
-  await pick(page, page.getByLabel('时间范围'), '最近7天');
-  await pickSite(page, page.getByLabel('站点', { exact: true }), '能耗机房');
+  await energy.show('/energy_manage/energy_static', '能耗机房');
   await expect(page.getByRole('row', { name: /A1 IT 负载/ }).getByText(/中断 × 1/)).toBeVisible();
 
   // Consumption per time-share period under the tariff in force: valley nights, peak days.
-  await page.goto('/energy_manage/time_share_static');
-  await pick(page, page.getByLabel('时间范围'), '最近7天');
-  await pickSite(page, page.getByLabel('站点', { exact: true }), '能耗机房');
+  await energy.show('/energy_manage/time_share_static', '能耗机房');
   for (const period of ['valley', 'peak'])
     await expect(page.getByTestId(`time-share-${period}`).locator('.ant-statistic-content-value')).toHaveText(/[1-9]/);
   await expect(page.getByTestId('time-share-sharp').locator('.ant-statistic-content-value')).toHaveText('0');
   await page.screenshot({ path: path.join(shots, 'energy-time-share-zh_cn.png'), fullPage: true });
 
   // The site at a glance, from the monitoring menu.
-  await page.goto('/energy_survey');
-  await pick(page, page.getByLabel('时间范围'), '最近7天');
-  await pickSite(page, page.getByLabel('站点', { exact: true }), '能耗机房');
+  await energy.show('/energy_survey', '能耗机房');
   await expect(page.getByTestId('overview-pue').locator('.ant-statistic-content-value')).toHaveText('1.50');
   await expect(page.getByTestId('overview-cost').locator('.ant-statistic-content-value')).toHaveText(text);
   await page.screenshot({ path: path.join(shots, 'energy-overview-zh_cn.png'), fullPage: true });
@@ -211,16 +177,11 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await expect(page.getByRole('row', { name: /能耗机房/ })).toContainText('峰谷阶梯');
 
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
-  await page.goto('/energy_manage/energy_analysis');
-  await pick(page, page.getByLabel('Time range'), 'Last 7 days');
-  await pickSite(page, page.getByLabel('Site', { exact: true }), '能耗机房');
+  await energy.show('/energy_manage/energy_analysis', '能耗机房', 'Last 7 days');
   await page.getByRole('tab', { name: 'PUE analysis' }).click();
   await expect(page.getByTestId('pue-category')).toHaveText('PUE category 1');
-  await page.waitForTimeout(400); // the tab's ink bar
   await page.screenshot({ path: path.join(shots, 'energy-pue-en_us.png'), fullPage: true });
-  await page.goto('/energy_manage/cost_static');
-  await pick(page, page.getByLabel('Time range'), 'Last 7 days');
-  await pickSite(page, page.getByLabel('Site', { exact: true }), '能耗机房');
+  await energy.show('/energy_manage/cost_static', '能耗机房', 'Last 7 days');
   await expect(page.getByTestId('cost-total')).toContainText(text);
   await page.screenshot({ path: path.join(shots, 'energy-cost-en_us.png'), fullPage: true });
   await page.goto('/setting_energy');

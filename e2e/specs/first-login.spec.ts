@@ -1,10 +1,9 @@
 import { adminPassword, initialAdminPassword, loginInBrowser, loginToConsole } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
 
-/**
- * Runs first on the fresh product (its own project, which the others depend on): the administrator's
- * printed password works once, and only to change it.
- */
+/** The product's first start: the administrator's printed password works once, and only to change it. */
+test.use({ startFrom: 'pristine' });
+
 test('first login as admin with the printed password, forced change, then the shell', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('button', { name: /登\s*录/ })).toBeVisible();
@@ -19,7 +18,6 @@ test('first login as admin with the printed password, forced change, then the sh
   await dialog.getByLabel('旧密码').fill(initialAdminPassword());
   await dialog.getByLabel('新密码').fill('password');
   await dialog.getByLabel('确认密码').fill('password1');
-  await page.waitForTimeout(500); // let the opening animation finish before the picture
   await page.screenshot({ path: test.info().outputPath('forced-change-zh_cn.png') });
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await expect(dialog.getByText('两次输入密码不一致！')).toBeVisible();

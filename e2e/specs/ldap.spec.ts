@@ -103,7 +103,6 @@ test('an imported LDAP user logs in with the directory password and lands in the
   await page.goto('/login');
   await page.getByText('LDAP账号').click();
   await expect(page.locator('.ant-segmented-item-selected')).toHaveText('LDAP账号');
-  await page.waitForTimeout(300); // the switch's sliding animation, before the picture
   await page.screenshot({ path: test.info().outputPath('ldap-login-zh_cn.png') });
   await page.getByLabel(/用户名|User name/).fill('walker');
   await page.getByLabel(/^(密码|Password)$/).fill('not-the-directory-password');

@@ -1,4 +1,4 @@
-import { adminHeaders } from '../fixtures/product.ts';
+import { signInAsAdmin } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { ResourceList } from '../pages/resource-list.ts';
 
@@ -6,11 +6,7 @@ test.describe.configure({ mode: 'serial' });
 
 let headers: Record<string, string> = {};
 test.beforeEach(async ({ request, page }) => {
-  headers = await adminHeaders(request);
-  await page.addInitScript(
-    (value) => sessionStorage.setItem('token', value),
-    headers.authorization!.replace('Bearer ', ''),
-  );
+  headers = await signInAsAdmin(page, request);
 });
 
 /**

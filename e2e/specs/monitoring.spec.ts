@@ -4,6 +4,8 @@ import { LoginPage } from '../pages/login.ts';
 import { ResourceList } from '../pages/resource-list.ts';
 
 test.describe.configure({ mode: 'serial' });
+// This journey is about the demo estate a first start makes (three sites, 66 devices).
+test.use({ startFrom: 'demo' });
 
 test('the station page shows the demo estate with live values, and sites refuse deletion while they have devices', async ({
   page,

@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { adminHeaders } from '../fixtures/product.ts';
+import { createInterface } from 'node:readline';
+import { signInAsAdmin } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
 
 const shots = path.resolve(import.meta.dirname, '../screenshots');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A free loopback UDP port for Debian's snmpd. */
 const freeUdpPort = () =>
@@ -27,13 +27,22 @@ test.beforeAll(async () => {
   port = await freeUdpPort();
   dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-e2e-snmpd-'));
   writeFileSync(path.join(dir, 'snmpd.conf'), `agentAddress udp:127.0.0.1:${port}\nrocommunity public 127.0.0.1\n`);
+  // Logging to its stdout (-Lo), snmpd says its version once its port is bound: the agent answers from then on.
   snmpd = spawn(
     '/usr/sbin/snmpd',
-    ['-f', '-Lf', path.join(dir, 'log'), '-C', '-c', path.join(dir, 'snmpd.conf'), '-p', path.join(dir, 'pid')],
-    { env: { ...process.env, MIBS: '', SNMP_PERSISTENT_DIR: path.join(dir, 'persist') }, stdio: 'ignore' },
+    ['-f', '-Lo', '-C', '-c', path.join(dir, 'snmpd.conf'), '-p', path.join(dir, 'pid')],
+    {
+      env: { ...process.env, MIBS: '', SNMP_PERSISTENT_DIR: path.join(dir, 'persist') },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
   );
-  for (let i = 0; i < 100 && !existsSync(path.join(dir, 'pid')); i++) await sleep(50);
-  await sleep(150);
+  const agent = snmpd;
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: agent.stdout! }).on('line', (line) => {
+      if (line.startsWith('NET-SNMP version')) resolve();
+    });
+    agent.once('exit', (code) => reject(new Error(`snmpd exited with ${code}`)));
+  });
 });
 
 test.afterAll(async () => {
@@ -45,7 +54,7 @@ test('a switch read over IF-MIB from Debian snmpd shows its ports on /network_de
   page,
   request,
 }) => {
-  const headers = await adminHeaders(request);
+  const headers = await signInAsAdmin(page, request);
   const post = async (url: string, data: object) => {
     const res = await request.post(`/api/v1/${url}`, { headers, data });
     expect(res.status(), await res.text()).toBe(200);
@@ -63,10 +72,6 @@ test('a switch read over IF-MIB from Debian snmpd shows its ports on /network_de
     check_interval: 5,
     options: { community: 'public' },
   });
-  await page.addInitScript(
-    (value) => sessionStorage.setItem('token', value),
-    headers.authorization.replace('Bearer ', ''),
-  );
   await page.goto('/network_device');
   const card = page.getByTestId(`network-device-${device.id}`);
   await expect(card.getByText('core-sw-01')).toBeVisible();
@@ -77,7 +82,6 @@ test('a switch read over IF-MIB from Debian snmpd shows its ports on /network_de
   const modal = page.getByRole('dialog', { name: '添加端口' });
   const loRow = modal.locator('tr', { has: page.getByRole('cell', { name: 'lo', exact: true }) });
   await expect(loRow).toBeVisible();
-  await page.waitForTimeout(500); // the dialog's opening animation
   await page.screenshot({ path: path.join(shots, 'network-device-add-ports-zh_cn.png') });
   await loRow.getByRole('checkbox').check();
   await modal.getByRole('button', { name: '添加监控项' }).click();
@@ -92,6 +96,5 @@ test('a switch read over IF-MIB from Debian snmpd shows its ports on /network_de
   const drawer = page.getByRole('dialog');
   await expect(drawer.getByText(/1 · (在线|up)/).first()).toBeVisible();
   await expect(drawer.getByText(/^10(\.0)? Mbit\/s$/)).toBeVisible();
-  await page.waitForTimeout(500); // the drawer's opening animation
   await page.screenshot({ path: path.join(shots, 'network-device-port-zh_cn.png') });
 });

@@ -6,8 +6,9 @@ import {
   resetAdminLanguage,
   withDb,
 } from '../fixtures/product.ts';
-import { addTemperature, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
+import { addTemperature, createDevice, createSite, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
 import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
+import { Shell } from '../pages/shell.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -31,8 +32,6 @@ const pageErrors = (page: Page) => {
 };
 
 test.beforeEach(async ({ request }) => {
-  // The demo's own alarms are confirmed, so the pop-up shows this journey's alone.
-  await confirmAll(request, 'e2e: clear the stage');
   stage = await createStage(request, '新手机房', 'TH-NEW');
 });
 
@@ -51,8 +50,7 @@ for (const language of ['zh_cn', 'en_us'] as const) {
     const errors = pageErrors(page);
     await loginToConsole(page, 'admin', adminPassword);
     if (language === 'en_us') {
-      await page.getByLabel('语言').click();
-      await page.getByTitle('English').click();
+      await new Shell(page).language('English');
       await expect(page.getByRole('button', { name: 'Tabs' })).toBeVisible();
     }
     // 40 ℃ against a 30 ℃ maximum: the alarm opens at the first read.
@@ -163,8 +161,7 @@ test('the language is the user’s: a fresh browser signs in and comes back in t
   freshPage,
 }) => {
   await loginToConsole(page, 'admin', adminPassword);
-  await page.getByLabel('语言').click();
-  await page.getByTitle('English').click();
+  await new Shell(page).language('English');
   await expect(page.getByRole('button', { name: 'Tabs' })).toBeVisible();
   const fresh = await freshPage();
   await loginToConsole(fresh, 'admin', adminPassword);
@@ -194,7 +191,11 @@ test('logs name their codes: the operation log’s modules and actions, the alar
 
 test('pickers name what they pick: devices with their site, a site tree on /alarm, the device of a new item', async ({
   page,
+  request,
 }) => {
+  // Three sites, each with an UPS-01.
+  for (const name of ['北京总部机房', '上海数据中心', '广州配电室'])
+    await createDevice(request, await createSite(request, name), 'UPS-01', { code: 'ups' });
   await loginToConsole(page, 'admin', adminPassword);
   await page.goto('/setting_items');
   // Three sites each have an UPS-01: the device filter tells them apart, and the list shows the site.
@@ -222,7 +223,9 @@ test('pickers name what they pick: devices with their site, a site tree on /alar
 
 test('small things in English with the green theme: whole labels, links in the theme colour, a device that answers says so', async ({
   page,
+  request,
 }) => {
+  await addTemperature(request, stage!, '通信温度', 20);
   await page.addInitScript(() => {
     localStorage.setItem('theme', 'green');
     localStorage.setItem('language', 'en_us');
@@ -243,9 +246,9 @@ test('small things in English with the green theme: whole labels, links in the t
   await expect(page.getByText('Abnormal', { exact: true }).first()).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('home-green-en_us.png') });
   // A device that answers says its link is up, whatever the state of its items.
-  await page.goto('/station');
-  const ups = page.locator('[data-testid^="device-"]', { hasText: 'UPS-01' }).first();
-  await ups.getByRole('button', { name: 'Device details' }).click();
+  await page.goto(`/station?device_group_id=${stage!.site}`);
+  const device = page.locator('[data-testid^="device-"]', { hasText: 'TH-NEW' });
+  await device.getByRole('button', { name: 'Device details' }).click();
   await expect(page.getByTestId('device-link')).toHaveText('Communication: Up', { timeout: 20_000 });
   await page.screenshot({ path: test.info().outputPath('device-green-en_us.png') });
 });

@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { adminHeaders, adminPassword, encrypt, loginToConsole, resetAdminLanguage } from '../fixtures/product.ts';
+import { adminHeaders, adminPassword, createUser, loginToConsole, resetAdminLanguage } from '../fixtures/product.ts';
 import { addTemperature, adminApi, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
-import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
+import { type APIRequestContext, expect, test } from '../fixtures/test.ts';
+import { Shell } from '../pages/shell.ts';
+import { SiteMapEditor } from '../pages/site-map.ts';
 
 // Each journey walks a whole path (12–20 s alone); beside Vitest at a load of 10 the first took 60 s
 // with its clean-up, so they get twice the default time.
@@ -31,13 +33,6 @@ const upload = async (
   return body.data.url as string;
 };
 
-/** An administrator's GET (adminApi makes the changes). */
-const adminGet = async (request: APIRequestContext, url: string) => {
-  const body = await (await request.get(`/api/v1/${url}`, { headers: await adminHeaders(request) })).json();
-  expect(body.code, `get ${url}: ${JSON.stringify(body)}`).toBe(0);
-  return body.data;
-};
-
 const operatorPassword = 'Map-Op-Second-2';
 
 /**
@@ -45,7 +40,7 @@ const operatorPassword = 'Map-Op-Second-2';
  * with their functions (not the administrator's role), and its user, password changed once.
  */
 const createOperator = async (request: APIRequestContext, site: number) => {
-  const catalogue = await adminGet(request, 'setting/menus');
+  const catalogue = await adminApi(request, 'get', 'setting/menus');
   const menuIds: number[] = [];
   const functionIds: number[] = [];
   type MenuNode = { id: number; url: string; functions: { id: number }[]; children: MenuNode[] };
@@ -66,22 +61,8 @@ const createOperator = async (request: APIRequestContext, site: number) => {
     menu_ids: menuIds,
     function_ids: functionIds,
   });
-  const { public_key } = await adminGet(request, 'pub/login/params');
-  const user = await adminApi(request, 'post', 'setting/users', {
-    user_name: 'map-op',
-    password: encrypt(public_key, 'Map-Op-First-1'),
-    role_ids: [role.id],
-    user_group_ids: [1],
-  });
-  const changed = await request.put('/api/v1/user/password_without_login', {
-    data: {
-      user_name: 'map-op',
-      old_password: encrypt(public_key, 'Map-Op-First-1'),
-      new_password: encrypt(public_key, operatorPassword),
-    },
-  });
-  expect((await changed.json()).code).toBe(0);
-  return { role: role.id as number, user: user.id as number };
+  const user = await createUser(request, { user_name: 'map-op', role_ids: [role.id] }, operatorPassword);
+  return { role: role.id as number, user };
 };
 
 let stage: Stage | null = null;
@@ -189,8 +170,7 @@ test('an operator’s /map shows a device turning abnormal without a reload when
   await expect(device).toHaveClass(/sm-dim/);
   await page.getByRole('switch', { name: '热力图' }).click();
   await expect(device).not.toHaveClass(/sm-dim/);
-  await page.getByLabel('语言').click();
-  await page.getByTitle('English').click();
+  await new Shell(page).language('English');
   await expect(page.getByTestId('site-map').getByRole('button', { name: 'Carousel screen' })).toBeVisible();
   await expect(device).toHaveAttribute('data-alarm', 'true');
   await page.screenshot({ path: path.join(shots, 'site-map-alarm-en_us.png') });
@@ -199,27 +179,6 @@ test('an operator’s /map shows a device turning abnormal without a reload when
   await device.click();
   await page.waitForURL(new RegExp(`/station\\?device_group_id=${stage.site}&device=${stage.device}`));
 });
-
-/** What the canvas shows, component by component: kind, box and text (ids and order aside). */
-const drawing = (page: Page) =>
-  page.locator('[data-testid="editor-canvas"] [data-id]').evaluateAll((els) =>
-    els
-      .map((el) => {
-        const e = el as HTMLElement;
-        return [e.dataset.kind, e.style.left, e.style.top, e.style.width, e.style.height, e.textContent].join(' ');
-      })
-      .sort(),
-  );
-
-/** Drags on the canvas from one point to another, in canvas pixels. */
-const dragOnCanvas = async (page: Page, from: [number, number], to: [number, number]) => {
-  const box = (await page.getByTestId('site-scene').first().boundingBox())!;
-  await page.mouse.move(box.x + from[0], box.y + from[1]);
-  await page.mouse.down();
-  await page.mouse.move(box.x + (from[0] + to[0]) / 2, box.y + (from[1] + to[1]) / 2, { steps: 4 });
-  await page.mouse.move(box.x + to[0], box.y + to[1], { steps: 4 });
-  await page.mouse.up();
-};
 
 test('an administrator draws a site in the editor, undoes and redoes, saves, reloads and finds it identical', async ({
   page,
@@ -230,105 +189,102 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await loginToConsole(page, 'admin', adminPassword);
   await page.goto(`/map?device_group_id=${stage.site}`);
   await expect(page.getByTestId('site-map-empty')).toBeVisible();
-  const [editor] = await Promise.all([
+  const [popup] = await Promise.all([
     page.waitForEvent('popup'),
     page.getByRole('button', { name: '编辑图片' }).click(),
   ]);
   // The ticket is spent and leaves the address; the session token never stood in it.
-  await editor.waitForURL((url) => url.pathname === '/groupmap_edit' && !url.searchParams.has('token'));
-  await expect(editor.getByTestId('editor-toolbar')).toBeVisible();
+  await popup.waitForURL((url) => url.pathname === '/groupmap_edit' && !url.searchParams.has('token'));
+  await expect(popup.getByTestId('editor-toolbar')).toBeVisible();
+  const editor = new SiteMapEditor(popup);
 
   // Background through the toolbar's file input; a non-image is refused with 只能插入图片.
-  const file = editor.getByTestId('background-file');
+  const file = popup.getByTestId('background-file');
   await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  await expect(editor.getByText('只能插入图片')).toBeVisible();
+  await expect(popup.getByText('只能插入图片')).toBeVisible();
   await file.setInputFiles({ name: 'room.svg', mimeType: 'image/svg+xml', buffer: svg('#17324d', 1366, 768) });
-  await expect(editor.getByText('上传成功！')).toBeVisible();
-  await expect(editor.locator('[data-kind="Picture"] img')).toBeVisible();
+  await expect(popup.getByText('上传成功！')).toBeVisible();
+  await expect(popup.locator('[data-kind="Picture"] img')).toBeVisible();
 
   // Three devices, each dragged from the centre (where a new one lands) to its place.
-  const list = editor.getByTestId('component-list');
+  const centre: [number, number] = [683, 384];
   for (const [i, x] of [200, 400, 600].entries()) {
-    await list.locator('[data-add="Cdefault"]').click();
-    await expect(editor.locator('[data-testid="editor-canvas"] [data-kind="Cdefault"]')).toHaveCount(i + 1);
-    await dragOnCanvas(editor, [683, 384], [x, 150]);
+    await editor.add('Cdefault');
+    await expect(editor.components('Cdefault')).toHaveCount(i + 1);
+    await editor.drag(centre, [x, 150]);
   }
-  await list.locator('[data-add="Line_x"]').click();
-  await dragOnCanvas(editor, [683, 384], [400, 400]);
-  await list.locator('[data-add="VText"]').click();
-  await editor.getByLabel('文字', { exact: true }).fill('一号机柜区');
-  await editor.getByLabel('名称', { exact: true }).click();
-  await dragOnCanvas(editor, [683, 384], [200, 500]);
-  await list.locator('[data-add="SiteButton"]').click();
-  await editor.getByLabel('跳转站点').click();
-  await editor.getByTitle('跳转机房').click();
-  await expect(editor.locator('[data-testid="editor-canvas"] [data-kind="SiteButton"]')).toHaveText('跳转机房');
-  await editor.screenshot({ path: path.join(shots, 'site-map-editor-panel-zh_cn.png') });
-  await editor.locator('body').click({ position: { x: 5, y: 700 } });
-  const drawn = await drawing(editor);
+  await editor.add('Line_x');
+  await editor.drag(centre, [400, 400]);
+  await editor.add('VText');
+  await popup.getByLabel('文字', { exact: true }).fill('一号机柜区');
+  await popup.getByLabel('名称', { exact: true }).click();
+  await editor.drag(centre, [200, 500]);
+  await editor.add('SiteButton');
+  await popup.getByLabel('跳转站点').click();
+  await popup.getByTitle('跳转机房').click();
+  const siteButton = editor.components('SiteButton');
+  await expect(siteButton).toHaveText('跳转机房');
+  await popup.screenshot({ path: path.join(shots, 'site-map-editor-panel-zh_cn.png') });
+  await popup.locator('body').click({ position: { x: 5, y: 700 } });
+  const drawn = await editor.drawing();
   expect(drawn).toHaveLength(7);
   expect(drawn.join('\n')).toContain('一号机柜区');
 
   // Undo and redo, by the toolbar and by the keys: the last step (the site button's target) comes and goes.
-  const count = () => editor.locator('[data-testid="editor-canvas"] [data-kind]').count();
-  await editor.locator('[data-command="undo"]').click();
-  await expect(editor.locator('[data-testid="editor-canvas"] [data-kind="SiteButton"]')).toHaveText('');
-  await editor.locator('[data-command="redo"]').click();
-  await expect(editor.locator('[data-testid="editor-canvas"] [data-kind="SiteButton"]')).toHaveText('跳转机房');
-  await editor.keyboard.press('Control+z');
-  await editor.keyboard.press('Control+z');
-  await expect.poll(count).toBe(6);
-  await editor.keyboard.press('Control+y');
-  await editor.keyboard.press('Control+y');
-  await expect.poll(count).toBe(7);
-  expect(await drawing(editor)).toEqual(drawn);
-  await editor.screenshot({ path: path.join(shots, 'site-map-editor-zh_cn.png') });
+  await editor.command('undo').click();
+  await expect(siteButton).toHaveText('');
+  await editor.command('redo').click();
+  await expect(siteButton).toHaveText('跳转机房');
+  await popup.keyboard.press('Control+z');
+  await popup.keyboard.press('Control+z');
+  await expect(editor.components()).toHaveCount(6);
+  await popup.keyboard.press('Control+y');
+  await popup.keyboard.press('Control+y');
+  await expect(editor.components()).toHaveCount(7);
+  expect(await editor.drawing()).toEqual(drawn);
+  await popup.screenshot({ path: path.join(shots, 'site-map-editor-zh_cn.png') });
 
-  await editor.locator('[data-command="save"]').click();
-  await expect(editor.getByText('保存成功！')).toBeVisible();
-  await editor.reload();
-  await expect.poll(() => drawing(editor)).toEqual(drawn);
+  await editor.save();
+  await popup.reload();
+  await expect.poll(() => editor.drawing()).toEqual(drawn);
 
   // Export as one file with its images, import it into the other site, save: the same drawing there.
-  const [download] = await Promise.all([editor.waitForEvent('download'), editor.getByTestId('export-picture').click()]);
+  const [download] = await Promise.all([popup.waitForEvent('download'), popup.getByTestId('export-picture').click()]);
   const exported = await download.path();
-  await editor.goto(`/groupmap_edit?id=${other}`);
-  await expect(editor.getByTestId('editor-toolbar')).toBeVisible();
-  await editor.getByTestId('import-picture').setInputFiles(exported);
-  await expect(editor.getByText('导入完成，保存后生效')).toBeVisible();
-  expect(await drawing(editor)).toEqual(drawn);
-  await editor.locator('[data-command="save"]').click();
-  await expect(editor.getByText('保存成功！')).toBeVisible();
-  await editor.reload();
-  await expect.poll(() => drawing(editor)).toEqual(drawn);
+  await popup.goto(`/groupmap_edit?id=${other}`);
+  await expect(popup.getByTestId('editor-toolbar')).toBeVisible();
+  await popup.getByTestId('import-picture').setInputFiles(exported);
+  await expect(popup.getByText('导入完成，保存后生效')).toBeVisible();
+  expect(await editor.drawing()).toEqual(drawn);
+  await editor.save();
+  await popup.reload();
+  await expect.poll(() => editor.drawing()).toEqual(drawn);
 
   // In English: the three devices selected by area enable align and distribute; Ctrl+wheel zooms the
   // view around the pointer (nothing stored changes) and the reset button puts it back.
   // The page without the shell takes the language this browser keeps (the console's selector writes it).
   await adminApi(request, 'post', 'menus/language', { language: 'en_us' });
-  await editor.evaluate(() => localStorage.setItem('language', 'en_us'));
-  await editor.reload();
-  await expect(editor.locator('[data-command="save"]')).toHaveText('Save');
-  await expect.poll(() => drawing(editor)).toEqual(drawn);
-  await dragOnCanvas(editor, [120, 80], [700, 230]);
-  await expect(editor.locator('[data-command="alignTop"]')).toBeEnabled();
-  await expect(editor.locator('[data-command="distributeHorizontally"]')).toBeEnabled();
-  await expect(editor.locator('[data-command="group"]')).toBeEnabled();
-  await expect(editor.locator('[data-command="lock"]')).toBeEnabled();
+  await popup.evaluate(() => localStorage.setItem('language', 'en_us'));
+  await popup.reload();
+  await expect(editor.command('save')).toHaveText('Save');
+  await expect.poll(() => editor.drawing()).toEqual(drawn);
+  await editor.drag([120, 80], [700, 230]);
+  for (const command of ['alignTop', 'distributeHorizontally', 'group', 'lock'])
+    await expect(editor.command(command)).toBeEnabled();
   // Past antd's colour transition, so the picture shows the buttons as they are.
-  await expect(editor.locator('[data-command="lock"]')).toHaveCSS('color', 'rgba(0, 0, 0, 0.88)');
-  await editor.screenshot({ path: path.join(shots, 'site-map-editor-en_us.png') });
-  const scene = (await editor.getByTestId('site-scene').first().boundingBox())!;
-  await editor.mouse.move(scene.x + 400, scene.y + 150);
-  await editor.keyboard.down('Control');
-  await editor.mouse.wheel(0, -300);
-  await editor.keyboard.up('Control');
-  await expect(editor.getByTestId('editor-zoom')).not.toHaveText('100%');
-  expect(await drawing(editor)).toEqual(drawn);
-  await editor.getByRole('button', { name: 'Reset zoom and pan' }).click();
-  await expect(editor.getByTestId('editor-zoom')).toHaveText('100%');
+  await expect(editor.command('lock')).toHaveCSS('color', 'rgba(0, 0, 0, 0.88)');
+  await popup.screenshot({ path: path.join(shots, 'site-map-editor-en_us.png') });
+  const scene = (await popup.getByTestId('site-scene').first().boundingBox())!;
+  await popup.mouse.move(scene.x + 400, scene.y + 150);
+  await popup.keyboard.down('Control');
+  await popup.mouse.wheel(0, -300);
+  await popup.keyboard.up('Control');
+  await expect(popup.getByTestId('editor-zoom')).not.toHaveText('100%');
+  expect(await editor.drawing()).toEqual(drawn);
+  await popup.getByRole('button', { name: 'Reset zoom and pan' }).click();
+  await expect(popup.getByTestId('editor-zoom')).toHaveText('100%');
   await resetAdminLanguage(request);
-  await editor.evaluate(() => localStorage.setItem('language', 'zh_cn'));
+  await popup.evaluate(() => localStorage.setItem('language', 'zh_cn'));
 
   // The live view shows the same picture.
   await page.reload();
@@ -372,15 +328,19 @@ test('the full screen cycles the rotation’s two sites at its interval, the hea
   });
 
   try {
+    // The page's clock goes on as usual; the journey runs it through the rotation's interval at once.
+    await page.clock.install();
     await loginToConsole(page, 'admin', adminPassword);
     await page.goto('/fullScreen');
     const title = page.getByTestId('full-screen-site');
     await expect(title).toHaveText('轮播一号');
     await expect(page.getByTestId('rotation-position')).toHaveText('1 / 2');
-    const shown = Date.now();
-    await expect(title).toHaveText('轮播二号', { timeout: 15_000 });
-    // The interval is 10 s: not much sooner, not much later.
-    expect(Date.now() - shown).toBeGreaterThan(8_000);
+    // The interval is 10 s: not much sooner (7.5 s later, allowing for the time since the first
+    // site showed), not much later.
+    await page.clock.runFor(7_500);
+    await expect(title).toHaveText('轮播一号');
+    await page.clock.runFor(5_000);
+    await expect(title).toHaveText('轮播二号');
     await page.screenshot({ path: path.join(shots, 'site-map-rotation-zh_cn.png') });
 
     // /fullScreen5 draws the heat map: the sensor of the first site, with its value and the legend.

@@ -1,4 +1,4 @@
-import { adminHeaders } from '../fixtures/product.ts';
+import { createDevice, createSite } from '../fixtures/stage.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { LoginPage } from '../pages/login.ts';
 import { ResourceList } from '../pages/resource-list.ts';
@@ -9,7 +9,7 @@ test('device templates: the list, a new template with a telemetry-only point, an
   page,
   request,
 }) => {
-  await adminHeaders(request);
+  await createDevice(request, await createSite(request, '北京总部机房'), 'UPS-01', { code: 'ups' });
   await new LoginPage(page).toConsole();
 
   const devices = await new ResourceList(page, '/setting_device_mange').goto();
@@ -18,7 +18,6 @@ test('device templates: the list, a new template with a telemetry-only point, an
   const drawer = page.locator('.ant-drawer');
   await expect(drawer.getByText('内置').first()).toBeVisible();
   await expect(drawer.getByRole('row', { name: /SNMP UPS/ })).toBeVisible();
-  await page.waitForTimeout(400); // the drawer's slide-in
   await page.screenshot({ path: test.info().outputPath('templates-zh_cn.png') });
 
   // A template of one's own: a Modbus energy meter whose one point is only recorded.

@@ -94,6 +94,18 @@ describeEachDatabase('series store: the writer thread', (dialect) => {
     expect(last.map((r) => r.n)).toEqual([3, 1]);
   });
 
+  it('a store stopped before its writer thread was online has no thread left when stop answers', async () => {
+    // A thread left running opened the database file after the test had closed and removed it,
+    // and made it again: the directory could not be removed (docs/series-store-log.md, "A late writer thread").
+    const threads = () => (process.report.getReport() as { workers: unknown[] }).workers.length;
+    const before = threads();
+    const store = createSeriesStore(t.db);
+    store.start();
+    await store.stop();
+    expect(threads()).toBeLessThanOrEqual(before);
+    expect(store.writer().thread).toBe('main');
+  });
+
   it('commits a large transaction whole: 100 000 rows in statements of ~100 distinct texts (more than the thread keeps prepared) and a 1.3 MB blob', async () => {
     const writer = await startSqlWriter(t.db);
     try {

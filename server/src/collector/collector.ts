@@ -148,6 +148,25 @@ const unreadableLog = (now: () => number, log: CollectorOptions['log']) => {
   };
 };
 
+/** Keeps a device's state: saved on its row, and told on the bus when the state (not only its reason) changes. */
+const deviceStateSetter =
+  (options: CollectorOptions, now: () => number, liveDevices: Map<number, LiveDeviceState>) =>
+  (deviceId: number, state: number, reason: string) => {
+    const prev = liveDevices.get(deviceId);
+    if (prev && prev.state === state && prev.reason === reason) return;
+    const next = { state, reason: reason.slice(0, 280), time: Math.floor(now() / 1000) };
+    liveDevices.set(deviceId, next);
+    // Listeners hear state changes; a new reason for the same state is only saved.
+    if (!prev || prev.state !== state)
+      options.bus.publish('device.state', { device_id: deviceId, state, reason: next.reason, since: next.time });
+    void options.db.kysely
+      .updateTable('devices')
+      .set({ state: next.state, state_reason: next.reason, state_time: next.time })
+      .where('id', '=', deviceId)
+      .execute()
+      .catch((err) => options.log?.warn({ err, deviceId }, 'could not save device state'));
+  };
+
 /**
  * The collector: the device loops (poller.ts; in a worker thread by default, worker-host.ts) poll
  * each device on its check interval through its driver; this side takes their answers: live
@@ -181,21 +200,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
     options.log,
   );
   let subscriptions: Array<() => void> = [];
-  const setDeviceState = (deviceId: number, state: number, reason: string) => {
-    const prev = liveDevices.get(deviceId);
-    if (prev && prev.state === state && prev.reason === reason) return;
-    const next = { state, reason: reason.slice(0, 280), time: Math.floor(now() / 1000) };
-    liveDevices.set(deviceId, next);
-    // Listeners hear state changes; a new reason for the same state is only saved.
-    if (!prev || prev.state !== state)
-      bus.publish('device.state', { device_id: deviceId, state, reason: next.reason, since: next.time });
-    void options.db.kysely
-      .updateTable('devices')
-      .set({ state: next.state, state_reason: next.reason, state_time: next.time })
-      .where('id', '=', deviceId)
-      .execute()
-      .catch((err) => options.log?.warn({ err, deviceId }, 'could not save device state'));
-  };
+  const setDeviceState = deviceStateSetter(options, now, liveDevices);
 
   const logUnreadable = unreadableLog(now, options.log);
 
@@ -318,6 +323,29 @@ export const createCollector = (options: CollectorOptions): Collector => {
     for (const device of await loadDevices(options.db, undefined, options.secrets)) install(device);
   };
 
+  /** Re-reads devices (all without an id: a full resync) and installs them afresh. */
+  const reloadNow = async (deviceId?: number) => {
+    const targets = deviceId === undefined ? [...entries.keys()] : [deviceId];
+    for (const id of targets) {
+      const entry = entries.get(id);
+      if (!entry) continue;
+      entries.delete(id);
+      for (const item of entry.device.items) {
+        if (itemIndex[item.id] !== undefined) itemCount -= 1;
+        itemIndex[item.id] = undefined;
+        live.forget(item.id);
+      }
+      await poller?.remove(id);
+    }
+    // Without an id this is a full resync: devices added elsewhere (site copies) start too.
+    const fresh = await loadDevices(options.db, deviceId, options.secrets);
+    for (const device of fresh) {
+      if (!entries.has(device.id)) install(device);
+    }
+    if (deviceId !== undefined && fresh.length === 0) liveDevices.delete(deviceId);
+  };
+  let reloading: Promise<void> = Promise.resolve();
+
   const collector: Collector = {
     async start() {
       polling = true;
@@ -360,25 +388,13 @@ export const createCollector = (options: CollectorOptions): Collector => {
       entries.clear();
       await persist();
     },
-    async reload(deviceId) {
-      const targets = deviceId === undefined ? [...entries.keys()] : [deviceId];
-      for (const id of targets) {
-        const entry = entries.get(id);
-        if (!entry) continue;
-        entries.delete(id);
-        for (const item of entry.device.items) {
-          if (itemIndex[item.id] !== undefined) itemCount -= 1;
-          itemIndex[item.id] = undefined;
-          live.forget(item.id);
-        }
-        await poller?.remove(id);
-      }
-      // Without an id this is a full resync: devices added elsewhere (site copies) start too.
-      const fresh = await loadDevices(options.db, deviceId, options.secrets);
-      for (const device of fresh) {
-        if (!entries.has(device.id)) install(device);
-      }
-      if (deviceId !== undefined && fresh.length === 0) liveDevices.delete(deviceId);
+    reload(deviceId) {
+      // One after another: a reload that began while another had the device out read the rows and
+      // installed them if it finished first, and the later one, which had read more (an item added
+      // meanwhile), then found the device installed and kept the older rows.
+      const next = reloading.then(() => reloadNow(deviceId));
+      reloading = next.catch(() => undefined);
+      return next;
     },
     accept(deviceId, result, tsMs, pushed = false) {
       const entry = entries.get(deviceId);

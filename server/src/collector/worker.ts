@@ -119,12 +119,10 @@ port.on('message', (m: ToWorker) => {
       }
       return;
     case 'remove':
-      void reply(
-        m.req,
-        poller.remove(m.deviceId).then(() => {
-          devices.delete(m.deviceId);
-        }),
-      );
+      // Forgotten now, not when its loop has stopped: an install of the same device may come
+      // while that loop finishes a poll, and its answers must not be dropped (docs/testing.md).
+      devices.delete(m.deviceId);
+      void reply(m.req, poller.remove(m.deviceId));
       return;
     case 'write':
       void reply(m.req, poller.write(m.deviceId, m.itemId, m.value));

@@ -242,7 +242,10 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       if (options.writer !== 'main') {
         writerStarting = startSqlWriter(db, options.log)
           .then((w) => {
-            if (!started) return void w.close();
+            // Stopped before the thread was online: stop() waits for it to close (through
+            // writerStarting), or the thread would open the database file after its owner had closed
+            // and removed it, and make it again (docs/series-store-log.md, "A late writer thread").
+            if (!started) return w.close();
             writer = w;
           })
           // Not started (the file could not be named): the server's connection goes on writing.

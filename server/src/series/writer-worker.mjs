@@ -12,7 +12,8 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
-const sqlite = new SQLite(workerData.file);
+// The server's database, never a new one: a thread that starts late must not make the file again.
+const sqlite = new SQLite(workerData.file, { fileMustExist: true });
 // The same settings as the main connection (db/kysely.ts): a commit is durable when answered.
 sqlite.pragma('journal_mode = WAL');
 sqlite.pragma('synchronous = FULL');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -37,17 +37,7 @@ export const createTestDatabase = async (dialect: Dialect): Promise<TestDatabase
       connect: () => openDb({ dataDir }),
       destroy: async () => {
         await db.close();
-        // Retried, then left with a warning naming what is still there: in three CI runs
-        // (series-store.int, after stores with writer threads had stopped and the connection had
-        // closed) the directory was still not empty at rmdir after retries over ~2.8 s. What keeps
-        // writing there is not established (docs/series-store.md, "Open"); the warning says what.
-        try {
-          rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
-        } catch (err) {
-          if ((err as { code?: string }).code !== 'ENOTEMPTY') throw err;
-          const left = readdirSync(dataDir, { recursive: true });
-          console.warn(`test database dir ${dataDir} not removed, still holding: ${left.join(', ')}`);
-        }
+        rmSync(dataDir, { recursive: true, force: true });
       },
     };
   }

@@ -38,6 +38,8 @@ const QualityChart = ({
   useEffect(() => {
     chart.current?.setOption(
       {
+        // No animation, as the energy charts: a figure is read, and a picture shows it at once.
+        animation: false,
         tooltip: { trigger: 'axis' },
         legend: { top: 0 },
         grid: { left: 48, right: 16, top: 32, bottom: 28 },
