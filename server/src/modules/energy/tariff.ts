@@ -34,6 +34,11 @@ export interface TariffPeriod {
 export interface LocalClock {
   /** Minutes east of UTC at that instant (for a zone with DST this changes). */
   offsetMinutes(ts: number): number;
+  /**
+   * [year × 12 + month index, month 1-12, minute of the day] of `ts` on the clock, remembered by the
+   * clock (a year of hours of many meters asks for the same 8 760).
+   */
+  local(ts: number): [number, number, number];
 }
 
 /** Local wall-clock offset of an IANA zone, cached per UTC hour (Intl is slow on a year of hours). */
@@ -48,7 +53,22 @@ export const zoneClock = (zone: string): LocalClock => {
     minute: 'numeric',
   });
   const cache = new Map<number, number>();
-  return {
+  const locals = new Map<number, [number, number, number]>();
+  const clock: LocalClock = {
+    local(ts) {
+      let v = locals.get(ts);
+      if (!v) {
+        if (locals.size > 200_000) locals.clear();
+        const local = new Date((ts + clock.offsetMinutes(ts) * 60) * 1000);
+        v = [
+          local.getUTCFullYear() * 12 + local.getUTCMonth(),
+          local.getUTCMonth() + 1,
+          local.getUTCHours() * 60 + local.getUTCMinutes(),
+        ];
+        locals.set(ts, v);
+      }
+      return v;
+    },
     offsetMinutes(ts) {
       const hour = Math.floor(ts / 3600);
       let offset = cache.get(hour);
@@ -61,31 +81,7 @@ export const zoneClock = (zone: string): LocalClock => {
       return offset;
     },
   };
-};
-
-const locals = new WeakMap<LocalClock, Map<number, [number, number, number]>>();
-/**
- * [year × 12 + month index, month 1-12, minute of the day] of `ts` on the clock, remembered (a
- * year of hours of many meters asks for the same 8 760).
- */
-const localOf = (clock: LocalClock, ts: number) => {
-  let cache = locals.get(clock);
-  if (!cache) {
-    cache = new Map();
-    locals.set(clock, cache);
-  }
-  let v = cache.get(ts);
-  if (!v) {
-    if (cache.size > 200_000) cache.clear();
-    const local = new Date((ts + clock.offsetMinutes(ts) * 60) * 1000);
-    v = [
-      local.getUTCFullYear() * 12 + local.getUTCMonth(),
-      local.getUTCMonth() + 1,
-      local.getUTCHours() * 60 + local.getUTCMinutes(),
-    ];
-    cache.set(ts, v);
-  }
-  return v;
+  return clock;
 };
 
 /** Integer price of 1/10 000 yuan. */
@@ -172,7 +168,7 @@ export const costHours = (
   for (const h of hours) {
     const wh = Math.max(0, Math.round(h.kwh * 1000));
     while (pi + 1 < prepared.length && prepared[pi + 1]!.validFrom <= h.ts) pi++;
-    const [month, monthNo, m0] = localOf(clock, h.ts);
+    const [month, monthNo, m0] = clock.local(h.ts);
     if (month !== monthKey) {
       monthKey = month;
       used = 0;
