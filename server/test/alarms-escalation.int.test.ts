@@ -6,12 +6,13 @@ import { describeEachDatabase } from './helpers/databases.ts';
 
 describeEachDatabase('escalation and the flood limiter', (dialect) => {
   // The app's own clock, moved by the test, and a webhook channel that records what it is given.
-  const sent: { channel: string; subject: string; action: unknown }[] = [];
+  const sent: { channel: string; subject: string; action: unknown; value: unknown }[] = [];
   const recording: Channel = {
     kind: 'webhook',
     async send(settings, message) {
       if (settings.kind !== 'webhook') throw new Error('not a webhook');
-      sent.push({ channel: settings.config.url, subject: message.subject, action: message.fields.action });
+      const { action, value } = message.fields;
+      sent.push({ channel: settings.config.url, subject: message.subject, action, value });
       return 'recorded';
     },
   };
@@ -31,6 +32,7 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
     return res.json().data;
   };
   const items: number[] = [];
+  const made = { device: 0, group: 0 };
 
   it('sets up two groups, the first escalating to the second after one minute', async () => {
     const site = await call('POST', 'setting/device_groups', { name: '机房E', weight: 1 });
@@ -60,6 +62,8 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
       escalate_minutes: 1,
       escalate_group_id: later.id,
     });
+    made.device = device.id;
+    made.group = first.id;
     for (let i = 0; i < 7; i++) {
       const item = await call('POST', 'setting/items', {
         device_id: device.id,
@@ -123,5 +127,35 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
     expect(summary.subject).toContain('2');
     const log = await call('GET', 'notification_log?limit=100');
     expect(log.data.filter((r: { action: string }) => r.action === 'summary')).toHaveLength(1);
+  });
+
+  it('fills {value} of a notice with the item’s display decimals, as read without them', async () => {
+    const item = async (name: string, decimals: number | null) =>
+      (
+        await call('POST', 'setting/items', {
+          device_id: made.device,
+          name,
+          value_type: 1,
+          threshold_min: 10,
+          threshold_max: 30,
+          overrun_point: 0,
+          recovery_point: 1,
+          notification_interval: 0,
+          contact_group_id: made.group,
+          decimals,
+          source: { kind: 'simulator', model: 'analog', base: 20 },
+        })
+      ).id;
+    const rounded = await item('湿度', 2);
+    const asRead = await item('压力', null);
+    // A fresh minute of the flood limiter.
+    await t.clock.advance(61_000);
+    const before = sent.length;
+    t.sitewatch.alarms.onSample(rounded, 40.123456, t.clock.now());
+    t.sitewatch.alarms.onSample(asRead, 40.123456, t.clock.now());
+    await t.sitewatch.settled();
+    const notices = sent.slice(before).filter((s) => s.channel.endsWith('/a'));
+    expect(notices.find((s) => s.subject.includes('湿度'))?.value).toBe('40.12');
+    expect(notices.find((s) => s.subject.includes('压力'))?.value).toBe('40.123456');
   });
 });

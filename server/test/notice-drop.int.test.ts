@@ -77,6 +77,7 @@ describeEachDatabase('clearing the notice queue', (dialect) => {
       state: 2,
       level: 1,
       value: 40,
+      decimals: null,
       unit: '',
       info: '',
       time: 1_800_000_000,

@@ -5,3 +5,4 @@ export * from './route.ts';
 export * from './rules/dashboard.ts';
 export * from './rules/login-restrictions.ts';
 export * from './rules/password.ts';
+export * from './value-format.ts';

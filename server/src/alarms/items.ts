@@ -41,6 +41,8 @@ export class ItemTable {
   shownAlarm = new Uint8Array(0);
   /** Whether the item raises a point-fault alarm (`items.fault_alarm`). */
   faultAlarm = new Uint8Array(0);
+  /** The display decimals of the item's value in notices (`items.decimals`); -1: as read. */
+  decimals = new Int8Array(0);
   /** The item is unknown because its device did not answer (not a fault of its own). */
   outage = new Uint8Array(0);
   rep: RepetitionTable = { confirmed: new Int8Array(0), pending: new Int8Array(0), count: new Int32Array(0) };
@@ -99,6 +101,7 @@ export class ItemTable {
     this.shown = grown(this.shown);
     this.shownAlarm = grown(this.shownAlarm);
     this.faultAlarm = grown(this.faultAlarm);
+    this.decimals = grown(this.decimals);
     this.outage = grown(this.outage);
     this.rep = { confirmed: grown(this.rep.confirmed), pending: grown(this.rep.pending), count: grown(this.rep.count) };
     this.value = grown(this.value);
@@ -133,6 +136,7 @@ export class ItemTable {
     this.info[slot] = '';
     this.shownAlarm[slot] = 0;
     this.faultAlarm[slot] = 1;
+    this.decimals[slot] = -1;
     this.outage[slot] = 0;
     this.rep.confirmed[slot] = monitorState.notReady;
     this.rep.pending[slot] = monitorState.notReady;

@@ -32,6 +32,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
         'items.id',
         'items.name',
         'items.unit',
+        'items.decimals',
         'items.value_type',
         'items.threshold_min',
         'items.threshold_max',
@@ -134,6 +135,7 @@ export const loadItems = async (db: Kysely<Database>, state: EngineState, scope?
     const slot = items.slotOf(r.id) ?? items.add(r.id);
     items.name[slot] = shareName(r.name);
     items.unit[slot] = items.intern(r.unit);
+    items.decimals[slot] = r.decimals ?? -1;
     items.device[slot] = dev;
     // A telemetry-only item is judged by no threshold: a value is normal, no value unknown. Items of
     // one template have equal rules: one object each, not one per item.

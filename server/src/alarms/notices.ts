@@ -18,8 +18,14 @@ export const createNotices = (deps: {
   settings: AlarmSettings;
 }) => {
   const { state, store, notifier, settings } = deps;
+  const displayDecimals = (itemId: number) => {
+    const slot = state.items.slotOf(itemId);
+    const d = slot === undefined ? -1 : state.items.decimals[slot]!;
+    return d < 0 ? null : d;
+  };
   const subjectOf = (a: Alarm): NoticeSubject => ({
     alarm_id: a.id,
+    decimals: displayDecimals(a.item_id),
     item_id: a.item_id,
     item_name: a.item_name,
     device_name: a.device_name,

@@ -1,3 +1,4 @@
+import { formatValue } from '@sitewatch/contract';
 import type { EmailService } from '@sitewatch/contract/notify';
 import { type ChannelConfig, type ChannelKind, channelConfig } from '@sitewatch/contract/notify';
 import { inPeriod, type PeriodRange } from '../alarms/rules/periods.ts';
@@ -21,6 +22,8 @@ export interface NoticeSubject {
   state: number;
   level: number;
   value: number | null;
+  /** The item's display decimals: `{value}` is written with them (as read when null). */
+  decimals: number | null;
   unit: string;
   info: string;
   time: number;
@@ -195,7 +198,7 @@ const noticeOf = (job: NotifyJob, tpl: { subject: string; body: string }): Notic
     site: s.device_group_name,
     device: s.device_name,
     item: s.item_name,
-    value: s.value,
+    value: s.value === null ? null : formatValue(s.value, { decimals: s.decimals }),
     unit: s.unit,
     level: s.level,
     info: s.info,

@@ -1,3 +1,4 @@
+import { formatValue } from '@sitewatch/contract';
 import type { LiveItem } from '@sitewatch/contract/monitoring';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Flex, Form, InputNumber, Modal, Table, Tag, Typography } from 'antd';
@@ -5,7 +6,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stateOf, valueColor } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
-import { formatValue } from '../../../components/value-format.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { deviceItemsQuery, writeItem } from '../api.ts';
 

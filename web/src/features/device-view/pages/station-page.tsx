@@ -1,3 +1,4 @@
+import { formatValue } from '@sitewatch/contract';
 import {
   type LiveDevice,
   type LiveItem,
@@ -27,7 +28,6 @@ import { useSearchParams } from 'react-router';
 import { useLiveWatch } from '../../../api/live.ts';
 import { stateOf, valueColor } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
-import { formatValue } from '../../../components/value-format.ts';
 import { itemSeriesQuery, liveDataQuery, siteMenuQuery } from '../api.ts';
 import { DeviceView, isDeviceTab } from '../components/device-view.tsx';
 import { Sparkline } from '../components/sparkline.tsx';

@@ -1,3 +1,4 @@
+import { formatValue } from '@sitewatch/contract';
 import { type ItemRow, itemBulkUpdate, itemInput, monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, ColorPicker, Form, Input, InputNumber, Modal, Row, Select, Switch, Tag } from 'antd';
@@ -9,7 +10,6 @@ import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
-import { formatValue } from '../../../components/value-format.ts';
 import { contactGroupsQuery, devicesQuery, monitoringApi, periodsQuery } from '../api.ts';
 import { ItemNameFields } from '../components/item-name-fields.tsx';
 import { SourceFields } from '../components/source-fields.tsx';

@@ -1,4 +1,5 @@
 import type { RouteQuery } from '@sitewatch/contract';
+import { formatValue } from '@sitewatch/contract';
 import { type DataListRow, type DataListState, dataListStates, type reportsRoutes } from '@sitewatch/contract/reports';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
@@ -10,7 +11,6 @@ import { devicesQuery } from '../../../api/monitoring.ts';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { stateOf, valueColor } from '../../../components/states.ts';
 import { formatTime, tzOffset } from '../../../components/time.ts';
-import { formatValue } from '../../../components/value-format.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { dataListQuery, reportsApi } from '../api.ts';
 

@@ -1,6 +1,6 @@
+import { formatValue } from '@sitewatch/contract';
 import type { PlacedComponent } from '@sitewatch/contract/top-view';
 import { type CSSProperties, memo, type ReactNode } from 'react';
-import { formatValue } from '../../../components/value-format.ts';
 import type { ComponentKind, ComponentRecord } from '../../../editor/model/records.ts';
 import { animationCss } from './animations.ts';
 import { Glyph, SwitchGlyph } from './glyphs.tsx';

@@ -2,7 +2,8 @@
  * How a measured value is shown (station, device details, data list, item list): with the item's
  * display decimals when it has them ("230.100006" with 2 → "230.10"), as read otherwise, or with at
  * most `maxDecimals` where a page rounds values it shows without a setting. Only the text is
- * rounded: stored values, alarms and exports keep the value as read.
+ * rounded: stored values, alarms and exports keep the value as read. The web shows values with it,
+ * and alarm notices fill their {value} with it.
  */
 export const formatValue = (
   value: number | null | undefined,
