@@ -5,7 +5,7 @@ import { registerAlarms } from './index.ts';
 /** Alarm records, levels, parameters and the operations of 000 §4.7 (docs/alarms.md). */
 export const area = defineArea({
   name: 'alarms',
-  needs: ['alarms', 'alarmSettings', 'audit', 'auth'],
+  needs: ['alarms', 'alarmSettings', 'audit', 'auth', 'access'],
   tables: {
     alarms: { sites: { site: 'device_group_id' } },
     alarm_logs: { sites: { site: 'device_group_id' } },
@@ -70,6 +70,7 @@ export const area = defineArea({
         settings: needs.alarmSettings,
         audit: needs.audit,
         auth: needs.auth,
+        access: needs.access,
       }),
   }),
 });

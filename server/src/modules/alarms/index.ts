@@ -6,6 +6,7 @@ import type { EventBus } from '../../bus/bus.ts';
 import { announceAtOnce } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
+import type { AccessService } from '../access/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
 import { createAlarmsRepository } from './repository.ts';
@@ -18,10 +19,8 @@ export interface AlarmsDeps {
   settings: AlarmSettings;
   audit: AuditLog;
   auth: Pick<AuthService, 'verifyOwnPassword'>;
+  access: AccessService;
 }
-
-const siteIdsOf = async (request: FastifyRequest): Promise<number[] | null> =>
-  (await request.server.access.forUser(request.principal!.user_id)).siteIds;
 
 /**
  * Alarm routes: levels, common parameters, the shell's alarm params, the alarm list (`review`),
@@ -32,6 +31,8 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
   const service = createAlarmsService({ ...deps, repo: createAlarmsRepository(deps.db, announceAtOnce(deps.bus)) });
   const audit = (request: FastifyRequest, action: string, target: string, detail = '') =>
     deps.audit.write({ module: 'alarms', action, target, success: true, detail }, request);
+  const siteIdsOf = async (request: FastifyRequest): Promise<number[] | null> =>
+    (await deps.access.forUser(request.principal!.user_id)).siteIds;
 
   addRoute(app, alarmRoutes.levels, () => service.levels());
   addRoute(
@@ -87,7 +88,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
     alarmRoutes.operation,
     async ({ body, request }) => {
       // Disabling and enabling need the page's disable function on top of confirm.
-      if (body.alarm_action >= 2) await request.server.access.require(request, { menu: m.alarm, func: 'disable' });
+      if (body.alarm_action >= 2) await deps.access.require(request, { menu: m.alarm, func: 'disable' });
       return service.operate(request.principal!, await siteIdsOf(request), body);
     },
     { permission: { menu: m.alarm, func: 'confirm' } },

@@ -4,7 +4,7 @@ import { registerDashboard } from './index.ts';
 /** The home dashboard and the overview page (000 §2.6; docs/dashboard.md). */
 export const area = defineArea({
   name: 'dashboard',
-  needs: ['alarms', 'collector', 'notifier', 'audit'],
+  needs: ['alarms', 'collector', 'notifier', 'audit', 'access'],
   menus: [
     {
       id: 105,
@@ -27,6 +27,7 @@ export const area = defineArea({
         audit: needs.audit,
         clock: kernel.clock,
         timers: kernel.timers,
+        access: needs.access,
       }),
   }),
 });

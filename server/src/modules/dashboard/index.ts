@@ -1,9 +1,10 @@
 import { overviewMenuId, dashboardRoutes as r } from '@sitewatch/contract/dashboard';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Timers } from '../../clock/timers.ts';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
+import type { AccessService } from '../access/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { createDashboardRepository } from './repository.ts';
 import { createDashboardService, type DashboardDeps } from './service.ts';
@@ -18,6 +19,7 @@ export interface DashboardModuleDeps {
   audit: AuditLog;
   clock: () => number;
   timers?: Timers;
+  access: AccessService;
 }
 
 /**
@@ -39,7 +41,7 @@ export const registerDashboard = (app: FastifyInstance, deps: DashboardModuleDep
     serverListening: () => app.server.listening,
     clock: deps.clock,
   });
-  const allowed = (request: Parameters<typeof app.access.sites>[0]) => request.server.access.sites(request);
+  const allowed = (request: FastifyRequest) => deps.access.sites(request);
 
   // Every user's home page shows the figures; the host's own details only administrators get (sites null).
   addRoute(app, r.systemInfo, async ({ request }) => service.systemInfo((await allowed(request)) === null));

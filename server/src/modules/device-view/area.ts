@@ -4,7 +4,7 @@ import { registerDeviceView } from './index.ts';
 /** The station page and a device's tabs: overview, curves, state log (002 §7.3). */
 export const area = defineArea({
   name: 'device-view',
-  needs: ['series', 'live'],
+  needs: ['series', 'live', 'access'],
   tables: { device_state_logs: { sites: { device: 'device_id' } } },
   menus: [
     {
@@ -18,6 +18,7 @@ export const area = defineArea({
     },
   ],
   create: ({ kernel, needs }) => ({
-    routes: (app) => registerDeviceView(app, { db: kernel.db, series: needs.series, live: needs.live }),
+    routes: (app) =>
+      registerDeviceView(app, { db: kernel.db, series: needs.series, live: needs.live, access: needs.access }),
   }),
 });

@@ -5,6 +5,7 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
+import type { AccessService } from '../access/index.ts';
 import { createDeviceViewRepository } from './repository.ts';
 import { createDeviceViewService, type DeviceLiveSource } from './service.ts';
 
@@ -20,14 +21,14 @@ const station = { menu: 101 } as const;
  */
 export const registerDeviceView = (
   app: FastifyInstance,
-  deps: { db: Db; series?: SeriesStore | undefined; live?: DeviceLiveSource | undefined },
+  deps: { db: Db; series?: SeriesStore | undefined; live?: DeviceLiveSource | undefined; access: AccessService },
 ) => {
   const service = createDeviceViewService({
     repo: createDeviceViewRepository(deps.db),
     store: deps.series ?? createSeriesStore(deps.db),
     live: deps.live,
   });
-  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+  const sites = (request: FastifyRequest) => deps.access.sites(request);
 
   addRoute(
     app,

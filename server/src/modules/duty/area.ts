@@ -15,6 +15,7 @@ declare module '../../area.ts' {
 /** Duty table, shifts and rotations, handover and memos (002 §2.3; docs/inspection-duty.md). */
 export const area = defineArea({
   name: 'duty',
+  needs: ['access'],
   provides: ['duty', 'dutyRoster'],
   // A row without a site: a shift of every site, a memo or handover of its author (docs/inspection-duty.md).
   tables: {
@@ -54,11 +55,11 @@ export const area = defineArea({
       functions: ['view', 'edit'],
     },
   ],
-  create: ({ kernel }) => {
+  create: ({ kernel, needs }) => {
     const duty = createDuty({ db: kernel.db, clock: kernel.clock });
     return {
       provides: { duty, dutyRoster: dutyRosterOf(duty) },
-      routes: (app) => registerDuty(app, { db: kernel.db, service: duty, clock: kernel.clock }),
+      routes: (app) => registerDuty(app, { db: kernel.db, service: duty, clock: kernel.clock, access: needs.access }),
     };
   },
 });

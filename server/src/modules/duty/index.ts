@@ -4,7 +4,7 @@ import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import type { DutyRoster } from '../../notify/notifier.ts';
 import { scheduleZone } from '../../schedule/zone.ts';
-import { holdsEverySite } from '../access/index.ts';
+import { type AccessService, holdsEverySite } from '../access/index.ts';
 import { createDutyRepository } from './repository.ts';
 import { createDutyService, type DutyCaller, type DutyService } from './service.ts';
 
@@ -30,7 +30,10 @@ export const dutyRosterOf = (service: DutyService): DutyRoster => ({
       : null,
 });
 
-export const registerDuty = (app: FastifyInstance, deps: { db: Db; service: DutyService; clock: () => number }) => {
+export const registerDuty = (
+  app: FastifyInstance,
+  deps: { db: Db; service: DutyService; clock: () => number; access: AccessService },
+) => {
   const { service } = deps;
   const user = (request: FastifyRequest) => ({
     id: request.principal?.user_id ?? 0,
@@ -38,12 +41,12 @@ export const registerDuty = (app: FastifyInstance, deps: { db: Db; service: Duty
   });
   /** The caller's sites and contacts: every duty read and write is limited to them. */
   const caller = async (request: FastifyRequest): Promise<DutyCaller> => {
-    const sites = await request.server.access.sites(request);
+    const sites = await deps.access.sites(request);
     return {
       ...user(request),
       sites,
       everySite: await holdsEverySite(deps.db, sites),
-      contacts: await request.server.access.contacts(request),
+      contacts: await deps.access.contacts(request),
     };
   };
   const p = (menu: number, func?: string) => ({ permission: func ? { menu, func } : { menu } });

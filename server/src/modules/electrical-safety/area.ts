@@ -4,7 +4,7 @@ import { registerElectricalSafety } from './index.ts';
 /** Electrical quality and safety: meters' figures, switches and their operation log (docs/electrical-safety.md). */
 export const area = defineArea({
   name: 'electrical-safety',
-  needs: ['audit', 'loginKey', 'energyQuality', 'passwordHasher', 'live', 'series'],
+  needs: ['audit', 'loginKey', 'energyQuality', 'passwordHasher', 'live', 'series', 'access'],
   tables: { electrical_meters: { sites: { device: 'device_id' } } },
   menus: [
     {
@@ -74,6 +74,7 @@ export const area = defineArea({
         live: needs.live,
         series: needs.series,
         clock: kernel.clock,
+        access: needs.access,
       }),
   }),
 });

@@ -6,6 +6,7 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
+import type { AccessService } from '../access/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { QualityFormulas } from './figures.ts';
 import { createElectricalSafetyRepository, switchLogAction, switchLogModule } from './repository.ts';
@@ -43,6 +44,7 @@ export interface ElectricalSafetyModuleDeps {
   live?: (LiveValues & { write(itemId: number, value: number): Promise<void> }) | undefined;
   series?: SeriesStore | undefined;
   clock?: () => number;
+  access: AccessService;
 }
 
 /**
@@ -65,7 +67,7 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
       return store.rollups(itemIds, table, t1, t2);
     },
   });
-  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+  const sites = (request: FastifyRequest) => deps.access.sites(request);
 
   const failures = new Map<number, number[]>();
   const recentFailures = (userId: number) => {

@@ -16,7 +16,7 @@ declare module '../../area.ts' {
 /** Energy meters, hourly energy, PUE, tariffs and costs (docs/energy.md). */
 export const area = defineArea({
   name: 'energy',
-  needs: ['series', 'audit'],
+  needs: ['series', 'audit', 'access'],
   provides: ['energyFill', 'energyQuality'],
   tables: {
     energy_meters: { sites: { site: 'device_group_id' } },
@@ -129,7 +129,14 @@ export const area = defineArea({
     return {
       provides: { energyFill: fill, energyQuality: quality },
       routes: (app) =>
-        registerEnergy(app, { db: kernel.db, series: needs.series, audit: needs.audit, fill, clock: kernel.clock }),
+        registerEnergy(app, {
+          db: kernel.db,
+          series: needs.series,
+          audit: needs.audit,
+          fill,
+          clock: kernel.clock,
+          access: needs.access,
+        }),
       // The stored energy follows the roll-ups every minute (and before every read).
       start: () => fill.start(),
       stop: () => fill.stop(),

@@ -8,6 +8,7 @@ import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
 import { scheduleZone } from '../../schedule/zone.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
+import type { AccessService } from '../access/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { energyWorkbook } from './export.ts';
 
@@ -70,6 +71,7 @@ export const registerEnergy = (
     fill: EnergyFill;
     /** Now in epoch ms (the app's clock). */
     clock?: (() => number) | undefined;
+    access: AccessService;
   },
 ) => {
   const { fill } = deps;
@@ -87,7 +89,7 @@ export const registerEnergy = (
     zone,
     now: deps.clock,
   });
-  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+  const sites = (request: FastifyRequest) => deps.access.sites(request);
   const audit = (request: FastifyRequest, action: string, target: string) =>
     deps.audit.write({ module: 'energy', action, target, success: true }, request);
 

@@ -14,7 +14,7 @@ declare module '../../area.ts' {
 /** Manual and automatic inspections, their plans and reports (002 §2.3; docs/inspection-duty.md). */
 export const area = defineArea({
   name: 'inspection',
-  needs: ['live'],
+  needs: ['live', 'access'],
   provides: ['inspection'],
   tables: {
     inspection_plans: { sites: { sites: 'device_group_ids' } },
@@ -44,7 +44,7 @@ export const area = defineArea({
     const service = createInspection({ db: kernel.db, live: needs.live, scheduler, clock: kernel.clock });
     return {
       provides: { inspection: { service, scheduler } },
-      routes: (app) => registerInspection(app, service),
+      routes: (app) => registerInspection(app, { service, access: needs.access }),
       start: () => scheduler.start(),
       stop: () => scheduler.stop(),
     };

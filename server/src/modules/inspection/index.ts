@@ -9,6 +9,7 @@ import { addRoute } from '../../http/route.ts';
 import { sendXlsx, sheetWorkbook } from '../../http/xlsx.ts';
 import type { Scheduler } from '../../schedule/scheduler.ts';
 import { scheduleZone } from '../../schedule/zone.ts';
+import type { AccessService } from '../access/index.ts';
 import { createInspectionRepository } from './repository.ts';
 import { createInspectionService, type InspectionLive, type InspectionService, planTask } from './service.ts';
 
@@ -44,8 +45,12 @@ export const createInspection = (deps: {
   return service;
 };
 
-export const registerInspection = (app: FastifyInstance, service: InspectionService) => {
-  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+export const registerInspection = (
+  app: FastifyInstance,
+  deps: { service: InspectionService; access: AccessService },
+) => {
+  const { service } = deps;
+  const sites = (request: FastifyRequest) => deps.access.sites(request);
   const user = (request: FastifyRequest) => ({
     id: request.principal?.user_id ?? 0,
     name: request.principal?.user_name ?? '',

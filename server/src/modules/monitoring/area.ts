@@ -6,7 +6,7 @@ import { registerMonitoring } from './index.ts';
 /** Sites, devices, items, templates, categories, time periods and serial ports (002 §7.1; docs/monitoring.md). */
 export const area = defineArea({
   name: 'monitoring',
-  needs: ['secrets', 'audit', 'collector'],
+  needs: ['secrets', 'audit', 'collector', 'access'],
   tables: {
     device_groups: { sites: { site: 'id' }, announces: 'sites' },
     devices: { sites: { site: 'device_group_id' }, announces: 'devices' },
@@ -63,6 +63,7 @@ export const area = defineArea({
         audit: needs.audit,
         bus: kernel.bus,
         secrets: needs.secrets,
+        access: needs.access,
       }),
   }),
 });

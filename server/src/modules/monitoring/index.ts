@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
 import type { SecretBox } from '../../secrets/index.ts';
+import type { AccessService } from '../access/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import { pointTablesWorkbook } from './point-tables.ts';
 import { createMonitoringRepository } from './repository.ts';
@@ -44,6 +45,7 @@ export const registerMonitoring = (
     audit?: AuditLog | undefined;
     bus?: Pick<EventBus, 'publish'>;
     secrets: SecretBox;
+    access: AccessService;
   },
 ) => {
   const service = createMonitoringService({
@@ -55,8 +57,8 @@ export const registerMonitoring = (
   });
   // Every read is limited to the caller's granted sites (null: all, for user 1 and role 1), and every
   // write goes through the same scope: rows of other sites are not found, other target sites refused.
-  const allowed = (request: FastifyRequest) => request.server.access.sites(request);
-  const scope = (request: FastifyRequest) => request.server.access.scope(request);
+  const allowed = (request: FastifyRequest) => deps.access.sites(request);
+  const scope = (request: FastifyRequest) => deps.access.scope(request);
 
   addRoute(app, r.listSites, async ({ query, request }) => service.listSites(query, await allowed(request)));
   addRoute(app, r.getSite, async ({ params, request }) => service.getSite(params.id, await allowed(request)));
@@ -65,7 +67,7 @@ export const registerMonitoring = (
     r.createSite,
     async ({ body, request }) => {
       const site = await service.createSite(body, await scope(request));
-      await request.server.access.grantSitesToCaller(request, [site.id]);
+      await deps.access.grantSitesToCaller(request, [site.id]);
       return site;
     },
     { permission: { menu: 211, func: 'add' } },
@@ -100,7 +102,7 @@ export const registerMonitoring = (
     r.copySite,
     async ({ params, body, request }) => {
       const copies = await service.copySite(params.id, body, await scope(request));
-      await request.server.access.grantSitesToCaller(
+      await deps.access.grantSitesToCaller(
         request,
         copies.map((c) => c.id),
       );

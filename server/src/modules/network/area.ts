@@ -4,7 +4,7 @@ import { registerNetwork } from './index.ts';
 /** Network devices: switches and routers read over IF-MIB (docs/network-devices.md). */
 export const area = defineArea({
   name: 'network',
-  needs: ['secrets', 'live', 'alarms'],
+  needs: ['secrets', 'live', 'alarms', 'access'],
   menus: [
     {
       id: 106,
@@ -23,6 +23,7 @@ export const area = defineArea({
         secrets: needs.secrets,
         live: needs.live,
         flushAlarms: () => needs.alarms.flush(),
+        access: needs.access,
       }),
   }),
 });

@@ -5,6 +5,7 @@ import { walkPorts } from '../../collector/drivers/snmp-ifmib.ts';
 import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import type { SecretBox } from '../../secrets/index.ts';
+import type { AccessService } from '../access/index.ts';
 import { createNetworkRepository } from './repository.ts';
 import { createNetworkService, type NetworkLiveSource } from './service.ts';
 
@@ -23,6 +24,7 @@ export const registerNetwork = (
     secrets?: SecretBox | undefined;
     live?: NetworkLiveSource | undefined;
     flushAlarms?: (() => Promise<void>) | undefined;
+    access: AccessService;
   },
 ) => {
   const service = createNetworkService({
@@ -35,7 +37,7 @@ export const registerNetwork = (
       return device ? walkPorts(device) : undefined;
     },
   });
-  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+  const sites = (request: FastifyRequest) => deps.access.sites(request);
   addRoute(app, r.overview, async ({ query, request }) => service.overview(query, await sites(request)), {
     permission: networkPage,
   });

@@ -4,7 +4,7 @@ import { registerNotify } from './index.ts';
 /** Notification channels, the template, contacts and contact groups, the notification log (docs/alarms.md). */
 export const area = defineArea({
   name: 'notify',
-  needs: ['notifier', 'alarmSettings', 'audit', 'auth', 'secrets'],
+  needs: ['notifier', 'alarmSettings', 'audit', 'auth', 'secrets', 'access'],
   tables: {
     contacts: { sites: 'global' },
     contact_groups: { sites: 'global', announces: 'contact_groups' },
@@ -79,6 +79,7 @@ export const area = defineArea({
         auth: needs.auth,
         bus: kernel.bus,
         secrets: needs.secrets,
+        access: needs.access,
       }),
   }),
 });

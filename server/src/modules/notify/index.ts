@@ -7,6 +7,7 @@ import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import type { Notifier } from '../../notify/notifier.ts';
 import type { SecretBox } from '../../secrets/index.ts';
+import type { AccessService } from '../access/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
 import { createNotifyRepository } from './repository.ts';
@@ -22,6 +23,7 @@ export interface NotifyDeps {
   bus: Pick<EventBus, 'publish'>;
   /** Channel secrets are stored encrypted; the notifier decrypts them to send. */
   secrets: SecretBox;
+  access: AccessService;
 }
 
 /**
@@ -33,8 +35,8 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
   const audit = (request: FastifyRequest, action: string, target: string) =>
     deps.audit.write({ module: 'notify', action, target, success: true }, request);
   // Contact grants of the caller's roles decide which contacts they see and manage (docs/users.md).
-  const granted = (request: FastifyRequest) => request.server.access.contacts(request);
-  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+  const granted = (request: FastifyRequest) => deps.access.contacts(request);
+  const sites = (request: FastifyRequest) => deps.access.sites(request);
 
   // ---------- contacts ----------
   addRoute(app, r.contacts.list, async ({ query, request }) => service.listContacts(query, await granted(request)), {
@@ -49,8 +51,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     async ({ body, request }) => {
       const contacts = await granted(request);
       // Only a restricted caller's roles are read: their new contact is granted to them.
-      const roleIds =
-        contacts === null ? [] : (await request.server.access.forUser(request.principal?.user_id ?? 0)).roleIds;
+      const roleIds = contacts === null ? [] : (await deps.access.forUser(request.principal?.user_id ?? 0)).roleIds;
       const row = await service.createContact(body, contacts, roleIds);
       await audit(request, 'add', `contact ${row.id}`);
       return row;

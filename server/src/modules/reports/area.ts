@@ -4,7 +4,7 @@ import { registerReports } from './index.ts';
 /** The data list and history reports with their saved templates (docs/reports.md). */
 export const area = defineArea({
   name: 'reports',
-  needs: ['live'],
+  needs: ['live', 'access'],
   tables: { data_history_templates: { sites: { site: 'site_id' } } },
   menus: [
     {
@@ -26,5 +26,7 @@ export const area = defineArea({
       functions: ['view', 'export', 'add', 'delete'],
     },
   ],
-  create: ({ kernel, needs }) => ({ routes: (app) => registerReports(app, { db: kernel.db, live: needs.live }) }),
+  create: ({ kernel, needs }) => ({
+    routes: (app) => registerReports(app, { db: kernel.db, live: needs.live, access: needs.access }),
+  }),
 });

@@ -4,7 +4,7 @@ import { registerSeries } from './index.ts';
 /** Time series: curves, history and the retention setting (002 §7.3; docs/series-store.md). */
 export const area = defineArea({
   name: 'series',
-  needs: ['series', 'globalConfig'],
+  needs: ['series', 'globalConfig', 'access'],
   tables: {
     sample_chunks: { sites: { item: 'item_id' } },
     samples_1m: { sites: { item: 'item_id' } },
@@ -14,6 +14,7 @@ export const area = defineArea({
     series_compaction: { sites: 'global', backup: false },
   },
   create: ({ kernel, needs }) => ({
-    routes: (app) => registerSeries(app, { db: kernel.db, series: needs.series, config: needs.globalConfig }),
+    routes: (app) =>
+      registerSeries(app, { db: kernel.db, series: needs.series, config: needs.globalConfig, access: needs.access }),
   }),
 });

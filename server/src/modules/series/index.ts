@@ -5,6 +5,7 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
+import type { AccessService } from '../access/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
 import { createSeriesService } from './service.ts';
 
@@ -14,7 +15,12 @@ export const historyMenu = 103;
 /** Trend (000 §7), chart reads, history reports (002 §7.5) and retention of the series store. */
 export const registerSeries = (
   app: FastifyInstance,
-  deps: { db: Db; series?: SeriesStore | undefined; config: Pick<GlobalConfig, 'get' | 'set'> },
+  deps: {
+    db: Db;
+    series?: SeriesStore | undefined;
+    config: Pick<GlobalConfig, 'get' | 'set'>;
+    access: AccessService;
+  },
 ) => {
   // Reads need no running store: without one (API-only tests) a reader over the same tables serves.
   const service = createSeriesService({
@@ -23,7 +29,7 @@ export const registerSeries = (
     config: deps.config,
   });
   // Reads are limited to the items of the caller's granted sites (null: all).
-  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+  const sites = (request: FastifyRequest) => deps.access.sites(request);
   const visibleQuery = async <Q extends { item_ids: number[] }>(q: Q, request: FastifyRequest): Promise<Q> => ({
     ...q,
     item_ids: await service.visible(q.item_ids, await sites(request)),

@@ -4,6 +4,7 @@ import { registerTopView } from './index.ts';
 /** The site map: pictures of sites, their components and the image library (001; docs/site-map.md). */
 export const area = defineArea({
   name: 'top-view',
+  needs: ['access'],
   tables: {
     top_view_backgrounds: { sites: { site: 'device_group_id' } },
     top_view_components: { sites: { site: 'device_group_id' } },
@@ -44,8 +45,14 @@ export const area = defineArea({
       functions: ['view', 'edit'],
     },
   ],
-  create: ({ kernel }) => ({
+  create: ({ kernel, needs }) => ({
     routes: (app) =>
-      registerTopView(app, { db: kernel.db, dataDir: kernel.config.dataDir, clock: kernel.clock, bus: kernel.bus }),
+      registerTopView(app, {
+        db: kernel.db,
+        dataDir: kernel.config.dataDir,
+        clock: kernel.clock,
+        bus: kernel.bus,
+        access: needs.access,
+      }),
   }),
 });

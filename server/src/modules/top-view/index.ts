@@ -7,6 +7,7 @@ import { announceAtOnce } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import { notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
+import type { AccessService } from '../access/index.ts';
 import { createImageLibrary } from './library.ts';
 import { createTopViewRepository, type Viewer } from './repository.ts';
 import { createTopViewService } from './service.ts';
@@ -25,12 +26,12 @@ const editGis = { menu: 215, func: 'edit' } as const;
  */
 export const registerTopView = (
   app: FastifyInstance,
-  deps: { db: Db; dataDir: string; clock?: () => number; bus?: Pick<EventBus, 'publish'> },
+  deps: { db: Db; dataDir: string; clock?: () => number; bus?: Pick<EventBus, 'publish'>; access: AccessService },
 ) => {
   const repo = createTopViewRepository(deps.db, announceAtOnce(deps.bus));
   const service = createTopViewService({ repo, clock: deps.clock });
   const library = createImageLibrary({ repo, clock: deps.clock });
-  const scope = (request: FastifyRequest) => request.server.access.scope(request);
+  const scope = (request: FastifyRequest) => deps.access.scope(request);
   const userOf = (request: FastifyRequest) => {
     if (!request.principal) throw notLoggedIn();
     return request.principal.user_id;
@@ -116,7 +117,13 @@ export const registerTopView = (
     },
     { permission: 'admin', messageKey: 'topView.quotaSaved' },
   );
-  registerTopViewUploads(app, { library, dataDir: deps.dataDir, permission: editPicture, userOf });
+  registerTopViewUploads(app, {
+    library,
+    dataDir: deps.dataDir,
+    permission: editPicture,
+    userOf,
+    access: deps.access,
+  });
   addRoute(app, r.gis, async ({ request }) => service.gis(await scope(request)));
   addRoute(app, r.setGis, async ({ body, request }) => service.setGis(body.sites, await scope(request)), {
     permission: editGis,

@@ -7,6 +7,7 @@ import { libraryImage, topViewUploads } from '@sitewatch/contract/top-view';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import type { AccessService } from '../access/index.ts';
 import { allowedExtensions, contentTypes, type ImageType, sanitizeSvg, sniffImage } from './images.ts';
 import { type ImageLibrary, libraryUrl } from './library.ts';
 
@@ -28,6 +29,7 @@ export const registerTopViewUploads = (
     dataDir: string;
     permission: { menu: number; func: string };
     userOf: (request: FastifyRequest) => number;
+    access: Pick<AccessService, 'require'>;
   },
 ) => {
   const { library } = deps;
@@ -97,7 +99,7 @@ export const registerTopViewUploads = (
           response: { 200: envelope(libraryImage), '4xx': errorEnvelope },
         },
         preValidation: async (request) => {
-          await request.server.access.require(request, deps.permission);
+          await deps.access.require(request, deps.permission);
         },
         handler: async (request) => ({
           code: 0,

@@ -11,7 +11,7 @@ declare module '../../area.ts' {
 /** Users, user groups, roles and their grants, the block list and the operation log (002 §3, §7.1). */
 export const area = defineArea({
   name: 'users',
-  needs: ['auth', 'audit'],
+  needs: ['auth', 'audit', 'access'],
   provides: ['grantRules'],
   tables: {
     roles: { sites: 'global' },
@@ -67,7 +67,14 @@ export const area = defineArea({
   create: ({ kernel, needs }) => ({
     provides: { grantRules: grantRulesOf(kernel.db) },
     routes: (app) => {
-      registerUsers(app, { db: kernel.db, auth: needs.auth, audit: needs.audit, clock: kernel.clock, bus: kernel.bus });
+      registerUsers(app, {
+        db: kernel.db,
+        auth: needs.auth,
+        audit: needs.audit,
+        clock: kernel.clock,
+        bus: kernel.bus,
+        access: needs.access,
+      });
     },
   }),
 });

@@ -6,6 +6,7 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
+import type { AccessService } from '../access/index.ts';
 import type { AuditLog } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
 import { createGrantRules } from './grants.ts';
@@ -24,7 +25,14 @@ export const grantRulesOf = (db: Db): GrantRules => createGrantRules(createUsers
  */
 export const registerUsers = (
   app: FastifyInstance,
-  deps: { db: Db; auth: AuthService; audit: AuditLog; clock?: () => number; bus?: Pick<EventBus, 'publish'> },
+  deps: {
+    db: Db;
+    auth: AuthService;
+    audit: AuditLog;
+    clock?: () => number;
+    bus?: Pick<EventBus, 'publish'>;
+    access: AccessService;
+  },
 ) => {
   const repo = createUsersRepository(deps.db);
   // A successful write of users, roles or user groups may change anyone's grants: whoever caches
@@ -77,14 +85,14 @@ export const registerUsers = (
   );
   addRoute(app, usersRoutes.userRoles, async ({ query, request }) => {
     // Anyone may read their own roles (the shell needs them); others' need the users page.
-    if (query.user_id !== request.principal?.user_id) await request.server.access.require(request, { menu: m.users });
+    if (query.user_id !== request.principal?.user_id) await deps.access.require(request, { menu: m.users });
     return service.userRoles(query.user_id);
   });
 
   // User groups: the list is shown by the users page (its form), the user-group page and the LDAP page.
   const groupPages = [m.users, m.userGroups, m.ldap];
   addRoute(app, usersRoutes.groups, async ({ request }) => {
-    const access = await request.server.access.forUser(request.principal?.user_id ?? 0);
+    const access = await deps.access.forUser(request.principal?.user_id ?? 0);
     const shown = groupPages.some((menu) => !access.excluded.has(menu) && (access.all || access.menuIds.has(menu)));
     if (!shown) throw forbidden();
     return service.groups();
@@ -124,8 +132,8 @@ export const registerUsers = (
   addRoute(app, usersRoutes.roles, () => service.roles(), { permission: { menu: m.users } });
   addRoute(app, usersRoutes.role, async ({ params, request }) => {
     // The shell reads its own roles' sites (000 §6); other roles need the roles page.
-    const access = await request.server.access.forUser(request.principal?.user_id ?? 0);
-    if (!access.roleIds.includes(params.id)) await request.server.access.require(request, { menu: m.roles });
+    const access = await deps.access.forUser(request.principal?.user_id ?? 0);
+    if (!access.roleIds.includes(params.id)) await deps.access.require(request, { menu: m.roles });
     return service.role(params.id);
   });
   addRoute(
@@ -163,7 +171,7 @@ export const registerUsers = (
   addRoute(
     app,
     usersRoutes.grantableContacts,
-    async ({ request }) => service.grantableContacts(await request.server.access.contacts(request)),
+    async ({ request }) => service.grantableContacts(await deps.access.contacts(request)),
     { permission: { menu: m.roles } },
   );
   addRoute(app, usersRoutes.functions, ({ request }) => service.functions(caller(request), requestLanguage(request)), {
@@ -219,7 +227,7 @@ export const registerUsers = (
         querystring: operationLogQuery,
       },
       preValidation: async (request) => {
-        await request.server.access.require(request, { menu: m.operationLog, func: 'export' });
+        await deps.access.require(request, { menu: m.operationLog, func: 'export' });
       },
     },
     async (request, reply) => {

@@ -4,7 +4,7 @@ import { registerWorkOrders } from './index.ts';
 /** Work orders, their dispatch rules and statistics (002 §2.3; docs/work-orders.md). */
 export const area = defineArea({
   name: 'work-orders',
-  needs: ['push', 'duty'],
+  needs: ['push', 'duty', 'access'],
   tables: {
     work_orders: { sites: { site: 'device_group_id' } },
     work_order_history: { sites: { parent: 'work_orders', column: 'order_id' } },
@@ -44,6 +44,7 @@ export const area = defineArea({
         dataDir: kernel.config.dataDir,
         clock: kernel.clock,
         duty: needs.duty,
+        access: needs.access,
       }),
   }),
 });

@@ -12,7 +12,7 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { PushHub } from '../../push/hub.ts';
-import { holdsEverySite } from '../access/index.ts';
+import { type AccessService, holdsEverySite } from '../access/index.ts';
 import { createWorkOrderRepository } from './repository.ts';
 import { createWorkOrderService, type DutyLookup } from './service.ts';
 
@@ -44,6 +44,7 @@ export const registerWorkOrders = (
     dataDir: string;
     clock?: () => number;
     duty?: DutyLookup | undefined;
+    access: AccessService;
   },
 ) => {
   const repo = createWorkOrderRepository(deps.db);
@@ -53,7 +54,7 @@ export const registerWorkOrders = (
     duty: deps.duty,
     notify: (order, userIds) => deps.push.publish({ type: 'work_order', ...order }, (p) => userIds.includes(p.user_id)),
   });
-  const sites = (request: FastifyRequest) => request.server.access.sites(request);
+  const sites = (request: FastifyRequest) => deps.access.sites(request);
   const user = (request: FastifyRequest) => ({
     id: request.principal?.user_id ?? 0,
     name: request.principal?.user_name ?? '',
@@ -196,7 +197,7 @@ export const registerWorkOrders = (
         response: { 200: envelope(workOrderFile), '4xx': errorEnvelope },
       },
       preValidation: async (request) => {
-        await request.server.access.require(request, view);
+        await deps.access.require(request, view);
       },
       handler: async (request) => ({
         code: 0,
