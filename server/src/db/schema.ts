@@ -5,8 +5,8 @@ import type { ElectricalSafetyTables } from './schema-electrical-safety.ts';
 import type { EnergyTables } from './schema-energy.ts';
 import type { InspectionDutyTables } from './schema-inspection-duty.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
+import type { TopViewTables } from './schema-site-map.ts';
 import type { ApiTokenTables } from './schema-tokens.ts';
-import type { TopViewTables } from './schema-top-view.ts';
 import type { WorkOrderTables } from './schema-work-orders.ts';
 
 /**

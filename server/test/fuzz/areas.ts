@@ -6,7 +6,7 @@
  * be given a file, or coverage.int.test.ts fails.
  */
 export const fuzzAreas = {
-  monitoring: { tags: ['monitoring', 'top-view'], also: [] },
+  monitoring: { tags: ['monitoring', 'site-map'], also: [] },
   series: { tags: ['series', 'reports', 'device-view', 'network'], also: ['items'] },
   auth: { tags: ['auth', 'health', 'settings', 'ldap', 'tokens'], also: ['user_roles'] },
   users: { tags: ['users', 'security', 'logs'], also: ['users', 'sessions', 'alarm_logs', 'notification_logs'] },

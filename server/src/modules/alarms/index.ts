@@ -7,8 +7,8 @@ import { announceAtOnce } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AccessService } from '../access/index.ts';
-import type { AuditLog } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import { createAlarmsRepository } from './repository.ts';
 import { createAlarmsService } from './service.ts';
 

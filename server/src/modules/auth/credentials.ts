@@ -7,8 +7,8 @@ import {
   sharedText,
 } from '@sitewatch/contract';
 import { AppError } from '../../http/errors.ts';
-import type { AuditLog } from '../audit/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import type { LoginKey } from './login-key.ts';
 import { decoyVerify, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 import type { AuthRepository, UserRow } from './repository.ts';

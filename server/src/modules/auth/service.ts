@@ -3,8 +3,8 @@ import { checkPassword, isLanguage, type Language, nowSeconds } from '@sitewatch
 import type { AutoLoginPeriod, LoginAnswer } from '@sitewatch/contract/auth';
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import type { AuditLog } from '../audit/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import { newCaptchaCode, renderCaptcha } from './captcha.ts';
 import { createCredentialChecks, passwordRulesError, type RequestMeta } from './credentials.ts';
 import type { LoginKey } from './login-key.ts';

@@ -5,7 +5,7 @@ import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AccessService } from '../access/index.ts';
-import type { AuditLog } from '../audit/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import { createDashboardRepository } from './repository.ts';
 import { createDashboardService, type DashboardDeps } from './service.ts';
 import { createCpuSampler } from './system-info.ts';

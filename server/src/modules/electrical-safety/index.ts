@@ -7,7 +7,7 @@ import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import type { AccessService } from '../access/index.ts';
-import type { AuditLog } from '../audit/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import type { QualityFormulas } from './figures.ts';
 import { createElectricalSafetyRepository, switchLogAction, switchLogModule } from './repository.ts';
 import { createElectricalSafetyService, type LiveValues } from './service.ts';

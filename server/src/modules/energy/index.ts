@@ -9,7 +9,7 @@ import { sendXlsx } from '../../http/xlsx.ts';
 import { scheduleZone } from '../../schedule/zone.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import type { AccessService } from '../access/index.ts';
-import type { AuditLog } from '../audit/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import { energyWorkbook } from './export.ts';
 
 import { createEnergyFill, type EnergyFill } from './fill.ts';

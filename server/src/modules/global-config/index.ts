@@ -21,7 +21,7 @@ import { createSettingsStore, type SettingsStore } from '../../db/settings-store
 import { AppError, notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { SecretBox } from '../../secrets/index.ts';
-import type { AuditLog } from '../audit/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 
 interface Values {
   ACCOUNT_SAFE: AccountSafeConfig;

@@ -4,9 +4,9 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Db } from '../../db/kysely.ts';
 import { forbidden, notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
-import type { AuditLog } from '../audit/index.ts';
 import { type AuthService, requestMeta } from '../auth/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import type { GrantRules } from '../users/index.ts';
 import { createLdapRepository } from './repository.ts';
 import { createLdapService, type LdapService } from './service.ts';

@@ -13,9 +13,9 @@ import {
 } from '@sitewatch/contract/ldap';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, type FieldError } from '../../http/errors.ts';
-import type { AuditLog } from '../audit/index.ts';
 import type { AuthService, RequestMeta } from '../auth/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import {
   DirectoryError,
   type DirectorySession,

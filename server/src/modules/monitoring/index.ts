@@ -9,7 +9,7 @@ import { addRoute } from '../../http/route.ts';
 import { sendXlsx } from '../../http/xlsx.ts';
 import type { SecretBox } from '../../secrets/index.ts';
 import type { AccessService } from '../access/index.ts';
-import type { AuditLog } from '../audit/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import { pointTablesWorkbook } from './point-tables.ts';
 import { createMonitoringRepository } from './repository.ts';
 import { createMonitoringService, type LiveSource } from './service.ts';

@@ -8,8 +8,8 @@ import { addRoute } from '../../http/route.ts';
 import type { Notifier } from '../../notify/notifier.ts';
 import type { SecretBox } from '../../secrets/index.ts';
 import type { AccessService } from '../access/index.ts';
-import type { AuditLog } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import { createNotifyRepository } from './repository.ts';
 import { createNotifyService } from './service.ts';
 

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { componentInput, type PlacedComponent } from '@sitewatch/contract/top-view';
+import { componentInput, type PlacedComponent } from '@sitewatch/contract/site-map';
 import { describe, expect, it } from 'vitest';
 import { recordFromPlaced, recordToInput } from './placed.ts';
 import { TestEditor } from './test-editor.ts';

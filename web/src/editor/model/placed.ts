@@ -1,4 +1,4 @@
-import type { ComponentInput, ComponentJson, PlacedComponent } from '@sitewatch/contract/top-view';
+import type { ComponentInput, ComponentJson, PlacedComponent } from '@sitewatch/contract/site-map';
 import type { ComponentRecord } from './records.ts';
 
 /**

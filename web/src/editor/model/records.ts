@@ -3,7 +3,7 @@
  * plus the canvas settings. Plain, immutable data: the store replaces a record, never mutates it.
  */
 
-import { type ComponentJson, componentKinds } from '@sitewatch/contract/top-view';
+import { type ComponentJson, componentKinds } from '@sitewatch/contract/site-map';
 
 /** Every component kind of 001 §3 (`Group` holds grouped components): the contract's list. */
 export { componentKinds };
@@ -13,7 +13,7 @@ export type ComponentKind = (typeof componentKinds)[number];
 /** Component `type` of 001 §3: 0 is a device-type component; 1 and 3 are also seen in stored data. */
 export type ComponentType = number;
 
-// The parts of a component are the contract's component JSON (packages/contract/src/top-view.ts),
+// The parts of a component are the contract's component JSON (packages/contract/src/site-map.ts),
 // declared once there and checked by the server on save.
 
 /** Geometry kept on the record itself, not in its style. */

@@ -1,4 +1,4 @@
-import { topViewRoutes as tv } from '@sitewatch/contract/top-view';
+import { topViewRoutes as tv } from '@sitewatch/contract/site-map';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { livePatch, liveRefetch, refreshOnAlarmIf } from '../../api/live.ts';

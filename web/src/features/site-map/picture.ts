@@ -1,4 +1,4 @@
-import type { PictureSave, PlacedComponent, picture } from '@sitewatch/contract/top-view';
+import type { PictureSave, PlacedComponent, picture } from '@sitewatch/contract/site-map';
 import type { z } from 'zod';
 import { recordFromPlaced, recordToInput } from '../../editor/model/placed.ts';
 import {

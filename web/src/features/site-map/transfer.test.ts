@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { componentInput } from '@sitewatch/contract/top-view';
+import { componentInput } from '@sitewatch/contract/site-map';
 import { describe, expect, it } from 'vitest';
 import { recordToInput } from '../../editor/model/placed.ts';
 import { createComponent } from '../../editor/model/records.ts';

@@ -1,4 +1,4 @@
-import { componentJson, imagePath } from '@sitewatch/contract/top-view';
+import { componentJson, imagePath } from '@sitewatch/contract/site-map';
 import { z } from 'zod';
 import { recordToInput } from '../../editor/model/placed.ts';
 import type { CanvasSettings, ComponentRecord } from '../../editor/model/records.ts';

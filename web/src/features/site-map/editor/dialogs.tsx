@@ -1,5 +1,5 @@
 import { DeleteOutlined } from '@ant-design/icons';
-import { topViewUploads, topViewRoutes as tv } from '@sitewatch/contract/top-view';
+import { topViewUploads, topViewRoutes as tv } from '@sitewatch/contract/site-map';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Checkbox, Empty, Flex, Form, Input, Modal, Popconfirm, Switch, Typography } from 'antd';
 import { useEffect, useRef } from 'react';

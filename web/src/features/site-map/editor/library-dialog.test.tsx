@@ -1,4 +1,4 @@
-import { topViewRoutes as tv } from '@sitewatch/contract/top-view';
+import { topViewRoutes as tv } from '@sitewatch/contract/site-map';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../api/client.ts';

@@ -1,5 +1,5 @@
 import { monitoringRoutes } from '@sitewatch/contract/monitoring';
-import { topViewRoutes as tv } from '@sitewatch/contract/top-view';
+import { topViewRoutes as tv } from '@sitewatch/contract/site-map';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, ColorPicker, Empty, Flex, Form, Input, InputNumber, Select, Switch, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';

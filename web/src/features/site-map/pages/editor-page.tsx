@@ -1,4 +1,4 @@
-import { topViewRoutes as tv } from '@sitewatch/contract/top-view';
+import { topViewRoutes as tv } from '@sitewatch/contract/site-map';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Flex, Layout, Result, Select, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';

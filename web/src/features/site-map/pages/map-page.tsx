@@ -1,5 +1,5 @@
 import { monitoringRoutes } from '@sitewatch/contract/monitoring';
-import { topViewRoutes as tv } from '@sitewatch/contract/top-view';
+import { topViewRoutes as tv } from '@sitewatch/contract/site-map';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space, Switch } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';

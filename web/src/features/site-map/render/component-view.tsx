@@ -1,5 +1,5 @@
 import { formatValue } from '@sitewatch/contract';
-import type { PlacedComponent } from '@sitewatch/contract/top-view';
+import type { PlacedComponent } from '@sitewatch/contract/site-map';
 import { type CSSProperties, memo, type ReactNode } from 'react';
 import type { ComponentKind, ComponentRecord } from '../../../editor/model/records.ts';
 import { animationCss } from './animations.ts';

@@ -5,9 +5,9 @@ import type { Authenticator, Principal } from '../../http/auth.ts';
 import { notLoggedIn } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AccessService } from '../access/index.ts';
-import type { AuditLog } from '../audit/index.ts';
 import { createLoginPolicy } from '../auth/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import { createApiTokenRepository } from './repository.ts';
 import { type ApiTokenService, createApiTokenService } from './service.ts';
 

@@ -10,9 +10,9 @@ import {
 import type { z } from 'zod';
 import type { AuthResult, Principal } from '../../http/auth.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
-import type { AuditLog } from '../audit/index.ts';
 import { ipAllowed, type LoginPolicy } from '../auth/index.ts';
 import type { GlobalConfig } from '../global-config/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import type { ApiTokenRepository } from './repository.ts';
 
 /** Last use is written at most this often (a script polling every second must not write every second). */

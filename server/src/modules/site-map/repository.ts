@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import { announceAtOnce, type Changes } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
 import type { Database } from '../../db/schema.ts';
-import type { TopViewBackgroundsTable, TopViewComponentsTable, TopViewImagesTable } from '../../db/schema-top-view.ts';
+import type { TopViewBackgroundsTable, TopViewComponentsTable, TopViewImagesTable } from '../../db/schema-site-map.ts';
 
 export type BackgroundRow = Selectable<TopViewBackgroundsTable>;
 export type ComponentRow = Selectable<TopViewComponentsTable>;

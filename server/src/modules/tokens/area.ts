@@ -10,7 +10,7 @@ declare module '../../area.ts' {
 
 /** Personal API tokens (swt_…) of each user (docs/api.md, "API tokens"). */
 export const area = defineArea({
-  name: 'api-tokens',
+  name: 'tokens',
   needs: ['globalConfig', 'audit', 'access'],
   provides: ['apiTokens'],
   tables: { api_tokens: { sites: 'global' } },

@@ -10,7 +10,7 @@ declare module '../../area.ts' {
 
 /** The operation log and the shared trail of every successful write (docs/users.md, "Logs"). */
 export const area = defineArea({
-  name: 'audit',
+  name: 'logs',
   provides: ['audit'],
   tables: { operation_logs: { sites: 'global' } },
   create: ({ kernel }) => {

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import { envelope, errorEnvelope, sharedText } from '@sitewatch/contract';
-import { libraryImage, topViewUploads } from '@sitewatch/contract/top-view';
+import { libraryImage, topViewUploads } from '@sitewatch/contract/site-map';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
@@ -12,6 +12,7 @@ import { allowedExtensions, contentTypes, type ImageType, sanitizeSvg, sniffImag
 import { type ImageLibrary, libraryUrl } from './library.ts';
 
 /** Where the library's files are kept. */
+// Still named for the area's first name ("top view"): existing installs keep their images there.
 export const libraryDir = (dataDir: string) => path.join(dataDir, 'top-view');
 
 /**
@@ -94,7 +95,7 @@ export const registerTopViewUploads = (
         config: { requirement: deps.permission },
         schema: {
           summary,
-          tags: ['top-view'],
+          tags: ['site-map'],
           consumes: ['multipart/form-data'],
           response: { 200: envelope(libraryImage), '4xx': errorEnvelope },
         },
@@ -118,7 +119,7 @@ export const registerTopViewUploads = (
     config: { auth: false },
     schema: {
       summary: 'An image of the library',
-      tags: ['top-view'],
+      tags: ['site-map'],
       params: topViewUploads.fileParams,
       response: { '4xx': errorEnvelope },
     },

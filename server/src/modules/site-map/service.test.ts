@@ -1,4 +1,4 @@
-import { pictureSave, rotationInput } from '@sitewatch/contract/top-view';
+import { pictureSave, rotationInput } from '@sitewatch/contract/site-map';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/errors.ts';
 import { siteScope } from '../access/index.ts';

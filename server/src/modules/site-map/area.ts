@@ -3,7 +3,7 @@ import { registerTopView } from './index.ts';
 
 /** The site map: pictures of sites, their components and the image library (001; docs/site-map.md). */
 export const area = defineArea({
-  name: 'top-view',
+  name: 'site-map',
   needs: ['access'],
   tables: {
     top_view_backgrounds: { sites: { site: 'device_group_id' } },

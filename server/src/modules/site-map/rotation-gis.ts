@@ -1,4 +1,4 @@
-import { type GisParams, gisParams, type RotationSetting, type rotationInput } from '@sitewatch/contract/top-view';
+import { type GisParams, gisParams, type RotationSetting, type rotationInput } from '@sitewatch/contract/site-map';
 import type { z } from 'zod';
 import { readIdList, readJson, readJsonObject } from '../../db/json.ts';
 import { badRequest, notFound } from '../../http/errors.ts';

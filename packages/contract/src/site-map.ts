@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { tParam } from './envelope.ts';
 import { defineRoute } from './route.ts';
-import { componentInput, componentJson, imagePath, pictureStyle } from './top-view-components.ts';
+import { componentInput, componentJson, imagePath, pictureStyle } from './site-map-components.ts';
 
-export * from './top-view-components.ts';
+export * from './site-map-components.ts';
 
 /**
  * The site map ("top view", 001 whole; 002 §7.1 `setting/top_view/*`, §7.3 `gis`, `gis/params`):
@@ -12,7 +12,7 @@ export * from './top-view-components.ts';
  * Server design: docs/site-map.md "Server".
  */
 
-const tags = ['top-view'];
+const tags = ['site-map'];
 const id = z.coerce.number().int().min(1).max(2_147_483_647);
 /** Site type (001 §9: 0 aerial view, 1 device overview, 2 line diagram, 3 topology; default 0). */
 const siteType = z.coerce.number().int().min(0).max(99);

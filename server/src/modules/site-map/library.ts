@@ -1,5 +1,5 @@
 import { nowSeconds } from '@sitewatch/contract';
-import { type UploadQuota, uploadQuota } from '@sitewatch/contract/top-view';
+import { type UploadQuota, uploadQuota } from '@sitewatch/contract/site-map';
 import { readJson } from '../../db/json.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { TopViewRepository, Viewer } from './repository.ts';

@@ -6,7 +6,7 @@ import {
   type PlacedComponent,
   type pictureSave,
   pictureStyle,
-} from '@sitewatch/contract/top-view';
+} from '@sitewatch/contract/site-map';
 import type { z } from 'zod';
 import { readIdList, readJson } from '../../db/json.ts';
 import { badRequest, notFound } from '../../http/errors.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTopViewRepository } from '../src/modules/top-view/repository.ts';
+import { createTopViewRepository } from '../src/modules/site-map/repository.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';

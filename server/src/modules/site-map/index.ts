@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { topViewRoutes as r } from '@sitewatch/contract/top-view';
+import { topViewRoutes as r } from '@sitewatch/contract/site-map';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus/bus.ts';
 import { announceAtOnce } from '../../db/changes.ts';
