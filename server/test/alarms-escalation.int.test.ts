@@ -6,13 +6,13 @@ import { describeEachDatabase } from './helpers/databases.ts';
 
 describeEachDatabase('escalation and the flood limiter', (dialect) => {
   // The app's own clock, moved by the test, and a webhook channel that records what it is given.
-  const sent: { channel: string; subject: string; action: unknown; value: unknown }[] = [];
+  const sent: { channel: string; subject: string; text: string; action: unknown; value: unknown }[] = [];
   const recording: Channel = {
     kind: 'webhook',
     async send(settings, message) {
       if (settings.kind !== 'webhook') throw new Error('not a webhook');
       const { action, value } = message.fields;
-      sent.push({ channel: settings.config.url, subject: message.subject, action, value });
+      sent.push({ channel: settings.config.url, subject: message.subject, text: message.text, action, value });
       return 'recorded';
     },
   };
@@ -129,7 +129,7 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
     expect(log.data.filter((r: { action: string }) => r.action === 'summary')).toHaveLength(1);
   });
 
-  it('fills {value} of a notice with the item’s display decimals, as read without them', async () => {
+  it('writes {value} of a notice’s text with the item’s display decimals; its fields keep the number', async () => {
     const item = async (name: string, decimals: number | null) =>
       (
         await call('POST', 'setting/items', {
@@ -155,7 +155,11 @@ describeEachDatabase('escalation and the flood limiter', (dialect) => {
     t.sitewatch.alarms.onSample(asRead, 40.123456, t.clock.now());
     await t.sitewatch.settled();
     const notices = sent.slice(before).filter((s) => s.channel.endsWith('/a'));
-    expect(notices.find((s) => s.subject.includes('湿度'))?.value).toBe('40.12');
-    expect(notices.find((s) => s.subject.includes('压力'))?.value).toBe('40.123456');
+    const rounded2 = notices.find((s) => s.subject.includes('湿度'))!;
+    const asRead2 = notices.find((s) => s.subject.includes('压力'))!;
+    expect(rounded2.text).toContain('40.12');
+    expect(rounded2.text).not.toContain('40.123');
+    expect(asRead2.text).toContain('40.123456');
+    expect([rounded2.value, asRead2.value]).toEqual([40.123456, 40.123456]);
   });
 });

@@ -22,7 +22,7 @@ export interface NoticeSubject {
   state: number;
   level: number;
   value: number | null;
-  /** The item's display decimals: `{value}` is written with them (as read when null). */
+  /** The item's display decimals: `{value}` of the texts is written with them (as read when null). */
   decimals: number | null;
   unit: string;
   info: string;
@@ -198,7 +198,7 @@ const noticeOf = (job: NotifyJob, tpl: { subject: string; body: string }): Notic
     site: s.device_group_name,
     device: s.device_name,
     item: s.item_name,
-    value: s.value === null ? null : formatValue(s.value, { decimals: s.decimals }),
+    value: s.value,
     unit: s.unit,
     level: s.level,
     info: s.info,
@@ -209,9 +209,12 @@ const noticeOf = (job: NotifyJob, tpl: { subject: string; body: string }): Notic
     item_id: s.item_id,
   };
   const prefix = job.action === 'still_abnormal' ? '[仍异常] ' : job.action === 'escalation' ? '[升级] ' : '';
+  // The texts show the value as the pages do (the item's display decimals); the fields, which a
+  // webhook sends as JSON, keep the number as read.
+  const shown = { ...fields, value: s.value === null ? null : formatValue(s.value, { decimals: s.decimals }) };
   return {
-    subject: prefix + renderTemplate(tpl.subject, fields),
-    text: renderTemplate(tpl.body, fields),
+    subject: prefix + renderTemplate(tpl.subject, shown),
+    text: renderTemplate(tpl.body, shown),
     fields,
   };
 };
