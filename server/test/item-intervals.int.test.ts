@@ -8,23 +8,26 @@ import { createPending, trackedTimers } from '../src/clock/timers.ts';
 import { createCollector } from '../src/collector/collector.ts';
 import { createSimulatorDriver } from '../src/collector/drivers/simulator.ts';
 import { snmpDriver } from '../src/collector/drivers/snmp.ts';
-import { createSecretBox } from '../src/secrets/index.ts';
+import { createSecretBox, type SecretBox } from '../src/secrets/index.ts';
 import { snmpdPeer } from './conformance/peers.ts';
 import { useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 
-/**
- * Issue 28, finding 5: an item's `check_interval` was accepted, stored and ignored (an SNMP item
- * set to 20 s was sampled every 5 s with its device). Items are now read at their own interval
- * within their device's schedule (docs/monitoring.md "Item intervals"); MQTT items, whose values
- * come as they are published, refuse one. Devices and items are made through the API.
- */
-describeEachDatabase('item check intervals', (dialect) => {
-  const box = createSecretBox(randomBytes(32));
-  const t = useTestApp(dialect, { secrets: box });
-  let snmpd: Awaited<ReturnType<typeof snmpdPeer>>;
-  const at = { site: 0, snmp: 0, fast: 0, slow: 0, mqtt: 0, mqttItem: 0 };
+/** The ids the cases share: the site, the agent's device and its items. */
+interface Made {
+  site: number;
+  snmp: number;
+  fast: number;
+  slow: number;
+  mqtt: number;
+  mqttItem: number;
+}
 
+/**
+ * What the cases share: API calls, SNMP agents on Debian's snmpd (its port once started), the items
+ * of the first, and a collector driven on a manual clock with the alarm engine beside it.
+ */
+const intervalRig = (t: ReturnType<typeof useTestApp>, box: SecretBox, at: Made, port: () => number) => {
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
     const res = await t.app.inject({
       method,
@@ -46,29 +49,6 @@ describeEachDatabase('item check intervals', (dialect) => {
     source: { kind: 'snmp', oid },
     ...(check_interval === undefined ? {} : { check_interval }),
   });
-
-  beforeAll(async () => {
-    snmpd = await snmpdPeer();
-    await snmpd.start();
-    at.site = (await ok('POST', 'setting/device_groups', { name: 'Intervals', weight: 1 })).id;
-    at.snmp = (
-      await ok('POST', 'setting/devices', {
-        name: 'agent',
-        device_group_id: at.site,
-        driver: 'snmp',
-        code: 'host',
-        ip: '127.0.0.1',
-        port: snmpd.port,
-        protocol_version: 'v2c',
-        check_interval: 5,
-        options: { timeout_ms: 2000 },
-      })
-    ).id;
-    // sysUpTime with its device; the 1-minute load average (UCD-SNMP laLoad.1) every 20 s.
-    at.fast = (await ok('POST', 'setting/items', snmpItem('uptime', '1.3.6.1.2.1.1.3.0'))).id;
-    at.slow = (await ok('POST', 'setting/items', snmpItem('load', '1.3.6.1.4.1.2021.10.1.3.1', 20))).id;
-  });
-  afterAll(() => snmpd?.stop());
 
   /**
    * A collector on a manual clock: `advance` runs its polls in time order, each waiting for the
@@ -105,6 +85,73 @@ describeEachDatabase('item check intervals', (dialect) => {
     };
     return { clock, collector, stop };
   };
+
+  /** Runs `polls` polls of the one enabled device on a driven clock; `after` sees the collector after each. */
+  const drive = async (polls: number, after: (collector: ReturnType<typeof createCollector>, poll: number) => void) => {
+    const bus = createEventBus();
+    const sampled: number[][] = [];
+    bus.subscribe('samples', ({ ids, from, to }) => {
+      sampled.push(Array.from({ length: to - from }, (_, i) => ids[from + i]!));
+    });
+    const { clock, collector, stop } = await drivenCollector(bus);
+    try {
+      // One interval at a time: the first holds the first poll (a random start), each after it one poll.
+      for (let poll = 0; poll < polls; poll++) {
+        await clock.advance(5000);
+        after(collector, poll);
+      }
+    } finally {
+      await stop();
+    }
+    return sampled;
+  };
+  const agent = async (name: string) =>
+    (
+      await ok('POST', 'setting/devices', {
+        name,
+        device_group_id: at.site,
+        driver: 'snmp',
+        code: 'host',
+        ip: '127.0.0.1',
+        port: port(),
+        protocol_version: 'v2c',
+        check_interval: 5,
+        options: { timeout_ms: 2000 },
+      })
+    ).id as number;
+  const enable = (id: number, on: boolean) =>
+    t.database.db.kysely
+      .updateTable('devices')
+      .set({ enable: on ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
+
+  return { call, ok, snmpItem, drivenCollector, drive, agent, enable };
+};
+
+/**
+ * Issue 28, finding 5: an item's `check_interval` was accepted, stored and ignored (an SNMP item
+ * set to 20 s was sampled every 5 s with its device). Items are now read at their own interval
+ * within their device's schedule (docs/monitoring.md "Item intervals"); MQTT items, whose values
+ * come as they are published, refuse one. Devices and items are made through the API.
+ */
+describeEachDatabase('item check intervals', (dialect) => {
+  const box = createSecretBox(randomBytes(32));
+  const t = useTestApp(dialect, { secrets: box });
+  let snmpd: Awaited<ReturnType<typeof snmpdPeer>>;
+  const at: Made = { site: 0, snmp: 0, fast: 0, slow: 0, mqtt: 0, mqttItem: 0 };
+  const { call, ok, snmpItem, drivenCollector, drive, agent, enable } = intervalRig(t, box, at, () => snmpd.port);
+
+  beforeAll(async () => {
+    snmpd = await snmpdPeer();
+    await snmpd.start();
+    at.site = (await ok('POST', 'setting/device_groups', { name: 'Intervals', weight: 1 })).id;
+    at.snmp = await agent('agent');
+    // sysUpTime with its device; the 1-minute load average (UCD-SNMP laLoad.1) every 20 s.
+    at.fast = (await ok('POST', 'setting/items', snmpItem('uptime', '1.3.6.1.2.1.1.3.0'))).id;
+    at.slow = (await ok('POST', 'setting/items', snmpItem('load', '1.3.6.1.4.1.2021.10.1.3.1', 20))).id;
+  });
+  afterAll(() => snmpd?.stop());
 
   it('an item without an interval is read at every poll of its device (0, the default)', async () => {
     expect((await ok('GET', `setting/items/${at.fast}`)).check_interval).toBe(0);
@@ -147,46 +194,6 @@ describeEachDatabase('item check intervals', (dialect) => {
     expect(polls.every((p) => [...p.items.values()].every((v) => typeof v === 'number'))).toBe(true);
     expect(collector.liveDevice(at.snmp)?.state).toBe(monitorState.normal);
   });
-
-  /** Runs `polls` polls of the one enabled device on a driven clock; `after` sees the collector after each. */
-  const drive = async (polls: number, after: (collector: ReturnType<typeof createCollector>, poll: number) => void) => {
-    const bus = createEventBus();
-    const sampled: number[][] = [];
-    bus.subscribe('samples', ({ ids, from, to }) => {
-      sampled.push(Array.from({ length: to - from }, (_, i) => ids[from + i]!));
-    });
-    const { clock, collector, stop } = await drivenCollector(bus);
-    try {
-      // One interval at a time: the first holds the first poll (a random start), each after it one poll.
-      for (let poll = 0; poll < polls; poll++) {
-        await clock.advance(5000);
-        after(collector, poll);
-      }
-    } finally {
-      await stop();
-    }
-    return sampled;
-  };
-  const agent = async (name: string) =>
-    (
-      await ok('POST', 'setting/devices', {
-        name,
-        device_group_id: at.site,
-        driver: 'snmp',
-        code: 'host',
-        ip: '127.0.0.1',
-        port: snmpd.port,
-        protocol_version: 'v2c',
-        check_interval: 5,
-        options: { timeout_ms: 2000 },
-      })
-    ).id as number;
-  const enable = (id: number, on: boolean) =>
-    t.database.db.kysely
-      .updateTable('devices')
-      .set({ enable: on ? 1 : 0 })
-      .where('id', '=', id)
-      .execute();
 
   it('a poll that reads some items judges the device by all: a failing item makes it abnormal, not down; nothing due, nothing read', async () => {
     await enable(at.snmp, false);
