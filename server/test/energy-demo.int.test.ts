@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSitewatch } from '../src/app.ts';
 import { counterValue } from '../src/collector/drivers/simulator.ts';
@@ -16,14 +19,19 @@ import { createTestDatabase, type TestDatabase } from './helpers/databases.ts';
  * jump, so no counter rule fires.
  */
 let database: TestDatabase;
+// Its own data dir: a first start writes the administrator's password file there (not in the checkout).
+const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-energy-demo-'));
 beforeAll(async () => {
   database = await createTestDatabase('sqlite');
   // The demo estate as a first start makes it: every area's share, in English.
-  const sitewatch = await createSitewatch({ db: database.db, loginKey: testLoginKey, logLevel: 'silent' });
+  const sitewatch = await createSitewatch({ db: database.db, dataDir, loginKey: testLoginKey, logLevel: 'silent' });
   await sitewatch.prepare({ demo: true, language: 'en_us' });
   await sitewatch.app.close();
 });
-afterAll(() => database.destroy());
+afterAll(async () => {
+  await database.destroy();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 it('shows a year of energy, cost and a PUE near 1.45 on every demo site', async () => {
   const zone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
