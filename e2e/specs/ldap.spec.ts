@@ -44,6 +44,8 @@ test('the administrator tests the directory and imports a user on the LDAP page'
     return id;
   }, false);
   // The directory runs on loopback: the administrator allows it in the outbound policy (docs/ldap.md).
+  // The policy and the LDAP settings are left as set: the next test is the same journey's second
+  // step (the imported user signs in through the directory), and the file's product is its own.
   await setGlobalConfig(request, 'OUTBOUND', { allow: ['127.0.0.0/8'], deny: [] });
   const saved = await request.put('/api/v1/setting/ldap', {
     headers: admin,

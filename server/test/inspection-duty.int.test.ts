@@ -7,6 +7,7 @@ import { createChannels } from '../src/notify/channels/index.ts';
 import { fromWallTime, wallTime } from '../src/schedule/repeat.ts';
 import { createScheduler } from '../src/schedule/scheduler.ts';
 import { scheduleZone } from '../src/schedule/zone.ts';
+import { apiCalls } from './helpers/api-calls.ts';
 import { fakeTokens, useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
@@ -35,25 +36,7 @@ describeEachDatabase('inspection and duty', (dialect) => {
     fromWallTime({ y: 2026, mo: 11, d: 23, h: 10, mi: 0, s: 0 }, zone),
   );
   const now = () => t.clock.now();
-  const call = async (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    token = 'admin-token',
-  ) => {
-    const res = await t.app.inject({
-      method,
-      url: `/api/v1/${url}`,
-      headers: { authorization: `Bearer ${token}`, 'accept-language': 'zh-CN' },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, token?: string) => {
-    const res = await call(method, url, payload, token);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data;
-  };
+  const { call, ok } = apiCalls(t);
   const tables = [
     'inspection_reports',
     'inspection_plans',

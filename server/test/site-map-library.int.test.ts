@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fillImageUses } from '../src/db/migrations/0030-captcha-images-and-upload-owners.ts';
+import { apiCalls } from './helpers/api-calls.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';
@@ -21,25 +22,7 @@ describeEachDatabase('site-map image library', (dialect) => {
   const northPeer = `lib-north-peer-${dialect}`;
   const sites = { north: 0, south: 0 };
 
-  const call = async (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: object,
-    token = 'admin-token',
-  ) => {
-    const res = await t.app.inject({
-      method,
-      url: `/api/v1/${url}`,
-      headers: { authorization: `Bearer ${token}`, 'accept-language': 'zh-CN' },
-      ...(payload ? { payload } : {}),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, token?: string) => {
-    const res = await call(method, url, payload, token);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data;
-  };
+  const { call, ok } = apiCalls(t);
   /** Uploads a distinct PNG (its bytes padded to `bytes`) as a background; answers the answer. */
   let serial = 0;
   const upload = async (token = 'admin-token', bytes = 0) => {

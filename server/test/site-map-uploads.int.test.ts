@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { apiCalls } from './helpers/api-calls.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';
@@ -16,20 +17,7 @@ describeEachDatabase('site-map uploads', (dialect) => {
   const t = useTestApp(dialect, { dataDir });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
-    const res = await t.app.inject({
-      method,
-      url: `/api/v1/${url}`,
-      headers: { authorization: 'Bearer admin-token', 'accept-language': 'zh-CN' },
-      ...(payload ? { payload } : {}),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const ok = async (method: 'GET' | 'POST', url: string) => {
-    const res = await call(method, url);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data;
-  };
+  const { call, ok } = apiCalls(t);
   const upload = (url: string, field: string, filename: string, content: Buffer, token = 'admin-token') =>
     postImage(t.app, url, field, filename, content, token);
   // User 1 is the administrator: the viewer made below must not take that id.

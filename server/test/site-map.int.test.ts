@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTopViewRepository } from '../src/modules/site-map/repository.ts';
+import { apiCalls } from './helpers/api-calls.ts';
 import { fakeTokens, useTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';
@@ -19,25 +20,7 @@ describeEachDatabase('top view', (dialect) => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const restricted = `tv-north-${dialect}`;
 
-  const call = async (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: object,
-    token = 'admin-token',
-  ) => {
-    const res = await t.app.inject({
-      method,
-      url: `/api/v1/${url}`,
-      headers: { authorization: `Bearer ${token}`, 'accept-language': 'zh-CN' },
-      ...(payload ? { payload } : {}),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, token?: string) => {
-    const res = await call(method, url, payload, token);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.data;
-  };
+  const { call, ok } = apiCalls(t);
   /** Every row of the area's tables: a refused request must leave them exactly as they were. */
   const snapshot = async () => {
     const k = t.database.db.kysely;
