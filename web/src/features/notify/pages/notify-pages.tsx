@@ -18,6 +18,7 @@ import { api } from '../../../api/client.ts';
 import { FormCol } from '../../../components/form-col.tsx';
 import { contractRule } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
+import { PeriodSelect } from '../../../components/period-select.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { useSettingsForm } from '../../../components/settings-form.tsx';
 
@@ -75,7 +76,13 @@ export const MailboxPage = () => {
           <InputNumber min={1} max={65535} />
         </Form.Item>
         <Form.Item name="security" label={t('alarmSettings.security')}>
-          <Select options={['none', 'starttls', 'tls'].map((v) => ({ value: v, label: v }))} />
+          <Select
+            options={[
+              { value: 'none', label: t('alarmSettings.securityOptions.none') },
+              { value: 'starttls', label: t('alarmSettings.securityOptions.starttls') },
+              { value: 'tls', label: t('alarmSettings.securityOptions.tls') },
+            ]}
+          />
         </Form.Item>
         <Form.Item name="user" label={t('alarmSettings.user')}>
           <Input autoComplete="off" />
@@ -205,7 +212,7 @@ export const ContactsPage = () => {
             <LevelSelect style={{ width: 140 }} />
           </FormCol>
           <FormCol span={8} name="time_period_id" label={t('alarmSettings.timePeriod')}>
-            <InputNumber min={0} />
+            <PeriodSelect noneLabel={t('alarmSettings.anyTime')} />
           </FormCol>
           <FormCol span={4} name="duty" label={t('alarmSettings.duty')} valuePropName="checked">
             <Switch />
@@ -387,7 +394,12 @@ export const AlarmPushPage = () => {
             <Input />
           </FormCol>
           <FormCol span={8} name={['config', 'sign_scheme']} label={t('alarmSettings.signScheme')}>
-            <Select options={['aliyun', 'none'].map((v) => ({ value: v, label: v }))} />
+            <Select
+              options={[
+                { value: 'aliyun', label: t('alarmSettings.signSchemes.aliyun') },
+                { value: 'none', label: t('alarmSettings.signSchemes.none') },
+              ]}
+            />
           </FormCol>
           <FormCol span={8} name={['config', 'sign_name']} label={t('alarmSettings.signName')}>
             <Input />
