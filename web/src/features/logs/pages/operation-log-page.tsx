@@ -5,57 +5,18 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ClearLogButton } from '../../../components/clear-log-button.tsx';
 import { downloadFile } from '../../../components/download.ts';
+import { useOperationLogReader } from '../../../components/operation-log-reader.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 
 type LogRow = z.infer<typeof operationLogRow>;
 
-/** What people read for the logged module and action codes; a code without a name shows as it is. */
-const moduleKeys = {
-  auth: 'opLog.modules.auth',
-  ldap: 'opLog.modules.ldap',
-  settings: 'opLog.modules.settings',
-  notify: 'opLog.modules.notify',
-  dashboard: 'opLog.modules.dashboard',
-  alarms: 'opLog.modules.alarms',
-  logs: 'opLog.modules.logs',
-  users: 'opLog.modules.users',
-  roles: 'opLog.modules.roles',
-  user_groups: 'opLog.modules.user_groups',
-  security: 'opLog.modules.security',
-  'device_groups/device/item': 'opLog.modules.device_groups_device_item',
-  'setting/device_groups': 'opLog.modules.setting_device_groups',
-  'setting/devices': 'opLog.modules.setting_devices',
-  'setting/items': 'opLog.modules.setting_items',
-} as const;
-const actionKeys = {
-  create: 'opLog.actions.create',
-  add: 'opLog.actions.add',
-  update: 'opLog.actions.update',
-  edit: 'opLog.actions.edit',
-  delete: 'opLog.actions.delete',
-  login: 'opLog.actions.login',
-  logout: 'opLog.actions.logout',
-  lock: 'opLog.actions.lock',
-  auto_login: 'opLog.actions.auto_login',
-  change_password: 'opLog.actions.change_password',
-  verify_password: 'opLog.actions.verify_password',
-  revoke_device_token: 'opLog.actions.revoke_device_token',
-  import: 'opLog.actions.import',
-  auto_create: 'opLog.actions.auto_create',
-  export: 'opLog.actions.export',
-  clear: 'opLog.actions.clear',
-  block: 'opLog.actions.block',
-  unblock: 'opLog.actions.unblock',
-  test: 'opLog.actions.test',
-} as const;
-const known = <M extends object>(keys: M, code: string): code is Extract<keyof M, string> => code in keys;
-
 /** /system_log_user: who, what, when, from where, result; filters, paging, xlsx export, guarded clearing. */
 export const OperationLogPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const read = useOperationLogReader();
   const canExport = useCan('/system_log_user', 'export');
   const canClear = useCan('/system_log_user', 'clear');
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
@@ -133,13 +94,13 @@ export const OperationLogPage = () => {
           title: t('opLog.module'),
           dataIndex: 'module',
           width: 110,
-          render: (m: string) => (known(moduleKeys, m) ? t(moduleKeys[m]) : m),
+          render: read.module,
         },
         {
           title: t('opLog.action'),
           dataIndex: 'action',
           width: 140,
-          render: (a: string) => (known(actionKeys, a) ? t(actionKeys[a]) : a),
+          render: read.action,
         },
         { title: t('opLog.target'), dataIndex: 'target', ellipsis: true },
         {
@@ -148,7 +109,7 @@ export const OperationLogPage = () => {
           width: 90,
           render: (r: number) => <Tag color={r ? 'green' : 'red'}>{r ? t('opLog.success') : t('opLog.failure')}</Tag>,
         },
-        { title: t('opLog.detail'), dataIndex: 'detail', ellipsis: true },
+        { title: t('opLog.detail'), dataIndex: 'detail', ellipsis: true, render: read.detail },
       ]}
     />
   );
