@@ -125,11 +125,18 @@ const ItemFields = () => {
           span={6}
           name="overrun_action_id"
           label={t('monitoringUi.items.overrunAction')}
+          tooltip={t('monitoringUi.items.actionsHelp')}
           extra={t('monitoringUi.items.actionsHint')}
         >
           <ActionSelect />
         </FormCol>
-        <FormCol span={6} name="recovery_action_id" label={t('monitoringUi.items.recoveryAction')}>
+        <FormCol
+          span={6}
+          name="recovery_action_id"
+          label={t('monitoringUi.items.recoveryAction')}
+          tooltip={t('monitoringUi.items.actionsHelp')}
+          extra={t('monitoringUi.items.actionsHint')}
+        >
           <ActionSelect />
         </FormCol>
         <Col span={6}>
