@@ -1,6 +1,8 @@
+import { operationLogModules } from '@sitewatch/contract/operation-log';
 import { operationLogExportPath, type operationLogRow, usersRoutes } from '@sitewatch/contract/users';
-import { App, Button, DatePicker, Form, Input, Select, Tag } from 'antd';
+import { App, Button, DatePicker, Form, Input, Select, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ClearLogButton } from '../../../components/clear-log-button.tsx';
@@ -12,11 +14,23 @@ import { useCan } from '../../../session/permissions.ts';
 
 type LogRow = z.infer<typeof operationLogRow>;
 
+/** The module filter's choices by name; the codes written under one name are asked for together. */
+const useModuleOptions = (name: (code: string) => string) =>
+  useMemo(() => {
+    const codes = new Map<string, string[]>();
+    for (const code of Object.keys(operationLogModules))
+      codes.set(name(code), [...(codes.get(name(code)) ?? []), code]);
+    return [...codes]
+      .map(([label, list]) => ({ label, value: list.join(',') }))
+      .sort((a, b) => a.label.localeCompare(b.label));
+  }, [name]);
+
 /** /system_log_user: who, what, when, from where, result; filters, paging, xlsx export, guarded clearing. */
 export const OperationLogPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const read = useOperationLogReader();
+  const modules = useModuleOptions(read.module);
   const canExport = useCan('/system_log_user', 'export');
   const canClear = useCan('/system_log_user', 'clear');
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
@@ -32,7 +46,7 @@ export const OperationLogPage = () => {
             <Input allowClear style={{ width: 140 }} />
           </Form.Item>
           <Form.Item name="module" label={t('opLog.module')}>
-            <Input allowClear style={{ width: 120 }} />
+            <Select allowClear showSearch={{ optionFilterProp: 'label' }} style={{ width: 180 }} options={modules} />
           </Form.Item>
           <Form.Item name="result" label={t('opLog.result')}>
             <Select
@@ -109,7 +123,18 @@ export const OperationLogPage = () => {
           width: 90,
           render: (r: number) => <Tag color={r ? 'green' : 'red'}>{r ? t('opLog.success') : t('opLog.failure')}</Tag>,
         },
-        { title: t('opLog.detail'), dataIndex: 'detail', ellipsis: true, render: read.detail },
+        {
+          title: t('opLog.detail'),
+          dataIndex: 'detail',
+          ellipsis: true,
+          // A settings snapshot is data in the settings' own field names: shown as code, not as words.
+          render: (detail: string) =>
+            /^[[{]/.test(detail) && read.detail(detail) === detail ? (
+              <Typography.Text code>{detail}</Typography.Text>
+            ) : (
+              read.detail(detail)
+            ),
+        },
       ]}
     />
   );
