@@ -1,5 +1,5 @@
 import { energyRoutes as r, type TariffMode, tariffRouteModes } from '@sitewatch/contract/energy';
-import type { OperationLogAction, OperationLogModule } from '@sitewatch/contract/operation-log';
+import type { OperationLogAction } from '@sitewatch/contract/operation-log';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus/bus.ts';
 import type { Timers } from '../../clock/timers.ts';

@@ -2,7 +2,7 @@ import {
   type ContactGroupRow,
   type ContactRow,
   channelInput,
-  channelKinds,
+  type channelKinds,
   contactGroupInput,
   contactInput,
   type EmailService,
@@ -15,6 +15,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../../api/client.ts';
+import { useChannelKinds } from '../../../components/channel-kinds.ts';
 import { FormCol } from '../../../components/form-col.tsx';
 import { contractRule } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
@@ -337,6 +338,7 @@ interface ChannelRow {
 /** /alarm_push: webhook, DingTalk, WeCom, Feishu, SMS and voice channels with a test send. */
 export const AlarmPushPage = () => {
   const { t } = useTranslation();
+  const kinds = useChannelKinds();
   const { message } = App.useApp();
   const failureText = useFailureText();
   const test = async (id: number) => {
@@ -353,7 +355,7 @@ export const AlarmPushPage = () => {
       initial={{ kind: 'webhook', enable: true, config: { retries: 2, timeout_ms: 5000, sign_scheme: 'aliyun' } }}
       columns={[
         { title: t('alarmSettings.name'), dataIndex: 'name' },
-        { title: t('alarmSettings.kind'), dataIndex: 'kind' },
+        { title: t('alarmSettings.kind'), dataIndex: 'kind', render: kinds.label },
         { title: 'URL', dataIndex: ['config', 'url'], ellipsis: true },
         { title: t('alarmSettings.secret'), dataIndex: 'has_secret', render: yesNo },
         { title: t('alarmSettings.enable'), dataIndex: 'enable', render: yesNo },
@@ -374,7 +376,7 @@ export const AlarmPushPage = () => {
             <NameItem schema={channelInput} />
           </Col>
           <FormCol span={6} name="kind" label={t('alarmSettings.kind')}>
-            <Select options={channelKinds.map((k) => ({ value: k, label: k }))} />
+            <Select options={kinds.options} />
           </FormCol>
           <FormCol span={6} name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
             <Switch />
