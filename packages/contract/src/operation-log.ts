@@ -16,6 +16,11 @@ export const operationLogModules = {
   auth: 'auth',
   ldap: 'ldap',
   settings: 'settings',
+  // The global settings, one module each (the key was the target: a code).
+  'settings/ACCOUNT_SAFE': 'accountSafe',
+  'settings/LOGIN_SAFE': 'loginSafe',
+  'settings/PWD_COMPLEXITY': 'passwordRules',
+  'settings/OUTBOUND': 'outbound',
   notify: 'notify',
   dashboard: 'dashboard',
   alarms: 'alarms',

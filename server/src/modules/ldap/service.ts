@@ -134,7 +134,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
       await audit.write({
         module: 'ldap',
         action: 'update',
-        target: 'LDAP',
+        target: '',
         success: true,
         detail: JSON.stringify({ ...logged, bind_password_changed: input.bind_password !== undefined }),
         ...who,
