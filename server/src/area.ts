@@ -8,7 +8,6 @@ import type { Db } from './db/kysely.ts';
 import type { Database } from './db/schema.ts';
 import type { GlobalConfigDefaults } from './modules/global-config/index.ts';
 
-/** Start-up facts (main.ts reads them from the environment; tests hand in their own). */
 /**
  * What a demo estate may show on purpose besides a healthy installation (docs/monitoring.md, "Demo
  * estate"): `faults`, the occasional realistic fault (a door, a leak, a compressor, a link).
@@ -16,6 +15,7 @@ import type { GlobalConfigDefaults } from './modules/global-config/index.ts';
 export const demoScenarios = ['faults'] as const;
 export type DemoScenario = (typeof demoScenarios)[number];
 
+/** Start-up facts (main.ts reads them from the environment; tests hand in their own). */
 export interface ServerConfig {
   /** Where the SQLite database, keys and uploaded files live. */
   dataDir: string;
