@@ -179,6 +179,8 @@ export const AlarmPage = () => {
         size="small"
         loading={list.isLoading}
         dataSource={list.data?.data ?? []}
+        // Wider than 1366 px with its actions (转工单 too): scroll rather than cut headers inside words.
+        scroll={{ x: 'max-content' }}
         pagination={{
           current: paging.page,
           pageSize: paging.limit,
