@@ -1,20 +1,31 @@
 import type { MeterMapping, MonitorRow } from '@sitewatch/contract/electrical-safety';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { type CSSProperties, type TdHTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
 import { metersQuery, monitorQuery } from '../api.ts';
-import { fmt, issueKey, roleKey } from '../components/labels.ts';
+import { fmt, issueKey } from '../components/labels.ts';
 import { MappingDialog } from '../components/mapping-dialog.tsx';
 
-const phases = (r: MonitorRow, roles: readonly ['ua', 'ub', 'uc'] | readonly ['ia', 'ib', 'ic'], digits = 1) => (
-  <span style={{ whiteSpace: 'nowrap' }}>
-    {roles.some((k) => k in r.readings) ? roles.map((k) => fmt(r.readings[k], digits)).join(' / ') : '—'}
-  </span>
-);
+/** A reading for a narrow numeric cell: right-aligned figures of equal width. */
+const num: CSSProperties = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' };
+
+/** A reading column's key, also on its cells (`data-col`) so a journey finds a reading by its column. */
+const col = (key: string) => ({ key, onCell: () => ({ 'data-col': key }) as TdHTMLAttributes<HTMLTableCellElement> });
+
+/** Sub-column titles of the three phases. */
+const phaseNames = ['A', 'B', 'C'] as const;
+
+/**
+ * Widths (px) that fit the whole table in the content area at 1366 px (1366 − 220 menu − margins ≈
+ * 1 100): docs/electrical-safety.md "Pages". Below that the table scrolls, site and device fixed.
+ */
+const w = { site: 92, device: 100, phase: 52, p: 60, pf: 58, unbalance: 62, thd: 62, f: 64, issues: 124, actions: 92 };
+/** Six phase columns and two unbalance columns: the table's whole width. */
+const tableWidth = Object.values(w).reduce((a, b) => a + b, 0) + 5 * w.phase + w.unbalance;
 
 /**
  * /energy_manage/elect_monitor: every meter's latest phase values and its quality figures
@@ -75,38 +86,123 @@ export const MonitorPage = () => {
         size="small"
         loading={answer.isPending}
         dataSource={answer.data?.data ?? []}
-        scroll={{ x: 1500 }}
+        bordered
+        tableLayout="fixed"
+        scroll={{ x: tableWidth }}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         columns={[
-          { title: t('electricalUi.site'), dataIndex: 'device_group_name', fixed: 'left', width: 120 },
-          { title: t('electricalUi.device'), dataIndex: 'device_name', fixed: 'left', width: 110 },
-          { title: `${t('electricalUi.phaseVoltages')} (V)`, render: (_, r) => phases(r, ['ua', 'ub', 'uc']) },
-          { title: `${t('electricalUi.phaseCurrents')} (A)`, render: (_, r) => phases(r, ['ia', 'ib', 'ic']) },
-          { title: `${t(roleKey('p'))} (kW)`, render: (_, r) => fmt(r.readings.p) },
           {
-            title: t('electricalUi.figures.voltage_unbalance'),
-            render: (_, r) => flagged(r, 'voltage_unbalance', `${fmt(r.figures.vuf ?? r.figures.voltage_unbalance)} %`),
+            title: t('electricalUi.site'),
+            dataIndex: 'device_group_name',
+            fixed: 'left',
+            width: w.site,
+            ellipsis: { showTitle: true },
           },
           {
-            title: t('electricalUi.figures.current_unbalance'),
-            render: (_, r) => flagged(r, 'current_unbalance', `${fmt(r.figures.current_unbalance)} %`),
-          },
-          { title: t('electricalUi.figures.pf'), render: (_, r) => flagged(r, 'pf', fmt(r.figures.pf, 3)) },
-          {
-            title: t('electricalUi.figures.thd_u'),
-            render: (_, r) => flagged(r, 'thd_u', `${fmt(r.figures.thd_u)} %`),
+            title: t('electricalUi.device'),
+            dataIndex: 'device_name',
+            fixed: 'left',
+            width: w.device,
+            ellipsis: { showTitle: true },
           },
           {
-            title: t('electricalUi.figures.frequency'),
-            render: (_, r) => flagged(r, 'frequency', `${fmt(r.figures.frequency)} Hz`),
+            title: `${t('electricalUi.phaseVoltages')} (V)`,
+            align: 'center',
+            children: (['ua', 'ub', 'uc'] as const).map((k, i) => ({
+              title: phaseNames[i],
+              ...col(k),
+              width: w.phase,
+              align: 'right' as const,
+              render: (_: unknown, r: MonitorRow) => <span style={num}>{fmt(r.readings[k], 1)}</span>,
+            })),
+          },
+          {
+            title: `${t('electricalUi.phaseCurrents')} (A)`,
+            align: 'center',
+            children: (['ia', 'ib', 'ic'] as const).map((k, i) => ({
+              title: phaseNames[i],
+              ...col(k),
+              width: w.phase,
+              align: 'right' as const,
+              render: (_: unknown, r: MonitorRow) => <span style={num}>{fmt(r.readings[k], 1)}</span>,
+            })),
+          },
+          {
+            title: t('electricalUi.monitor.power'),
+            align: 'center',
+            children: [
+              {
+                title: 'P (kW)',
+                ...col('p'),
+                width: w.p,
+                align: 'right',
+                render: (_, r) => <span style={num}>{fmt(r.readings.p, 1)}</span>,
+              },
+              {
+                title: 'PF',
+                ...col('pf'),
+                width: w.pf,
+                align: 'right',
+                render: (_, r) => <span style={num}>{flagged(r, 'pf', fmt(r.figures.pf, 3))}</span>,
+              },
+            ],
+          },
+          {
+            title: t('electricalUi.monitor.unbalance'),
+            align: 'center',
+            children: [
+              {
+                title: t('electricalUi.monitor.voltage'),
+                ...col('vu'),
+                width: w.unbalance,
+                align: 'right',
+                render: (_, r) => (
+                  <span style={num}>
+                    {flagged(r, 'voltage_unbalance', fmt(r.figures.vuf ?? r.figures.voltage_unbalance))}
+                  </span>
+                ),
+              },
+              {
+                title: t('electricalUi.monitor.current'),
+                ...col('iu'),
+                width: w.unbalance,
+                align: 'right',
+                render: (_, r) => (
+                  <span style={num}>{flagged(r, 'current_unbalance', fmt(r.figures.current_unbalance))}</span>
+                ),
+              },
+            ],
+          },
+          {
+            title: t('electricalUi.monitor.quality'),
+            align: 'center',
+            children: [
+              {
+                title: 'THDu (%)',
+                ...col('thd'),
+                width: w.thd,
+                align: 'right',
+                render: (_, r) => <span style={num}>{flagged(r, 'thd_u', fmt(r.figures.thd_u))}</span>,
+              },
+              {
+                title: t('electricalUi.monitor.frequency'),
+                ...col('f'),
+                width: w.f,
+                align: 'right',
+                render: (_, r) => <span style={num}>{flagged(r, 'frequency', fmt(r.figures.frequency))}</span>,
+              },
+            ],
           },
           {
             title: t('electricalUi.issuesTitle'),
+            key: 'issues',
+            width: w.issues,
             render: (_, r) =>
               r.issues.length ? (
                 <Space size={4} wrap>
                   {r.issues.map((i) => (
-                    <Tag key={i} color="error">
+                    // Long names wrap inside the column rather than run past it (English).
+                    <Tag key={i} color="error" style={{ whiteSpace: 'normal', marginInlineEnd: 0 }}>
                       {t(issueKey(i))}
                     </Tag>
                   ))}
@@ -117,10 +213,11 @@ export const MonitorPage = () => {
           },
           {
             title: t('common.actions'),
+            key: 'actions',
             fixed: 'right',
-            width: 150,
+            width: w.actions,
             render: (_, r) => (
-              <Space size={0}>
+              <Space size={0} direction="vertical" align="start">
                 <Button
                   type="link"
                   size="small"
