@@ -1,31 +1,15 @@
 import type { MeterMapping, MonitorRow } from '@sitewatch/contract/electrical-safety';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Select, Space, Table, Tag, Typography } from 'antd';
-import { type CSSProperties, type TdHTMLAttributes, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
 import { metersQuery, monitorQuery } from '../api.ts';
-import { fmt, issueKey } from '../components/labels.ts';
+import { issueKey } from '../components/labels.ts';
 import { MappingDialog } from '../components/mapping-dialog.tsx';
-
-/** A reading for a narrow numeric cell: right-aligned figures of equal width. */
-const num: CSSProperties = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' };
-
-/** A reading column's key, also on its cells (`data-col`) so a journey finds a reading by its column. */
-const col = (key: string) => ({ key, onCell: () => ({ 'data-col': key }) as TdHTMLAttributes<HTMLTableCellElement> });
-
-/** Sub-column titles of the three phases. */
-const phaseNames = ['A', 'B', 'C'] as const;
-
-/**
- * Widths (px) that fit the whole table in the content area at 1366 px (1366 − 220 menu − margins ≈
- * 1 100): docs/electrical-safety.md "Pages". Below that the table scrolls, site and device fixed.
- */
-const w = { site: 92, device: 100, phase: 52, p: 60, pf: 58, unbalance: 62, thd: 62, f: 64, issues: 124, actions: 92 };
-/** Six phase columns and two unbalance columns: the table's whole width. */
-const tableWidth = Object.values(w).reduce((a, b) => a + b, 0) + 5 * w.phase + w.unbalance;
+import { readingColumns, tableWidth, w } from '../components/monitor-columns.tsx';
 
 /**
  * /energy_manage/elect_monitor: every meter's latest phase values and its quality figures
@@ -105,94 +89,7 @@ export const MonitorPage = () => {
             width: w.device,
             ellipsis: { showTitle: true },
           },
-          {
-            title: `${t('electricalUi.phaseVoltages')} (V)`,
-            align: 'center',
-            children: (['ua', 'ub', 'uc'] as const).map((k, i) => ({
-              title: phaseNames[i],
-              ...col(k),
-              width: w.phase,
-              align: 'right' as const,
-              render: (_: unknown, r: MonitorRow) => <span style={num}>{fmt(r.readings[k], 1)}</span>,
-            })),
-          },
-          {
-            title: `${t('electricalUi.phaseCurrents')} (A)`,
-            align: 'center',
-            children: (['ia', 'ib', 'ic'] as const).map((k, i) => ({
-              title: phaseNames[i],
-              ...col(k),
-              width: w.phase,
-              align: 'right' as const,
-              render: (_: unknown, r: MonitorRow) => <span style={num}>{fmt(r.readings[k], 1)}</span>,
-            })),
-          },
-          {
-            title: t('electricalUi.monitor.power'),
-            align: 'center',
-            children: [
-              {
-                title: 'P (kW)',
-                ...col('p'),
-                width: w.p,
-                align: 'right',
-                render: (_, r) => <span style={num}>{fmt(r.readings.p, 1)}</span>,
-              },
-              {
-                title: 'PF',
-                ...col('pf'),
-                width: w.pf,
-                align: 'right',
-                render: (_, r) => <span style={num}>{flagged(r, 'pf', fmt(r.figures.pf, 3))}</span>,
-              },
-            ],
-          },
-          {
-            title: t('electricalUi.monitor.unbalance'),
-            align: 'center',
-            children: [
-              {
-                title: t('electricalUi.monitor.voltage'),
-                ...col('vu'),
-                width: w.unbalance,
-                align: 'right',
-                render: (_, r) => (
-                  <span style={num}>
-                    {flagged(r, 'voltage_unbalance', fmt(r.figures.vuf ?? r.figures.voltage_unbalance))}
-                  </span>
-                ),
-              },
-              {
-                title: t('electricalUi.monitor.current'),
-                ...col('iu'),
-                width: w.unbalance,
-                align: 'right',
-                render: (_, r) => (
-                  <span style={num}>{flagged(r, 'current_unbalance', fmt(r.figures.current_unbalance))}</span>
-                ),
-              },
-            ],
-          },
-          {
-            title: t('electricalUi.monitor.quality'),
-            align: 'center',
-            children: [
-              {
-                title: 'THDu (%)',
-                ...col('thd'),
-                width: w.thd,
-                align: 'right',
-                render: (_, r) => <span style={num}>{flagged(r, 'thd_u', fmt(r.figures.thd_u))}</span>,
-              },
-              {
-                title: t('electricalUi.monitor.frequency'),
-                ...col('f'),
-                width: w.f,
-                align: 'right',
-                render: (_, r) => <span style={num}>{flagged(r, 'frequency', fmt(r.figures.frequency))}</span>,
-              },
-            ],
-          },
+          ...readingColumns(t, flagged),
           {
             title: t('electricalUi.issuesTitle'),
             key: 'issues',
