@@ -17,8 +17,8 @@ test.afterEach(async ({ request }) => resetAdminLanguage(request));
  * hours missing (a gap, spread and marked estimated), cooling 7 kWh/h. The device is not polled, so
  * nothing else reaches these items.
  */
-const stageBoard = async (request: Parameters<typeof adminApi>[0]) => {
-  const site = await createSite(request, '能耗机房');
+const stageBoard = async (request: Parameters<typeof adminApi>[0], name = '能耗机房') => {
+  const site = await createSite(request, name);
   const device = (
     await adminApi(request, 'post', 'setting/devices', {
       name: '配电柜电表',
@@ -68,6 +68,8 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   test.setTimeout(150_000);
   mkdirSync(shots, { recursive: true });
   await stageBoard(request);
+  // A second room with the same board, whose incoming meter gets the same name later (issue 38).
+  const spare = await stageBoard(request, '备用机房');
   await signInAsAdmin(page, request);
   const energy = new Energy(page);
 
@@ -194,6 +196,22 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await expect(statistics).toContainText('峰谷阶梯');
   await expect(statistics).toContainText(monthText);
   await page.screenshot({ path: path.join(shots, 'electric-statistics-zh_cn-1366x768.png') });
+
+  // Under all sites, two rooms' incoming meters of the same name are told apart by their site.
+  await adminApi(request, 'post', 'setting/energy', {
+    name: 'A1 总进线',
+    item_id: spare.items.total,
+    kind: 'counter',
+    category: 'total',
+    device_group_id: spare.site,
+  });
+  await page.goto('/energy_manage/energy_analysis');
+  await energy.range('最近7天');
+  const incoming = page.getByTestId('ranking-table').getByRole('row', { name: /A1 总进线/ });
+  await expect(incoming).toHaveCount(2);
+  await expect(incoming.getByRole('cell', { name: '能耗机房' })).toBeVisible();
+  await expect(incoming.getByRole('cell', { name: '备用机房' })).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'energy-ranking-all-sites-zh_cn-1366x768.png') });
 
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await energy.show('/energy_manage/energy_analysis', '能耗机房', 'Last 7 days');
