@@ -1,4 +1,5 @@
 import { defineArea } from '../../area.ts';
+import type { Db } from '../../db/kysely.ts';
 import { seedEnergyDemo } from './demo.ts';
 import type { EnergyFill } from './fill.ts';
 import { createEnergyFillFor, registerEnergy } from './index.ts';
@@ -11,7 +12,7 @@ export interface EnergySiteTotal {
   /** Devices whose energy meters all measure parts beneath an incoming meter (site-total.ts). */
   partDevices(): Promise<Set<number>>;
 }
-const createEnergySiteTotal = (db: Parameters<typeof createEnergyRepository>[0]): EnergySiteTotal => {
+const createEnergySiteTotal = (db: Db): EnergySiteTotal => {
   const repo = createEnergyRepository(db);
   return { partDevices: async () => partDevicesOf(await repo.meters(null)) };
 };
