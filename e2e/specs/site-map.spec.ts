@@ -197,6 +197,9 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await popup.waitForURL((url) => url.pathname === '/groupmap_edit' && !url.searchParams.has('token'));
   await expect(popup.getByTestId('editor-toolbar')).toBeVisible();
   const editor = new SiteMapEditor(popup);
+  // It opens fitted: the whole 1366 × 768 canvas lies in the visible area, which lies between the
+  // component list and the property panel, not under them.
+  await editor.expectFitted();
 
   // Background through the toolbar's file input; a non-image is refused with 只能插入图片.
   const file = popup.getByTestId('background-file');
@@ -281,8 +284,13 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await popup.keyboard.up('Control');
   await expect(popup.getByTestId('editor-zoom')).not.toHaveText('100%');
   expect(await editor.drawing()).toEqual(drawn);
-  await popup.getByRole('button', { name: 'Reset zoom and pan' }).click();
+  await popup.getByRole('button', { name: 'Actual size (100%)' }).click();
   await expect(popup.getByTestId('editor-zoom')).toHaveText('100%');
+  // At 100 % the canvas runs on under the panel's edge (clipped); Fit brings all of it back.
+  expect((await editor.boxes()).scene.width).toBeCloseTo(1366, 0);
+  await popup.getByRole('button', { name: 'Fit', exact: true }).click();
+  await editor.expectFitted();
+  expect(await editor.drawing()).toEqual(drawn);
   await resetAdminLanguage(request);
   await popup.evaluate(() => localStorage.setItem('language', 'zh_cn'));
 
