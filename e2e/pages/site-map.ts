@@ -86,3 +86,12 @@ export class SiteMapEditor {
     );
   }
 }
+
+/** The colour a locator's text is drawn in, as [r, g, b, a]. */
+export const textColour = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const [r, g, b, a = 1] = getComputedStyle(el)
+      .color.match(/[\d.]+/g)!
+      .map(Number);
+    return [r!, g!, b!, a] as [number, number, number, number];
+  });
