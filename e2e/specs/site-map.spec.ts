@@ -447,6 +447,8 @@ test('labels read on a light floor plan in the editor and on /map, the heat map 
     await expect(page.getByTestId('heat-legend-sensor')).toHaveText(/^TH-LIGHT · 温度\s*23\.0°$/, { timeout: 10_000 });
     await page.screenshot({ path: path.join(shots, 'site-map-light-zh_cn.png') });
     await new Shell(page).language('English');
+    // The page is drawn anew in the new language, the heat map off.
+    await page.getByRole('switch', { name: 'Heat map' }).click();
     await expect(page.getByTestId('heat-legend-sensors')).toContainText('Sensors used');
     await page.screenshot({ path: path.join(shots, 'site-map-light-en_us.png') });
     await resetAdminLanguage(request);

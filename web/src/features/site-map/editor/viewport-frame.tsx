@@ -144,7 +144,7 @@ export const ViewportFrame = ({
       >
         <span ref={label} data-testid="editor-zoom" style={{ color: '#4a5263', fontSize: 12, minWidth: 40 }} />
         <Tooltip title={t('siteMap.editor.fitView')}>
-          <Button size="small" icon={<CompressOutlined />} onClick={fit}>
+          <Button size="small" icon={<CompressOutlined />} aria-label={t('siteMap.editor.fit')} onClick={fit}>
             {t('siteMap.editor.fit')}
           </Button>
         </Tooltip>
