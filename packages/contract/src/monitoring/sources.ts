@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../envelope.ts';
-import { driverName, msg, requiredText, valueType, weightSchema } from './fields.ts';
+import { driverName, itemPurpose, msg, requiredText, valueType, weightSchema } from './fields.ts';
 import { ifMibSource } from './if-mib.ts';
 
 // ---------- categories and templates ----------
@@ -211,6 +211,10 @@ export const templateItem = z.object({
   name: z.string().describe('Item name.'),
   item_cell_name: z.string().describe("The device's own name of the point."),
   unit: z.string().describe('Unit of the value.'),
+  /** Absent in rows written before migration 0031: none. */
+  purpose: itemPurpose
+    .default('')
+    .describe("What items made from the point measure: room_temperature, room_humidity, or '' none."),
   value_type: valueType.describe('1 numeric, 0 status.'),
   threshold_min: z.number().nullable().describe('Lowest normal value, or null.'),
   threshold_max: z.number().nullable().describe('Highest normal value, or null.'),
