@@ -89,6 +89,32 @@ const runAsync = (title, cmd, args, env = {}, logFile = null) => {
   });
 };
 
+/**
+ * The workspaces' typechecks (those of package.json with a `typecheck` script), in two lanes of
+ * about equal time: server, web and bench take the longest (bench checks its server imports too).
+ */
+const typecheckLanes = (() => {
+  const { workspaces } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const checked = workspaces.filter(
+    (w) => JSON.parse(readFileSync(path.join(root, w, 'package.json'), 'utf8')).scripts?.typecheck,
+  );
+  const first = ['server', 'packages/contract'];
+  return [checked.filter((w) => first.includes(w)), checked.filter((w) => !first.includes(w))];
+})();
+
+/** Runs commands one after another in the background, their output kept; stops at the first failure. */
+const runLane = async (commands, name) => {
+  const begun = Date.now();
+  let output = '';
+  for (const [cmd, args] of commands) {
+    const logFile = path.join(tmp, `${name}.log`);
+    const done = await runAsync(`${cmd} ${args.join(' ')}`, cmd, args, {}, logFile);
+    output += readFileSync(logFile, 'utf8');
+    if (done.failure) return { took: Math.round((Date.now() - begun) / 1000), failure: done.failure, output };
+  }
+  return { took: Math.round((Date.now() - begun) / 1000), failure: null, output };
+};
+
 const ensureSystemPackages = () => {
   const missing = systemPackages.filter((p) => !present(p)).map((p) => p.pkg);
   if (missing.length === 0) return;
@@ -160,10 +186,28 @@ const counts = { vitest: { passed: 0, failed: 0 }, browser: { passed: 0, failed:
 try {
   ensureSystemPackages();
   run('Lint and format (Biome)', 'npx', ['biome', 'check', '.']);
-  run('Typecheck (all workspaces)', 'npm', ['run', 'typecheck', '--silent']);
+  // tsc checks on one core: the workspaces run in two lanes beside the build (the journeys run the
+  // production build, so it is made before them), and no core waits (docs/testing.md "Time").
+  const buildTitle = 'Build the web app and the server';
+  const typecheckTitle = 'Typecheck (all workspaces, two lanes beside the build)';
+  step(`${typecheckTitle}; ${buildTitle}`);
+  const prepared = await Promise.all([
+    ...typecheckLanes.map((lane, i) =>
+      runLane(
+        lane.map((workspace) => ['npx', ['tsc', '-p', `${workspace}/tsconfig.json`, '--noEmit']]),
+        `typecheck-${i}`,
+      ),
+    ),
+    runAsync(buildTitle, 'npm', ['run', 'build', '--silent'], {}, path.join(tmp, 'build.log')),
+  ]);
+  const build = prepared.pop();
+  const typecheckTook = Math.max(...prepared.map((lane) => lane.took));
+  stageTimes.push([typecheckTitle, typecheckTook], [buildTitle, build.took]);
+  for (const lane of prepared) process.stdout.write(lane.output);
+  const unprepared = [...prepared.map((lane) => lane.failure), build.failure].filter(Boolean);
+  if (build.failure) process.stdout.write(readFileSync(path.join(tmp, 'build.log'), 'utf8'));
+  if (unprepared.length > 0) throw new Error(unprepared.join('; '));
   pgCluster = await startPostgres();
-  // The journeys run the production build; it is made first so that they can start at once.
-  run('Build the web app and the server', 'npm', ['run', 'build', '--silent']);
   const browserJson = path.join(tmp, 'playwright.json');
   rmSync(browserJson, { force: true });
   const journeysTitle = 'Browser journeys (Playwright, Debian Chromium, production build)';

@@ -11,6 +11,20 @@ export class ElectricalSafety {
     await chooseSite(this.page, this.page.getByTestId('elect-monitor-page').getByRole('combobox').first(), site);
   }
 
+  /** A reading's cell of a monitor row (`ua` … `ic`, `p`, `pf`, `vu`, `iu`, `thd`, `f`). */
+  monitorCell(row: Locator, key: string): Locator {
+    return row.locator(`td[data-col="${key}"]`);
+  }
+
+  /** How far the monitor's table is wider than its box (px; 0 or less: it fits without scrolling). */
+  async monitorOverflow() {
+    return this.page
+      .getByTestId('elect-monitor-page')
+      .locator('.ant-table-content, .ant-table-body')
+      .first()
+      .evaluate((el) => el.scrollWidth - el.clientWidth);
+  }
+
   /** A switch of the distribution diagram, by its item id. */
   switch(itemId: number): Locator {
     return this.page.getByTestId(`switch-${itemId}`);

@@ -18,8 +18,8 @@ test.afterEach(async ({ request }) => resetAdminLanguage(request));
  * hours missing (a gap, spread and marked estimated), cooling 7 kWh/h. The device is not polled, so
  * nothing else reaches these items.
  */
-const stageBoard = async (request: Parameters<typeof adminApi>[0]) => {
-  const site = await createSite(request, '能耗机房');
+const stageBoard = async (request: Parameters<typeof adminApi>[0], name = '能耗机房') => {
+  const site = await createSite(request, name);
   const device = (
     await adminApi(request, 'post', 'setting/devices', {
       name: '配电柜电表',
@@ -69,6 +69,8 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   test.setTimeout(150_000);
   mkdirSync(shots, { recursive: true });
   await stageBoard(request);
+  // A second room with the same board, whose incoming meter gets the same name later (issue 38).
+  const spare = await stageBoard(request, '备用机房');
   await signInAsAdmin(page, request);
   const energy = new Energy(page);
 
@@ -138,7 +140,10 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   expect(cents).toBeGreaterThan(0);
   const text = `${Math.floor(cents / 100).toLocaleString('en-US')}.${String(cents % 100).padStart(2, '0')}`;
   await expect(page.getByTestId('cost-total')).toContainText(text);
-  await expect(page.getByTestId('cost-table').getByRole('row', { name: /A1 总进线/ })).toContainText(text);
+  const incomingRow = page.getByTestId('cost-table').getByRole('row', { name: /A1 总进线/ });
+  await expect(incomingRow).toContainText(text);
+  // Meters of several sites can share a name (issue 38): each row says its site.
+  await expect(incomingRow.getByRole('cell', { name: '能耗机房' })).toBeVisible();
   await expectNoRawKeys(page, 'the cost (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'energy-cost-zh_cn.png'), fullPage: true });
   // The same as the server's xlsx workbook.
@@ -154,6 +159,8 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await expect(ranking.getByRole('row').nth(1)).toContainText('A1 总进线');
   await expect(ranking.getByRole('row').nth(2)).toContainText('A1 IT 负载');
   await expect(ranking.getByRole('row').nth(3)).toContainText('A1 精密空调');
+  await expect(ranking.getByRole('row').nth(1).getByRole('cell', { name: '能耗机房' })).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'energy-ranking-zh_cn-1366x768.png') });
   await page.getByRole('tab', { name: 'PUE 分析' }).click();
   await expect(page.getByTestId('pue-value')).toHaveText('1.50');
   await expect(page.getByTestId('pue-category')).toHaveText('PUE 类别 1');
@@ -177,12 +184,44 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await expect(page.getByTestId('overview-cost').locator('.ant-statistic-content-value')).toHaveText(text);
   await expectNoRawKeys(page, 'the energy overview (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'energy-overview-zh_cn.png'), fullPage: true });
-  // Every site's month beside the last, with its tariff in force.
+  // Every site's month beside the last, with its tariff in force; its bill is the cost page's for the
+  // same month: the incoming meter's alone (issue 38: the meters beneath it were added to it).
+  await page.goto('/energy_manage/cost_static');
+  await energy.range('本月');
+  const monthAnswer = page.waitForResponse(
+    (r) => r.url().includes('energy_analysis/cost_statistics') && r.url().includes('device_group_id'),
+  );
+  await energy.site('能耗机房');
+  const monthRows = (await (await monthAnswer).json()).data as Array<{ in_site_total: boolean; cost_cents: number }>;
+  const monthCents = monthRows.filter((r) => r.in_site_total).reduce((s, r) => s + r.cost_cents, 0);
+  const monthText = `${Math.floor(monthCents / 100).toLocaleString('en-US')}.${String(monthCents % 100).padStart(2, '0')}`;
+  await expect(page.getByTestId('cost-total')).toContainText(monthText);
   await page.goto('/electric_statistics');
-  await expect(page.getByRole('row', { name: /能耗机房/ })).toContainText('峰谷阶梯');
+  const statistics = page.getByRole('row', { name: /能耗机房/ });
+  await expect(statistics).toContainText('峰谷阶梯');
+  await expect(statistics).toContainText(monthText);
+  await page.screenshot({ path: path.join(shots, 'electric-statistics-zh_cn-1366x768.png') });
+
+  // Under all sites, two rooms' incoming meters of the same name are told apart by their site.
+  await adminApi(request, 'post', 'setting/energy', {
+    name: 'A1 总进线',
+    item_id: spare.items.total,
+    kind: 'counter',
+    category: 'total',
+    device_group_id: spare.site,
+  });
+  await page.goto('/energy_manage/energy_analysis');
+  await energy.range('最近7天');
+  const incoming = page.getByTestId('ranking-table').getByRole('row', { name: /A1 总进线/ });
+  await expect(incoming).toHaveCount(2);
+  await expect(incoming.getByRole('cell', { name: '能耗机房' })).toBeVisible();
+  await expect(incoming.getByRole('cell', { name: '备用机房' })).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'energy-ranking-all-sites-zh_cn-1366x768.png') });
 
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await energy.show('/energy_manage/energy_analysis', '能耗机房', 'Last 7 days');
+  await expect(ranking.getByRole('row').nth(1).getByRole('cell', { name: '能耗机房' })).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'energy-ranking-en_us-1366x768.png') });
   await page.getByRole('tab', { name: 'PUE analysis' }).click();
   await expect(page.getByTestId('pue-category')).toHaveText('PUE category 1');
   await page.screenshot({ path: path.join(shots, 'energy-pue-en_us.png'), fullPage: true });

@@ -3,7 +3,7 @@ import { adminHeaders, adminPassword, createUser, loginToConsole, resetAdminLang
 import { addTemperature, adminApi, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
 import { type APIRequestContext, expect, test } from '../fixtures/test.ts';
 import { Shell } from '../pages/shell.ts';
-import { SiteMapEditor } from '../pages/site-map.ts';
+import { SiteMapEditor, textColour } from '../pages/site-map.ts';
 
 // Each journey walks a whole path (12–20 s alone); beside Vitest at a load of 10 the first took 60 s
 // with its clean-up, so they get twice the default time.
@@ -197,6 +197,9 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await popup.waitForURL((url) => url.pathname === '/groupmap_edit' && !url.searchParams.has('token'));
   await expect(popup.getByTestId('editor-toolbar')).toBeVisible();
   const editor = new SiteMapEditor(popup);
+  // It opens fitted: the whole 1366 × 768 canvas lies in the visible area, which lies between the
+  // component list and the property panel, not under them.
+  await editor.expectFitted();
 
   // Background through the toolbar's file input; a non-image is refused with 只能插入图片.
   const file = popup.getByTestId('background-file');
@@ -281,8 +284,13 @@ test('an administrator draws a site in the editor, undoes and redoes, saves, rel
   await popup.keyboard.up('Control');
   await expect(popup.getByTestId('editor-zoom')).not.toHaveText('100%');
   expect(await editor.drawing()).toEqual(drawn);
-  await popup.getByRole('button', { name: 'Reset zoom and pan' }).click();
+  await popup.getByRole('button', { name: 'Actual size (100%)' }).click();
   await expect(popup.getByTestId('editor-zoom')).toHaveText('100%');
+  // At 100 % the canvas runs on under the panel's edge (clipped); Fit brings all of it back.
+  expect((await editor.boxes()).scene.width).toBeCloseTo(1366, 0);
+  await popup.getByRole('button', { name: 'Fit', exact: true }).click();
+  await editor.expectFitted();
+  expect(await editor.drawing()).toEqual(drawn);
   await resetAdminLanguage(request);
   await popup.evaluate(() => localStorage.setItem('language', 'zh_cn'));
 
@@ -376,5 +384,106 @@ test('the full screen cycles the rotation’s two sites at its interval, the hea
     await adminApi(request, 'put', 'setting/top_view/vertical_view_polling_set', { enable: false, interval: 10 });
     for (const site of [stage.site, second.site]) await adminApi(request, 'delete', `setting/top_view/device/${site}`);
     await removeStage(request, second);
+  }
+});
+
+test('labels read on a light floor plan in the editor and on /map, the heat map names its sensors, and the wall display’s empty state reads on its navy', async ({
+  page,
+  request,
+}) => {
+  stage = await createStage(request, '浅色机房', 'TH-LIGHT');
+  item = await addTemperature(request, stage, '温度', 23);
+  const empty = (await adminApi(request, 'post', 'setting/device_groups', { name: '空白机房', weight: 2 })).id;
+  const background = await upload(request, 'image_backgroup', 'light.svg', svg('#f4f4ef', 1366, 768));
+  await adminApi(request, 'put', 'setting/top_view/device', {
+    device_group_id: stage.site,
+    background: { background, extend: { canvasWidth: 1366, canvasHeight: 768, canvasScale: 100 } },
+    components: [
+      {
+        device_id: stage.device,
+        width: 88,
+        height: 108,
+        top: 300,
+        left: 300,
+        item_ids: [item],
+        extend: { component: 'Cdefault', selfId: 'dev1', zIndex: 1 },
+      },
+      {
+        width: 220,
+        height: 40,
+        top: 120,
+        left: 300,
+        extend: { component: 'SiteName', selfId: 'name1', zIndex: 2, style: { fontSize: 24 } },
+      },
+      {
+        width: 200,
+        height: 30,
+        top: 500,
+        left: 300,
+        extend: { component: 'VText', selfId: 'text1', zIndex: 3, propValue: '一号机柜区' },
+      },
+      {
+        width: 200,
+        height: 30,
+        top: 500,
+        left: 700,
+        extend: { component: 'VText', selfId: 'text2', zIndex: 4, propValue: '自定颜色', style: { color: '#c41d7f' } },
+      },
+    ],
+  });
+  const dark = 'rgb(29, 37, 51)';
+  try {
+    await loginToConsole(page, 'admin', adminPassword);
+    await page.goto(`/map?device_group_id=${stage.site}`);
+    // The plan is light: the labels' default is dark (was white, unreadable); a colour set stays.
+    await expect(page.getByTestId('site-scene')).toHaveAttribute('data-tone', 'dark');
+    await expect(page.locator('[data-kind="SiteName"]')).toHaveText('浅色机房');
+    await expect(page.locator('[data-kind="SiteName"]')).toHaveCSS('color', dark);
+    await expect(page.locator('[data-kind="VText"]').first()).toHaveCSS('color', dark);
+    await expect(page.locator('[data-kind="Cdefault"] .sm-label')).toHaveCSS('color', dark);
+    await expect(page.locator('[data-kind="VText"]').last()).toHaveCSS('color', 'rgb(196, 29, 127)');
+    // The heat map says which sensors it drew: the room temperature of TH-LIGHT.
+    await page.getByRole('switch', { name: '热力图' }).click();
+    await expect(page.getByTestId('heat-legend-sensor')).toHaveText(/^TH-LIGHT · 温度\s*23\.0°$/, { timeout: 10_000 });
+    await page.screenshot({ path: path.join(shots, 'site-map-light-zh_cn.png') });
+    await new Shell(page).language('English');
+    // The page is drawn anew in the new language, the heat map off.
+    await page.getByRole('switch', { name: 'Heat map' }).click();
+    await expect(page.getByTestId('heat-legend-sensors')).toContainText('Sensors used');
+    await page.screenshot({ path: path.join(shots, 'site-map-light-en_us.png') });
+    await resetAdminLanguage(request);
+
+    // The editor opens fitted on the same plan, its labels dark too.
+    await page.evaluate(() => localStorage.setItem('language', 'zh_cn'));
+    await page.goto(`/groupmap_edit?id=${stage.site}`);
+    const editor = new SiteMapEditor(page);
+    await expect(editor.components('SiteName')).toHaveText('浅色机房');
+    await editor.expectFitted();
+    await expect(page.getByTestId('site-scene').first()).toHaveAttribute('data-tone', 'dark');
+    await expect(editor.components('VText').first()).toHaveCSS('color', dark);
+    await page.screenshot({ path: path.join(shots, 'site-map-editor-fit-zh_cn.png') });
+    await page.evaluate(() => localStorage.setItem('language', 'en_us'));
+    await page.reload();
+    await expect(editor.command('save')).toHaveText('Save');
+    await editor.expectFitted();
+    await page.screenshot({ path: path.join(shots, 'site-map-editor-fit-en_us.png') });
+
+    // A wall display of a site with no picture: its empty state is light on the navy, whatever the theme.
+    await page.evaluate(() => localStorage.setItem('language', 'zh_cn'));
+    await page.goto(`/fullScreen?device_group_id=${empty}`);
+    const note = page.getByTestId('site-map-empty').getByText('该站点尚未绘制图片');
+    await expect(note).toBeVisible();
+    const [r, g, b, a] = await textColour(note);
+    expect(Math.min(r, g, b)).toBeGreaterThan(200);
+    expect(a).toBeGreaterThanOrEqual(0.6);
+    await page.screenshot({ path: path.join(shots, 'site-map-wall-empty-zh_cn.png') });
+    await page.evaluate(() => localStorage.setItem('language', 'en_us'));
+    await page.reload();
+    await expect(page.getByTestId('site-map-empty')).toBeVisible();
+    await page.screenshot({ path: path.join(shots, 'site-map-wall-empty-en_us.png') });
+  } finally {
+    await page.evaluate(() => localStorage.setItem('language', 'zh_cn')).catch(() => undefined);
+    await adminApi(request, 'delete', `setting/top_view/device/${stage.site}`);
+    await adminApi(request, 'delete', `setting/device_groups/${empty}`);
   }
 });

@@ -93,6 +93,8 @@ test('a dispatch rule turns an alarm into an order in the handler’s bell; the 
   await expect(form).toBeHidden();
   const rules = page.getByTestId('dispatch-rules');
   await expect(rules.locator('tr', { hasText: '空调告警派单' })).toContainText('全部站点');
+  // A new rule leaves the priority to the alarm level (one table: a 紧急 alarm is a 紧急 order).
+  await expect(rules.locator('tr', { hasText: '空调告警派单' })).toContainText('按告警等级');
   await page.screenshot({ path: path.join(shots, 'work-order-rules-zh_cn.png') });
   await page.locator('.ant-drawer-close').click();
   await expect(rules).toBeHidden();
@@ -106,6 +108,10 @@ test('a dispatch rule turns an alarm into an order in the handler’s bell; the 
 
   const order = await orders.fromBell('AC-派单 / 送风温度');
   await expect(order.detail).toContainText('自动派单');
+  // The level-1 alarm (紧急) made an urgent order, and its level is shown by name, not "等级 1".
+  await expect(order.detail.getByRole('row').filter({ hasText: '优先级' })).toContainText('紧急');
+  await expect(order.detail.locator('[data-level="1"]')).toHaveText('紧急');
+  await expect(order.detail).not.toContainText('等级 1');
   const number = await order.number();
   await page.screenshot({ path: path.join(shots, 'work-order-auto-zh_cn.png') });
 
@@ -134,6 +140,8 @@ test('a dispatch rule turns an alarm into an order in the handler’s bell; the 
   await submit.getByRole('button', { name: /OK|确/ }).click();
   await expect(again.detail).toContainText('待审核');
   await again.pass();
+  // People are named by alias in the timeline, not by login name.
+  await expect(again.root.locator('.ant-timeline')).toContainText(me);
 
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await page.goto(alarmUrl.pathname + alarmUrl.search);
@@ -194,4 +202,59 @@ test('one order is returned by its handler, another is transferred to a colleagu
   await expect(orders.row('UPS 电池巡检')).toContainText('Returned');
   await expectNoRawKeys(page, 'a transferred work order (en_us)');
   await page.screenshot({ path: path.join(shots, 'work-order-transferred-en_us.png'), fullPage: true });
+});
+
+test('转工单: an alarm row opens the new-order form prefilled from the alarm, linked to it, priority from its level', async ({
+  page,
+  request,
+}) => {
+  mkdirSync(shots, { recursive: true });
+  await signInAsAdmin(page, request);
+  const me = (await adminApi(request, 'get', 'work_order/users')).find((u: { id: number }) => u.id === 1).name;
+  const ready = pushReady(page);
+  const alarmRaised = pushFrame(page, '"type":"alarm"', '"event":"raise"', '回风温度');
+  await page.goto('/alarm');
+  await ready;
+  // Level 3 (重要): no dispatch rule of the other journeys takes it, so the alarm has no order yet.
+  const device = await createDevice(request, await createSite(request, '转单机房'), 'AC-转单');
+  await addReading(request, device, '回风温度', { base: 40, item: { alarm_level: 3 } });
+  await alarmRaised;
+  const row = page.getByRole('row').filter({ hasText: '回风温度' });
+  await expect(row.getByTestId('alarm-to-work-order')).toHaveText(/转\s?工\s?单/);
+  await page.screenshot({ path: path.join(shots, 'alarm-to-work-order-zh_cn.png') });
+  await row.getByTestId('alarm-to-work-order').click();
+
+  await expect(page).toHaveURL(/\/work_order\?index=1&from_alarm=\d+/);
+  const form = page.getByRole('dialog', { name: '新建工单' });
+  await expect(form.getByLabel('问题描述')).toHaveValue(/^转单机房 \/ AC-转单 \/ 回风温度: \S/);
+  // 重要 → 高 by the one table (docs/work-orders.md).
+  await expect(form.getByTestId('work-order-priority')).toContainText('高');
+  await expect(form.getByTestId('work-order-form-alarm').locator('[data-level="3"]')).toHaveText('重要');
+  await page.screenshot({ path: path.join(shots, 'work-order-from-alarm-zh_cn.png') });
+  await form.getByRole('combobox', { name: '处理人' }).click();
+  await openList(page).getByTitle(me).click();
+  await expect(openList(page)).toHaveCount(0);
+  await form.getByRole('combobox', { name: '审核人' }).click();
+  await openList(page).getByTitle(me).click();
+  await form.getByRole('button', { name: /OK|确/ }).click();
+  await expect(form).toBeHidden();
+  await expect(page).not.toHaveURL(/from_alarm/);
+
+  // Linked as dispatch links it: the alarm's row names the order, and offers no second one.
+  await page.goto('/alarm');
+  await expect(row.getByTestId('alarm-work-order')).toHaveText(/^WO\d+$/);
+  await expect(row.getByTestId('alarm-to-work-order')).toHaveCount(0);
+  await row.getByTestId('alarm-work-order').click();
+  const order = new WorkOrderDialog(page);
+  await expect(order.detail.getByRole('row').filter({ hasText: '优先级' })).toContainText('高');
+  await expect(order.detail.getByTestId('work-order-alarm')).toBeVisible();
+  await expect(order.detail.locator('[data-level="3"]')).toHaveText('重要');
+  await expect(order.root.locator('.ant-timeline')).toContainText(me);
+  await page.screenshot({ path: path.join(shots, 'work-order-from-alarm-detail-zh_cn.png') });
+
+  await page.evaluate(() => localStorage.setItem('language', 'en_us'));
+  await page.goto('/alarm');
+  await expect(page.getByRole('columnheader', { name: 'Work order' })).toBeVisible();
+  await expect(row.getByTestId('alarm-work-order')).toBeVisible();
+  await page.screenshot({ path: path.join(shots, 'alarm-to-work-order-en_us.png') });
 });

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import fastifyPlugin from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AlarmEngine } from './alarms/engine.ts';
-import type { AnyArea, Kernel, PrepareReport, ServerConfig, Services } from './area.ts';
+import type { AnyArea, DemoScenario, Kernel, PrepareReport, ServerConfig, Services } from './area.ts';
 import { loadAreas } from './areas.ts';
 import { createEventBus, type EventBus } from './bus/bus.ts';
 import { createPending, realTimers, settledAll, type Timers, trackedTimers } from './clock/timers.ts';
@@ -130,7 +130,7 @@ export interface Sitewatch {
    * First-start work on this database, before the app listens (main.ts): the administrator, the
    * captcha a test run left off, and with `demo` the demo estate on an empty database.
    */
-  prepare(options: { demo: boolean; language?: Language }): Promise<PrepareReport>;
+  prepare(options: { demo: boolean; language?: Language; scenarios?: readonly DemoScenario[] }): Promise<PrepareReport>;
   start(): Promise<void>;
   /**
    * Resolves when nothing is left to happen without time passing: the bus handlers' work, what
@@ -329,12 +329,12 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
     services,
     areas: made.map((m) => m.area),
     routes,
-    async prepare({ demo, language = 'zh_cn' }) {
+    async prepare({ demo, language = 'zh_cn', scenarios = [] }) {
       let report: PrepareReport = {};
       for (const { parts } of made) report = mergeReports(report, await parts.prepare?.());
       if (demo && (await isEmpty(deps.db, made))) {
         for (const area of seedOrder(made.map((m) => m.area))) {
-          const seeded = await area.seed?.(kernel, language);
+          const seeded = await area.seed?.(kernel, language, scenarios);
           if (seeded) report = mergeReports(report, { info: [{ msg: `${area.name}: demo data made`, obj: seeded }] });
         }
       }

@@ -8,6 +8,13 @@ import type { Db } from './db/kysely.ts';
 import type { Database } from './db/schema.ts';
 import type { GlobalConfigDefaults } from './modules/global-config/index.ts';
 
+/**
+ * What a demo estate may show on purpose besides a healthy installation (docs/monitoring.md, "Demo
+ * estate"): `faults`, the occasional realistic fault (a door, a leak, a compressor, a link).
+ */
+export const demoScenarios = ['faults'] as const;
+export type DemoScenario = (typeof demoScenarios)[number];
+
 /** Start-up facts (main.ts reads them from the environment; tests hand in their own). */
 export interface ServerConfig {
   /** Where the SQLite database, keys and uploaded files live. */
@@ -153,8 +160,11 @@ export interface AreaDeclaration<N extends ServiceName = ServiceName, P extends 
     publishes?: readonly (BusEventName | `config.changed:${ConfigArea}`)[];
     consumes?: readonly (BusEventName | `config.changed:${ConfigArea}`)[];
   };
-  /** A demo estate's share of this area, on an empty database (SITEWATCH_DEMO), named in `language`. */
-  seed?(kernel: Kernel, language: Language): Promise<object | null>;
+  /**
+   * A demo estate's share of this area, on an empty database (SITEWATCH_DEMO), named in `language`,
+   * with the scenarios asked for (none: a healthy installation that raises no alarm by itself).
+   */
+  seed?(kernel: Kernel, language: Language, scenarios: readonly DemoScenario[]): Promise<object | null>;
   /** Areas whose demo share this one's stands on (energy's meters are monitoring's demo devices). */
   seedAfter?: readonly string[];
   /** Per server: builds the area's own state (no module-level registries) and what it offers. */

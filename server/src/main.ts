@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSitewatch } from './app.ts';
-import { createDrivers } from './collector/drivers/index.ts';
+import { createDrivers, demoCommFaultRate } from './collector/drivers/index.ts';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -31,11 +31,14 @@ const logStream = pretty
       sync: true,
     })
   : undefined;
+// SITEWATCH_DEMO: 0 no demo estate, 1 (default) a healthy one, `faults` one with occasional faults.
+const demo = process.env.SITEWATCH_DEMO ?? '1';
+const demoFaults = demo === 'faults';
 const db = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const applied = await migrateToLatest(db.kysely);
 const sitewatch = await createSitewatch({
   db,
-  drivers: createDrivers(),
+  drivers: createDrivers({ commFaultRate: demoFaults ? demoCommFaultRate : 0 }),
   collectorThread: config.collectorThread,
   loginKey: loadOrCreateLoginKey(config.dataDir),
   secrets: loadOrCreateSecretBox(config.dataDir),
@@ -67,7 +70,7 @@ const { app } = sitewatch;
 if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
 // First-start work of the areas (the administrator, a captcha a test run left off, the demo estate),
 // before the server answers.
-const prepared = await sitewatch.prepare({ demo: process.env.SITEWATCH_DEMO !== '0' });
+const prepared = await sitewatch.prepare({ demo: demo !== '0', scenarios: demoFaults ? ['faults'] : [] });
 for (const { msg, obj } of prepared.info ?? []) app.log.info(obj ?? {}, msg);
 for (const warning of prepared.warnings ?? []) app.log.warn(warning);
 

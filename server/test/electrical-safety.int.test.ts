@@ -434,6 +434,18 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     });
     expect(o.issues.map((i: { issue: string }) => i.issue)).toEqual(['voltage_unbalance', 'thd_u', 'pf']);
     expect(o.worst.voltage_unbalance).toBeCloseTo(4.545, 3);
+    // The site's power follows energy's site-total rule (docs/energy.md "A site's total"): once PM-N2
+    // is the north room's incoming meter and PM-N1 an IT meter beneath it, PM-N1's 8 kW are in PM-N2's.
+    const energyMeter = async (name: string, item: number, category: string) =>
+      ok('POST', 'setting/energy', { name, item_id: item, kind: 'power', category, device_group_id: ids.north });
+    const incoming = await energyMeter('Incoming', (items.get('mb.P') ?? items.get('mb.SW1'))!, 'total');
+    const racks = await energyMeter('Racks', items.get('m.P')!, 'it');
+    const after = (await ok('GET', 'overview/electrical_safety')).sites.find(
+      (s: { device_group_id: number }) => s.device_group_id === ids.north,
+    );
+    expect(after.power_kw ?? 0).toBeCloseTo((north.power_kw ?? 0) - 8, 2);
+    await ok('DELETE', `setting/energy/${racks.id}`);
+    await ok('DELETE', `setting/energy/${incoming.id}`);
     const mine = await ok('GET', 'overview/electrical_safety', undefined, outsider);
     expect(mine.sites.map((s: { device_group_id: number }) => s.device_group_id)).toEqual([ids.south]);
     expect((await call('GET', 'overview/electrical_safety', { authorization: 'Bearer nobody' })).statusCode).toBe(401);

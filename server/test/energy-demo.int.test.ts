@@ -74,7 +74,7 @@ it('shows a year of energy, cost and a PUE near 1.45 on every demo site', async 
   const item = meters[0]!.item_id;
   const last = (await store.rollups([item], 'hour', now - 2 * 3600, now)).at(-1);
   expect(last).toBeDefined();
-  const reading = counterValue(item, 58, Date.now());
+  const reading = counterValue(item, 58, Date.now(), 'incoming');
   expect(reading).toBeGreaterThan(last!.max);
   expect(reading - last!.max).toBeLessThan(58 * 1.15 * 1.25);
 });

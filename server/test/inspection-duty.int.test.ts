@@ -330,7 +330,13 @@ describeEachDatabase('inspection and duty', (dialect) => {
     expect(await digest()).toEqual(before);
 
     const h = await ok('POST', 'on_duty_handover', { successor_id: succId, events: 'UPS 告警未恢复，已派工单' });
-    expect(h).toMatchObject({ status: 0, shifter: 'admin', confirmed_at: null });
+    // People are named by their alias (issue 38), the login name only without one.
+    const admin = await t.database.db.kysely
+      .selectFrom('users')
+      .select(['alias', 'user_name'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
+    expect(h).toMatchObject({ status: 0, shifter: admin.alias || admin.user_name, confirmed_at: null });
     const pending = await digest();
     // A handover of no site is its two people's: anyone else, an administrator too, does not find it.
     expect((await call('PUT', `on_duty_handover/${h.id}`, {}, `other-${dialect}`)).status).toBe(404);

@@ -332,7 +332,10 @@ export const safetySiteRow = z.object({
   switches_unknown: z.number().int(),
   /** Open alarms of the site's power meter and switch devices. */
   active_alarms: z.number().int(),
-  /** Sum of the meters' active power (kW); null without a P item. */
+  /**
+   * The site's active power (kW) by the energy site-total rule: the meters whose energy meters all sit
+   * beneath an incoming meter are left out (their power is in it); null without a P item.
+   */
   power_kw: z.number().nullable(),
 });
 export const safetyIssueRow = z.object({

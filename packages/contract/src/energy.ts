@@ -76,11 +76,24 @@ export const energyQuery = energyQueryFields.superRefine(rangeRule);
 export type EnergyQuery = z.infer<typeof energyQuery>;
 
 const counterRule = z.enum(['reset', 'rollover', 'dip', 'spike', 'gap']);
+/**
+ * What every per-meter answer says about the meter's site (docs/energy.md "A site's total"): its name,
+ * so rows of several sites that share a meter name can be told apart, and whether the meter counts in
+ * the site's total (one of its top-level meters), so a client sums those rows and applies no rule of its own.
+ */
+export const meterSiteFields = {
+  site_name: z.string().describe("Name of the site the meter's energy belongs to."),
+  in_site_total: z
+    .boolean()
+    .describe("Counts in its site's total: an incoming (total) meter, or any meter of a site without one."),
+};
+
 export const meterEnergy = z.object({
   meter_id: z.number().int(),
   name: z.string(),
   category: meterCategory,
   device_group_id: z.number().int(),
+  ...meterSiteFields,
   total_kwh: z.number(),
   buckets: z.array(
     z.object({
@@ -182,6 +195,7 @@ export const costRow = z.object({
   name: z.string(),
   category: meterCategory,
   device_group_id: z.number().int(),
+  ...meterSiteFields,
   kwh: z.number(),
   cost_cents: z.number().int().describe('Exact cost in fen (0.01 yuan).'),
   buckets: z.array(z.object({ ts: z.number().int(), kwh: z.number(), cost_cents: z.number().int() })),
@@ -215,6 +229,7 @@ export const rankingRow = z.object({
   name: z.string(),
   category: meterCategory,
   device_group_id: z.number().int(),
+  ...meterSiteFields,
   kwh: z.number(),
 });
 export const ratioRow = z.object({
@@ -278,6 +293,7 @@ export const activePowerRow = z.object({
   name: z.string(),
   category: meterCategory,
   device_group_id: z.number().int(),
+  ...meterSiteFields,
   kw: z.number().nullable().describe('null: no reading in the last half hour and no energy in the last two hours.'),
   ts: z.number().int().nullable().describe('Time of the reading the figure comes from.'),
   source: z
@@ -336,9 +352,11 @@ export const electricityStatisticsRow = z.object({
   device_group_id: z.number().int(),
   name: z.string(),
   meters: z.number().int(),
-  month_kwh: z.number().describe('This local calendar month so far (facility energy).'),
+  month_kwh: z
+    .number()
+    .describe("This local calendar month so far: the site's total (its top-level meters, sub-sites included)."),
   last_month_kwh: z.number(),
-  month_cost_cents: z.number().int().describe('Cost of all the meters this month so far (fen).'),
+  month_cost_cents: z.number().int().describe("Cost of the site's top-level meters this month so far (fen)."),
   month_pue: z.number().nullable(),
   tariff_name: z.string().nullable().describe('The tariff in force now.'),
 });

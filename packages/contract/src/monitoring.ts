@@ -4,12 +4,14 @@
  * of the shared locale files (`monitoring.validation.*`). One file per sub-area under monitoring/.
  */
 export * from './monitoring/devices.ts';
-export type { DriverName, MonitorStateName } from './monitoring/fields.ts';
+export type { DriverName, ItemPurpose, MonitorStateName } from './monitoring/fields.ts';
 export {
   deviceNamePattern,
   driverName,
   driverNames,
   idParams,
+  itemPurpose,
+  itemPurposes,
   monitorState,
   monitorStates,
   stateCode,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tParam } from './envelope.ts';
+import { itemPurpose } from './monitoring/fields.ts';
 import { defineRoute } from './route.ts';
 import { componentInput, componentJson, imagePath, pictureStyle } from './site-map-components.ts';
 
@@ -26,9 +27,20 @@ export const placedItem = z.object({
   value: z.number().nullable().describe('Last value.'),
   unit: z.string().describe('Unit shown after the value, e.g. °C, V, kWh.'),
   decimals: z.number().int().nullable().describe('Decimals the value is shown with, or null: as read.'),
+  purpose: itemPurpose.describe(
+    "What the item measures: room_temperature (the heat map's), room_humidity, or '' none.",
+  ),
   info: z.string().describe('State text.'),
   alarm: z.boolean().describe('Whether the item has an open alarm.'),
 });
+
+/**
+ * The item a device gives the heat map (docs/site-map.md "Heat map"): its first item whose purpose
+ * is the room temperature, set on the item or its template's point. A name that looks like a
+ * temperature is not enough: a UPS's battery temperature or a device's internal one is no room's.
+ */
+export const heatItemOf = <T extends { purpose: string }>(items: readonly T[]): T | undefined =>
+  items.find((i) => i.purpose === 'room_temperature');
 
 /** A placed component record (001 §3): geometry as strings as the spec's client reads them. */
 export const placedComponent = z.object({

@@ -27,6 +27,34 @@ export const workOrderStates = Object.values(workOrderState) as WorkOrderState[]
 export const workOrderPriority = z.number().int().min(1).max(5);
 export const priorityNames = ['low', 'medium', 'high', 'serious', 'urgent'] as const;
 
+/**
+ * The one table from an alarm's level (1 most severe … 5) to the priority of the order it becomes
+ * (5 urgent … 1 low): 紧急 → 紧急, 严重 → 严重, 重要 → 高, 次要 → 中, 提示 → 低. An order made from
+ * an alarm by hand is offered it, and a dispatch rule uses it unless the rule sets its own priority
+ * (docs/work-orders.md, "Priority from the alarm level").
+ */
+export const priorityOfLevel: Readonly<Record<number, number>> = { 1: 5, 2: 4, 3: 3, 4: 2, 5: 1 };
+/** The priority of an order made from an alarm of `level` (a level outside 1–5 is clamped). */
+export const priorityForLevel = (level: number): number =>
+  priorityOfLevel[Math.min(5, Math.max(1, Math.round(level)))] ?? 3;
+
+/**
+ * The description of an order made from an alarm, by hand or by a rule: "site / device / item: " and
+ * the alarm's text, else its value (the alarm's state label is a key of the web's texts, not words
+ * to store). A communication alarm has no item.
+ */
+export const alarmOrderDescription = (alarm: {
+  device_group_name: string;
+  device_name: string;
+  item_name: string;
+  info: string;
+  value: string | number | null;
+}): string =>
+  `${[alarm.device_group_name, alarm.device_name, alarm.item_name].filter((x) => x !== '').join(' / ')}: ${alarm.info || `${alarm.value ?? '-'}`}`.slice(
+    0,
+    2000,
+  );
+
 export const workOrderRole = z.enum(['creator', 'handler', 'reviewer']);
 export type WorkOrderRole = z.infer<typeof workOrderRole>;
 export const workOrderAction = z.enum(['edit', 'receive', 'transfer', 'refuse', 'complete', 'pass', 'delete']);
@@ -186,7 +214,11 @@ export const workOrderSet = z.object({
     .describe('Sites; empty: every site. Only the sites granted to the caller are listed.'),
   handler_id: z.number().int(),
   reviewer_id: z.number().int(),
-  priority: z.number().int(),
+  priority: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The priority of its orders; null: from the alarm level (priorityOfLevel).'),
   deadline_hours: z.number(),
   require_recovered: z.boolean().describe('Closing as "fixed" needs the linked alarm recovered.'),
   handler_on_duty: z
@@ -206,7 +238,7 @@ export const workOrderSetBody = z.object({
   device_group_ids: z.array(z.number().int().min(1).max(2_147_483_647)).max(500),
   handler_id: id,
   reviewer_id: id,
-  priority: workOrderPriority,
+  priority: workOrderPriority.nullable().default(null).describe('null (or absent): from the alarm level.'),
   deadline_hours: z.number().min(0.1).max(8760),
   require_recovered: z.boolean(),
   handler_on_duty: z.boolean().default(false),

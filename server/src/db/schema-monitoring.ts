@@ -94,6 +94,8 @@ export interface ItemsTable {
   name: string;
   item_cell_name: string;
   unit: string;
+  /** What the item measures: room_temperature, room_humidity or '' (migration 0031; contract `itemPurpose`). */
+  purpose: ColumnType<string, string | undefined, string>;
   /** Decimals the value is shown with; null: as read (migration 0011). */
   decimals: ColumnType<number | null, number | null | undefined, number | null>;
   location_id: number;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, createSitewatch, type Sitewatch } from '../../src/app.ts';
@@ -40,11 +43,16 @@ export const useTestApp = (
   extraRoutes?: (app: FastifyInstance) => void,
 ): TestApp => {
   const state = {} as TestApp;
+  // A data dir of its own: the app's default is the working directory, where a first start's files
+  // (the initial administrator password) would land in the repository.
+  let dataDir = '';
   beforeAll(async () => {
     state.database = await createTestDatabase(dialect);
     state.push = createPushHub();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-app-'));
     state.sitewatch = await createSitewatch({
       db: state.database.db,
+      dataDir,
       push: state.push,
       authenticator: fakeAuthenticator,
       loginKey: testLoginKey,
@@ -58,6 +66,7 @@ export const useTestApp = (
   afterAll(async () => {
     await state.app?.close();
     await state.database?.destroy();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
   return state;
 };

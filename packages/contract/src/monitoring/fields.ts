@@ -22,6 +22,15 @@ export const monitorState = {
 } as const;
 export const stateCode = z.number().int().min(0).max(6);
 
+/**
+ * What an item measures, for views that need one kind of value rather than any value that looks
+ * like it (issue 38): the heat map draws room temperatures only, never a UPS's battery temperature
+ * or a device's internal one. '' none of these. Set on the item, or on its template's point.
+ */
+export const itemPurposes = ['', 'room_temperature', 'room_humidity'] as const;
+export const itemPurpose = z.enum(itemPurposes);
+export type ItemPurpose = z.infer<typeof itemPurpose>;
+
 /** Value types (001 §9): 0 status, 1 numeric. */
 export const valueType = z.union([z.literal(0), z.literal(1)]);
 

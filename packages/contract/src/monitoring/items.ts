@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../envelope.ts';
 import { storedNumber } from '../stored-number.ts';
 import { serialSettings } from './devices.ts';
-import { msg, nonNegativeInt, optionalText, requiredText, stateCode, valueType } from './fields.ts';
+import { itemPurpose, msg, nonNegativeInt, optionalText, requiredText, stateCode, valueType } from './fields.ts';
 import { type ItemSource, itemSource } from './sources.ts';
 
 // ---------- items ----------
@@ -36,6 +36,12 @@ export const itemInput = z
       .default('')
       .describe("The device's own name of the point (e.g. a register or variable name); '' when none."),
     unit: optionalText(16).default('').describe('Unit shown after the value, e.g. °C, V, kWh.'),
+    /** Omitted on an update: kept; on a create: none. */
+    purpose: itemPurpose
+      .optional()
+      .describe(
+        "What the item measures: room_temperature (the heat map draws these only), room_humidity, or '' none. Omitted: kept on an update, '' on a create.",
+      ),
     /** Display only: values are stored and judged as read (docs/monitoring.md "Modbus"). */
     decimals: z
       .number()
@@ -242,6 +248,7 @@ export const itemRow = z.object({
   name: z.string().describe('Item name.'),
   item_cell_name: z.string().describe("The device's own name of the point."),
   unit: z.string().describe('Unit of the value.'),
+  purpose: itemPurpose.describe("What the item measures: room_temperature, room_humidity, or '' none."),
   decimals: z.number().int().nullable().describe('Decimals the value is shown with, or null: as read.'),
   location_id: z.number().int().describe('Location id (0: none).'),
   value_type: valueType.describe('1 numeric, 0 status.'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tParam } from '../envelope.ts';
-import { type DriverName, driverName, msg, optionalText, requiredText, valueType } from './fields.ts';
+import { type DriverName, driverName, itemPurpose, msg, optionalText, requiredText, valueType } from './fields.ts';
 import { checkItemRules } from './items.ts';
 import { type ItemSource, itemSource } from './sources.ts';
 
@@ -18,6 +18,11 @@ export const templateItemInput = z
     name: requiredText(64, 'itemName').describe('Item name, 1–64 characters.'),
     item_cell_name: optionalText(64).default('').describe("The device's own name of the point; '' when none."),
     unit: optionalText(16).default('').describe('Unit shown after the value, e.g. °C, V, kWh.'),
+    purpose: itemPurpose
+      .default('')
+      .describe(
+        "What items made from the point measure: room_temperature (the heat map's), room_humidity, or '' none.",
+      ),
     value_type: valueType.default(1).describe('1 numeric, 0 status.'),
     threshold_min: nullableNumber
       .default(null)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../envelope.ts';
-import { driverName, msg, requiredText, valueType, weightSchema } from './fields.ts';
+import { driverName, itemPurpose, msg, requiredText, valueType, weightSchema } from './fields.ts';
 import { ifMibSource } from './if-mib.ts';
 
 // ---------- categories and templates ----------
@@ -101,6 +101,25 @@ export const itemSource = z.discriminatedUnion('kind', [
       .default(0)
       .describe('Status model: probability (0–1) of turning 1 at a check.'),
     decimals: z.number().int().min(0).max(6).default(1).describe('Decimals the value is rounded to (0–6).'),
+    /**
+     * Analog: items of one device with the same group share their cycle and drift (the three phases
+     * of a meter move together, so their imbalance is their bases' difference, not chance).
+     */
+    group: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe('Analog: items of one device with the same group move together (the phases of a meter).'),
+    /**
+     * Counter: the load profile of the power it integrates (docs/energy.md "Demo meters"): IT load
+     * (weekdays above weekends, a few % growth a year), cooling (seasonal) or an incoming feed (both).
+     */
+    profile: z
+      .enum(['it', 'cooling', 'incoming'])
+      .optional()
+      .describe('Counter: load profile (it, cooling, incoming); without it a flat mean with a daily swing.'),
   }),
   z.strictObject({
     kind: z.literal('modbus').describe('modbus: a register or bit of a Modbus TCP or RTU device.'),
@@ -192,6 +211,10 @@ export const templateItem = z.object({
   name: z.string().describe('Item name.'),
   item_cell_name: z.string().describe("The device's own name of the point."),
   unit: z.string().describe('Unit of the value.'),
+  /** Absent in rows written before migration 0031: none. */
+  purpose: itemPurpose
+    .default('')
+    .describe("What items made from the point measure: room_temperature, room_humidity, or '' none."),
   value_type: valueType.describe('1 numeric, 0 status.'),
   threshold_min: z.number().nullable().describe('Lowest normal value, or null.'),
   threshold_max: z.number().nullable().describe('Highest normal value, or null.'),

@@ -8,14 +8,15 @@ import { snmpDriver } from './snmp.ts';
 import { snmpIfMibDriver } from './snmp-ifmib.ts';
 
 /**
- * Chance that one poll of a simulated device goes unanswered: the demo shows an unknown device now
- * and then (about once in three hours with the demo's 66 devices read every 10 s), not every few minutes.
+ * Chance that one poll of a simulated device goes unanswered in the demo's `faults` scenario: an
+ * unknown device now and then (about once in three hours with the demo's 66 devices read every
+ * 10 s). Without the scenario a simulated device always answers.
  */
 export const demoCommFaultRate = 0.00001;
 
-/** Every driver the collector knows. */
-export const createDrivers = (): DriverRegistry => ({
-  simulator: createSimulatorDriver({ commFaultRate: demoCommFaultRate }),
+/** Every driver the collector knows; `commFaultRate` for the simulator (0 by default). */
+export const createDrivers = (options: { commFaultRate?: number } = {}): DriverRegistry => ({
+  simulator: createSimulatorDriver({ commFaultRate: options.commFaultRate ?? 0 }),
   'modbus-tcp': modbusTcpDriver,
   'modbus-rtu': modbusRtuDriver,
   snmp: snmpDriver,

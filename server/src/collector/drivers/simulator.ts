@@ -1,5 +1,6 @@
 import type { ItemSource } from '@sitewatch/contract/monitoring';
 import type { Driver, DriverItem, ReadResult } from '../driver.ts';
+import { type LoadProfile, profileHours } from './load-profile.ts';
 
 type SimSource = Extract<ItemSource, { kind: 'simulator' }>;
 
@@ -35,10 +36,13 @@ const counterSwing = 0.15;
 
 /**
  * A simulated energy counter (kWh) at `tMs`: the integral since a fixed epoch of a power of `perHour`
- * kW on average swinging ±15 % over the day, so that it grows like a real meter, never runs
- * backwards and does not start again when the server does (docs/energy.md "Demo meters").
+ * kW on average swinging ±15 % over the day (or following a load profile), so that it grows like a
+ * real meter, never runs backwards and does not start again when the server does (docs/energy.md
+ * "Demo meters").
  */
-export const counterValue = (id: number, perHour: number, tMs: number) => {
+export const counterValue = (id: number, perHour: number, tMs: number, profile?: LoadProfile) => {
+  // A profiled counter (the demo's energy meters) follows its day, weekday, season and year.
+  if (profile) return 1000 + (id % 97) * 37 + perHour * profileHours(profile, tMs);
   const t = (tMs - counterEpoch) / 1000;
   const day = 86_400;
   const phase = phaseOf(id);
@@ -78,12 +82,12 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver =>
     return false;
   };
 
-  const sample = (item: DriverItem, source: SimSource, t: number): number => {
+  const sample = (item: DriverItem, source: SimSource, t: number, deviceId: number): number => {
     const override = overrides.get(item.id);
     if (override !== undefined) return override;
     switch (source.model) {
       case 'counter':
-        return round(counterValue(item.id, source.base, t), source.decimals);
+        return round(counterValue(item.id, source.base, t, source.profile), source.decimals);
       case 'status': {
         const normal = source.base;
         if (inFault(item.id, t)) return normal ? 0 : 1;
@@ -94,8 +98,10 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver =>
         return normal;
       }
       case 'analog': {
-        const cycle = Math.sin((2 * Math.PI * (t / 1000)) / source.period_s + phaseOf(item.id));
-        let v = source.base + source.spread * cycle + driftOf(item.id, source.spread, t) + gauss(random) * source.noise;
+        // Items of one group (a meter's phases) share their cycle and drift: a key of their own.
+        const key = source.group === undefined ? item.id : 1e7 + deviceId * 1000 + source.group;
+        const cycle = Math.sin((2 * Math.PI * (t / 1000)) / source.period_s + phaseOf(key));
+        let v = source.base + source.spread * cycle + driftOf(key, source.spread, t) + gauss(random) * source.noise;
         if (inFault(item.id, t)) v += source.spread * 3;
         else if (source.fault_rate > 0 && random() < source.fault_rate) faultUntil.set(item.id, t + 120_000);
         return round(v, source.decimals);
@@ -117,7 +123,7 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver =>
           const result: ReadResult = { values: new Map(), errors: new Map() };
           for (const item of items) {
             if (item.source.kind !== 'simulator') result.errors.set(item.id, 'not a simulator item');
-            else result.values.set(item.id, sample(item, item.source, t));
+            else result.values.set(item.id, sample(item, item.source, t, device.id));
           }
           return result;
         },

@@ -1,5 +1,6 @@
 import type { Handover, memoInput } from '@sitewatch/contract/duty';
 import type { z } from 'zod';
+import { personNames } from '../../db/person-name.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { DutyRepository } from './repository.ts';
 import { type DutyCaller, granted } from './rows.ts';
@@ -18,11 +19,12 @@ const holdsMemo = (m: MemoRow, c: DutyCaller) => m.user_id === c.id || (m.device
 const seesHandover = (h: HandoverRow, c: DutyCaller) =>
   h.shifter_id === c.id || h.successor_id === c.id || (h.device_group_id !== null && granted(c, h.device_group_id));
 
-const toHandover = (h: HandoverRow): Handover => ({
+/** A handover, its two people by their shown names now (`names`), else as written then. */
+const toHandover = (h: HandoverRow, names: Map<number, string>): Handover => ({
   id: h.id,
-  shifter: h.shifter,
+  shifter: names.get(h.shifter_id) ?? h.shifter,
   shifter_id: h.shifter_id,
-  successor: h.successor,
+  successor: names.get(h.successor_id) ?? h.successor,
   successor_id: h.successor_id,
   events: h.events,
   status: h.status,
@@ -33,11 +35,26 @@ const toHandover = (h: HandoverRow): Handover => ({
 
 /** The memorandum and the handovers: what a shift writes down and passes on to the next, seen by author and site. */
 export const createDutyNotes = ({ repo, k, now, requireSite, checkRange }: DutyParts) => {
-  const memoOut = (m: MemoRow, c: DutyCaller) => ({
+  // People are named by their alias (display name), not their login name (issue 38).
+  const handoversOut = async (rows: HandoverRow[]) => {
+    const names = await personNames(
+      k,
+      rows.flatMap((h) => [h.shifter_id, h.successor_id]),
+    );
+    return rows.map((h) => toHandover(h, names));
+  };
+  const memosOut = async (rows: MemoRow[], c: DutyCaller) => {
+    const names = await personNames(
+      k,
+      rows.map((m) => m.user_id),
+    );
+    return rows.map((m) => memoOut(m, c, names));
+  };
+  const memoOut = (m: MemoRow, c: DutyCaller, names: Map<number, string>) => ({
     id: m.id,
     date: m.date,
     content: m.content,
-    user_name: m.user_name,
+    user_name: names.get(m.user_id) ?? m.user_name,
     create_time: Number(m.created_at),
     device_group_id: m.device_group_id,
     editable: holdsMemo(m, c),
@@ -72,7 +89,7 @@ export const createDutyNotes = ({ repo, k, now, requireSite, checkRange }: DutyP
         .orderBy('date', 'desc')
         .orderBy('id', 'desc')
         .execute();
-      return rows.map((m) => memoOut(m, c));
+      return memosOut(rows, c);
     },
     async addMemo(input: MemoInput, c: DutyCaller) {
       await requireSite(input.device_group_id, c, true);
@@ -88,7 +105,7 @@ export const createDutyNotes = ({ repo, k, now, requireSite, checkRange }: DutyP
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return memoOut(row, c);
+      return (await memosOut([row], c))[0]!;
     },
     async updateMemo(id: number, input: MemoInput, c: DutyCaller) {
       await memoOf(id, c);
@@ -98,7 +115,7 @@ export const createDutyNotes = ({ repo, k, now, requireSite, checkRange }: DutyP
         .set({ date: input.date, content: input.content, device_group_id: input.device_group_id })
         .where('id', '=', id)
         .execute();
-      return memoOut((await repo.memo(id))!, c);
+      return (await memosOut([(await repo.memo(id))!], c))[0]!;
     },
     async deleteMemo(id: number, c: DutyCaller) {
       await memoOf(id, c);
@@ -122,7 +139,7 @@ export const createDutyNotes = ({ repo, k, now, requireSite, checkRange }: DutyP
         .orderBy('id', 'desc')
         .limit(500)
         .execute();
-      return rows.map(toHandover);
+      return handoversOut(rows);
     },
     async addHandover(
       input: { successor_id: number; events: string; device_group_id: number | null },
@@ -147,7 +164,7 @@ export const createDutyNotes = ({ repo, k, now, requireSite, checkRange }: DutyP
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return toHandover(row);
+      return (await handoversOut([row]))[0]!;
     },
     /** Only the successor confirms, once. */
     async confirmHandover(id: number, user: DutyCaller) {
@@ -160,7 +177,7 @@ export const createDutyNotes = ({ repo, k, now, requireSite, checkRange }: DutyP
         .where('status', '=', 0)
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) throw conflict('duty.confirmed');
-      return toHandover((await repo.handover(id))!);
+      return (await handoversOut([(await repo.handover(id))!]))[0]!;
     },
     async deleteHandover(id: number, user: DutyCaller) {
       const h = await handoverOf(id, user);

@@ -4,7 +4,7 @@ import { registerElectricalSafety } from './index.ts';
 /** Electrical quality and safety: meters' figures, switches and their operation log (docs/electrical-safety.md). */
 export const area = defineArea({
   name: 'electrical-safety',
-  needs: ['audit', 'loginKey', 'energyQuality', 'passwordHasher', 'live', 'series', 'access'],
+  needs: ['audit', 'loginKey', 'energyQuality', 'energySiteTotal', 'passwordHasher', 'live', 'series', 'access'],
   tables: { electrical_meters: { sites: { device: 'device_id' } } },
   menus: [
     {
@@ -70,6 +70,7 @@ export const area = defineArea({
         audit: needs.audit,
         loginKey: needs.loginKey,
         formulas: needs.energyQuality,
+        partDevices: () => needs.energySiteTotal.partDevices(),
         passwords: needs.passwordHasher,
         live: needs.live,
         series: needs.series,

@@ -39,6 +39,8 @@ export interface ElectricalSafetyModuleDeps {
   audit: AuditLog;
   loginKey: { decrypt(ciphertext: string): string | null };
   formulas: QualityFormulas;
+  /** Devices that measure only parts of their sites (energy's site-total rule), left out of power totals. */
+  partDevices?: (() => Promise<Set<number>>) | undefined;
   passwords: PasswordHasher;
   live?: (LiveValues & { write(itemId: number, value: number): Promise<void> }) | undefined;
   series?: SeriesStore | undefined;
@@ -58,6 +60,7 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
   const service = createElectricalSafetyService({
     repo: createElectricalSafetyRepository(deps.db, clock),
     formulas: deps.formulas,
+    partDevices: deps.partDevices,
     live: deps.live,
     clock,
     rollups: async (itemIds, table, t1, t2) => {

@@ -105,6 +105,8 @@ export const overviewOf = (
   alarms: Map<number, number>,
   limits: SafetyLimits,
   reader: Pick<MeterReader, 'judged' | 'switchRows'>,
+  /** Devices measuring parts beneath an incoming meter: their power is already in the site's total. */
+  parts: Set<number> = new Set(),
 ): ElectricalSafetyOverview => {
   const { judged, switchRows } = reader;
   type Site = ElectricalSafetyOverview['sites'][number];
@@ -137,7 +139,7 @@ export const overviewOf = (
       site.meters += 1;
       if (j.issues.length) site.meters_with_issues += 1;
       const p = j.readings.p;
-      if (typeof p === 'number') site.power_kw = round((site.power_kw ?? 0) + p, 2);
+      if (typeof p === 'number' && !parts.has(m.device.id)) site.power_kw = round((site.power_kw ?? 0) + p, 2);
       const f = j.figures;
       worst.voltage_unbalance = higher(worst.voltage_unbalance, f.vuf ?? f.voltage_unbalance);
       worst.current_unbalance = higher(worst.current_unbalance, f.current_unbalance);

@@ -32,6 +32,8 @@ export interface RollupRow {
 export interface ElectricalSafetyDeps {
   repo: ElectricalSafetyRepository;
   formulas: QualityFormulas;
+  /** Devices that measure only parts of their sites (energy's site-total rule), left out of power totals. */
+  partDevices?: (() => Promise<Set<number>>) | undefined;
   live?: LiveValues | undefined;
   /** The series store's roll-ups (after a flush). */
   rollups(itemIds: number[], table: 'minute' | 'hour', t1: number, t2: number): Promise<RollupRow[]>;
@@ -218,7 +220,8 @@ export const createElectricalSafetyService = (deps: ElectricalSafetyDeps) => {
       const { limits } = await settings();
       const meters = await loadMeters(allowed);
       const alarms = await repo.openAlarms(meters.map((m) => m.device.id));
-      return overviewOf(meters, alarms, limits, { judged, switchRows });
+      const parts = (await deps.partDevices?.()) ?? new Set<number>();
+      return overviewOf(meters, alarms, limits, { judged, switchRows }, parts);
     },
   };
 };

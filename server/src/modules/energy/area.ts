@@ -1,8 +1,21 @@
 import { defineArea } from '../../area.ts';
+import type { Db } from '../../db/kysely.ts';
 import { seedEnergyDemo } from './demo.ts';
 import type { EnergyFill } from './fill.ts';
 import { createEnergyFillFor, registerEnergy } from './index.ts';
 import * as quality from './quality.ts';
+import { createEnergyRepository } from './repository.ts';
+import { partDevicesOf } from './site-total.ts';
+
+/** What other areas ask of the site-total rule. */
+export interface EnergySiteTotal {
+  /** Devices whose energy meters all measure parts beneath an incoming meter (site-total.ts). */
+  partDevices(): Promise<Set<number>>;
+}
+const createEnergySiteTotal = (db: Db): EnergySiteTotal => {
+  const repo = createEnergyRepository(db);
+  return { partDevices: async () => partDevicesOf(await repo.meters(null)) };
+};
 
 declare module '../../area.ts' {
   interface Services {
@@ -10,6 +23,8 @@ declare module '../../area.ts' {
     energyFill: EnergyFill;
     /** The power-quality formulas (pure), shared with electrical safety. */
     energyQuality: typeof quality;
+    /** The site-total rule (site-total.ts) for electrical safety's power totals. */
+    energySiteTotal: EnergySiteTotal;
   }
 }
 
@@ -17,7 +32,7 @@ declare module '../../area.ts' {
 export const area = defineArea({
   name: 'energy',
   needs: ['series', 'audit', 'access'],
-  provides: ['energyFill', 'energyQuality'],
+  provides: ['energyFill', 'energyQuality', 'energySiteTotal'],
   tables: {
     energy_meters: { sites: { site: 'device_group_id' } },
     energy_tariff_sets: { sites: { site: 'device_group_id' } },
@@ -127,7 +142,7 @@ export const area = defineArea({
       timers: kernel.timers,
     });
     return {
-      provides: { energyFill: fill, energyQuality: quality },
+      provides: { energyFill: fill, energyQuality: quality, energySiteTotal: createEnergySiteTotal(kernel.db) },
       routes: (app) =>
         registerEnergy(app, {
           db: kernel.db,

@@ -1,6 +1,7 @@
 import type { EnergyQuery, MeterCategory, MeterEnergy, TimeShareAnswer } from '@sitewatch/contract/energy';
 import type { CounterEvent } from './counters.ts';
 import { type Allowed, type EnergyContext, round3 } from './reader.ts';
+import { siteFields } from './site-total.ts';
 import { type Band, bandHours } from './tariff.ts';
 
 const hour = 3600;
@@ -31,6 +32,7 @@ export const createConsumption = (ctx: EnergyContext) => {
           name: meter.name,
           category: meter.category as MeterCategory,
           device_group_id: meter.device_group_id,
+          ...siteFields(meter),
           total_kwh: round3(hours.reduce((s, h) => s + h.kwh, 0)),
           buckets,
           events: events
@@ -59,6 +61,7 @@ export const createConsumption = (ctx: EnergyContext) => {
           name: meter.name,
           category: meter.category as MeterCategory,
           device_group_id: meter.device_group_id,
+          ...siteFields(meter),
           kwh: round3(totals.get(meter.id) ?? 0),
         }))
         .sort((a, b) => b.kwh - a.kwh || a.meter_id - b.meter_id);

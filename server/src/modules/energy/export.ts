@@ -50,16 +50,18 @@ export const energyWorkbook = async (
       const rows = await service.used(query, allowed);
       return sheetWorkbook(
         title,
-        ['meter', 'category', 'time', 'kwh', 'estimated'].map(h),
-        rows.flatMap((m) => m.buckets.map((b) => [m.name, cat(m.category), time(b.ts), b.kwh, yes(b.estimated)])),
+        ['site', 'meter', 'category', 'time', 'kwh', 'estimated'].map(h),
+        rows.flatMap((m) =>
+          m.buckets.map((b) => [m.site_name, m.name, cat(m.category), time(b.ts), b.kwh, yes(b.estimated)]),
+        ),
       );
     }
     case 'ranking': {
       const rows = await service.ranking(query, allowed);
       return sheetWorkbook(
         title,
-        ['rank', 'meter', 'category', 'kwh'].map(h),
-        rows.map((m, i) => [i + 1, m.name, cat(m.category), m.kwh]),
+        ['rank', 'site', 'meter', 'category', 'kwh'].map(h),
+        rows.map((m, i) => [i + 1, m.site_name, m.name, cat(m.category), m.kwh]),
       );
     }
     case 'ratio': {
@@ -72,10 +74,12 @@ export const energyWorkbook = async (
     }
     case 'cost': {
       const rows = await service.cost(query, allowed);
-      return sheetWorkbook(title, ['meter', 'category', 'time', 'kwh', 'cost'].map(h), [
-        ...rows.flatMap((m) => m.buckets.map((b) => [m.name, cat(m.category), time(b.ts), b.kwh, yuan(b.cost_cents)])),
+      return sheetWorkbook(title, ['site', 'meter', 'category', 'time', 'kwh', 'cost'].map(h), [
+        ...rows.flatMap((m) =>
+          m.buckets.map((b) => [m.site_name, m.name, cat(m.category), time(b.ts), b.kwh, yuan(b.cost_cents)]),
+        ),
         [],
-        ...rows.map((m) => [m.name, cat(m.category), '', m.kwh, yuan(m.cost_cents)]),
+        ...rows.map((m) => [m.site_name, m.name, cat(m.category), '', m.kwh, yuan(m.cost_cents)]),
       ]);
     }
     case 'pue': {

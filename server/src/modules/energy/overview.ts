@@ -1,17 +1,17 @@
 import type { ActivePowerAnswer, EnergyDevice, MeterCategory } from '@sitewatch/contract/energy';
 import type { RollupBucket } from '../../series/store.ts';
 import { type Allowed, type EnergyContext, round3 } from './reader.ts';
+import { siteFields, withSite } from './site-total.ts';
 
 const hour = 3600;
 
 /** The power now per meter and site (get_active_power), and the devices whose items are meters. */
 export const createOverview = (ctx: EnergyContext) => {
   const { repo, now, scope, catchUp, minutes } = ctx;
-  const { facility } = ctx.reader;
 
   return {
     async activePower(q: { device_group_id?: number | undefined }, allowed: Allowed): Promise<ActivePowerAnswer> {
-      const meters = await repo.meters(await scope(q.device_group_id, allowed));
+      const meters = withSite(await repo.meters(await scope(q.device_group_id, allowed)));
       const t = now();
       // The last half hour of minute roll-ups: a power item's latest mean, a counter's rise over them.
       const rows =
@@ -51,6 +51,7 @@ export const createOverview = (ctx: EnergyContext) => {
             name: m.name,
             category: m.category as MeterCategory,
             device_group_id: m.device_group_id,
+            ...siteFields(m),
             kw: round3(fallback.kwh),
             ts: fallback.ts + hour,
             source: 'hour_energy' as const,
@@ -60,13 +61,13 @@ export const createOverview = (ctx: EnergyContext) => {
           name: m.name,
           category: m.category as MeterCategory,
           device_group_id: m.device_group_id,
+          ...siteFields(m),
           kw,
           ts: kw === null || !last ? null : Number(last.ts),
           source,
         };
       });
-      const { meters: fac } = facility(meters, false);
-      const facIds = new Set(fac.map((m) => m.id));
+      const facIds = new Set(meters.filter((m) => m.in_site_total).map((m) => m.id));
       const sum = (keep: (r: (typeof out)[number]) => boolean) =>
         round3(out.filter(keep).reduce((s, r) => s + (r.kw ?? 0), 0));
       return {

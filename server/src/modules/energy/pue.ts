@@ -1,6 +1,7 @@
 import { type EnergyQuery, type PueAnswer, type PueMenuNode, pueCategoryOf } from '@sitewatch/contract/energy';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { type Allowed, type EnergyContext, round3 } from './reader.ts';
+import { topLevelMeters } from './site-total.ts';
 
 /** PUE per interval with its Green Grid category (docs/energy.md "PUE"), and the PUE site menu. */
 export const createPue = (ctx: EnergyContext) => {
@@ -20,7 +21,8 @@ export const createPue = (ctx: EnergyContext) => {
         q.interval !== 'hour',
       );
       const energy = meters.map((meter) => ({ meter, hours: partsBy.get(meter.id) ?? [] }));
-      const hasTotal = meters.some((m) => m.category === 'total');
+      const top = topLevelMeters(meters);
+      const facility = new Set(top.meters.map((m) => m.id));
       const itPoints = meters.filter((m) => m.category === 'it').map((m) => m.measure_point);
       // The figure is only as good as its least precise IT meter: the lowest category among them.
       const category =
@@ -37,7 +39,7 @@ export const createPue = (ctx: EnergyContext) => {
             into = {};
             sums.set(key, into);
           }
-          if (category === 'total' || !hasTotal) into.total = (into.total ?? 0) + h.kwh;
+          if (facility.has(e.meter.id)) into.total = (into.total ?? 0) + h.kwh;
           if (category === 'it') into.it = (into.it ?? 0) + h.kwh;
           if (category === 'cooling') into.cooling = (into.cooling ?? 0) + h.kwh;
           if (h.estimated) into.estimated = 1;
@@ -63,7 +65,7 @@ export const createPue = (ctx: EnergyContext) => {
       return {
         device_group_id: q.device_group_id,
         category,
-        total_source: hasTotal ? 'total_meters' : 'sum_of_parts',
+        total_source: top.source,
         buckets,
         pue: it > 0 ? round3(total / it) : null,
         ppue_cooling: it > 0 ? round3((it + cooling) / it) : null,

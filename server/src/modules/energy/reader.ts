@@ -3,6 +3,7 @@ import type { RollupBucket } from '../../series/store.ts';
 import { intervalStart } from './hours.ts';
 import type { EnergyRepository } from './repository.ts';
 import { tariffRow } from './settings.ts';
+import { topLevelMeters, withSite } from './site-total.ts';
 import type { LocalClock, TariffPeriod } from './tariff.ts';
 
 const hour = 3600;
@@ -27,9 +28,12 @@ export interface ReaderDeps {
  * day, totals, the interval a time falls in, and the tariffs in force per site.
  */
 export const createEnergyReader = ({ repo, clock, scope, catchUp }: ReaderDeps) => {
-  /** The meters in scope, their stored energy brought up to date. */
+  /**
+   * The meters in scope, their stored energy brought up to date, each with its site's name and whether
+   * it counts in its site's total (judged among all the site's meters, before `meter_id` narrows them).
+   */
   const metersOf = async (q: EnergyQuery, allowed: Allowed) => {
-    let meters = await repo.meters(await scope(q.device_group_id, allowed));
+    let meters = withSite(await repo.meters(await scope(q.device_group_id, allowed)));
     if (q.meter_id !== undefined) meters = meters.filter((m) => m.id === q.meter_id);
     await catchUp?.(meters.map((m) => m.id));
     return meters;
@@ -132,14 +136,9 @@ export const createEnergyReader = ({ repo, clock, scope, catchUp }: ReaderDeps) 
     return [...out.entries()].sort((a, b) => a[0] - b[0]);
   };
 
-  /** Whose energy a figure is: the incoming meters when there are any, else the sum of the meters. */
-  const facility = <M extends { category: string }>(meters: M[], oneMeter: boolean) => {
-    if (oneMeter) return { meters, source: 'meter' as const };
-    const totals = meters.filter((m) => m.category === 'total');
-    return totals.length > 0
-      ? { meters: totals, source: 'total_meters' as const }
-      : { meters, source: 'sum_of_parts' as const };
-  };
+  /** Whose energy a figure is: one meter when asked for, else the sites' total (site-total.ts). */
+  const facility = <M extends { category: string; device_group_id: number }>(meters: M[], oneMeter: boolean) =>
+    oneMeter ? { meters, source: 'meter' as const } : topLevelMeters(meters);
   /** The same local wall-clock time a year earlier (29 February → 28 February). */
   const yearBack = (ts: number) => {
     const off = clock.offsetMinutes(ts) * 60;

@@ -1,10 +1,29 @@
 import { inspectionReportSettings, patrolSettings } from '@sitewatch/contract/inspection';
 import type { Db } from '../../db/kysely.ts';
+import { personNames } from '../../db/person-name.ts';
 import { createSettingsStore } from '../../db/settings-store.ts';
 
 /** Sites, items in scope, reports, plans and the module's settings rows. */
 export const createInspectionRepository = (db: Db, clock?: () => number) => {
   const k = db.kysely;
+  /** Inspector and reviewer by their alias now (issue 38); a plan (inspector 0) and removed users as written. */
+  const named = async <
+    R extends { inspector_id: number; inspector: string; reviewer_id: number | null; reviewer: string },
+  >(
+    rows: R[],
+  ): Promise<R[]> => {
+    const names = await personNames(
+      k,
+      rows.flatMap((r) => [r.inspector_id, r.reviewer_id ?? 0]),
+    );
+    return rows.map((r) => ({
+      ...r,
+      inspector: names.get(r.inspector_id) ?? r.inspector,
+      reviewer: (r.reviewer_id !== null && names.get(r.reviewer_id)) || r.reviewer,
+    }));
+  };
+  const namedOne = async <R extends Parameters<typeof named>[0][number]>(row: R | undefined) =>
+    row === undefined ? undefined : (await named([row]))[0];
   return {
     k,
     sites: () => k.selectFrom('device_groups').select(['id', 'parent_id']).execute(),
@@ -55,7 +74,8 @@ export const createInspectionRepository = (db: Db, clock?: () => number) => {
       const r = await k.insertInto('inspection_reports').values(row).returning('id').executeTakeFirstOrThrow();
       return r.id;
     },
-    report: (id: number) => k.selectFrom('inspection_reports').selectAll().where('id', '=', id).executeTakeFirst(),
+    report: async (id: number) =>
+      namedOne(await k.selectFrom('inspection_reports').selectAll().where('id', '=', id).executeTakeFirst()),
     reports: async (
       filter: { status?: number | undefined; kind?: string | undefined },
       page: number,
@@ -72,15 +92,17 @@ export const createInspectionRepository = (db: Db, clock?: () => number) => {
         .limit(limit)
         .offset((page - 1) * limit)
         .execute();
-      return { total: Number(n), rows };
+      return { total: Number(n), rows: await named(rows) };
     },
-    latest: () =>
-      k
-        .selectFrom('inspection_reports')
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .executeTakeFirst(),
+    latest: async () =>
+      namedOne(
+        await k
+          .selectFrom('inspection_reports')
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .executeTakeFirst(),
+      ),
     /** Sets the review only while the report is still waiting (a second reviewer loses the race). */
     review: async (
       id: number,

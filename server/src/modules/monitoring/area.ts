@@ -25,7 +25,7 @@ export const area = defineArea({
       'config.changed:time_periods',
     ],
   },
-  seed: (kernel, language) => seedDemo(kernel.db, language),
+  seed: (kernel, language, scenarios) => seedDemo(kernel.db, language, scenarios),
   menus: [
     {
       id: 211,

@@ -1,7 +1,9 @@
 import { type Language, sharedText } from '@sitewatch/contract';
-import { deviceInput, itemSource } from '@sitewatch/contract/monitoring';
+import { deviceInput } from '@sitewatch/contract/monitoring';
+import type { DemoScenario } from '../../area.ts';
 import type { Db } from '../../db/kysely.ts';
 import { siteScope } from '../access/index.ts';
+import { calm } from './demo-calm.ts';
 import { createMonitoringRepository } from './repository.ts';
 import { createMonitoringService } from './service.ts';
 
@@ -24,11 +26,13 @@ const sites: Array<[string, number, number]> = [
 /**
  * The demo estate a newcomer sees on first start: three sites with 66 simulated devices and 750
  * items (UPS, precision air conditioners, power meters, temperature and humidity, leak, smoke,
- * door). Runs only on an empty database; `SITEWATCH_DEMO=0` skips it (README).
+ * door), a healthy installation that raises no alarm by itself (demo-calm.ts); `scenarios` add
+ * what it shows on purpose. Runs only on an empty database; `SITEWATCH_DEMO=0` skips it (README).
  */
 export const seedDemo = async (
   db: Db,
   lang: Language = 'zh_cn',
+  scenarios: readonly DemoScenario[] = [],
 ): Promise<{ sites: number; devices: number } | null> => {
   const repo = createMonitoringRepository(db);
   if ((await repo.countSites()) > 0) return null;
@@ -66,34 +70,6 @@ export const seedDemo = async (
       }
     }
   }
-  await calm(db);
+  await calm(db, scenarios);
   return { sites: sites.length, devices };
-};
-
-/** Fault rates of the templates divided by this for the demo: they suit a test bench, not a showroom. */
-const demoFaultScale = 25;
-
-/**
- * Makes the demo look like a healthy room with an occasional realistic fault (about one alarm an
- * hour over the three sites: a door, a leak, a compressor that stops): the templates' fault rates
- * are divided by `demoFaultScale`, a heater or humidifier that runs is not an alarm, and the battery
- * capacity stays below its 100 % ceiling. server/test/demo-calm.int.test.ts holds it to that.
- */
-const calm = async (db: Db) => {
-  const k = db.kysely;
-  const rows = await k.selectFrom('items').select(['id', 'item_cell_name', 'source', 'status_threshold']).execute();
-  await k.transaction().execute(async (trx) => {
-    for (const row of rows) {
-      const source = itemSource.parse(JSON.parse(row.source));
-      if (source.kind !== 'simulator') continue;
-      const next = { ...source, fault_rate: source.fault_rate / demoFaultScale };
-      if (row.item_cell_name === 'BATCAP') Object.assign(next, { base: 97, spread: 1 });
-      const informational = row.item_cell_name === 'HEAT' || row.item_cell_name === 'HUMID';
-      await trx
-        .updateTable('items')
-        .set({ source: JSON.stringify(next), status_threshold: informational ? '' : row.status_threshold })
-        .where('id', '=', row.id)
-        .execute();
-    }
-  });
 };

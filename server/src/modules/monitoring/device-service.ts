@@ -55,6 +55,7 @@ export const createDeviceService = (ctx: MonitoringContext) => {
           name: nameOf(t),
           item_cell_name: t.item_cell_name,
           unit: t.unit,
+          purpose: t.purpose,
           decimals: null,
           location_id: 0,
           value_type: t.value_type,

@@ -58,7 +58,8 @@ export const createItemService = (ctx: MonitoringContext) => {
       if (!current) throw notFound();
       await targetDevice(input, scope);
       const { state: _s, value: _v, last_check: _l, info: _i, ...values } = itemValues(input, input.device_id);
-      await repo.updateItem(id, values);
+      // A purpose left out is kept (clients that predate it send none).
+      await repo.updateItem(id, input.purpose === undefined ? { ...values, purpose: current.purpose } : values);
       return getItem(id, scope.sites);
     },
     /** The same settings for many items; an item the change would make invalid is listed and kept as it was. */

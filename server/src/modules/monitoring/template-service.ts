@@ -139,6 +139,7 @@ export const createTemplateService = (ctx: MonitoringContext) => {
         name: v.name,
         item_cell_name: v.item_cell_name,
         unit: v.unit,
+        purpose: v.purpose ?? '',
         value_type: v.value_type,
         threshold_min: v.threshold_min,
         threshold_max: v.threshold_max,

@@ -210,7 +210,7 @@ export const createTopViewRepository = (db: Db, changes: Changes = announceAtOnc
         ? Promise.resolve([])
         : k
             .selectFrom('items')
-            .select(['id', 'device_id', 'name', 'item_cell_name', 'value', 'unit', 'decimals', 'info'])
+            .select(['id', 'device_id', 'name', 'item_cell_name', 'value', 'unit', 'decimals', 'purpose', 'info'])
             .where('device_id', 'in', deviceIds)
             .orderBy('id')
             .execute(),

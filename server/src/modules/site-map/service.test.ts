@@ -32,8 +32,28 @@ const fakeWorld = () => {
     { id: 20, name: 'TH-S', device_group_id: 2 },
   ];
   const items = [
-    { id: 100, device_id: 10, name: 't', item_cell_name: 'temp1', value: 21, unit: '°C', decimals: 1, info: '' },
-    { id: 200, device_id: 20, name: 't', item_cell_name: 'temp1', value: 22, unit: '°C', decimals: null, info: '' },
+    {
+      id: 100,
+      device_id: 10,
+      name: 't',
+      item_cell_name: 'temp1',
+      value: 21,
+      unit: '°C',
+      decimals: 1,
+      purpose: 'room_temperature',
+      info: '',
+    },
+    {
+      id: 200,
+      device_id: 20,
+      name: 't',
+      item_cell_name: 'temp1',
+      value: 22,
+      unit: '°C',
+      decimals: null,
+      purpose: '',
+      info: '',
+    },
   ];
   const components: ComponentRow[] = [];
   const backgrounds: BackgroundRow[] = [];

@@ -1,4 +1,5 @@
 import { nowSeconds } from '@sitewatch/contract';
+import { itemPurpose } from '@sitewatch/contract/monitoring';
 import {
   type BackgroundRecord,
   type backgroundInput,
@@ -32,6 +33,7 @@ const liveItem = (i: Awaited<ReturnType<TopViewRepository['items']>>[number], al
   value: i.value,
   unit: i.unit,
   decimals: i.decimals,
+  purpose: itemPurpose.catch('').parse(i.purpose),
   info: i.info,
   alarm: alarming.has(i.id),
 });

@@ -1,5 +1,5 @@
 import type { AlarmRow } from '@sitewatch/contract/alarms';
-import type { workOrderSetBody } from '@sitewatch/contract/work-orders';
+import { alarmOrderDescription, priorityForLevel, type workOrderSetBody } from '@sitewatch/contract/work-orders';
 import type { z } from 'zod';
 import { badRequest, forbidden } from '../../http/errors.ts';
 import { everything, holdsRule, type RuleGrant, toSet, touchesRule } from './rows.ts';
@@ -49,11 +49,12 @@ export const createDispatch = (
       id: ruleId,
       name: body.name,
       enable: body.enable ? 1 : 0,
-      levels: JSON.stringify([...new Set(body.levels)]),
+      levels: JSON.stringify([...new Set(body.levels)].sort((a, b) => a - b)),
       device_group_ids: JSON.stringify(sites),
       handler_id: body.handler_id,
       reviewer_id: body.reviewer_id,
-      priority: body.priority,
+      // 0: the alarm's level decides (the column is not null; the API answers null).
+      priority: body.priority ?? 0,
       deadline_hours: body.deadline_hours,
       require_recovered: body.require_recovered ? 1 : 0,
       handler_on_duty: body.handler_on_duty ? 1 : 0,
@@ -78,12 +79,11 @@ export const createDispatch = (
     const people = await onDuty(now(), alarm.device_group_id);
     // The rule may send it to whoever is on duty (the first of them who is an enabled user); nobody: its handler.
     const handler = (rule.handler_on_duty && people.find((p) => p.user_id !== null)?.user_id) || rule.handler_id;
-    // The alarm's own text, else its value: status_label is a key of the web's texts, not words to store.
-    const description = `${alarm.device_group_name} / ${alarm.device_name} / ${alarm.item_name}: ${alarm.info || `${alarm.value ?? '-'}`}`;
     return create(
       {
-        description: description.slice(0, 2000),
-        priority: rule.priority,
+        description: alarmOrderDescription(alarm),
+        // The rule's own priority, else the one table from the alarm's level (a 紧急 alarm: a 紧急 order).
+        priority: rule.priority ?? priorityForLevel(alarm.level),
         handler_id: handler,
         reviewer_id: rule.reviewer_id,
         deadline_hours: rule.deadline_hours,

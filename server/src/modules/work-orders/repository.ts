@@ -1,5 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
+import { personName } from '../../db/person-name.ts';
 import type { WorkOrdersTable, WorkOrderTables } from '../../db/schema-work-orders.ts';
 
 type SetRow = WorkOrderTables['work_order_sets'];
@@ -14,7 +16,11 @@ export const createWorkOrderRepository = (db: Db) => {
       .leftJoin('users as c', 'c.id', 'o.creator_id')
       .leftJoin('users as r', 'r.id', 'o.reviewer_id')
       .selectAll('o')
-      .select(['h.alias as handler_name', 'c.alias as creator_name', 'r.alias as reviewer_name']);
+      .select([
+        personName('h').as('handler_name'),
+        personName('c').as('creator_name'),
+        personName('r').as('reviewer_name'),
+      ]);
   return {
     k,
     order: (id: number) => orders().where('o.id', '=', id).executeTakeFirst(),
@@ -43,8 +49,25 @@ export const createWorkOrderRepository = (db: Db) => {
       ) === 1,
     addHistory: (row: Insertable<WorkOrderTables['work_order_history']>) =>
       k.insertInto('work_order_history').values(row).execute(),
+    /** The history, each person by their alias now (rows keep the name written then, for removed users). */
     history: (orderId: number) =>
-      k.selectFrom('work_order_history').selectAll().where('order_id', '=', orderId).orderBy('id').execute(),
+      k
+        .selectFrom('work_order_history as wh')
+        .leftJoin('users as u', 'u.id', 'wh.user_id')
+        .select([
+          'wh.id',
+          'wh.order_id',
+          'wh.action',
+          'wh.from_state',
+          'wh.to_state',
+          'wh.user_id',
+          'wh.comment',
+          'wh.time',
+        ])
+        .select(personName('u', sql.ref('wh.user_name')).as('user_name'))
+        .where('wh.order_id', '=', orderId)
+        .orderBy('wh.id')
+        .execute(),
     files: (orderId: number) =>
       k.selectFrom('work_order_files').selectAll().where('order_id', '=', orderId).orderBy('id').execute(),
     fileByName: (file: string) =>
@@ -62,7 +85,7 @@ export const createWorkOrderRepository = (db: Db) => {
         .where('id', '=', id)
         .executeTakeFirst(),
     orderOfAlarm: (alarmId: number) =>
-      k.selectFrom('work_orders').select('id').where('alarm_id', '=', alarmId).executeTakeFirst(),
+      k.selectFrom('work_orders').select(['id', 'number']).where('alarm_id', '=', alarmId).executeTakeFirst(),
     sets: () => k.selectFrom('work_order_sets').selectAll().orderBy('id').execute(),
     putSet: async (row: SetRow) => {
       const r = await k.updateTable('work_order_sets').set(row).where('id', '=', row.id).executeTakeFirst();

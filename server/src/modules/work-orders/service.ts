@@ -79,6 +79,9 @@ const orderActions = ({ repo, now, tell, activeUser, load, onDuty, recoveredOrRe
       if (!alarm || (sites !== null && !sites.includes(alarm.device_group_id)))
         throw badRequest('workOrders.alarmNotFound', { id: body.alarm_id });
       alarmLevel = alarm.level;
+      // One order per alarm, as automatic dispatch makes: a second would split the work on one fault.
+      const existing = await repo.orderOfAlarm(body.alarm_id);
+      if (existing) throw conflict('workOrders.alarmHasOrder', { number: existing.number });
     }
     const at = now();
     // Who was on duty when the order was made, kept as it was then (the duty table may change later).

@@ -92,8 +92,10 @@ const snapBaseOf = (scene: Scene, ids: readonly string[]): { box: Rect | null; o
 export const movedGesture = (scene: Scene, g: Gesture, p: Point, mods: Modifiers): Gesture => {
   switch (g.type) {
     case 'translate': {
-      const dx = p.x - g.start.x;
-      const dy = p.y - g.start.y;
+      // Whole canvas pixels: through a zoomed view (the editor opens fitted) a screen pixel is a
+      // fraction of one, and a drag would store 200.8.
+      const dx = Math.round(p.x - g.start.x);
+      const dy = Math.round(p.y - g.start.y);
       // The bounds of the moved set and of the others, once per drag rather than once per move
       // (2 000 components made this most of a move's script).
       const snapBase = g.snapBase ?? snapBaseOf(scene, g.ids);
@@ -103,7 +105,10 @@ export const movedGesture = (scene: Scene, g: Gesture, p: Point, mods: Modifiers
       return { ...g, snapBase, dx: dx + snap.dx, dy: dy + snap.dy, guides: snap.guides };
     }
     case 'resize':
-      return { ...g, rect: resizeRect(scene.get(g.id)!, g.handle, p.x - g.start.x, p.y - g.start.y) };
+      return {
+        ...g,
+        rect: resizeRect(scene.get(g.id)!, g.handle, Math.round(p.x - g.start.x), Math.round(p.y - g.start.y)),
+      };
     case 'rotate': {
       const delta = angleAround(g.centre, p) - g.startAngle;
       // Shift turns in steps of 15°.

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { TestEditor } from './test-editor.ts';
 import {
   canvasToView,
+  fitMargin,
+  fitViewport,
   maxZoom,
   minZoom,
   panBy,
@@ -71,5 +73,33 @@ describe('viewport', () => {
     expect(te.get('a').top).toBeCloseTo(90, 9);
     expect(te.get('a').width).toBe(50);
     expect(te.editor.canvas.scale).toBe(100);
+  });
+
+  it('fits the whole canvas into the area between the panels, centred, with a margin', () => {
+    // The editor at 1366 × 768: 886 × 640 px between the 180 px list and the 300 px panel.
+    const area = { width: 886, height: 640 };
+    const canvas = { width: 1366, height: 768 };
+    const view = fitViewport(canvas, area);
+    expect(view.zoom).toBeCloseTo((886 - 2 * fitMargin) / 1366, 10);
+    const topLeft = canvasToView(view, { x: 0, y: 0 });
+    const bottomRight = canvasToView(view, { x: canvas.width, y: canvas.height });
+    // Width decides: the margins left and right are the margin; top and bottom equal and larger.
+    expect(topLeft.x).toBeCloseTo(fitMargin, 10);
+    expect(area.width - bottomRight.x).toBeCloseTo(fitMargin, 10);
+    expect(topLeft.y).toBeCloseTo(area.height - bottomRight.y, 10);
+    expect(topLeft.y).toBeGreaterThanOrEqual(fitMargin);
+  });
+
+  it('lets the height decide in a wide area, and zooms above 100 % in a large one', () => {
+    const tall = fitViewport({ width: 1000, height: 1000 }, { width: 1600, height: 532 });
+    expect(tall.zoom).toBeCloseTo(0.5, 10);
+    expect(tall).toEqual({ zoom: 0.5, x: 550, y: 16 });
+    const large = fitViewport({ width: 400, height: 300 }, { width: 1632, height: 1232 });
+    expect(large.zoom).toBeCloseTo(4, 10);
+    // Never beyond the zoom range, and no room (a view not laid out yet) is the resting view.
+    expect(fitViewport({ width: 10, height: 10 }, { width: 5000, height: 5000 }).zoom).toBe(maxZoom);
+    expect(fitViewport({ width: 100_000, height: 100 }, { width: 500, height: 500 }).zoom).toBe(minZoom);
+    expect(fitViewport({ width: 1366, height: 768 }, { width: 0, height: 0 })).toEqual(restingViewport);
+    expect(fitViewport({ width: 0, height: 768 }, { width: 800, height: 600 })).toEqual(restingViewport);
   });
 });

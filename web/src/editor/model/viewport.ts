@@ -54,3 +54,26 @@ export const panBy = (view: Viewport, dx: number, dy: number): Viewport => ({
   x: view.x + dx,
   y: view.y + dy,
 });
+
+/** Room left between a fitted canvas and the view's edges, px. */
+export const fitMargin = 16;
+
+/**
+ * The view that shows the whole canvas inside a view of `area` (the visible area between the
+ * panels), as large as it fits with `margin` px around it, centred. The zoom may exceed 100 % on a
+ * view larger than the canvas; it is clamped to the zoom range, and an area with no room left (a
+ * view not laid out yet) answers the resting view.
+ *
+ * @example fitViewport({ width: 1366, height: 768 }, { width: 886, height: 640 }) // zoom ≈ 0.625
+ */
+export const fitViewport = (
+  canvas: { width: number; height: number },
+  area: { width: number; height: number },
+  margin = fitMargin,
+): Viewport => {
+  const roomW = area.width - 2 * margin;
+  const roomH = area.height - 2 * margin;
+  if (!(roomW > 0 && roomH > 0 && canvas.width > 0 && canvas.height > 0)) return restingViewport;
+  const zoom = clampZoom(Math.min(roomW / canvas.width, roomH / canvas.height));
+  return { zoom, x: (area.width - canvas.width * zoom) / 2, y: (area.height - canvas.height * zoom) / 2 };
+};

@@ -14,3 +14,9 @@ export const operateAlarm = (alarm: Pick<AlarmRow, 'item_id' | 'status_id'>, act
   });
 
 export const confirmAllAlarms = (remarks: string) => api.call(alarmRoutes.operateAll, { body: { remarks } });
+
+/**
+ * Where "转工单" goes: the work-order page opens its new-order form prefilled from this alarm
+ * (docs/work-orders.md, "From an alarm"). The address is the one link between the two features.
+ */
+export const orderFromAlarmPath = (statusId: number) => `/work_order?index=1&from_alarm=${statusId}`;

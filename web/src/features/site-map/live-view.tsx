@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { App, Empty, Spin } from 'antd';
+import { App, Empty, Spin, theme } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -81,6 +81,7 @@ export const LivePicture = ({
   dimmed?: (record: ComponentRecord) => boolean;
 }) => {
   const { t } = useTranslation();
+  const { token } = theme.useToken();
   const picture = useQuery(pictureQuery(site, type, parent));
   useLiveWatch([site]);
   const siteNames = useSiteNames();
@@ -101,7 +102,11 @@ export const LivePicture = ({
       {picture.isPending ? (
         <Spin />
       ) : !shown ? (
-        <Empty description={t('siteMap.noPicture')} data-testid="site-map-empty" />
+        // colorTextSecondary, not Empty's own colorTextDescription (3.4 : 1 on a light theme's card).
+        <Empty
+          description={<span style={{ color: token.colorTextSecondary }}>{t('siteMap.noPicture')}</span>}
+          data-testid="site-map-empty"
+        />
       ) : (
         <SceneView
           records={shown.records}

@@ -5,11 +5,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Card, Flex, List, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { pushClient } from '../../../api/push-client.ts';
 import { formatTime } from '../../../components/time.ts';
+import { useCan } from '../../../session/permissions.ts';
 import { sounds, useAlarmNotices } from '../alarm-store.ts';
-import { alarmParamsQuery, confirmAllAlarms, operateAlarm } from '../api.ts';
+import { alarmParamsQuery, confirmAllAlarms, operateAlarm, orderFromAlarmPath } from '../api.ts';
 import { alarmSoundUrl } from '../sound.ts';
 import { RemarksDialog } from './remarks-dialog.tsx';
 
@@ -31,6 +33,8 @@ export const AlarmNotices = () => {
   // The panel opens for a new alarm; notices shown again after a reload wait behind a button.
   const [expanded, setExpanded] = useState(false);
   const [pending, setPending] = useState<{ alarm: AlarmRow | null; action: 0 | 2 } | null>(null);
+  const navigate = useNavigate();
+  const canOrder = useCan('/work_order', 'add');
 
   useEffect(() => {
     // Alarms raised while no channel was up (a reload, a reconnect) are fetched once it is ready;
@@ -208,6 +212,22 @@ export const AlarmNotices = () => {
                         >
                           {t('alarmPages.disable')}
                         </Button>,
+                        ...(canOrder
+                          ? [
+                              <Button
+                                key="o"
+                                size="small"
+                                type="link"
+                                data-testid="alarm-notice-order"
+                                onClick={() => {
+                                  setExpanded(false);
+                                  void navigate(orderFromAlarmPath(n.status_id));
+                                }}
+                              >
+                                {t('alarmPages.toWorkOrder')}
+                              </Button>,
+                            ]
+                          : []),
                       ]
                 }
               >

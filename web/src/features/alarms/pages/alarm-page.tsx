@@ -5,14 +5,14 @@ import { App, Button, Card, DatePicker, Flex, Form, Select, Space, Table, Tag } 
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { useAlarmNotices } from '../alarm-store.ts';
-import { operateAlarm } from '../api.ts';
+import { operateAlarm, orderFromAlarmPath } from '../api.ts';
 import { labelKey } from '../components/alarm-notices.tsx';
 import { RemarksDialog } from '../components/remarks-dialog.tsx';
 
@@ -45,6 +45,8 @@ export const AlarmPage = () => {
   const canDisable = useCan('/alarm', 'disable');
   const canExport = useCan('/alarm', 'export');
   const canOrders = useCan('/work_order', 'view');
+  const canAddOrder = useCan('/work_order', 'add');
+  const navigate = useNavigate();
   const shown = statusId ? { ...filters, scope: 'all' as const, status_id: statusId } : filters;
   const query = Object.fromEntries(Object.entries({ ...shown, ...paging }).filter(([, v]) => v !== undefined));
   const list = useQuery({
@@ -177,6 +179,8 @@ export const AlarmPage = () => {
         size="small"
         loading={list.isLoading}
         dataSource={list.data?.data ?? []}
+        // Wider than 1366 px with its actions (转工单 too): scroll rather than cut headers inside words.
+        scroll={{ x: 'max-content' }}
         pagination={{
           current: paging.page,
           pageSize: paging.limit,
@@ -260,6 +264,17 @@ export const AlarmPage = () => {
                 {canDisable && a.handling === 2 && (
                   <Button size="small" type="link" onClick={() => setPending({ alarm: a, action: 3 })}>
                     {t('alarmPages.enable')}
+                  </Button>
+                )}
+                {/* One order per alarm: an alarm with one links to it in the column before. */}
+                {canAddOrder && orders.isSuccess && !orderOf.has(a.status_id) && (
+                  <Button
+                    size="small"
+                    type="link"
+                    data-testid="alarm-to-work-order"
+                    onClick={() => void navigate(orderFromAlarmPath(a.status_id))}
+                  >
+                    {t('alarmPages.toWorkOrder')}
                   </Button>
                 )}
               </Flex>

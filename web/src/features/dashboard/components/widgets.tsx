@@ -5,6 +5,16 @@ import { fs } from './panel.tsx';
 
 /** The small pieces the dashboard's panels are made of: a counter, a service state, a meter, signal bars. */
 
+/**
+ * A counter label's font size: the panel's small size, or less when its longest word would not fit
+ * the cell's width (a Latin letter is at most about 0.62 em wide; a CJK character 1 em and breaks
+ * anywhere, so it counts as a word of one).
+ */
+const labelSize = (label: string) => {
+  const longest = Math.max(1, ...label.split(/\s+/).map((w) => (/[\u3000-\u9fff]/.test(w) ? 1 : w.length * 0.62)));
+  return `min(${fs.small}, ${Math.floor((92 / longest) * 10) / 10}cqi)`;
+};
+
 export const Stat = ({
   label,
   value,
@@ -28,6 +38,8 @@ export const Stat = ({
         borderRadius: token.borderRadius,
         background: token.colorFillQuaternary,
         minWidth: 0,
+        // The label's size is measured against the cell's width (cqi below).
+        containerType: 'inline-size',
       }}
     >
       <span
@@ -38,11 +50,13 @@ export const Stat = ({
       </span>
       <span
         style={{
-          fontSize: fs.small,
+          fontSize: labelSize(label),
           color: token.colorTextSecondary,
           textAlign: 'center',
-          // A label longer than its cell ("Abnormal" in English) wraps rather than being cut.
-          overflowWrap: 'anywhere',
+          // A label longer than its cell wraps between words, never inside one ("Abnorma/l" in English);
+          // a word wider than the cell makes the label smaller instead.
+          overflowWrap: 'normal',
+          wordBreak: 'normal',
           lineHeight: 1.2,
           maxWidth: '100%',
         }}

@@ -109,10 +109,10 @@ export const ArrangePage = () => {
               name="start"
               rules={[{ required: true, pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: 'HH:MM' }]}
             >
-              <Input placeholder={t('dutyUi.start')} aria-label={t('dutyUi.start')} style={{ width: 100 }} />
+              <Input placeholder={t('dutyUi.start')} aria-label={t('dutyUi.start')} style={{ width: 150 }} />
             </Form.Item>
             <Form.Item name="end" rules={[{ required: true, pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: 'HH:MM' }]}>
-              <Input placeholder={t('dutyUi.end')} aria-label={t('dutyUi.end')} style={{ width: 100 }} />
+              <Input placeholder={t('dutyUi.end')} aria-label={t('dutyUi.end')} style={{ width: 150 }} />
             </Form.Item>
             <Form.Item
               name="device_group_id"

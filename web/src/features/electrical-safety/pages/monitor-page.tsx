@@ -7,14 +7,9 @@ import { useNavigate } from 'react-router';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
 import { metersQuery, monitorQuery } from '../api.ts';
-import { fmt, issueKey, roleKey } from '../components/labels.ts';
+import { issueKey } from '../components/labels.ts';
 import { MappingDialog } from '../components/mapping-dialog.tsx';
-
-const phases = (r: MonitorRow, roles: readonly ['ua', 'ub', 'uc'] | readonly ['ia', 'ib', 'ic'], digits = 1) => (
-  <span style={{ whiteSpace: 'nowrap' }}>
-    {roles.some((k) => k in r.readings) ? roles.map((k) => fmt(r.readings[k], digits)).join(' / ') : '—'}
-  </span>
-);
+import { readingColumns, tableWidth, w } from '../components/monitor-columns.tsx';
 
 /**
  * /energy_manage/elect_monitor: every meter's latest phase values and its quality figures
@@ -75,38 +70,36 @@ export const MonitorPage = () => {
         size="small"
         loading={answer.isPending}
         dataSource={answer.data?.data ?? []}
-        scroll={{ x: 1500 }}
+        bordered
+        tableLayout="fixed"
+        scroll={{ x: tableWidth }}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
         columns={[
-          { title: t('electricalUi.site'), dataIndex: 'device_group_name', fixed: 'left', width: 120 },
-          { title: t('electricalUi.device'), dataIndex: 'device_name', fixed: 'left', width: 110 },
-          { title: `${t('electricalUi.phaseVoltages')} (V)`, render: (_, r) => phases(r, ['ua', 'ub', 'uc']) },
-          { title: `${t('electricalUi.phaseCurrents')} (A)`, render: (_, r) => phases(r, ['ia', 'ib', 'ic']) },
-          { title: `${t(roleKey('p'))} (kW)`, render: (_, r) => fmt(r.readings.p) },
           {
-            title: t('electricalUi.figures.voltage_unbalance'),
-            render: (_, r) => flagged(r, 'voltage_unbalance', `${fmt(r.figures.vuf ?? r.figures.voltage_unbalance)} %`),
+            title: t('electricalUi.site'),
+            dataIndex: 'device_group_name',
+            fixed: 'left',
+            width: w.site,
+            ellipsis: { showTitle: true },
           },
           {
-            title: t('electricalUi.figures.current_unbalance'),
-            render: (_, r) => flagged(r, 'current_unbalance', `${fmt(r.figures.current_unbalance)} %`),
+            title: t('electricalUi.device'),
+            dataIndex: 'device_name',
+            fixed: 'left',
+            width: w.device,
+            ellipsis: { showTitle: true },
           },
-          { title: t('electricalUi.figures.pf'), render: (_, r) => flagged(r, 'pf', fmt(r.figures.pf, 3)) },
-          {
-            title: t('electricalUi.figures.thd_u'),
-            render: (_, r) => flagged(r, 'thd_u', `${fmt(r.figures.thd_u)} %`),
-          },
-          {
-            title: t('electricalUi.figures.frequency'),
-            render: (_, r) => flagged(r, 'frequency', `${fmt(r.figures.frequency)} Hz`),
-          },
+          ...readingColumns(t, flagged),
           {
             title: t('electricalUi.issuesTitle'),
+            key: 'issues',
+            width: w.issues,
             render: (_, r) =>
               r.issues.length ? (
                 <Space size={4} wrap>
                   {r.issues.map((i) => (
-                    <Tag key={i} color="error">
+                    // Long names wrap inside the column rather than run past it (English).
+                    <Tag key={i} color="error" style={{ whiteSpace: 'normal', marginInlineEnd: 0 }}>
                       {t(issueKey(i))}
                     </Tag>
                   ))}
@@ -117,10 +110,11 @@ export const MonitorPage = () => {
           },
           {
             title: t('common.actions'),
+            key: 'actions',
             fixed: 'right',
-            width: 150,
+            width: w.actions,
             render: (_, r) => (
-              <Space size={0}>
+              <Space size={0} direction="vertical" align="start">
                 <Button
                   type="link"
                   size="small"

@@ -1,18 +1,13 @@
-import type { MeterCategory } from '@sitewatch/contract/energy';
-
 /**
- * The meters whose sum is a site's facility figure, as the server's PUE counts it (docs/energy.md
- * "PUE"): its incoming (`total`) meters when it has any, else all of them, site by site — adding the incoming
- * meters to the parts they feed would count the same energy twice.
+ * The rows that make up their sites' totals, as the server marks them (`in_site_total`, docs/energy.md
+ * "A site's total": a site's incoming meters, else all its meters). The rule lives on the server
+ * only; a page sums these rows and nothing else, so it shows the figure every other answer gives.
  */
-export const facilityRows = <Row extends { category: MeterCategory; device_group_id: number }>(rows: Row[]): Row[] => {
-  const sites = new Set(rows.map((r) => r.device_group_id));
-  return [...sites].flatMap((site) => {
-    const own = rows.filter((r) => r.device_group_id === site);
-    const incoming = own.filter((r) => r.category === 'total');
-    return incoming.length > 0 ? incoming : own;
-  });
-};
+export const siteTotalRows = <Row extends { in_site_total: boolean }>(rows: Row[]): Row[] =>
+  rows.filter((r) => r.in_site_total);
+
+/** A meter's name with its site's, for charts and pickers where several sites' meters share a name. */
+export const meterLabel = (r: { name: string; site_name: string }) => `${r.site_name} · ${r.name}`;
 
 /** Sums a numeric field over rows. */
 export const sumOf = <Row>(rows: Row[], pick: (r: Row) => number) => rows.reduce((a, r) => a + pick(r), 0);

@@ -7,6 +7,7 @@ import { categoryKey, type EnergyQuery, kwh, pueQuery, rankingQuery, ratio, rati
 import { EnergyChart } from '../components/energy-chart.tsx';
 import { bucketLabel, EnergyFilterBar, useEnergyFilter } from '../components/energy-filter.tsx';
 import { ExportButton } from '../components/export-button.tsx';
+import { meterLabel } from '../components/facility.ts';
 import { Load, Trend } from '../components/trend-tabs.tsx';
 
 /** Meters by consumption over the range, largest first. */
@@ -20,7 +21,7 @@ const Ranking = ({ q }: { q: EnergyQuery }) => {
       tooltip: { trigger: 'axis' },
       grid: { left: 140, right: 40, top: 10, bottom: 30 },
       xAxis: { type: 'value', name: 'kWh' },
-      yAxis: { type: 'category', data: top.map((r) => r.name) },
+      yAxis: { type: 'category', data: top.map(meterLabel) },
       series: [{ type: 'bar', data: top.map((r) => r.kwh), label: { show: true, position: 'right' } }],
     };
   }, [rows]);
@@ -38,6 +39,7 @@ const Ranking = ({ q }: { q: EnergyQuery }) => {
           pagination={{ pageSize: 15, hideOnSinglePage: true }}
           columns={[
             { title: '#', render: (_, __, i) => i + 1, width: 48 },
+            { title: t('energyUi.site'), dataIndex: 'site_name', width: 120, ellipsis: true },
             { title: t('energyUi.meters.name'), dataIndex: 'name' },
             { title: t('energyUi.meters.category'), render: (_, r) => t(categoryKey(r.category)) },
             { title: 'kWh', render: (_, r) => kwh(r.kwh), align: 'right' },

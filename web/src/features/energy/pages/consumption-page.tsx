@@ -8,6 +8,7 @@ import { categoryKey, kwh, metersQuery, usedQuery } from '../api.ts';
 import { EnergyChart } from '../components/energy-chart.tsx';
 import { bucketLabel, EnergyFilterBar, useEnergyFilter } from '../components/energy-filter.tsx';
 import { ExportButton } from '../components/export-button.tsx';
+import { meterLabel } from '../components/facility.ts';
 
 const ruleColors = { reset: 'orange', rollover: 'blue', dip: 'default', spike: 'red', gap: 'gold' } as const;
 /** Meters drawn at once: more bars than this cannot be read. */
@@ -64,7 +65,7 @@ export const ConsumptionPage = () => {
       series: shown.map((m) => {
         const byTs = new Map(m.buckets.map((b) => [b.ts, b]));
         return {
-          name: m.name,
+          name: meterLabel(m),
           type: 'bar',
           data: stamps.map((ts) => {
             const b = byTs.get(ts);
@@ -98,7 +99,7 @@ export const ConsumptionPage = () => {
               style={{ width: 220 }}
               options={(meters.data ?? [])
                 .filter((m) => !filter.site || m.device_group_id === filter.site)
-                .map((m) => ({ value: m.id, label: m.name }))}
+                .map((m) => ({ value: m.id, label: meterLabel({ name: m.name, site_name: m.device_group_name }) }))}
             />
             <ExportButton report="used" query={q} name="consumption" />
           </Flex>
@@ -134,6 +135,7 @@ export const ConsumptionPage = () => {
           ),
         }}
         columns={[
+          { title: t('energyUi.site'), dataIndex: 'site_name', width: 120, ellipsis: true },
           { title: t('energyUi.meters.name'), dataIndex: 'name' },
           { title: t('energyUi.meters.category'), render: (_, m) => t(categoryKey(m.category)) },
           { title: 'kWh', render: (_, m) => kwh(m.total_kwh), align: 'right' },

@@ -6,7 +6,7 @@ import { categoryKey, costQuery, kwh, yuan } from '../api.ts';
 import { EnergyChart } from '../components/energy-chart.tsx';
 import { bucketLabel, EnergyFilterBar, useEnergyFilter } from '../components/energy-filter.tsx';
 import { ExportButton } from '../components/export-button.tsx';
-import { facilityRows, sumOf } from '../components/facility.ts';
+import { meterLabel, siteTotalRows, sumOf } from '../components/facility.ts';
 
 /**
  * /energy_manage/cost_static: cost per meter and interval under the tariffs in force (a change of
@@ -20,10 +20,10 @@ export const CostPage = () => {
   const interval = q.interval ?? 'day';
   const cost = useQuery(costQuery(q));
   const rows = cost.data ?? [];
-  const facility = facilityRows(rows);
+  const facility = siteTotalRows(rows);
   const uncosted = sumOf(rows, (r) => r.uncosted_kwh);
   const option = useMemo(() => {
-    const billed = facilityRows(rows);
+    const billed = siteTotalRows(rows);
     const stamps = [...new Set(billed.flatMap((r) => r.buckets.map((b) => b.ts)))].sort((a, b) => a - b);
     return {
       tooltip: { trigger: 'axis' },
@@ -34,7 +34,7 @@ export const CostPage = () => {
       series: billed.map((r) => {
         const byTs = new Map(r.buckets.map((b) => [b.ts, b.cost_cents]));
         return {
-          name: r.name,
+          name: meterLabel(r),
           type: 'bar',
           stack: 'cost',
           // Fen to yuan for the axis only; the table shows the exact figures.
@@ -88,6 +88,7 @@ export const CostPage = () => {
             ),
           }}
           columns={[
+            { title: t('energyUi.site'), dataIndex: 'site_name', width: 120, ellipsis: true },
             { title: t('energyUi.meters.name'), dataIndex: 'name' },
             {
               title: t('energyUi.meters.category'),

@@ -12,8 +12,9 @@ const change = (now: number, before: number) =>
 
 /**
  * /electric_statistics (002 §2.1, energy settings): per granted site with meters of its own, this
- * month's and last month's facility energy, this month's cost and PUE, and the tariff in force now
- * (setting/electricity_statistics). A site's row counts its own meters only, so rows never overlap.
+ * month's and last month's energy, this month's cost and PUE, and the tariff in force now
+ * (setting/electricity_statistics). Each row is the site's total as every energy page shows it (the
+ * server's one rule, docs/energy.md "A site's total"), its sub-sites included.
  */
 export const ElectricStatisticsPage = () => {
   const { t } = useTranslation();

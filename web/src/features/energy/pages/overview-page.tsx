@@ -18,7 +18,7 @@ import {
 } from '../api.ts';
 import { EnergyChart } from '../components/energy-chart.tsx';
 import { bucketLabel, EnergyFilterBar, useEnergyFilter } from '../components/energy-filter.tsx';
-import { facilityRows, sumOf } from '../components/facility.ts';
+import { siteTotalRows, sumOf } from '../components/facility.ts';
 
 /**
  * /energy_survey and /energy_manage/energy_servey: a site's energy at a glance over the chosen range:
@@ -45,7 +45,7 @@ export const OverviewPage = () => {
     queryFn: () => api.call(r.activePower, { query: q.device_group_id ? { device_group_id: q.device_group_id } : {} }),
     refetchInterval: 60_000,
   });
-  const facility = facilityRows(cost.data ?? []);
+  const facility = siteTotalRows(cost.data ?? []);
   const p = pue.data;
 
   const trend = useMemo(
@@ -151,6 +151,7 @@ export const OverviewPage = () => {
               dataSource={(ranking.data ?? []).slice(0, 5)}
               columns={[
                 { title: '#', render: (_, __, i) => i + 1, width: 48 },
+                { title: t('energyUi.site'), dataIndex: 'site_name', width: 120, ellipsis: true },
                 { title: t('energyUi.meters.name'), dataIndex: 'name' },
                 { title: t('energyUi.meters.category'), render: (_, x) => t(categoryKey(x.category)) },
                 { title: 'kWh', render: (_, x) => kwh(x.kwh), align: 'right' },

@@ -93,7 +93,12 @@ export const DetailPage = () => {
           <Table<InspectedItem>
             rowKey="item_id"
             size="small"
-            pagination={false}
+            pagination={{
+              defaultPageSize: 50,
+              showSizeChanger: true,
+              pageSizeOptions: [20, 50, 100],
+              hideOnSinglePage: true,
+            }}
             dataSource={x.content}
             columns={[
               { title: t('inspectionUi.site'), dataIndex: 'device_group_name' },

@@ -93,7 +93,13 @@ export const InspectionPage = () => {
             size="small"
             loading={snapshot.isFetching}
             dataSource={snapshot.data ?? []}
-            pagination={false}
+            // A site may hold hundreds of items: 20 a page (marks are kept across pages, by item).
+            pagination={{
+              defaultPageSize: 20,
+              showSizeChanger: true,
+              pageSizeOptions: [20, 50, 100],
+              hideOnSinglePage: true,
+            }}
             columns={[
               { title: t('inspectionUi.device'), dataIndex: 'device_name' },
               { title: t('inspectionUi.item'), dataIndex: 'item_name' },

@@ -1,4 +1,5 @@
-import { Col, Form, Input } from 'antd';
+import type { ItemPurpose } from '@sitewatch/contract/monitoring';
+import { Col, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useFieldRules } from '../../../components/form-rules.ts';
 
@@ -24,5 +25,30 @@ export const ItemNameFields = ({ unitSpan = 8 }: { unitSpan?: number }) => {
         </Form.Item>
       </Col>
     </>
+  );
+};
+
+/**
+ * What an item (or the items made from a template point) measures: the heat map draws room
+ * temperatures only (docs/site-map.md "Heat map"), never a battery's or a device's internal one.
+ */
+export const ItemPurposeField = ({ span = 8 }: { span?: number }) => {
+  const { t } = useTranslation();
+  const labels: Record<ItemPurpose, string> = {
+    '': t('monitoringUi.items.purposeNone'),
+    room_temperature: t('monitoringUi.items.purposeRoomTemperature'),
+    room_humidity: t('monitoringUi.items.purposeRoomHumidity'),
+  };
+  return (
+    <Col span={span}>
+      <Form.Item
+        name="purpose"
+        label={t('monitoringUi.items.purpose')}
+        tooltip={t('monitoringUi.items.purposeHelp')}
+        initialValue=""
+      >
+        <Select options={Object.entries(labels).map(([value, label]) => ({ value, label }))} />
+      </Form.Item>
+    </Col>
   );
 };

@@ -23,6 +23,7 @@ const template = (id: number, name: string, device_count: number, builtin: boole
       name: 'Voltage',
       item_cell_name: 'ua',
       unit: 'V',
+      purpose: '',
       value_type: 1,
       threshold_min: 198,
       threshold_max: 242,

@@ -18,7 +18,7 @@ import { useCan } from '../../../session/permissions.ts';
 import { categoriesQuery } from '../api.ts';
 import { pointBody, sourceDefaults } from '../item-body.ts';
 import { templateApi } from '../template-api.ts';
-import { ItemNameFields } from './item-name-fields.tsx';
+import { ItemNameFields, ItemPurposeField } from './item-name-fields.tsx';
 import { SourceFields } from './source-fields.tsx';
 import { ValueRuleFields } from './value-rule-fields.tsx';
 
@@ -93,6 +93,7 @@ const PointForm = ({
       <FieldRules value={pointRules}>
         <Row gutter={12}>
           <ItemNameFields />
+          <ItemPurposeField />
           <ValueRuleFields thresholdSpan={6} />
         </Row>
         <SourceFields />

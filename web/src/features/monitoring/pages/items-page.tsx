@@ -12,7 +12,7 @@ import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
 import { contactGroupsQuery, devicesQuery, monitoringApi } from '../api.ts';
-import { ItemNameFields } from '../components/item-name-fields.tsx';
+import { ItemNameFields, ItemPurposeField } from '../components/item-name-fields.tsx';
 import { ActionSelect, LocationSelect } from '../components/reference-fields.tsx';
 import { SourceFields } from '../components/source-fields.tsx';
 import { NumberField, ValueRuleFields } from '../components/value-rule-fields.tsx';
@@ -91,6 +91,7 @@ const ItemFields = () => {
           <InputNumber min={0} max={6} precision={0} style={{ width: '100%' }} />
         </FormCol>
         <ItemNameFields />
+        <ItemPurposeField span={6} />
         <ValueRuleFields
           thresholdSpan={4}
           numericExtra={

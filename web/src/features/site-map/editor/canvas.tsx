@@ -118,7 +118,7 @@ export const EditorCanvas = ({
     disabled: !commandById(id).enabled(editor),
   }));
   return (
-    <ViewportFrame view={view}>
+    <ViewportFrame view={view} canvas={{ width, height }}>
       <Dropdown
         trigger={['contextMenu']}
         menu={{

@@ -1,3 +1,4 @@
+import { heatItemOf } from '@sitewatch/contract/site-map';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ComponentRecord } from '../../../editor/model/records.ts';
@@ -6,24 +7,27 @@ import { colourOf, heatPixels, legendStops, type Sensor } from './idw.ts';
 
 /** Grid cell of the field, px: fine enough under smoothing, cheap for 2 000 components. */
 const cellPx = 8;
-/** An item is a temperature when its name says so (温度, temperature, temp). */
-const temperatureItem = /温度|temperature|temp/i;
+/** Sensors the legend names one by one; the rest are counted. */
+const legendSensors = 6;
 
 /**
- * The temperature sensors of a picture: each device drawn on it (not an item list or a text bound
- * to it) whose device has a temperature item, at the centre of its picture, once per device.
+ * The room-temperature sensors of a picture: each device drawn on it (not an item list or a text
+ * bound to it) with an item whose purpose is the room temperature (`heatItemOf`: never a battery's
+ * or a device's internal temperature, whatever its name), at the centre of its picture, once per device.
  */
 export const sensorsOf = (
   records: readonly ComponentRecord[],
   live: ReadonlyMap<string, LiveState>,
-): (Sensor & { id: string; name: string })[] => {
+): (Sensor & { id: string; name: string; device: string })[] => {
   const seen = new Set<number>();
   return records.flatMap((r) => {
     if (!deviceKinds.has(r.kind) || r.device_id === null || seen.has(r.device_id)) return [];
-    const item = live.get(r.id)?.items.find((i) => temperatureItem.test(i.name));
-    if (!item) return [];
+    const state = live.get(r.id);
+    const item = state && heatItemOf(state.items);
+    if (!state || !item) return [];
     seen.add(r.device_id);
-    return [{ id: r.id, name: item.name, x: r.left + r.width / 2, y: r.top + r.height / 2, value: item.value }];
+    const device = r.label || state.device;
+    return [{ id: r.id, name: item.name, device, x: r.left + r.width / 2, y: r.top + r.height / 2, value: item.value }];
   });
 };
 
@@ -74,7 +78,7 @@ export const HeatLayer = memo(function HeatLayer({
             top: s.y,
             ...(s.value !== null ? { background: `rgb(${colourOf(s.value).join(',')})` } : {}),
           }}
-          title={s.value === null ? `${s.name}: ${t('siteMap.heat.stale')}` : s.name}
+          title={s.value === null ? `${s.device} ${s.name}: ${t('siteMap.heat.stale')}` : `${s.device} ${s.name}`}
           data-testid="heat-sensor"
         >
           {s.value === null ? '—' : `${s.value.toFixed(1)}°`}
@@ -90,7 +94,25 @@ export const HeatLayer = memo(function HeatLayer({
             </span>
           ))}
         </div>
-        {sensors.length === 0 && <div>{t('siteMap.heat.noSensors')}</div>}
+        {sensors.length === 0 ? (
+          <div>{t('siteMap.heat.noSensors')}</div>
+        ) : (
+          // Which sensors the colours come from, so that a wrong one is seen at once.
+          <div className="sm-legend-sensors" data-testid="heat-legend-sensors">
+            <div>{t('siteMap.heat.sensors')}</div>
+            {sensors.slice(0, legendSensors).map((s) => (
+              <div key={s.id} data-testid="heat-legend-sensor">
+                <span>
+                  {s.device} · {s.name}
+                </span>
+                <span>{s.value === null ? '—' : `${s.value.toFixed(1)}°`}</span>
+              </div>
+            ))}
+            {sensors.length > legendSensors && (
+              <div>{t('siteMap.heat.more', { count: sensors.length - legendSensors })}</div>
+            )}
+          </div>
+        )}
       </div>
     </div>
   );

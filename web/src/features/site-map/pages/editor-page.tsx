@@ -265,7 +265,7 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
             ))}
           </Flex>
         </Layout.Sider>
-        <Layout.Content style={{ overflow: 'hidden', padding: 0 }}>
+        <Layout.Content style={{ overflow: 'hidden', padding: 0, minWidth: 0 }}>
           <EditorCanvas
             editor={editor}
             siteName={siteName}
@@ -274,7 +274,7 @@ const Workspace = ({ site, type }: { site: number; type: number }) => {
             overlay={heat && <HeatLayer records={records} live={liveNow} canvas={editor.canvasRect} />}
           />
         </Layout.Content>
-        <Layout.Sider width={300} theme="light" style={{ overflow: 'auto', padding: 8 }}>
+        <Layout.Sider width={300} theme="light" style={{ overflow: 'auto', padding: 8 }} data-testid="editor-panel">
           <RightPanel editor={editor} site={site} />
         </Layout.Sider>
       </Layout>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Result, Space, Spin, Typography } from 'antd';
+import { Button, ConfigProvider, Flex, Result, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
@@ -13,6 +13,7 @@ import { useSession } from '../../../session/session.ts';
 import { rotationQuery } from '../api.ts';
 import { HeatLayer } from '../heat/heat-layer.tsx';
 import { LivePicture } from '../live-view.tsx';
+import { wallBackground, wallDress } from './wall-theme.ts';
 
 /**
  * The variants of the full-screen view (002 §2.1 names /fullScreen, /fullScreen1–6 and /tuoputu;
@@ -98,7 +99,7 @@ const Screen = ({ variant }: { variant: ScreenVariant }) => {
     <div
       data-testid="full-screen"
       data-site={site}
-      style={{ minHeight: '100vh', background: '#061324', color: '#e6f4ff' }}
+      style={{ minHeight: '100vh', background: wallBackground, color: '#e6f4ff' }}
     >
       <Flex justify="space-between" align="center" style={{ padding: '6px 12px' }}>
         <Typography.Title level={4} style={{ margin: 0, color: '#e6f4ff' }} data-testid="full-screen-site">
@@ -166,5 +167,10 @@ export const FullScreenPage = ({ name }: { name: keyof typeof screenVariants }) 
   if (status !== 'ready') return <Spin fullscreen />;
   if (!enableMenuList.some((url) => normalizePage(url) === 'map'))
     return <Result status="403" title={t('errors.forbidden')} />;
-  return <Screen variant={screenVariants[name]!} />;
+  // Dark on every theme: the screen's navy with the theme's light-theme texts was unreadable.
+  return (
+    <ConfigProvider theme={wallDress}>
+      <Screen variant={screenVariants[name]!} />
+    </ConfigProvider>
+  );
 };

@@ -9,6 +9,7 @@ const item = (fields: Partial<Parameters<typeof itemText>[0]>) => ({
   value: 23.456,
   unit: '°C',
   decimals: 1,
+  purpose: '' as const,
   info: '',
   alarm: false,
   ...fields,

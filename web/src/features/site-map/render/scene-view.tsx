@@ -1,6 +1,7 @@
 import { type CSSProperties, forwardRef, type ReactNode, useMemo } from 'react';
 import type { CanvasSettings, ComponentRecord } from '../../../editor/model/records.ts';
 import { ComponentView, type LiveState } from './component-view.tsx';
+import { useBackgroundTone } from './use-background-tone.ts';
 
 /**
  * The layer a record is drawn on: the background beneath everything, top-level components by their
@@ -36,17 +37,23 @@ export interface SceneViewProps {
   children?: ReactNode;
 }
 
-/** A whole picture: the canvas with every component, shared by the editor and the live views. */
+/**
+ * A whole picture: the canvas with every component, shared by the editor and the live views. Its
+ * `data-tone` (from the background image's luminance) sets the labels' default colour and halo.
+ */
 export const SceneView = forwardRef<HTMLDivElement, SceneViewProps>(function SceneView(
   { records, canvas, live, siteName, siteNames, interactive, animate, onActivate, dimmed, zoom = 1, style, children },
   ref,
 ) {
   const layers = useMemo(() => layersOf(records), [records]);
+  const background = records.find((r) => r.kind === 'Picture')?.normal_img || undefined;
+  const tone = useBackgroundTone(background);
   return (
     <div
       ref={ref}
       className="sm-scene"
       data-testid="site-scene"
+      data-tone={tone}
       style={{
         width: canvas.width,
         height: canvas.height,

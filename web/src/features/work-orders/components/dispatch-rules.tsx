@@ -33,7 +33,8 @@ const RuleForm = ({ rule, onClose }: { rule: WorkOrderSet | null | undefined; on
           device_group_ids: v.device_group_ids ?? [],
           handler_id: v.handler_id,
           reviewer_id: v.reviewer_id,
-          priority: v.priority,
+          // 0 in the form: the alarm level decides (null).
+          priority: v.priority || null,
           deadline_hours: v.deadline_hours,
           require_recovered: v.require_recovered,
           handler_on_duty: v.handler_on_duty,
@@ -49,15 +50,17 @@ const RuleForm = ({ rule, onClose }: { rule: WorkOrderSet | null | undefined; on
       form={form}
       confirmLoading={save.isPending}
       initialValues={
-        rule ?? {
-          enable: true,
-          levels: [1, 2],
-          device_group_ids: [],
-          priority: 4,
-          deadline_hours: 4,
-          require_recovered: false,
-          handler_on_duty: false,
-        }
+        rule
+          ? { ...rule, priority: rule.priority ?? 0 }
+          : {
+              enable: true,
+              levels: [1, 2],
+              device_group_ids: [],
+              priority: 0,
+              deadline_hours: 4,
+              require_recovered: false,
+              handler_on_duty: false,
+            }
       }
       onFinish={(v) => save.mutate(v)}
     >
@@ -67,7 +70,12 @@ const RuleForm = ({ rule, onClose }: { rule: WorkOrderSet | null | undefined; on
       <Form.Item name="enable" label={t('workOrderUi.rules.enable')} valuePropName="checked">
         <Switch />
       </Form.Item>
-      <Form.Item name="levels" label={t('workOrderUi.rules.levels')} rules={[{ required: true }]}>
+      <Form.Item
+        name="levels"
+        label={t('workOrderUi.rules.levels')}
+        rules={[{ required: true }]}
+        normalize={(v: number[]) => [...v].sort((a, b) => a - b)}
+      >
         <Select mode="multiple" options={[1, 2, 3, 4, 5].map((l) => ({ value: l, label: level(l).name }))} />
       </Form.Item>
       <Form.Item
@@ -93,7 +101,7 @@ const RuleForm = ({ rule, onClose }: { rule: WorkOrderSet | null | undefined; on
         <Switch />
       </Form.Item>
       <PersonItem name="reviewer_id" label={t('workOrderUi.reviewer')} />
-      <PriorityItem />
+      <PriorityItem byLevel />
       <DeadlineItem />
       <Form.Item
         name="require_recovered"
@@ -149,7 +157,8 @@ export const DispatchRules = ({ open, onClose }: { open: boolean; onClose: () =>
             },
             {
               title: t('workOrderUi.rules.levels'),
-              render: (_, s) => s.levels.map((l) => <LevelTag key={l} level={l} />),
+              // By level, most severe first, not in the order they were ticked.
+              render: (_, s) => [...s.levels].sort((a, b) => a - b).map((l) => <LevelTag key={l} level={l} />),
             },
             {
               title: t('workOrderUi.rules.sites'),
@@ -166,7 +175,11 @@ export const DispatchRules = ({ open, onClose }: { open: boolean; onClose: () =>
                   : name(s.handler_id),
             },
             { title: t('workOrderUi.reviewer'), render: (_, s) => name(s.reviewer_id) },
-            { title: t('workOrderUi.priority'), render: (_, s) => t(priorityKey(s.priority)) },
+            {
+              title: t('workOrderUi.priority'),
+              render: (_, s) =>
+                s.priority === null ? t('workOrderUi.rules.priorityByLevel') : t(priorityKey(s.priority)),
+            },
             { title: t('workOrderUi.deadlineHours'), dataIndex: 'deadline_hours' },
             {
               title: t('workOrderUi.rules.requireRecoveredShort'),

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
+import { LevelTag } from '../../../components/levels.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { historyKey, priorityKey, stateKey, uploadAttachment, workOrderKeys } from '../api.ts';
 import { DeadlineItem, PersonItem, PriorityItem, useSucceeded } from './order-fields.tsx';
@@ -16,8 +17,28 @@ export const StateTag = ({ state }: { state: number }) => {
   return <Tag color={stateColors[state]}>{t(stateKey(state))}</Tag>;
 };
 
-/** New order (self-dispatch when the handler is oneself) or edit of one, by its creator. */
-export const OrderForm = ({ order, onClose }: { order: WorkOrderRow | null | undefined; onClose: () => void }) => {
+/** What a new order made from an alarm ("转工单") starts with, and the alarm it is linked to. */
+export interface OrderPrefill {
+  alarm_id: number;
+  alarm_level: number;
+  device_group_id: number;
+  description: string;
+  priority: number;
+}
+
+/**
+ * New order (self-dispatch when the handler is oneself), one made from an alarm (`from`), or edit of
+ * one, by its creator.
+ */
+export const OrderForm = ({
+  order,
+  from,
+  onClose,
+}: {
+  order: WorkOrderRow | null | undefined;
+  from?: OrderPrefill | undefined;
+  onClose: () => void;
+}) => {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const saved = useSucceeded('workOrderUi.saved', workOrderKeys.all, onClose);
@@ -29,11 +50,11 @@ export const OrderForm = ({ order, onClose }: { order: WorkOrderRow | null | und
         handler_id: v.handler_id as number,
         reviewer_id: v.reviewer_id as number,
         deadline_hours: v.deadline_hours as number,
-        device_group_id: order?.device_group_id ?? null,
+        device_group_id: order ? order.device_group_id : (from?.device_group_id ?? null),
       };
       return order
         ? api.call(r.act, { params: { id: order.id }, body: { action: 'edit', ...body } })
-        : api.call(r.create, { body: { ...body, alarm_id: null } });
+        : api.call(r.create, { body: { ...body, alarm_id: from?.alarm_id ?? null } });
     },
     onSuccess: saved,
   });
@@ -44,9 +65,22 @@ export const OrderForm = ({ order, onClose }: { order: WorkOrderRow | null | und
       onCancel={onClose}
       form={form}
       confirmLoading={save.isPending}
-      initialValues={order ?? { priority: 2, deadline_hours: 24 }}
+      initialValues={
+        order ??
+        (from
+          ? { description: from.description, priority: from.priority, deadline_hours: 24 }
+          : { priority: 2, deadline_hours: 24 })
+      }
       onFinish={(v) => save.mutate(v)}
     >
+      {!order && from && (
+        <Form.Item label={t('workOrderUi.alarm')}>
+          <Space data-testid="work-order-form-alarm">
+            <span>#{from.alarm_id}</span>
+            <LevelTag level={from.alarm_level} />
+          </Space>
+        </Form.Item>
+      )}
       <Form.Item name="description" label={t('workOrderUi.description')} rules={[{ required: true, whitespace: true }]}>
         <Input.TextArea rows={3} maxLength={2000} />
       </Form.Item>
@@ -214,8 +248,14 @@ export const OrderDetail = ({ id, onClose }: { id: number | null; onClose: () =>
             {o.alarm_id !== null && (
               <Descriptions.Item label={t('workOrderUi.alarm')} span={2}>
                 <Link to={`/alarm?status_id=${o.alarm_id}`} data-testid="work-order-alarm">
-                  #{o.alarm_id} ({t('workOrderUi.level')} {o.alarm_level})
+                  #{o.alarm_id}
                 </Link>
+                {o.alarm_level !== null && (
+                  <>
+                    {' '}
+                    <LevelTag level={o.alarm_level} />
+                  </>
+                )}
               </Descriptions.Item>
             )}
             {o.on_duty !== '' && (

@@ -17,12 +17,24 @@ export const PersonItem = ({ name, label, except }: { name: string; label: strin
   );
 };
 
-/** The priority (1 most urgent to 5) and the hours to finish in, which an order and a dispatch rule both have. */
-export const PriorityItem = () => {
+/**
+ * The priority (5 urgent to 1 low), which an order and a dispatch rule both have; a rule may leave it to
+ * the alarm's level (`byLevel`: the choice 0, sent as null).
+ */
+export const PriorityItem = ({ byLevel = false }: { byLevel?: boolean }) => {
   const { t } = useTranslation();
+  const options = [5, 4, 3, 2, 1].map((p) => ({ value: p, label: t(priorityKey(p)) }));
   return (
-    <Form.Item name="priority" label={t('workOrderUi.priority')} rules={[{ required: true }]}>
-      <Select options={[1, 2, 3, 4, 5].map((p) => ({ value: p, label: t(priorityKey(p)) }))} />
+    <Form.Item
+      name="priority"
+      label={t('workOrderUi.priority')}
+      rules={[{ required: true }]}
+      extra={byLevel ? t('workOrderUi.rules.priorityByLevelHint') : undefined}
+    >
+      <Select
+        data-testid="work-order-priority"
+        options={byLevel ? [{ value: 0, label: t('workOrderUi.rules.priorityByLevel') }, ...options] : options}
+      />
     </Form.Item>
   );
 };

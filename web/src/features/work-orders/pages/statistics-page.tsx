@@ -45,10 +45,14 @@ export const StatisticsPage = () => {
       // Drawn at once: a picture of the page shows its figures, not a pie half swept.
       animation: false,
       tooltip: {},
+      // Named slices and a legend: the states are told apart by name, not only by colour.
+      legend: { type: 'scroll', bottom: 0 },
       series: [
         {
           type: 'pie',
-          radius: '65%',
+          radius: '55%',
+          center: ['50%', '45%'],
+          label: { formatter: '{b}: {c}' },
           data: s.by_state.filter((x) => x.count > 0).map((x) => ({ name: t(stateKey(x.key)), value: x.count })),
         },
       ],

@@ -1,4 +1,10 @@
-import { workOrderRoutes as r, type WorkOrderRow } from '@sitewatch/contract/work-orders';
+import { alarmRoutes } from '@sitewatch/contract/alarms';
+import {
+  alarmOrderDescription,
+  priorityForLevel,
+  workOrderRoutes as r,
+  type WorkOrderRow,
+} from '@sitewatch/contract/work-orders';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Select, Space, Table, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
@@ -9,7 +15,29 @@ import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { priorityKey, stateKey, workOrderKeys } from '../api.ts';
 import { DispatchRules } from '../components/dispatch-rules.tsx';
-import { OrderDetail, OrderForm, StateTag } from '../components/order-dialogs.tsx';
+import { OrderDetail, OrderForm, type OrderPrefill, StateTag } from '../components/order-dialogs.tsx';
+
+/**
+ * "转工单" of an alarm row or notice comes here as `?from_alarm=<alarm id>`: the new-order form opens
+ * prefilled from that alarm (site, its text, the priority its level maps to) and linked to it.
+ */
+const useOrderFromAlarm = (alarmId: number | undefined): OrderPrefill | undefined => {
+  const alarm = useQuery({
+    queryKey: ['alarms', 'list', 'for-order', alarmId],
+    queryFn: () => api.call(alarmRoutes.review, { query: { scope: 'all', status_id: alarmId!, page: 1, limit: 1 } }),
+    enabled: alarmId !== undefined,
+  });
+  const a = alarm.data?.data[0];
+  return a
+    ? {
+        alarm_id: a.status_id,
+        alarm_level: a.level,
+        device_group_id: a.device_group_id,
+        description: alarmOrderDescription(a),
+        priority: priorityForLevel(a.level),
+      }
+    : undefined;
+};
 
 /** /work_order (002 §2.1): tabs by `index`, the state filter by `state` (the bell opens index=0&state=1). */
 export const WorkOrderPage = () => {
@@ -26,6 +54,13 @@ export const WorkOrderPage = () => {
     if (idParam) setOpen(Number(idParam));
   }, [idParam]);
   const [creating, setCreating] = useState<null | undefined>(undefined);
+  const fromAlarm = Number(params.get('from_alarm')) || undefined;
+  const prefill = useOrderFromAlarm(fromAlarm);
+  const closeFromAlarm = () => {
+    const p = new URLSearchParams(params);
+    p.delete('from_alarm');
+    setParams(p);
+  };
   const [rules, setRules] = useState(false);
   // The dispatch rules are the page's edit function (migration 0019).
   const canRules = useCan('/work_order', 'edit');
@@ -95,6 +130,7 @@ export const WorkOrderPage = () => {
       />
       <OrderDetail id={open} onClose={() => setOpen(null)} />
       <OrderForm order={creating} onClose={() => setCreating(undefined)} />
+      {prefill && <OrderForm order={null} from={prefill} onClose={closeFromAlarm} />}
       <DispatchRules open={rules} onClose={() => setRules(false)} />
     </Card>
   );
