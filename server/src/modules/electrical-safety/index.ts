@@ -137,7 +137,7 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
         {
           module: 'setting/power_safety_settings',
           action: 'update',
-          target: 'power_safety',
+          target: '',
           success: true,
           ...(body.new_password ? { detail: { code: 'passwordChanged' } } : {}),
         },

@@ -90,7 +90,9 @@ export const registerAuditTrail = (app: FastifyInstance, audit: AuditLog) => {
     if (!action || module === null || reply.statusCode >= 400 || !request.principal || audit.wrote(request)) return;
     const params = (request.params ?? {}) as Record<string, unknown>;
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const target = params.id ?? params.code ?? (typeof body.name === 'string' ? body.name : '');
+    // The record's name where the request gives it (a person reads names, and a category's code is a
+    // code), else its id.
+    const target = typeof body.name === 'string' && body.name ? body.name : (params.id ?? params.code ?? '');
     // Every code the trail can write is named (server/test/operation-log-names.int.test.ts).
     await audit
       .write({ module: module as OperationLogModule, action, target: String(target), success: true }, request)
