@@ -42,6 +42,11 @@ describe('the operation log codes', () => {
     });
     expect(en.detail(refused)).toBe('1: Unsupported content type: x');
     expect(zh.detail('42.5')).toBe('42.5');
-    expect(zh.detail('password reset')).toBe('password reset');
+    expect(zh.detail('a reason someone typed')).toBe('a reason someone typed');
+    // Rows written before details were coded read in the reader's language too.
+    expect(zh.detail('password reset')).toBe('已重置密码');
+    expect(zh.detail('12 rows')).toBe('12 条');
+    expect(zh.detail('ldap: wrong user name or password')).toBe('LDAP：用户名或密码错误');
+    expect(en.detail('1: wrong password')).toBe('1: wrong operation password');
   });
 });

@@ -194,16 +194,42 @@ export type OperationLogDetail =
 export const encodeOperationLogDetail = (detail: OperationLogDetail | undefined): string =>
   detail === undefined ? '' : typeof detail === 'string' ? detail : JSON.stringify(detail);
 
-/** A stored detail read back: its code and parameters, or null for data (and rows written before codes). */
-export const decodeOperationLogDetail = (
-  text: string,
-): { code: OperationLogDetailCode; params: Record<string, string | number> } | null => {
+type Decoded = { code: OperationLogDetailCode; params: Record<string, string | number> };
+
+/** The English details rows held before details were coded, read as the codes they meant. */
+const legacyDetails: [RegExp, (m: RegExpMatchArray) => Decoded][] = [
+  [/^password change required$/, () => ({ code: 'passwordChangeRequired', params: {} })],
+  [/^locked$/, () => ({ code: 'accountLocked', params: {} })],
+  [/^auto$/, () => ({ code: 'autoLock', params: {} })],
+  [/^wrong user name or password$/, () => ({ code: 'wrongPassword', params: {} })],
+  [/^ldap: wrong user name or password$/, () => ({ code: 'wrongPasswordVia', params: { via: 'LDAP' } })],
+  [/^ldap$/, () => ({ code: 'via', params: { via: 'LDAP' } })],
+  [/^ldap: not imported$/, () => ({ code: 'ldapNotImported', params: {} })],
+  [/^old password wrong$/, () => ({ code: 'oldPasswordWrong', params: {} })],
+  [/^password changed$/, () => ({ code: 'passwordChanged', params: {} })],
+  [/^password reset$/, () => ({ code: 'passwordReset', params: {} })],
+  [/^(\d+) rows$/, (m) => ({ code: 'rows', params: { count: Number(m[1]) } })],
+  [/^since (\d+)$/, (m) => ({ code: 'countingSince', params: { time: Number(m[1]) } })],
+  [/^expires in (\d+) days$/, (m) => ({ code: 'tokenExpires', params: { days: Number(m[1]) } })],
+  [/^expires in (\d+) days, read-only$/, (m) => ({ code: 'tokenExpiresReadOnly', params: { days: Number(m[1]) } })],
+  [/^([-\d.]+): wrong password$/, (m) => ({ code: 'switchWrongPassword', params: { value: m[1] ?? '' } })],
+];
+
+/**
+ * A stored detail read back: its code and parameters, or null for data. A row written before
+ * details were coded is read by its English text where it is one of the texts writers used.
+ */
+export const decodeOperationLogDetail = (text: string): Decoded | null => {
+  for (const [pattern, decoded] of legacyDetails) {
+    const match = text.match(pattern);
+    if (match) return decoded(match);
+  }
   if (!text.startsWith('{"code":')) return null;
   try {
     const value = JSON.parse(text) as { code?: unknown; params?: unknown };
     if (!(operationLogDetailCodes as readonly unknown[]).includes(value.code)) return null;
     const params = value.params && typeof value.params === 'object' ? value.params : {};
-    return { code: value.code as OperationLogDetailCode, params: params as Record<string, string | number> };
+    return { code: value.code as OperationLogDetailCode, params: params as Decoded['params'] };
   } catch {
     return null;
   }
