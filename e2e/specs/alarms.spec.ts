@@ -1,4 +1,5 @@
 import { adminPassword, createUser, loginToConsole } from '../fixtures/product.ts';
+import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { addReading, adminApi, createDevice, createSite } from '../fixtures/stage.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { Alarms } from '../pages/alarms.ts';
@@ -56,6 +57,7 @@ test('a value crosses a threshold: pop-up, sound and bell at once; confirming st
   const row = await alarms.row('机柜温度');
   await expect(row).toContainText('已确认');
   await expect(row).toContainText('已到场处理');
+  await expectNoRawKeys(page, 'the alarm list');
   await page.screenshot({ path: test.info().outputPath('alarm-page.png') });
 
   // The value comes back to 20 ℃: the alarm closes and the bell count falls back.
@@ -131,5 +133,6 @@ test('a user without the site sees none of its alarms; the alarm settings pages 
   await contact.fill({ 名称: '值班员甲', 邮箱: 'duty-a@example.com' });
   await contact.ok();
   await expect(page.getByRole('cell', { name: '值班员甲' })).toBeVisible();
+  await expectNoRawKeys(page, 'the contacts');
   await page.screenshot({ path: test.info().outputPath('contacts.png') });
 });

@@ -36,7 +36,7 @@ test('a device from /station: overview, live details with a setpoint write, its 
   const overview = view.getByTestId('device-overview');
   await expect(overview.getByText('北京总部机房').first()).toBeVisible();
   await expect(overview.getByText('UPS-01')).toBeVisible();
-  await expect(overview.getByText('simulator')).toBeVisible();
+  await expect(overview.getByText('模拟器')).toBeVisible();
   await expect(overview.getByTestId('device-state')).toHaveText(/正常|异常|未知|未就绪/);
   await expect(overview.getByText('监控项统计')).toBeVisible();
   await expect(overview.getByTestId('count-total')).toContainText(String(phases.length));

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createUser, resetAdminLanguage, signInAsAdmin, signInWithToken, tokenOf } from '../fixtures/product.ts';
+import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { addReading, adminApi, createDevice, createSite } from '../fixtures/stage.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { Handover } from '../pages/duty.ts';
@@ -23,6 +24,7 @@ test('an inspection walks a site, captures its live values, and its report is re
   await inspection.walk('巡检机房');
   await expect(inspection.row('回风温度')).toContainText('23 ℃', { timeout: 20_000 });
   await page.getByRole('textbox', { name: '巡检总结' }).fill('机房巡检：空调运行正常');
+  await expectNoRawKeys(page, 'the inspection (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'inspection-main-zh_cn.png'), fullPage: true });
   await inspection.submit('机房巡检：空调运行正常');
 
@@ -42,15 +44,18 @@ test('an inspection walks a site, captures its live values, and its report is re
   const records = page.getByTestId('inspection-records');
   await page.getByText('全部', { exact: true }).click();
   await expect(records.locator('tbody tr').first()).toContainText('已通过');
+  await expectNoRawKeys(page, 'the inspection records (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'inspection-record-zh_cn.png'), fullPage: true });
 
   await new Shell(page).language('English');
   await expect(records).toContainText('Inspection records');
   await page.getByText('All', { exact: true }).click();
   await expect(records.locator('tbody tr').first()).toContainText('Passed');
+  await expectNoRawKeys(page, 'the inspection records (en_us)');
   await page.screenshot({ path: path.join(shots, 'inspection-record-en_us.png'), fullPage: true });
   await records.getByRole('button', { name: 'Open', exact: true }).first().click();
   await expect(inspection.status).toHaveText('Passed');
+  await expectNoRawKeys(page, 'an inspection report (en_us)');
   await page.screenshot({ path: path.join(shots, 'inspection-detail-en_us.png'), fullPage: true });
 });
 
@@ -84,6 +89,7 @@ test('a duty roster is generated and a handover is confirmed by its successor', 
   const arrange = page.getByTestId('duty-arrange');
   await expect(arrange.locator('tr', { hasText: '白班' })).toContainText('张工');
   await expect(arrange.locator('tr', { hasText: '夜班' })).toContainText('李工');
+  await expectNoRawKeys(page, 'the duty roster (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'duty-arrange-zh_cn.png'), fullPage: true });
 
   const handover = await new Handover(page).goto();
@@ -92,6 +98,7 @@ test('a duty roster is generated and a handover is confirmed by its successor', 
   await expect(record).toContainText('待接班人确认');
   // The shifter cannot confirm it: only the successor sees the button.
   await expect(record.getByRole('button', { name: '确认接班' })).toHaveCount(0);
+  await expectNoRawKeys(page, 'the handover (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'duty-handover-zh_cn.png'), fullPage: true });
 
   const next = await freshPage();
@@ -103,9 +110,11 @@ test('a duty roster is generated and a handover is confirmed by its successor', 
   await page.reload();
   await new Shell(page).language('English');
   await expect(handover.record('UPS')).toContainText('Confirmed');
+  await expectNoRawKeys(page, 'the handover (en_us)');
   await page.screenshot({ path: path.join(shots, 'duty-handover-en_us.png'), fullPage: true });
   await page.goto('/duty_manage/duty_arrange');
   await expect(page.getByTestId('duty-arrange')).toContainText('Duty table');
+  await expectNoRawKeys(page, 'the duty roster (en_us)');
   await page.screenshot({ path: path.join(shots, 'duty-arrange-en_us.png'), fullPage: true });
   expect(successor).toBeGreaterThan(1);
 });

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { resetAdminLanguage, signInAsAdmin, withDb } from '../fixtures/product.ts';
+import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { adminApi, createSite } from '../fixtures/stage.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { Energy } from '../pages/energy.ts';
@@ -112,6 +113,7 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await openList(page).locator('.ant-select-item-option[title="8月"]').click();
   await page.keyboard.press('Escape');
   await expect(form.getByTestId('slot-row')).toHaveCount(4);
+  await expectNoRawKeys(page, 'the tariffs (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'energy-tariff-zh_cn.png') });
   await dialog.save();
   await expect(page.getByRole('row', { name: /峰谷阶梯/ })).toBeVisible();
@@ -142,6 +144,7 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await expect(incomingRow).toContainText(text);
   // Meters of several sites can share a name (issue 38): each row says its site.
   await expect(incomingRow.getByRole('cell', { name: '能耗机房' })).toBeVisible();
+  await expectNoRawKeys(page, 'the cost (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'energy-cost-zh_cn.png'), fullPage: true });
   // The same as the server's xlsx workbook.
   const download = page.waitForEvent('download');
@@ -172,12 +175,14 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   for (const period of ['valley', 'peak'])
     await expect(page.getByTestId(`time-share-${period}`).locator('.ant-statistic-content-value')).toHaveText(/[1-9]/);
   await expect(page.getByTestId('time-share-sharp').locator('.ant-statistic-content-value')).toHaveText('0');
+  await expectNoRawKeys(page, 'the time shares (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'energy-time-share-zh_cn.png'), fullPage: true });
 
   // The site at a glance, from the monitoring menu.
   await energy.show('/energy_survey', '能耗机房');
   await expect(page.getByTestId('overview-pue').locator('.ant-statistic-content-value')).toHaveText('1.50');
   await expect(page.getByTestId('overview-cost').locator('.ant-statistic-content-value')).toHaveText(text);
+  await expectNoRawKeys(page, 'the energy overview (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'energy-overview-zh_cn.png'), fullPage: true });
   // Every site's month beside the last, with its tariff in force; its bill is the cost page's for the
   // same month: the incoming meter's alone (issue 38: the meters beneath it were added to it).
@@ -222,8 +227,10 @@ test('meters and a stair + time-share tariff configured, a site’s cost and PUE
   await page.screenshot({ path: path.join(shots, 'energy-pue-en_us.png'), fullPage: true });
   await energy.show('/energy_manage/cost_static', '能耗机房', 'Last 7 days');
   await expect(page.getByTestId('cost-total')).toContainText(text);
+  await expectNoRawKeys(page, 'the cost (en_us)');
   await page.screenshot({ path: path.join(shots, 'energy-cost-en_us.png'), fullPage: true });
   await page.goto('/setting_energy');
   await expect(page.getByRole('row', { name: /A1 IT 负载/ }).getByText('PUE category 1 · UPS output')).toBeVisible();
+  await expectNoRawKeys(page, 'the meters (en_us)');
   await page.screenshot({ path: path.join(shots, 'energy-meters-en_us.png'), fullPage: true });
 });

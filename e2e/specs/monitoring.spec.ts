@@ -1,4 +1,5 @@
 import { adminHeaders } from '../fixtures/product.ts';
+import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { LoginPage } from '../pages/login.ts';
 import { ResourceList } from '../pages/resource-list.ts';
@@ -46,10 +47,12 @@ test('the station page shows the demo estate with live values, and sites refuse 
 
   const devices = await new ResourceList(page, '/setting_device_mange').goto();
   await expect(devices.cell('UPS-01')).toBeVisible();
+  await expectNoRawKeys(page, 'the device list');
   await page.screenshot({ path: test.info().outputPath('devices-zh_cn.png') });
 
   const items = await new ResourceList(page, '/setting_items').goto();
   await expect(items.cell('A相输入电压')).toBeVisible();
+  await expectNoRawKeys(page, 'the item list');
   await page.screenshot({ path: test.info().outputPath('items-zh_cn.png') });
   // Edit one item: the form shows how it is read and saves through the contract's rules.
   const itemDialog = await items.edit('A相输入电压');
@@ -57,6 +60,7 @@ test('the station page shows the demo estate with live values, and sites refuse 
   await itemDialog.fill({ 阈值最大值: '100', 阈值最小值: '200' });
   await itemDialog.ok();
   await itemDialog.expectRefused('最大值不能小于最小值');
+  await expectNoRawKeys(page, 'the item editor');
   await page.screenshot({ path: test.info().outputPath('item-dialog-zh_cn.png') });
   await itemDialog.fill({ 阈值最小值: '90' });
   // The level is chosen by its name.

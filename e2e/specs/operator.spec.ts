@@ -6,6 +6,7 @@ import {
   resetAdminLanguage,
   withDb,
 } from '../fixtures/product.ts';
+import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { addTemperature, createDevice, createSite, createStage, removeStage, type Stage } from '../fixtures/stage.ts';
 import { type APIRequestContext, expect, type Page, test } from '../fixtures/test.ts';
 import { Shell } from '../pages/shell.ts';
@@ -180,12 +181,14 @@ test('logs name their codes: the operation log’s modules and actions, the alar
   const signIns = page.getByRole('row').filter({ hasText: '登录认证' });
   await expect(signIns.first()).toContainText('登录');
   await expect(page.getByRole('cell', { name: 'auth', exact: true })).toHaveCount(0);
+  await expectNoRawKeys(page, 'the operation log');
   await page.screenshot({ path: test.info().outputPath('operation-log-zh_cn.png') });
   await page.goto('/system_log_alarm');
   const raised = page.getByRole('row').filter({ hasText: '日志温度' }).filter({ hasText: '产生告警' });
   await expect(raised.first()).toBeVisible({ timeout: 15_000 });
   await expect(raised.first()).toContainText('异常');
   await expect(page.getByRole('cell', { name: 'raise', exact: true })).toHaveCount(0);
+  await expectNoRawKeys(page, 'the alarm log');
   await page.screenshot({ path: test.info().outputPath('alarm-log-zh_cn.png') });
 });
 

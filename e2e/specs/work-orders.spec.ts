@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createUser, resetAdminLanguage, signInAsAdmin } from '../fixtures/product.ts';
+import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { addReading, adminApi, createDevice, createSite } from '../fixtures/stage.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { openList } from '../pages/pickers.ts';
@@ -47,6 +48,7 @@ test('a new order reaches the handler’s bell by push; received, photographed, 
   await expect(order.detail).toContainText('待审核');
   await order.pass();
   await expect(orders.count).toHaveCount(0);
+  await expectNoRawKeys(page, 'a work order (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'work-order-detail-zh_cn.png') });
 
   await page.goto('/workorder_statistics');
@@ -59,6 +61,7 @@ test('a new order reaches the handler’s bell by push; received, photographed, 
   await page.goto('/work_order?index=0');
   await expect(page.getByRole('tab', { name: 'To handle' })).toBeVisible();
   await expect(page.getByText('Passed')).toBeVisible();
+  await expectNoRawKeys(page, 'the work orders (en_us)');
   await page.screenshot({ path: path.join(shots, 'work-order-list-en_us.png'), fullPage: true });
 });
 
@@ -120,6 +123,7 @@ test('a dispatch rule turns an alarm into an order in the handler’s bell; the 
   const row = page.getByRole('row').filter({ hasText: '送风温度' });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('alarm-work-order')).toHaveText(number);
+  await expectNoRawKeys(page, 'an alarm’s work order (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'alarm-work-order-zh_cn.png') });
   await row.getByTestId('alarm-work-order').click();
   await expect(page).toHaveURL(/\/work_order\?index=3&id=\d+/);
@@ -143,6 +147,7 @@ test('a dispatch rule turns an alarm into an order in the handler’s bell; the 
   await page.goto(alarmUrl.pathname + alarmUrl.search);
   await expect(page.getByRole('columnheader', { name: 'Work order' })).toBeVisible();
   await expect(page.getByTestId('alarm-work-order')).toHaveText(number);
+  await expectNoRawKeys(page, 'an alarm’s work order (en_us)');
   await page.screenshot({ path: path.join(shots, 'alarm-work-order-en_us.png') });
   await page.goto('/work_order?index=3');
   await page.getByTestId('dispatch-rules-open').click();
@@ -195,6 +200,7 @@ test('one order is returned by its handler, another is transferred to a colleagu
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await page.goto('/work_order?index=1');
   await expect(orders.row('UPS 电池巡检')).toContainText('Returned');
+  await expectNoRawKeys(page, 'a transferred work order (en_us)');
   await page.screenshot({ path: path.join(shots, 'work-order-transferred-en_us.png'), fullPage: true });
 });
 

@@ -225,8 +225,12 @@ describeEachDatabase('home dashboard and overview', (dialect) => {
     const cleared = await call('PUT', 'overview/alarm_count_clear', 'admin-token', {});
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.since).toBeGreaterThan(0);
-    const log = await k.selectFrom('operation_logs').selectAll().where('module', '=', 'dashboard').execute();
-    expect(log.map((r) => [r.action, r.target, r.user_name])).toEqual([['clear', 'alarm_count', 'admin']]);
+    const log = await k
+      .selectFrom('operation_logs')
+      .selectAll()
+      .where('module', '=', 'overview/alarm_count_clear')
+      .execute();
+    expect(log.map((r) => [r.action, r.target, r.user_name])).toEqual([['clear', '', 'admin']]);
     const empty = await call('GET', 'overview/alarm_count');
     expect(empty.body.data).toEqual({ total: 0, data: [], since: cleared.body.data.since });
     // Alarms raised after the clear count again, even within the same second.

@@ -1,4 +1,5 @@
 import { electricalSafetyMenus as menus } from '@sitewatch/contract/electrical-safety';
+import { encodeOperationLogDetail } from '@sitewatch/contract/operation-log';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { modbusTcpDriver } from '../src/collector/drivers/modbus-tcp.ts';
 import { unbalance } from '../src/modules/energy/quality.ts';
@@ -366,7 +367,13 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     expect((await op({ item_id: items.get('mb.P'), value: 1, password: enc(password) })).statusCode).toBe(404);
     await t.sitewatch.settled();
     expect(peer.coils[0]).toBe(false);
-    expect(await logRows()).toEqual([{ result: 0, detail: '1: wrong password', user_name: 'es-operator' }]);
+    expect(await logRows()).toEqual([
+      {
+        result: 0,
+        detail: encodeOperationLogDetail({ code: 'switchWrongPassword', params: { value: '1' } }),
+        user_name: 'es-operator',
+      },
+    ]);
 
     const done = await op({ ...close, password: enc(password) });
     expect(done.statusCode, done.body).toBe(200);

@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { defaultLoginSafe, type LoginSafeConfig } from '@sitewatch/contract/auth';
 import { defaultLdapConfig, type LdapSettingsInput } from '@sitewatch/contract/ldap';
+import { encodeOperationLogDetail } from '@sitewatch/contract/operation-log';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { builtInDefaults } from '../src/modules/global-config/index.ts';
@@ -336,7 +337,11 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
       .where('action', '=', 'login')
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
-    expect(log).toMatchObject({ module: 'auth', result: 1, detail: 'ldap' });
+    expect(log).toMatchObject({
+      module: 'auth',
+      result: 1,
+      detail: encodeOperationLogDetail({ code: 'via', params: { via: 'LDAP' } }),
+    });
     // The directory's password is not a local password.
     expect((await postLogin(t.app, 'alice', 'Alice-Dir-Pass-1')).json().code).toBe(40100);
     // Over StartTLS too (the user's own bind upgrades its connection as well).
@@ -408,7 +413,11 @@ describeEachDatabase('LDAP settings, directory users, import and login', (dialec
       .where('target', '=', 'bob')
       .where('result', '=', 0)
       .execute();
-    expect(failures.filter((l) => l.detail === 'ldap: wrong user name or password').length).toBe(3);
+    expect(
+      failures.filter(
+        (l) => l.detail === encodeOperationLogDetail({ code: 'wrongPasswordVia', params: { via: 'LDAP' } }),
+      ).length,
+    ).toBe(3);
     await setLoginSafe({ auto_lock: { enabled: false, period_minutes: 30, attempts: 5 } });
   });
 

@@ -1,4 +1,5 @@
 import { defaultLoginSafe } from '@sitewatch/contract/auth';
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { useTestApp } from './helpers/build-app.ts';
@@ -311,6 +312,22 @@ describeEachDatabase('users, roles, groups, security', (dialect) => {
     });
     expect(xlsx.headers['content-type']).toContain('spreadsheetml');
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // One module by name is asked for with all its codes; the export names modules in the caller's language.
+    const named = await ok(await call('GET', 'operation_record?limit=100&module=users,setting/users'));
+    expect(named.total).toBe(log.total);
+    const english = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/operation_record/export?module=users',
+      headers: { ...admin, 'accept-language': 'en_us' },
+    });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(english.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.getRow(1).getCell(4).value).toBe('Module');
+    expect([sheet.getRow(2).getCell(4).value, sheet.getRow(2).getCell(5).value]).toEqual([
+      'Users',
+      expect.stringMatching(/^(Create|Update|Delete)$/),
+    ]);
     const wrong = await call('DELETE', 'operation_record', { verify_password: encryptFor(key, 'nope') });
     expect(wrong.json()).toMatchObject({ code: 40000, message: '密码错误，请重新输入！' });
     expect((await call('DELETE', 'operation_record', {})).statusCode).toBe(400);

@@ -151,6 +151,7 @@ export const operationLogRow = z.object({
 });
 export const operationLogQuery = pageQuery.extend({
   user_name: z.string().max(64).optional(),
+  /** A module code, or the codes of one name separated by commas (the page's module picker). */
   module: z.string().max(64).optional(),
   action: z.string().max(64).optional(),
   result: z.enum(['0', '1']).optional(),

@@ -31,6 +31,15 @@ export class AppError extends Error {
   text(language: Language): string {
     return sharedText(language, this.key ?? errorKeys[this.name], this.values);
   }
+
+  /** The operation log's detail of a write this error refused: codes, named in the reader's language. */
+  refusedWrite(value: string | number) {
+    const error = this.key ?? errorKeys[this.name];
+    return {
+      code: 'writeRefused',
+      params: { value: String(value), error, errorParams: JSON.stringify(this.values) },
+    } as const;
+  }
 }
 
 export const notFound = (key?: string, values?: Record<string, string | number>) =>

@@ -1,4 +1,5 @@
 import { alarmRoutes, alarmMenus as m } from '@sitewatch/contract/alarms';
+import type { OperationLogAction, OperationLogModule } from '@sitewatch/contract/operation-log';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AlarmEngine } from '../../alarms/engine.ts';
 import type { AlarmSettings } from '../../alarms/settings.ts';
@@ -29,8 +30,8 @@ export interface AlarmsDeps {
  */
 export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
   const service = createAlarmsService({ ...deps, repo: createAlarmsRepository(deps.db, announceAtOnce(deps.bus)) });
-  const audit = (request: FastifyRequest, action: string, target: string, detail = '') =>
-    deps.audit.write({ module: 'alarms', action, target, success: true, detail }, request);
+  const audit = (request: FastifyRequest, module: OperationLogModule, action: OperationLogAction, target = '') =>
+    deps.audit.write({ module, action, target, success: true }, request);
   const siteIdsOf = async (request: FastifyRequest): Promise<number[] | null> =>
     (await deps.access.forUser(request.principal!.user_id)).siteIds;
 
@@ -40,7 +41,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
     alarmRoutes.levelCreate,
     async ({ body, request }) => {
       const row = await service.createLevel(body);
-      await audit(request, 'add', `alarm_level ${row.id}`, body.name);
+      await audit(request, 'setting/alarm_levels', 'add', body.name);
       return row;
     },
     { permission: { menu: m.warningLevel, func: 'add' } },
@@ -50,7 +51,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
     alarmRoutes.levelUpdate,
     async ({ params, body, request }) => {
       const row = await service.updateLevel(params.id, body);
-      await audit(request, 'edit', `alarm_level ${params.id}`, body.name);
+      await audit(request, 'setting/alarm_levels', 'edit', body.name);
       return row;
     },
     { permission: { menu: m.warningLevel, func: 'edit' } },
@@ -60,7 +61,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
     alarmRoutes.levelDelete,
     async ({ params, request }) => {
       await service.deleteLevel(params.id);
-      await audit(request, 'delete', `alarm_level ${params.id}`);
+      await audit(request, 'setting/alarm_levels', 'delete', String(params.id));
       return null;
     },
     { permission: { menu: m.warningLevel, func: 'delete' } },
@@ -74,7 +75,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
     alarmRoutes.commonsUpdate,
     async ({ body, request }) => {
       const row = await service.setCommons(body);
-      await audit(request, 'edit', 'alarm_commons');
+      await audit(request, 'setting/alarm_commons', 'edit');
       return row;
     },
     { permission: { menu: m.alarmParam, func: 'edit' } },
@@ -109,7 +110,7 @@ export const registerAlarms = (app: FastifyInstance, deps: AlarmsDeps) => {
     async ({ body, request }) => {
       await deps.auth.verifyOwnPassword(request.principal!, body.verify_password, { ip: request.ip });
       await service.clearLog(await siteIdsOf(request));
-      await audit(request, 'clear', 'alarm_log');
+      await audit(request, 'alarm_log', 'clear');
       return null;
     },
     { permission: { menu: m.alarmLog, func: 'clear' } },

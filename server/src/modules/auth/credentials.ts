@@ -128,7 +128,7 @@ export const createCredentialChecks = ({
         action: 'login',
         target: userName,
         success: false,
-        detail: 'locked',
+        detail: { code: 'accountLocked' },
         ip: meta.ip,
       });
       throw new AppError('accountLocked');
@@ -150,7 +150,9 @@ export const createCredentialChecks = ({
         action: 'login',
         target: userName,
         success: false,
-        detail: `${external ? `${external.via}: ` : ''}wrong user name or password`,
+        detail: external
+          ? { code: 'wrongPasswordVia', params: { via: external.via.toUpperCase() } }
+          : { code: 'wrongPassword' },
         ip: meta.ip,
         user_id: user?.id ?? null,
       });
@@ -162,7 +164,7 @@ export const createCredentialChecks = ({
             action: 'lock',
             target: userName,
             success: true,
-            detail: 'auto',
+            detail: { code: 'autoLock' },
             ip: meta.ip,
             user_id: user.id,
           });

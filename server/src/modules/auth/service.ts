@@ -181,7 +181,7 @@ export const createAuthService = ({
           action: 'change_password',
           target: user.user_name,
           success: false,
-          detail: 'old password wrong',
+          detail: { code: 'oldPasswordWrong' },
           ip: meta.ip,
           user_id: user.id,
           user_name: user.user_name,

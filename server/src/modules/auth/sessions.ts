@@ -85,7 +85,7 @@ export const createSessions = ({
         action: 'login',
         target: user.user_name,
         success: true,
-        detail: 'password change required',
+        detail: { code: 'passwordChangeRequired' },
         ip: meta.ip,
         user_id: user.id,
       });
@@ -113,7 +113,7 @@ export const createSessions = ({
       action: options.deviceTokenId ? 'auto_login' : 'login',
       target: user.user_name,
       success: true,
-      ...(options.via ? { detail: options.via } : {}),
+      ...(options.via ? { detail: { code: 'via', params: { via: options.via.toUpperCase() } } } : {}),
       ip: meta.ip,
       user_id: user.id,
     });

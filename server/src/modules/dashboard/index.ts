@@ -52,7 +52,13 @@ export const registerDashboard = (app: FastifyInstance, deps: DashboardModuleDep
     async ({ request }) => {
       const answer = await service.clearAlarmCount();
       await deps.audit.write(
-        { module: 'dashboard', action: 'clear', target: 'alarm_count', success: true, detail: `since ${answer.since}` },
+        {
+          module: 'overview/alarm_count_clear',
+          action: 'clear',
+          target: '',
+          success: true,
+          detail: { code: 'countingSince', params: { time: answer.since } },
+        },
         request,
       );
       return answer;

@@ -2,7 +2,6 @@ import { electricalSafetyMenus as menus, electricalSafetyRoutes as r } from '@si
 import { checkWrite, itemSource } from '@sitewatch/contract/monitoring';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
-import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
@@ -138,9 +137,9 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
         {
           module: 'setting/power_safety_settings',
           action: 'update',
-          target: 'power_safety',
+          target: '',
           success: true,
-          detail: body.new_password ? 'password changed' : '',
+          ...(body.new_password ? { detail: { code: 'passwordChanged' } } : {}),
         },
         request,
       );
@@ -160,7 +159,10 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
       const entry = { module: switchLogModule, action: switchLogAction, target: String(body.item_id) };
       if ((await checkPassword(request, body.password, settings.password_hash)) === 'wrong') {
         // A wrong password is an attempt at a switch: logged, and nothing is sent to the device.
-        await deps.audit.write({ ...entry, success: false, detail: `${body.value}: wrong password` }, request);
+        await deps.audit.write(
+          { ...entry, success: false, detail: { code: 'switchWrongPassword', params: { value: String(body.value) } } },
+          request,
+        );
         throw badRequest('electricalSafety.errors.passwordWrong');
       }
       if (!target.writable) throw conflict('electricalSafety.errors.notWritable');
@@ -181,10 +183,7 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
         const error = conflict('monitoring.errors.writeFailed', {
           reason: err instanceof Error ? err.message.slice(0, 200) : '',
         });
-        await deps.audit.write(
-          { ...entry, success: false, detail: `${body.value}: ${error.text(requestLanguage(request))}` },
-          request,
-        );
+        await deps.audit.write({ ...entry, success: false, detail: error.refusedWrite(body.value) }, request);
         throw error;
       }
       await deps.audit.write({ ...entry, success: true, detail: String(body.value) }, request);

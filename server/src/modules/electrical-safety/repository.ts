@@ -6,8 +6,8 @@ import { createSettingsStore } from '../../db/settings-store.ts';
 /** The device categories read as electrical devices without a stored mapping (migration 0003 codes). */
 export const electricalCodes = ['power_meter', 'switch'];
 /** The operation log's module of a switch operation: the item-write module, so the device log shows it. */
-export const switchLogModule = 'device_groups/device/item';
-export const switchLogAction = 'switch_opt';
+export const switchLogModule = 'device_groups/device/item' as const;
+export const switchLogAction = 'switch_opt' as const;
 /** What is stored under module_settings `power_safety`. */
 const storedSettings = z.object({
   control_enabled: z.boolean().default(false),

@@ -8,6 +8,7 @@ import {
   meterRoles,
   type PowerSafetySettings,
 } from '@sitewatch/contract/electrical-safety';
+import { decodeOperationLogDetail } from '@sitewatch/contract/operation-log';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { emptyPoints, hasPoints, type QualityFormulas } from './figures.ts';
 import { createMeterReader, writable } from './meters.ts';
@@ -198,7 +199,9 @@ export const createElectricalSafetyService = (deps: ElectricalSafetyDeps) => {
         total,
         data: rows.map((r) => {
           const itemId = Number(r.target);
-          const value = Number.parseFloat(r.detail);
+          // A refused switch keeps its value in the coded detail's parameters.
+          const coded = decodeOperationLogDetail(r.detail);
+          const value = Number.parseFloat(coded ? String(coded.params.value ?? '') : r.detail);
           return {
             id: r.id,
             time: Number(r.time),

@@ -1,4 +1,5 @@
 import { energyRoutes as r, type TariffMode, tariffRouteModes } from '@sitewatch/contract/energy';
+import type { OperationLogAction } from '@sitewatch/contract/operation-log';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus/bus.ts';
 import type { Timers } from '../../clock/timers.ts';
@@ -90,7 +91,7 @@ export const registerEnergy = (
     now: deps.clock,
   });
   const sites = (request: FastifyRequest) => deps.access.sites(request);
-  const audit = (request: FastifyRequest, action: string, target: string) =>
+  const audit = (request: FastifyRequest, action: OperationLogAction, target: string) =>
     deps.audit.write({ module: 'energy', action, target, success: true }, request);
 
   addRoute(app, r.meters, async ({ query, request }) => service.meters(query, await sites(request)));

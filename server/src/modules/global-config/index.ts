@@ -133,7 +133,7 @@ export const registerGlobalConfigRoutes = (
       else if (body.k === 'OUTBOUND') await config.set('OUTBOUND', body.v);
       else await config.set('LOGIN_SAFE', body.v);
       await audit.write(
-        { module: 'settings', action: 'update', target: body.k, success: true, detail: JSON.stringify(body.v) },
+        { module: `settings/${body.k}`, action: 'update', target: '', success: true, detail: JSON.stringify(body.v) },
         request,
       );
       return null;

@@ -11,6 +11,7 @@ import {
   type RemoteUser,
   remoteUserListCap,
 } from '@sitewatch/contract/ldap';
+import type { OperationLogDetail } from '@sitewatch/contract/operation-log';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, type FieldError } from '../../http/errors.ts';
 import type { AuthService, RequestMeta } from '../auth/index.ts';
@@ -133,7 +134,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
       await audit.write({
         module: 'ldap',
         action: 'update',
-        target: 'LDAP',
+        target: '',
         success: true,
         detail: JSON.stringify({ ...logged, bind_password_changed: input.bind_password !== undefined }),
         ...who,
@@ -202,7 +203,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
         action: 'import',
         target: result.imported.map((u) => u.user_name).join(','),
         success: true,
-        detail: JSON.stringify({ ...result, role_ids: roleIds, user_group_id: groupId }),
+        detail: { code: 'ldapImport', params: { imported: result.imported.length, skipped: result.skipped.length } },
         ...who,
       });
       return result;
@@ -235,13 +236,13 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
       meta: RequestMeta,
     ): Promise<LoginAnswer> {
       const settings = await enabledConfig();
-      const refuse = async (detail: string, error: AppError, userName: string, userId?: number) => {
+      const refuse = async (detail: OperationLogDetail, error: AppError, userName: string, userId?: number) => {
         await audit.write({
           module: 'auth',
           action: 'login',
           target: userName,
           success: false,
-          detail: `ldap: ${detail}`,
+          detail,
           ip: meta.ip,
           user_id: userId ?? null,
         });
@@ -259,7 +260,7 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
           if (!(err instanceof DirectoryError)) throw err;
           log?.warn({ stage: err.stage, reason: err.reason }, 'LDAP login: directory failure');
           return refuse(
-            `${err.stage}: ${err.reason}`,
+            { code: 'ldapUnavailable', params: { reason: `${err.stage}: ${err.reason}` } },
             new AppError('badRequest', 'ldap.errors.loginUnavailable'),
             userName,
           );
@@ -272,16 +273,12 @@ export const createLdapService = ({ repo, config, audit, auth, log, clock = Date
           return { ...local, ...profile };
         }
         if (!settings.auto_create) {
-          return refuse('not imported', new AppError('forbidden', 'ldap.errors.notImported'), userName);
+          return refuse({ code: 'ldapNotImported' }, new AppError('forbidden', 'ldap.errors.notImported'), userName);
         }
         const roleIds = await repo.existingRoleIds(settings.default_role_ids);
         const groupId = settings.default_user_group_id;
         if (roleIds.length === 0 || groupId === null || !(await repo.userGroupExists(groupId))) {
-          return refuse(
-            'auto-create without roles or group',
-            new AppError('forbidden', 'ldap.errors.notImported'),
-            userName,
-          );
+          return refuse({ code: 'ldapNoDefaults' }, new AppError('forbidden', 'ldap.errors.notImported'), userName);
         }
         await newUser({ user_name, ...profile }, roleIds, groupId);
         const created = await repo.findUserByName(user_name);

@@ -1,13 +1,21 @@
 import { nowSeconds } from '@sitewatch/contract';
+import {
+  encodeOperationLogDetail,
+  type OperationLogAction,
+  type OperationLogDetail,
+  type OperationLogModule,
+} from '@sitewatch/contract/operation-log';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/kysely.ts';
 
+/** One entry: codes named in `@sitewatch/contract/operation-log`, so a reader sees names in their language. */
 export interface AuditEntry {
-  module: string;
-  action: string;
+  module: OperationLogModule;
+  action: OperationLogAction;
   target?: string;
   success: boolean;
-  detail?: string;
+  /** A coded detail (words, shown in the reader's language), or data stored as it is. */
+  detail?: OperationLogDetail;
   user_id?: number | null;
   user_name?: string;
   ip?: string;
@@ -40,7 +48,7 @@ export const createAuditLog = (db: Db, clock: () => number = Date.now): AuditLog
           action: entry.action,
           target: (entry.target ?? '').slice(0, 200),
           result: entry.success ? 1 : 0,
-          detail: (entry.detail ?? '').slice(0, 2000),
+          detail: encodeOperationLogDetail(entry.detail).slice(0, 2000),
         })
         .execute();
     },
@@ -49,7 +57,25 @@ export const createAuditLog = (db: Db, clock: () => number = Date.now): AuditLog
 
 /** Routes whose modules write a more telling entry themselves (sign-in, own account, settings, LDAP). */
 const selfAudited = ['/api/v1/pub/', '/api/v1/user/', '/api/v1/setting/gc', '/api/v1/setting/ldap'];
-const actions: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+const actions: Record<string, OperationLogAction> = {
+  POST: 'create',
+  PUT: 'update',
+  PATCH: 'update',
+  DELETE: 'delete',
+};
+
+/**
+ * The module code the trail writes for a route (its path without parameters), or null when the
+ * trail does not log the route (not a write, not under /api/v1/, or its module logs itself).
+ */
+export const trailModule = (method: string, url: string): string | null => {
+  if (!actions[method] || !url.startsWith('/api/v1/')) return null;
+  if (selfAudited.some((prefix) => url.startsWith(prefix))) return null;
+  return url
+    .slice('/api/v1/'.length)
+    .replace(/\/:\w+/g, '')
+    .slice(0, 64);
+};
 
 /**
  * The shared trail: every successful create, update and delete of every module is in the
@@ -60,15 +86,16 @@ const actions: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 
 export const registerAuditTrail = (app: FastifyInstance, audit: AuditLog) => {
   app.addHook('onSend', async (request, reply) => {
     const action = actions[request.method];
-    const url = request.routeOptions.url;
-    if (!action || !url?.startsWith('/api/v1/') || reply.statusCode >= 400 || !request.principal) return;
-    if (selfAudited.some((prefix) => url.startsWith(prefix)) || audit.wrote(request)) return;
+    const module = trailModule(request.method, request.routeOptions.url ?? '');
+    if (!action || module === null || reply.statusCode >= 400 || !request.principal || audit.wrote(request)) return;
     const params = (request.params ?? {}) as Record<string, unknown>;
     const body = (request.body ?? {}) as Record<string, unknown>;
-    const target = params.id ?? params.code ?? (typeof body.name === 'string' ? body.name : '');
-    const module = url.slice('/api/v1/'.length).replace(/\/:\w+/g, '');
+    // The record's name where the request gives it (a person reads names, and a category's code is a
+    // code), else its id.
+    const target = typeof body.name === 'string' && body.name ? body.name : (params.id ?? params.code ?? '');
+    // Every code the trail can write is named (server/test/operation-log-names.int.test.ts).
     await audit
-      .write({ module: module.slice(0, 64), action, target: String(target), success: true }, request)
+      .write({ module: module as OperationLogModule, action, target: String(target), success: true }, request)
       .catch((err) => {
         request.log.error({ err }, 'operation log write failed');
       });

@@ -277,15 +277,14 @@ export const registerMonitoring = (
       const sites = await allowed(request);
       // The operation log names the item (target) and the value, so the device log can show the write;
       // a refused write of a visible item is logged too, with its reason.
-      const entry = { module: 'device_groups/device/item', action: 'update', target: String(body.item_id) };
+      const entry = { module: 'device_groups/device/item', action: 'update', target: String(body.item_id) } as const;
       try {
         const result = await service.writeItem(body.item_id, body.value, sites);
         await deps.audit?.write({ ...entry, success: true, detail: String(body.value) }, request);
         return result;
       } catch (err) {
         if (err instanceof AppError && err.name === 'conflict') {
-          const reason = err.text(requestLanguage(request));
-          await deps.audit?.write({ ...entry, success: false, detail: `${body.value}: ${reason}` }, request);
+          await deps.audit?.write({ ...entry, success: false, detail: err.refusedWrite(body.value) }, request);
         }
         throw err;
       }

@@ -1,5 +1,6 @@
 import { alarmMenus as m } from '@sitewatch/contract/alarms';
 import { notifyRoutes as r } from '@sitewatch/contract/notify';
+import type { OperationLogAction, OperationLogModule } from '@sitewatch/contract/operation-log';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AlarmSettings } from '../../alarms/settings.ts';
 import type { EventBus } from '../../bus/bus.ts';
@@ -32,8 +33,8 @@ export interface NotifyDeps {
  */
 export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
   const service = createNotifyService({ ...deps, repo: createNotifyRepository(deps.db) });
-  const audit = (request: FastifyRequest, action: string, target: string) =>
-    deps.audit.write({ module: 'notify', action, target, success: true }, request);
+  const audit = (request: FastifyRequest, module: OperationLogModule, action: OperationLogAction, target = '') =>
+    deps.audit.write({ module, action, target, success: true }, request);
   // Contact grants of the caller's roles decide which contacts they see and manage (docs/users.md).
   const granted = (request: FastifyRequest) => deps.access.contacts(request);
   const sites = (request: FastifyRequest) => deps.access.sites(request);
@@ -53,7 +54,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
       // Only a restricted caller's roles are read: their new contact is granted to them.
       const roleIds = contacts === null ? [] : (await deps.access.forUser(request.principal?.user_id ?? 0)).roleIds;
       const row = await service.createContact(body, contacts, roleIds);
-      await audit(request, 'add', `contact ${row.id}`);
+      await audit(request, 'setting/contacts', 'add', row.name);
       return row;
     },
     { permission: { menu: m.contacts, func: 'add' } },
@@ -63,7 +64,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.contacts.update,
     async ({ params, body, request }) => {
       const row = await service.updateContact(params.id, body, await granted(request));
-      await audit(request, 'edit', `contact ${params.id}`);
+      await audit(request, 'setting/contacts', 'edit', String(params.id));
       return row;
     },
     { permission: { menu: m.contacts, func: 'edit' } },
@@ -73,7 +74,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.contacts.remove,
     async ({ params, request }) => {
       await service.removeContact(params.id, await granted(request));
-      await audit(request, 'delete', `contact ${params.id}`);
+      await audit(request, 'setting/contacts', 'delete', String(params.id));
       return null;
     },
     { permission: { menu: m.contacts, func: 'delete' } },
@@ -93,7 +94,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.contactGroups.create,
     async ({ body, request }) => {
       const row = await service.createGroup(body, await granted(request));
-      await audit(request, 'add', `contact_group ${row.id}`);
+      await audit(request, 'setting/contact_groups', 'add', row.name);
       return row;
     },
     { permission: { menu: m.contactGroups, func: 'add' } },
@@ -103,7 +104,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.contactGroups.update,
     async ({ params, body, request }) => {
       const row = await service.updateGroup(params.id, body, await granted(request));
-      await audit(request, 'edit', `contact_group ${params.id}`);
+      await audit(request, 'setting/contact_groups', 'edit', String(params.id));
       return row;
     },
     { permission: { menu: m.contactGroups, func: 'edit' } },
@@ -113,7 +114,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.contactGroups.remove,
     async ({ params, request }) => {
       await service.removeGroup(params.id);
-      await audit(request, 'delete', `contact_group ${params.id}`);
+      await audit(request, 'setting/contact_groups', 'delete', String(params.id));
       return null;
     },
     { permission: { menu: m.contactGroups, func: 'delete' } },
@@ -131,7 +132,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.channels.create,
     async ({ body, request }) => {
       const row = await service.createChannel(body);
-      await audit(request, 'add', `channel ${row.id}`);
+      await audit(request, 'setting/alarm_push', 'add', row.name);
       return row;
     },
     { permission: { menu: m.alarmPush, func: 'add' } },
@@ -141,7 +142,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.channels.update,
     async ({ params, body, request }) => {
       const row = await service.updateChannel(params.id, body);
-      await audit(request, 'edit', `channel ${params.id}`);
+      await audit(request, 'setting/alarm_push', 'edit', String(params.id));
       return row;
     },
     { permission: { menu: m.alarmPush, func: 'edit' } },
@@ -151,7 +152,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.channels.remove,
     async ({ params, request }) => {
       await service.removeChannel(params.id);
-      await audit(request, 'delete', `channel ${params.id}`);
+      await audit(request, 'setting/alarm_push', 'delete', String(params.id));
       return null;
     },
     { permission: { menu: m.alarmPush, func: 'delete' } },
@@ -161,7 +162,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.channelTest,
     async ({ params, request }) => {
       const send = await service.prepareChannelTest(params.id, request.principal!.user_id);
-      await audit(request, 'test', `channel ${params.id}`);
+      await audit(request, 'setting/alarm_push', 'test', String(params.id));
       return send();
     },
     { permission: { menu: m.alarmPush, func: 'edit' } },
@@ -174,7 +175,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.emailServiceUpdate,
     async ({ body, request }) => {
       const row = await service.updateMailService(body);
-      await audit(request, 'edit', 'email_service');
+      await audit(request, 'setting/email_service', 'edit');
       return row;
     },
     { permission: { menu: m.mailbox, func: 'edit' } },
@@ -183,7 +184,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     app,
     r.emailServiceTest,
     async ({ body, request }) => {
-      await audit(request, 'test', 'email_service');
+      await audit(request, 'setting/email_service', 'test');
       return service.testMailService(body.to);
     },
     { permission: { menu: m.mailbox, func: 'edit' } },
@@ -200,7 +201,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
       update,
       async ({ body, request }) => {
         const row = await service.setTemplate(key, body);
-        await audit(request, 'edit', key);
+        await audit(request, `setting/${key}`, 'edit');
         return row;
       },
       { permission: { menu: m.alarmTemplate, func: 'edit' } },
@@ -211,7 +212,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     r.cleanNoticeList,
     async ({ request }) => {
       const dropped = service.dropNotices(await sites(request));
-      await audit(request, 'clear', 'notice_list');
+      await audit(request, 'clean_notice_list', 'clear');
       return { dropped };
     },
     { permission: { menu: m.alarmPush, func: 'edit' } },
@@ -227,7 +228,7 @@ export const registerNotify = (app: FastifyInstance, deps: NotifyDeps) => {
     async ({ body, request }) => {
       await deps.auth.verifyOwnPassword(request.principal!, body.verify_password, { ip: request.ip });
       await service.clearNotificationLog(await sites(request));
-      await audit(request, 'clear', 'notification_log');
+      await audit(request, 'notification_log', 'clear');
       return null;
     },
     { permission: { menu: m.notificationLog, func: 'clear' } },

@@ -74,7 +74,10 @@ export const createApiTokenService = ({ repo, policy, config, audit, clock = Dat
         action: 'create',
         target: `${input.name} (swt_${prefix})`,
         success: true,
-        detail: `expires in ${input.expires_in_days} days${input.read_only ? ', read-only' : ''}`,
+        detail: {
+          code: input.read_only ? 'tokenExpiresReadOnly' : 'tokenExpires',
+          params: { days: input.expires_in_days },
+        },
         ip,
         user_id: principal.user_id,
         user_name: principal.user_name,
@@ -91,7 +94,7 @@ export const createApiTokenService = ({ repo, policy, config, audit, clock = Dat
     /** Revokes at once; another user's token only for the administrator (else it does not exist: 404). */
     async revoke(principal: Principal, id: number, isAdmin: boolean, ip: string) {
       sessionOnly(principal);
-      const row = await repo.find(id);
+      const row = await repo.findListed(id);
       if (!row || (row.user_id !== principal.user_id && !isAdmin)) throw notFound();
       await repo.revoke(id, now());
       await audit.write({
@@ -99,7 +102,9 @@ export const createApiTokenService = ({ repo, policy, config, audit, clock = Dat
         action: 'revoke',
         target: `${row.name} (swt_${row.prefix})`,
         success: true,
-        ...(row.user_id !== principal.user_id ? { detail: `token of user ${row.user_id}` } : {}),
+        ...(row.user_id !== principal.user_id
+          ? { detail: { code: 'tokenOfUser', params: { user: row.user_name } } }
+          : {}),
         ip,
         user_id: principal.user_id,
         user_name: principal.user_name,

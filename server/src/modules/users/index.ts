@@ -1,3 +1,4 @@
+import type { OperationLogAction, OperationLogDetail, OperationLogModule } from '@sitewatch/contract/operation-log';
 import { operationLogExportPath, operationLogQuery, userMenus, usersRoutes } from '@sitewatch/contract/users';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus/bus.ts';
@@ -49,8 +50,13 @@ export const registerUsers = (
     userId: request.principal?.user_id,
     rules: rules.of(request),
   });
-  const audit = (request: FastifyRequest, module: string, action: string, target: string | number, detail = '') =>
-    deps.audit.write({ module, action, target: String(target), success: true, detail }, request);
+  const audit = (
+    request: FastifyRequest,
+    module: OperationLogModule,
+    action: OperationLogAction,
+    target: string | number,
+    detail?: OperationLogDetail,
+  ) => deps.audit.write({ module, action, target: String(target), success: true, detail }, request);
 
   addRoute(app, usersRoutes.list, ({ query }) => service.listUsers(query), { permission: { menu: m.users } });
   addRoute(app, usersRoutes.get, ({ params }) => service.getUser(params.id), { permission: { menu: m.users } });
@@ -69,7 +75,13 @@ export const registerUsers = (
     usersRoutes.update,
     async ({ params, body, request }) => {
       const done = await service.updateUser(params.id, body, caller(request), requestLanguage(request));
-      await audit(request, 'users', 'update', done.userName, done.passwordReset ? 'password reset' : '');
+      await audit(
+        request,
+        'users',
+        'update',
+        done.userName,
+        done.passwordReset ? { code: 'passwordReset' } : undefined,
+      );
       return null;
     },
     { permission: { menu: m.users, func: 'edit' } },
@@ -213,7 +225,7 @@ export const registerUsers = (
       if (!principal) throw new AppError('notLoggedIn');
       await deps.auth.verifyOwnPassword(principal, body.verify_password, { ip: request.ip });
       await service.clearOperationLog();
-      await audit(request, 'logs', 'clear', 'operation_record');
+      await audit(request, 'operation_record', 'clear', '');
       return null;
     },
     { permission: { menu: m.operationLog, func: 'clear' } },
@@ -233,7 +245,7 @@ export const registerUsers = (
     async (request, reply) => {
       const query = request.query as ReturnType<typeof operationLogQuery.parse>;
       const { buffer, count } = await service.exportOperationLog(query, requestLanguage(request));
-      await audit(request, 'logs', 'export', 'operation_record', `${count} rows`);
+      await audit(request, 'operation_record', 'export', '', { code: 'rows', params: { count } });
       return sendXlsx(reply, 'operation_record.xlsx', buffer);
     },
   );

@@ -349,7 +349,8 @@ const logAndBlockQueries = (k: Kysely<Database>) => ({
   ) {
     let query = k.selectFrom('operation_logs');
     if (filter.user_name) query = query.where('user_name', '=', filter.user_name);
-    if (filter.module) query = query.where('module', '=', filter.module);
+    // One module by name may be written under several codes (its own and the trail's): a comma-separated list.
+    if (filter.module) query = query.where('module', 'in', filter.module.split(','));
     if (filter.action) query = query.where('action', '=', filter.action);
     if (filter.result !== undefined) query = query.where('result', '=', Number(filter.result));
     if (filter.t1 !== undefined) query = query.where('time', '>=', filter.t1);

@@ -1,4 +1,5 @@
 import { type Language, nowSeconds, sharedText } from '@sitewatch/contract';
+import { operationLogReader } from '@sitewatch/contract/operation-log';
 import type {
   CatalogueMenu,
   operationLogQuery,
@@ -319,6 +320,8 @@ const blockAndLogCalls = ({ repo, auth, now }: Parts) => {
     async exportOperationLog(query: LogQuery, language: Language) {
       const { rows } = await repo.operationLog(query, 1, 100_000);
       const h = (key: string) => sharedText(language, `logs.${key}`);
+      const stamp = (seconds: number) => new Date(seconds * 1000).toISOString().replace('T', ' ').slice(0, 19);
+      const read = operationLogReader((key, values) => sharedText(language, key, values), stamp);
       const buffer = await sheetWorkbook(
         'operation_record',
         [
@@ -332,14 +335,14 @@ const blockAndLogCalls = ({ repo, auth, now }: Parts) => {
           { header: h('detail'), width: 40 },
         ],
         rows.map((row) => [
-          new Date(row.time * 1000).toISOString().replace('T', ' ').slice(0, 19),
+          stamp(row.time),
           row.user_name,
           row.ip,
-          row.module,
-          row.action,
+          read.module(row.module),
+          read.action(row.action),
           row.target,
           h(row.result ? 'success' : 'failure'),
-          row.detail,
+          read.detail(row.detail),
         ]),
       );
       return { buffer, count: rows.length };

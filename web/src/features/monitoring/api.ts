@@ -5,6 +5,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 
 export { devicesQuery, itemsQuery } from '../../api/monitoring.ts';
+export { periodsQuery } from '../../components/period-select.tsx';
 
 export const categoriesQuery = queryOptions({
   queryKey: ['monitoring', 'categories'],
@@ -18,10 +19,6 @@ export const templatesQuery = queryOptions({
 export const contactGroupsQuery = queryOptions({
   queryKey: ['monitoring', 'contact-groups'],
   queryFn: () => api.call(notifyRoutes.contactGroups.list, { query: { page: 1, limit: 1000 } }),
-});
-export const periodsQuery = queryOptions({
-  queryKey: ['monitoring', 'periods'],
-  queryFn: () => api.call(r.listTimePeriods, { query: { page: 1, limit: 1000 } }),
 });
 export const serialPortsQuery = queryOptions({
   queryKey: ['monitoring', 'serial-ports'],

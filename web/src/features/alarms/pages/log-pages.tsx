@@ -2,6 +2,7 @@ import { alarmRoutes } from '@sitewatch/contract/alarms';
 import { notifyRoutes } from '@sitewatch/contract/notify';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useChannelKinds } from '../../../components/channel-kinds.ts';
 import { ClearLogButton } from '../../../components/clear-log-button.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { stateOf } from '../../../components/states.ts';
@@ -27,6 +28,7 @@ interface LogRow {
 /** One log page: triggered item, state, executed action, result, detail, attempts; clearing asks for the password. */
 const LogPage = ({ kind }: { kind: 'alarm' | 'notification' }) => {
   const { t } = useTranslation();
+  const kinds = useChannelKinds();
   const page = kind === 'alarm' ? '/system_log_alarm' : '/system_log_notification';
   const canClear = useCan(page, 'clear');
   const queryKey = ['alarms', 'logs', kind];
@@ -69,7 +71,7 @@ const LogPage = ({ kind }: { kind: 'alarm' | 'notification' }) => {
           dataIndex: 'action',
           render: (a: string, r) => {
             const name = isAction(a) ? t(actionKeys[a]) : a;
-            return r.channel ? `${name} · ${r.channel}` : name;
+            return r.channel ? `${name} · ${kinds.label(r.channel)}` : name;
           },
         },
         kind === 'notification'

@@ -4,6 +4,7 @@ import { Checkbox, DatePicker, Flex, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useOperationLogReader } from '../../../components/operation-log-reader.ts';
 import { stateOf } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
 import { deviceLogQuery } from '../api.ts';
@@ -38,6 +39,7 @@ const actionKeys = {
 /** Log: the device's state changes, alarm events and operations in one list, newest first. */
 export const LogTab = ({ deviceId }: { deviceId: number }) => {
   const { t } = useTranslation();
+  const read = useOperationLogReader();
   const [kinds, setKinds] = useState<DeviceLogKind[]>([...deviceLogKinds]);
   const [range, setRange] = useState<[dayjs.Dayjs, dayjs.Dayjs] | null>(null);
   const [page, setPage] = useState(1);
@@ -127,7 +129,11 @@ export const LogTab = ({ deviceId }: { deviceId: number }) => {
           },
           { title: t('deviceUi.log.event'), width: 200, render: (_, e) => event(e) },
           { title: t('deviceUi.log.item'), width: 180, ellipsis: true, render: (_, e) => e.item_name || '—' },
-          { title: t('deviceUi.log.detail'), ellipsis: true, render: (_, e) => e.detail || '—' },
+          {
+            title: t('deviceUi.log.detail'),
+            ellipsis: true,
+            render: (_, e) => (e.kind === 'operation' ? read.detail(e.detail) : e.detail) || '—',
+          },
           { title: t('deviceUi.log.user'), width: 110, render: (_, e) => e.user_name || '—' },
           {
             title: t('deviceUi.log.result'),

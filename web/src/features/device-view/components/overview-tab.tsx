@@ -2,6 +2,7 @@ import type { DeviceAlarm, DeviceOverview } from '@sitewatch/contract/device-vie
 import { monitorState } from '@sitewatch/contract/monitoring';
 import { Card, Col, Descriptions, Empty, Flex, Row, Statistic, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useDriverNames } from '../../../components/driver-names.ts';
 import { stateOf } from '../../../components/states.ts';
 import { formatTime } from '../../../components/time.ts';
 
@@ -26,6 +27,7 @@ const handlingKeys = {
 /** Overview: who the device is, how it talks, its item counts and its open alarms. */
 export const OverviewTab = ({ device }: { device: DeviceOverview }) => {
   const { t } = useTranslation();
+  const drivers = useDriverNames();
   const state = stateOf(device.state);
   const protocol = [device.protocol_version, device.protocol_id ? `ID ${device.protocol_id}` : '']
     .filter(Boolean)
@@ -42,7 +44,9 @@ export const OverviewTab = ({ device }: { device: DeviceOverview }) => {
               <Descriptions.Item label={t('deviceUi.overview.template')}>
                 {device.template_name || '—'}
               </Descriptions.Item>
-              <Descriptions.Item label={t('deviceUi.overview.driver')}>{device.driver}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceUi.overview.driver')}>
+                {drivers.label(device.driver)}
+              </Descriptions.Item>
               <Descriptions.Item label={t('deviceUi.overview.protocol')}>{protocol || '—'}</Descriptions.Item>
               <Descriptions.Item label={t('deviceUi.overview.address')}>
                 {device.address || (device.driver === 'simulator' ? t('deviceUi.overview.simulated') : '—')}

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
+import { useOperationLogReader } from '../../../components/operation-log-reader.ts';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
 import { distributionQuery, electricalKeys } from '../api.ts';
@@ -23,6 +24,7 @@ const time = (s: number) => (s > 0 ? dayjs.unix(s).format('YYYY-MM-DD HH:mm:ss')
  */
 export const SwitchOptPage = () => {
   const { t } = useTranslation();
+  const read = useOperationLogReader();
   const [site, setSite] = useState<number | null>(null);
   const answer = useQuery(distributionQuery(site));
   const control = useSwitchControl(answer.data);
@@ -129,8 +131,8 @@ export const SwitchOptPage = () => {
                 v === 1 ? (
                   <Tag color="success">{t('electricalUi.log.ok')}</Tag>
                 ) : (
-                  <Tag color="error" title={row.detail}>
-                    {row.detail.includes('wrong password')
+                  <Tag color="error" title={read.detail(row.detail)}>
+                    {/wrong password|switchWrongPassword/.test(row.detail)
                       ? t('electricalUi.log.wrongPassword')
                       : t('electricalUi.log.failed')}
                   </Tag>

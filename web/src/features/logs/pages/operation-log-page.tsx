@@ -1,61 +1,36 @@
+import { operationLogModules } from '@sitewatch/contract/operation-log';
 import { operationLogExportPath, type operationLogRow, usersRoutes } from '@sitewatch/contract/users';
-import { App, Button, DatePicker, Form, Input, Select, Tag } from 'antd';
+import { App, Button, DatePicker, Form, Input, Select, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ClearLogButton } from '../../../components/clear-log-button.tsx';
 import { downloadFile } from '../../../components/download.ts';
+import { useOperationLogReader } from '../../../components/operation-log-reader.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 
 type LogRow = z.infer<typeof operationLogRow>;
 
-/** What people read for the logged module and action codes; a code without a name shows as it is. */
-const moduleKeys = {
-  auth: 'opLog.modules.auth',
-  ldap: 'opLog.modules.ldap',
-  settings: 'opLog.modules.settings',
-  notify: 'opLog.modules.notify',
-  dashboard: 'opLog.modules.dashboard',
-  alarms: 'opLog.modules.alarms',
-  logs: 'opLog.modules.logs',
-  users: 'opLog.modules.users',
-  roles: 'opLog.modules.roles',
-  user_groups: 'opLog.modules.user_groups',
-  security: 'opLog.modules.security',
-  'device_groups/device/item': 'opLog.modules.device_groups_device_item',
-  'setting/device_groups': 'opLog.modules.setting_device_groups',
-  'setting/devices': 'opLog.modules.setting_devices',
-  'setting/items': 'opLog.modules.setting_items',
-} as const;
-const actionKeys = {
-  create: 'opLog.actions.create',
-  add: 'opLog.actions.add',
-  update: 'opLog.actions.update',
-  edit: 'opLog.actions.edit',
-  delete: 'opLog.actions.delete',
-  login: 'opLog.actions.login',
-  logout: 'opLog.actions.logout',
-  lock: 'opLog.actions.lock',
-  auto_login: 'opLog.actions.auto_login',
-  change_password: 'opLog.actions.change_password',
-  verify_password: 'opLog.actions.verify_password',
-  revoke_device_token: 'opLog.actions.revoke_device_token',
-  import: 'opLog.actions.import',
-  auto_create: 'opLog.actions.auto_create',
-  export: 'opLog.actions.export',
-  clear: 'opLog.actions.clear',
-  block: 'opLog.actions.block',
-  unblock: 'opLog.actions.unblock',
-  test: 'opLog.actions.test',
-} as const;
-const known = <M extends object>(keys: M, code: string): code is Extract<keyof M, string> => code in keys;
+/** The module filter's choices by name; the codes written under one name are asked for together. */
+const useModuleOptions = (name: (code: string) => string) =>
+  useMemo(() => {
+    const codes = new Map<string, string[]>();
+    for (const code of Object.keys(operationLogModules))
+      codes.set(name(code), [...(codes.get(name(code)) ?? []), code]);
+    return [...codes]
+      .map(([label, list]) => ({ label, value: list.join(',') }))
+      .sort((a, b) => a.label.localeCompare(b.label));
+  }, [name]);
 
 /** /system_log_user: who, what, when, from where, result; filters, paging, xlsx export, guarded clearing. */
 export const OperationLogPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const read = useOperationLogReader();
+  const modules = useModuleOptions(read.module);
   const canExport = useCan('/system_log_user', 'export');
   const canClear = useCan('/system_log_user', 'clear');
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
@@ -71,7 +46,7 @@ export const OperationLogPage = () => {
             <Input allowClear style={{ width: 140 }} />
           </Form.Item>
           <Form.Item name="module" label={t('opLog.module')}>
-            <Input allowClear style={{ width: 120 }} />
+            <Select allowClear showSearch={{ optionFilterProp: 'label' }} style={{ width: 180 }} options={modules} />
           </Form.Item>
           <Form.Item name="result" label={t('opLog.result')}>
             <Select
@@ -133,13 +108,13 @@ export const OperationLogPage = () => {
           title: t('opLog.module'),
           dataIndex: 'module',
           width: 110,
-          render: (m: string) => (known(moduleKeys, m) ? t(moduleKeys[m]) : m),
+          render: read.module,
         },
         {
           title: t('opLog.action'),
           dataIndex: 'action',
           width: 140,
-          render: (a: string) => (known(actionKeys, a) ? t(actionKeys[a]) : a),
+          render: read.action,
         },
         { title: t('opLog.target'), dataIndex: 'target', ellipsis: true },
         {
@@ -148,7 +123,18 @@ export const OperationLogPage = () => {
           width: 90,
           render: (r: number) => <Tag color={r ? 'green' : 'red'}>{r ? t('opLog.success') : t('opLog.failure')}</Tag>,
         },
-        { title: t('opLog.detail'), dataIndex: 'detail', ellipsis: true },
+        {
+          title: t('opLog.detail'),
+          dataIndex: 'detail',
+          ellipsis: true,
+          // A settings snapshot is data in the settings' own field names: shown as code, not as words.
+          render: (detail: string) =>
+            /^[[{]/.test(detail) && read.detail(detail) === detail ? (
+              <Typography.Text code>{detail}</Typography.Text>
+            ) : (
+              read.detail(detail)
+            ),
+        },
       ]}
     />
   );

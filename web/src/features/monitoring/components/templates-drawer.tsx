@@ -1,6 +1,5 @@
 import {
   type DeviceTemplateRow,
-  driverNames,
   driverSourceKind,
   monitoringRoutes,
   type TemplateItem,
@@ -11,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Col, Drawer, Form, Input, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDriverNames } from '../../../components/driver-names.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
 import { contractRule, FieldRules } from '../../../components/form-rules.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
@@ -182,6 +182,7 @@ const PointsField = ({ value = [], onChange }: { value?: Point[]; onChange?: (po
 /** A template's name, category, driver and point table, checked with the template's schema. */
 const TemplateFields = () => {
   const { t } = useTranslation();
+  const drivers = useDriverNames();
   const categories = useQuery(categoriesQuery);
   return (
     <>
@@ -198,7 +199,7 @@ const TemplateFields = () => {
         </Col>
         <Col span={7}>
           <Form.Item rules={templateRules} name="driver" label={t('monitoringUi.devices.driver')} required>
-            <Select options={driverNames.map((d) => ({ value: d, label: d }))} />
+            <Select options={drivers.options} />
           </Form.Item>
         </Col>
       </Row>
@@ -215,6 +216,7 @@ const TemplateFields = () => {
 /** The device templates: a list with add, edit, export and delete (delete while no device uses it). */
 export const TemplatesDrawer = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
   const { t } = useTranslation();
+  const drivers = useDriverNames();
   const categories = useQuery(categoriesQuery);
   const canExport = useCan(page, 'export');
   const canDelete = useCan(page, 'delete');
@@ -250,7 +252,7 @@ export const TemplatesDrawer = ({ open, onClose }: { open: boolean; onClose: () 
                 </Space>
               ),
             },
-            { title: t('monitoringUi.devices.driver'), dataIndex: 'driver', width: 110 },
+            { title: t('monitoringUi.devices.driver'), dataIndex: 'driver', width: 110, render: drivers.label },
             {
               title: t('monitoringUi.devices.category'),
               render: (_, tpl) => categoryName(tpl.category_code),

@@ -1,14 +1,9 @@
-import {
-  type DeviceRow,
-  deviceInput,
-  driverNames,
-  monitoringRoutes,
-  serialSettings,
-} from '@sitewatch/contract/monitoring';
+import { type DeviceRow, deviceInput, monitoringRoutes, serialSettings } from '@sitewatch/contract/monitoring';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Divider, Form, type FormInstance, Input, InputNumber, Row, Select, Space, Switch, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDriverNames } from '../../../components/driver-names.ts';
 import { FormCol } from '../../../components/form-col.tsx';
 import { FormModal } from '../../../components/form-modal.tsx';
 import { contractRule } from '../../../components/form-rules.ts';
@@ -78,6 +73,7 @@ const rules = [contractRule(deviceInput, { toBody: deviceBody })];
 /** The device dialog's fields; what they show follows the chosen driver. */
 const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow | null }) => {
   const { t } = useTranslation();
+  const drivers = useDriverNames();
   const categories = useQuery(categoriesQuery);
   const templates = useQuery(templatesQuery);
   const ports = useQuery(serialPortsQuery);
@@ -98,7 +94,7 @@ const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow 
           <SiteSelect devicesOnly />
         </FormCol>
         <FormCol span={8} rules={rules} name="driver" label={t('monitoringUi.devices.driver')} required>
-          <Select options={driverNames.map((d) => ({ value: d, label: d }))} />
+          <Select options={drivers.options} />
         </FormCol>
         <FormCol span={8} rules={rules} name="code" label={t('monitoringUi.devices.category')} required>
           <Select options={(categories.data?.data ?? []).map((c) => ({ value: c.code, label: c.name }))} />
@@ -159,7 +155,13 @@ const DeviceFields = ({ form, device }: { form: FormInstance; device: DeviceRow 
                   name={['options', 'v3_level']}
                   label={t('monitoringUi.devices.v3Level')}
                 >
-                  <Select options={['noAuthNoPriv', 'authNoPriv', 'authPriv'].map((v) => ({ value: v, label: v }))} />
+                  <Select
+                    options={[
+                      { value: 'noAuthNoPriv', label: t('monitoringUi.devices.v3Levels.noAuthNoPriv') },
+                      { value: 'authNoPriv', label: t('monitoringUi.devices.v3Levels.authNoPriv') },
+                      { value: 'authPriv', label: t('monitoringUi.devices.v3Levels.authPriv') },
+                    ]}
+                  />
                 </FormCol>
                 <FormCol
                   span={8}
@@ -386,6 +388,7 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
 /** /setting_device_mange: devices with every field, add, edit, copy, batch copy, bulk edit, delete. */
 export const DeviceManagePage = () => {
   const { t } = useTranslation();
+  const drivers = useDriverNames();
   const feedback = useSaved();
   const [selected, setSelected] = useState<number[]>([]);
   const [bulk, setBulk] = useState<number[] | null>(null);
@@ -450,7 +453,7 @@ export const DeviceManagePage = () => {
         columns={[
           { title: t('monitoringUi.devices.name'), dataIndex: 'name' },
           { title: t('monitoringUi.devices.site'), dataIndex: 'device_group_name' },
-          { title: t('monitoringUi.devices.driver'), dataIndex: 'driver', width: 110 },
+          { title: t('monitoringUi.devices.driver'), dataIndex: 'driver', width: 110, render: drivers.label },
           {
             title: t('monitoringUi.devices.address'),
             render: (_, d) => (d.ip ? `${d.ip}${d.port ? `:${d.port}` : ''}` : d.serial.name || '—'),

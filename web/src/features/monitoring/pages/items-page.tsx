@@ -7,11 +7,13 @@ import { useTranslation } from 'react-i18next';
 import { FormCol } from '../../../components/form-col.tsx';
 import { contractRule, FieldRules, validValues } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
+import { PeriodSelect } from '../../../components/period-select.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { stateOf } from '../../../components/states.ts';
-import { contactGroupsQuery, devicesQuery, monitoringApi, periodsQuery } from '../api.ts';
+import { contactGroupsQuery, devicesQuery, monitoringApi } from '../api.ts';
 import { ItemNameFields, ItemPurposeField } from '../components/item-name-fields.tsx';
+import { ActionSelect, LocationSelect } from '../components/reference-fields.tsx';
 import { SourceFields } from '../components/source-fields.tsx';
 import { NumberField, ValueRuleFields } from '../components/value-rule-fields.tsx';
 import { useSaved } from '../feedback.ts';
@@ -54,19 +56,14 @@ const useDeviceOptions = (site?: number | null) => {
 const ItemFields = () => {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
-  const periods = useQuery(periodsQuery);
   const groups = useQuery(contactGroupsQuery);
   const devices = useDeviceOptions();
   const deviceId = Form.useWatch('device_id', form);
   // How the device numbers its registers (its Modbus option), said in the register's label.
   const addressBase = devices.rows.find((d) => d.id === deviceId)?.options.modbus_address_base ?? 0;
-  const periodOptions = [
-    { value: 0, label: t('monitoringUi.items.always') },
-    ...(periods.data?.data ?? []).map((p) => ({ value: p.id, label: p.name })),
-  ];
   const periodField = (name: string, label: string) => (
     <FormCol span={6} rules={itemRules} name={name} label={label}>
-      <Select options={periodOptions} />
+      <PeriodSelect noneLabel={t('monitoringUi.items.always')} />
     </FormCol>
   );
   return (
@@ -75,8 +72,14 @@ const ItemFields = () => {
         <FormCol rules={itemRules} name="device_id" label={t('monitoringUi.items.device')} required>
           <Select showSearch={{ optionFilterProp: 'label' }} options={devices.options} />
         </FormCol>
-        <FormCol span={6} rules={itemRules} name="location_id" label={t('monitoringUi.items.location')}>
-          <InputNumber min={0} precision={0} style={{ width: '100%' }} />
+        <FormCol
+          span={6}
+          rules={itemRules}
+          name="location_id"
+          label={t('monitoringUi.items.location')}
+          tooltip={t('monitoringUi.items.locationHelp')}
+        >
+          <LocationSelect />
         </FormCol>
         <FormCol
           span={6}
@@ -119,12 +122,24 @@ const ItemFields = () => {
           />
         </FormCol>
         {periodField('working_period_id', t('monitoringUi.items.workingPeriod'))}
-        <Col span={6}>
-          <NumberField name="overrun_action_id" label={t('monitoringUi.items.overrunAction')} min={0} />
-        </Col>
-        <Col span={6}>
-          <NumberField name="recovery_action_id" label={t('monitoringUi.items.recoveryAction')} min={0} />
-        </Col>
+        <FormCol
+          span={6}
+          name="overrun_action_id"
+          label={t('monitoringUi.items.overrunAction')}
+          tooltip={t('monitoringUi.items.actionsHelp')}
+          extra={t('monitoringUi.items.actionsHint')}
+        >
+          <ActionSelect />
+        </FormCol>
+        <FormCol
+          span={6}
+          name="recovery_action_id"
+          label={t('monitoringUi.items.recoveryAction')}
+          tooltip={t('monitoringUi.items.actionsHelp')}
+          extra={t('monitoringUi.items.actionsHint')}
+        >
+          <ActionSelect />
+        </FormCol>
         <Col span={6}>
           <NumberField
             name="check_interval"

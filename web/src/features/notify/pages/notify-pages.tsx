@@ -2,7 +2,7 @@ import {
   type ContactGroupRow,
   type ContactRow,
   channelInput,
-  channelKinds,
+  type channelKinds,
   contactGroupInput,
   contactInput,
   type EmailService,
@@ -15,9 +15,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../../api/client.ts';
+import { useChannelKinds } from '../../../components/channel-kinds.ts';
 import { FormCol } from '../../../components/form-col.tsx';
 import { contractRule } from '../../../components/form-rules.ts';
 import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
+import { PeriodSelect } from '../../../components/period-select.tsx';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { useSettingsForm } from '../../../components/settings-form.tsx';
 
@@ -75,7 +77,13 @@ export const MailboxPage = () => {
           <InputNumber min={1} max={65535} />
         </Form.Item>
         <Form.Item name="security" label={t('alarmSettings.security')}>
-          <Select options={['none', 'starttls', 'tls'].map((v) => ({ value: v, label: v }))} />
+          <Select
+            options={[
+              { value: 'none', label: t('alarmSettings.securityOptions.none') },
+              { value: 'starttls', label: t('alarmSettings.securityOptions.starttls') },
+              { value: 'tls', label: t('alarmSettings.securityOptions.tls') },
+            ]}
+          />
         </Form.Item>
         <Form.Item name="user" label={t('alarmSettings.user')}>
           <Input autoComplete="off" />
@@ -205,7 +213,7 @@ export const ContactsPage = () => {
             <LevelSelect style={{ width: 140 }} />
           </FormCol>
           <FormCol span={8} name="time_period_id" label={t('alarmSettings.timePeriod')}>
-            <InputNumber min={0} />
+            <PeriodSelect noneLabel={t('alarmSettings.anyTime')} />
           </FormCol>
           <FormCol span={4} name="duty" label={t('alarmSettings.duty')} valuePropName="checked">
             <Switch />
@@ -330,6 +338,7 @@ interface ChannelRow {
 /** /alarm_push: webhook, DingTalk, WeCom, Feishu, SMS and voice channels with a test send. */
 export const AlarmPushPage = () => {
   const { t } = useTranslation();
+  const kinds = useChannelKinds();
   const { message } = App.useApp();
   const failureText = useFailureText();
   const test = async (id: number) => {
@@ -346,7 +355,7 @@ export const AlarmPushPage = () => {
       initial={{ kind: 'webhook', enable: true, config: { retries: 2, timeout_ms: 5000, sign_scheme: 'aliyun' } }}
       columns={[
         { title: t('alarmSettings.name'), dataIndex: 'name' },
-        { title: t('alarmSettings.kind'), dataIndex: 'kind' },
+        { title: t('alarmSettings.kind'), dataIndex: 'kind', render: kinds.label },
         { title: 'URL', dataIndex: ['config', 'url'], ellipsis: true },
         { title: t('alarmSettings.secret'), dataIndex: 'has_secret', render: yesNo },
         { title: t('alarmSettings.enable'), dataIndex: 'enable', render: yesNo },
@@ -367,7 +376,7 @@ export const AlarmPushPage = () => {
             <NameItem schema={channelInput} />
           </Col>
           <FormCol span={6} name="kind" label={t('alarmSettings.kind')}>
-            <Select options={channelKinds.map((k) => ({ value: k, label: k }))} />
+            <Select options={kinds.options} />
           </FormCol>
           <FormCol span={6} name="enable" label={t('alarmSettings.enable')} valuePropName="checked">
             <Switch />
@@ -387,7 +396,12 @@ export const AlarmPushPage = () => {
             <Input />
           </FormCol>
           <FormCol span={8} name={['config', 'sign_scheme']} label={t('alarmSettings.signScheme')}>
-            <Select options={['aliyun', 'none'].map((v) => ({ value: v, label: v }))} />
+            <Select
+              options={[
+                { value: 'aliyun', label: t('alarmSettings.signSchemes.aliyun') },
+                { value: 'none', label: t('alarmSettings.signSchemes.none') },
+              ]}
+            />
           </FormCol>
           <FormCol span={8} name={['config', 'sign_name']} label={t('alarmSettings.signName')}>
             <Input />
