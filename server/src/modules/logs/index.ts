@@ -90,9 +90,9 @@ export const registerAuditTrail = (app: FastifyInstance, audit: AuditLog) => {
     if (!action || module === null || reply.statusCode >= 400 || !request.principal || audit.wrote(request)) return;
     const params = (request.params ?? {}) as Record<string, unknown>;
     const body = (request.body ?? {}) as Record<string, unknown>;
-    // The record's name where the request gives it (a person reads names, and a category's code is a
-    // code), else its id.
-    const target = typeof body.name === 'string' && body.name ? body.name : (params.id ?? params.code ?? '');
+    // The record's id where the route has one (a device's log finds its devices' and items' entries
+    // by it: device-view/repository.ts), else the name the request gives.
+    const target = params.id ?? params.code ?? (typeof body.name === 'string' ? body.name : '');
     // Every code the trail can write is named (server/test/operation-log-names.int.test.ts).
     await audit
       .write({ module: module as OperationLogModule, action, target: String(target), success: true }, request)
