@@ -1,14 +1,11 @@
 import { z } from 'zod';
+import { epoch, id, msg, recordName } from './energy-fields.ts';
 
 /**
  * Energy tariffs (002 §3, §5.1, §7.1 setting/energy stairstep, time_sharing_system, stemp_time;
  * docs/energy.md "Tariffs"): the three billing modes, their tiers and periods, and the tariff set on
  * a site from a date. Part of `@sitewatch/contract/energy`, which exports it whole.
  */
-
-const msg = (key: string) => `energy.validation.${key}`;
-const id = z.coerce.number().int().min(1).max(2_147_483_647);
-const epoch = z.coerce.number().int().min(0).max(32_503_680_000);
 
 export const tariffModes = ['stair', 'time_share', 'stair_time_share'] as const;
 export const tariffMode = z.enum(tariffModes);
@@ -44,11 +41,7 @@ export const timeSlot = z
 
 export const tariffInput = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, { message: msg('name') })
-      .max(100, { message: msg('tooLong') }),
+    name: recordName,
     summer_months: z.array(z.number().int().min(1).max(12)).max(12).default([]),
     gradients: z
       .array(gradient)

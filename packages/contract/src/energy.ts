@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epoch, id, msg, recordName } from './energy-fields.ts';
 import { tariffInput, tariffRow, tariffSetInput, tariffSetRow } from './energy-tariffs.ts';
 import { tParam } from './envelope.ts';
 import { defineRoute } from './route.ts';
@@ -8,9 +9,6 @@ import { defineRoute } from './route.ts';
  * items, consumption from counter differences, tariffs in the three billing modes, cost and PUE.
  */
 
-const msg = (key: string) => `energy.validation.${key}`;
-const id = z.coerce.number().int().min(1).max(2_147_483_647);
-const epoch = z.coerce.number().int().min(0).max(32_503_680_000);
 const idParams = z.object({ id: id.describe('Id of the record.') });
 
 /** Categories of a meter; `total` is a facility (incoming) meter, the rest are its parts (The Green Grid). */
@@ -25,11 +23,7 @@ export const pueCategoryOf = { ups_output: 1, pdu_output: 2, it_input: 3 } as co
 
 export const meterInput = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, { message: msg('name') })
-      .max(100, { message: msg('tooLong') }),
+    name: recordName,
     item_id: id.describe('The monitored item read as the meter.'),
     kind: z.enum(['counter', 'power']).describe('counter: cumulative kWh; power: active power in kW, integrated.'),
     category: meterCategory,

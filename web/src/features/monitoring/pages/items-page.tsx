@@ -66,6 +66,18 @@ const ItemFields = () => {
       <PeriodSelect noneLabel={t('monitoringUi.items.always')} />
     </FormCol>
   );
+  // The overrun and recovery actions: a select that says they are configured under automation.
+  const actionField = (name: string, label: string) => (
+    <FormCol
+      span={6}
+      name={name}
+      label={label}
+      tooltip={t('monitoringUi.items.actionsHelp')}
+      extra={t('monitoringUi.items.actionsHint')}
+    >
+      <ActionSelect />
+    </FormCol>
+  );
   return (
     <FieldRules value={itemRules}>
       <Row gutter={12}>
@@ -122,24 +134,8 @@ const ItemFields = () => {
           />
         </FormCol>
         {periodField('working_period_id', t('monitoringUi.items.workingPeriod'))}
-        <FormCol
-          span={6}
-          name="overrun_action_id"
-          label={t('monitoringUi.items.overrunAction')}
-          tooltip={t('monitoringUi.items.actionsHelp')}
-          extra={t('monitoringUi.items.actionsHint')}
-        >
-          <ActionSelect />
-        </FormCol>
-        <FormCol
-          span={6}
-          name="recovery_action_id"
-          label={t('monitoringUi.items.recoveryAction')}
-          tooltip={t('monitoringUi.items.actionsHelp')}
-          extra={t('monitoringUi.items.actionsHint')}
-        >
-          <ActionSelect />
-        </FormCol>
+        {actionField('overrun_action_id', t('monitoringUi.items.overrunAction'))}
+        {actionField('recovery_action_id', t('monitoringUi.items.recoveryAction'))}
         <Col span={6}>
           <NumberField
             name="check_interval"
