@@ -23,18 +23,22 @@ export type CommandRunner = (command: string, args: readonly string[], input?: s
 
 export const runCommand: CommandRunner = (command, args, input) =>
   new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
     });
-    child.stderr.on('data', (d: Buffer) => {
+    child.stderr!.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(input ?? '');
+    if (child.stdin) {
+      // A program that exits without reading its input must not take the helper down with EPIPE.
+      child.stdin.on('error', () => {});
+      child.stdin.end(input);
+    }
   });
 
 type Answer = { ok: true; data: unknown } | { ok: false; reason: 'noNft' | 'noPrivilege' | 'failed'; detail: string };
