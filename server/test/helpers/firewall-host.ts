@@ -18,7 +18,8 @@ export interface FakeFirewallHost {
   stop(): Promise<void>;
 }
 
-export const startFakeFirewallHost = async (): Promise<FakeFirewallHost> => {
+/** `unref`: the helper does not keep the test process alive (a catalogue's host, never stopped). */
+export const startFakeFirewallHost = async (options: { unref?: boolean } = {}): Promise<FakeFirewallHost> => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-fw-'));
   const host: FakeFirewallHost = {
     socketPath: path.join(dir, 'helper.sock'),
@@ -49,6 +50,7 @@ export const startFakeFirewallHost = async (): Promise<FakeFirewallHost> => {
     return { code: 1, stdout: '', stderr: `unexpected ${line}` };
   };
   const server: Server = await startHelper({ socketPath: host.socketPath, run });
+  if (options.unref) server.unref();
   host.stop = () =>
     new Promise((resolve) =>
       server.close(() => {
