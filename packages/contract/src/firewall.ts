@@ -190,6 +190,53 @@ export const openPorts = z.object({
   data: z.array(openPort),
 });
 
+/** What the rules below read of a rule. */
+export type RuleShape = Pick<FirewallRule, 'direction' | 'source' | 'port' | 'authorised' | 'Disabled'>;
+
+/** Whether an address (IPv4, or IPv4-mapped IPv6) falls in a rule's source. */
+const covers = (rule: RuleShape, address: string): boolean => {
+  const [first, last] = sourceSpan(rule.source);
+  if (first === 0 && last === 0xffff_ffff) return true;
+  const n = ipv4Number(address.replace(/^::ffff:/i, ''));
+  return n !== null && n >= first && n <= last;
+};
+
+/** Whether the rules refuse a new connection from `address` to this box's `port` (first match decides). */
+export const refusesIncoming = (
+  enabled: boolean,
+  rules: readonly RuleShape[],
+  address: string,
+  port: number,
+): boolean => {
+  if (!enabled) return false;
+  for (const rule of rules) {
+    if (rule.Disabled || rule.direction !== 'in' || !covers(rule, address)) continue;
+    const [a, b] = portSpan(rule.port)!;
+    if (port >= a && port <= b) return !rule.authorised;
+  }
+  return false;
+};
+
+/** Ports whose closing asks for confirmation (002 §5.3): web access and SSH. */
+export const guardedPorts = [80, 22] as const;
+
+const ruleKey = (r: RuleShape) => `${r.direction}|${r.source}|${r.port}|${r.authorised}|${r.Disabled}`;
+
+/**
+ * The guarded ports (80, 22) that a changed or added rule closes: enabled, incoming, refused, its
+ * range holding the port. A rule kept exactly as it was asks nothing again.
+ */
+export const newlyClosedGuardedPorts = (before: readonly RuleShape[], after: readonly RuleShape[]): number[] => {
+  const kept = new Set(before.map(ruleKey));
+  const closed = new Set<number>();
+  for (const rule of after) {
+    if (rule.Disabled || rule.authorised || rule.direction !== 'in' || kept.has(ruleKey(rule))) continue;
+    const [a, b] = portSpan(rule.port)!;
+    for (const port of guardedPorts) if (port >= a && port <= b) closed.add(port);
+  }
+  return [...closed].sort((x, y) => x - y);
+};
+
 export const firewallRoutes = {
   ports: defineRoute({
     method: 'GET',
