@@ -14,6 +14,7 @@ const useSecondsLeft = (expiresAt: number | null) => {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (expiresAt === null) return;
+    setNow(Date.now());
     const timer = window.setInterval(() => setNow(Date.now()), 1000);
     return () => window.clearInterval(timer);
   }, [expiresAt]);
