@@ -60,9 +60,7 @@ const OpenPorts = () => {
   return (
     <Card size="small" title={t('firewallPage.openPorts')}>
       {ports.data && !ports.data.available ? (
-        <Typography.Text type="secondary">
-          {t(`firewall.${ports.data.reason ?? 'failed'}`, { detail: '' })}
-        </Typography.Text>
+        <Typography.Text type="secondary">{t('firewallPage.portsUnavailable')}</Typography.Text>
       ) : (
         <Table
           size="small"
