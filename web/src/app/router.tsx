@@ -9,6 +9,7 @@ import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
 import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
+import { firewallRoutes } from '../features/firewall/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
@@ -46,6 +47,7 @@ const WithoutShell = () => (
 export const shellRoutes: RouteObject[] = [
   ...usersRoutes,
   ...securityRoutes,
+  ...firewallRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
   ...deviceViewRoutes,
