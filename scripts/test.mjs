@@ -32,6 +32,9 @@ const systemPackages = [
   { pkg: 'mosquitto', file: '/usr/sbin/mosquitto' },
   { pkg: 'snmp', file: '/usr/bin/snmpget' },
   { pkg: 'python3-pymodbus', file: '/usr/lib/python3/dist-packages/pymodbus/__init__.py' },
+  // The system tools' tests ping and trace the route to loopback (docs/system.md, "Tools").
+  { pkg: 'iputils-ping', file: '/usr/bin/ping' },
+  { pkg: 'traceroute', file: '/usr/bin/traceroute.db' },
 ];
 
 function findPgBin(name) {

@@ -74,7 +74,16 @@ export const SysInformationPage = () => {
                 </Descriptions.Item>
               )}
               <Descriptions.Item label={t('systemUi.info.cpu')}>
-                {h?.cpu.percent == null ? dash : <Progress percent={Number(h.cpu.percent.toFixed(1))} size="small" />}
+                {h?.cpu.percent == null ? (
+                  dash
+                ) : (
+                  <Progress
+                    percent={Number(h.cpu.percent.toFixed(1))}
+                    size="small"
+                    status="normal"
+                    format={(p) => `${p}%`}
+                  />
+                )}
               </Descriptions.Item>
               <Descriptions.Item label={t('systemUi.info.memory')}>
                 {h ? <Usage percent={h.memory.percent} used={h.memory.used} total={h.memory.total} /> : dash}
@@ -96,7 +105,13 @@ export const SysInformationPage = () => {
 
 const Usage = ({ percent, used, total }: { percent: number; used: string; total: string }) => (
   <Space size="small" style={{ width: '100%' }}>
-    <Progress percent={Number(percent.toFixed(1))} size="small" style={{ width: 160, margin: 0 }} />
+    <Progress
+      percent={Number(percent.toFixed(1))}
+      size="small"
+      status="normal"
+      format={(p) => `${p}%`}
+      style={{ width: 160, margin: 0 }}
+    />
     <span>
       {used} / {total}
     </span>
