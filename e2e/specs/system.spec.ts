@@ -1,6 +1,16 @@
-import { mkdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { adminPassword, setGlobalConfig, signInAsAdmin } from '../fixtures/product.ts';
+import {
+  adminPassword,
+  apiLogin,
+  encrypt,
+  setGlobalConfig,
+  signInAsAdmin,
+  signInWithToken,
+} from '../fixtures/product.ts';
+import { templateDir } from '../fixtures/server.ts';
 import { expect, type Page, test } from '../fixtures/test.ts';
 
 /**
@@ -122,3 +132,115 @@ for (const language of ['zh_cn', 'en_us'] as const) {
     await shot(page, 'week-time', language);
   });
 }
+
+/**
+ * The debug log where the host keeps one: the built server started as a service manager with
+ * `StandardOutput=append:` would start it, its output going to a file. The download is that file's
+ * end with the secrets redacted, and once the SM4 key is on, what openssl decrypts with the key.
+ */
+test('the debug log of a server writing its log to a file: redacted, then SM4-encrypted', async ({
+  page,
+  playwright,
+}) => {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-e2e-log-'));
+  cpSync(templateDir('ready'), dataDir, { recursive: true });
+  const logFile = path.join(dataDir, 'server.log');
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--enable-source-maps', 'server/dist/main.js'], {
+    cwd: root,
+    stdio: ['ignore', fd, 'inherit'],
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SITEWATCH_DATA_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
+      SITEWATCH_MODE: 'test',
+      SITEWATCH_CAPTCHA: 'off',
+      SITEWATCH_DEMO: '0',
+    },
+  });
+  closeSync(fd);
+  try {
+    // The server says where it runs in its log, now a file.
+    let url = '';
+    await expect
+      .poll(
+        () => {
+          const line = readFileSync(logFile, 'utf8')
+            .split('\n')
+            .find((l) => l.includes('"Sitewatch is running"'));
+          url = line ? (JSON.parse(line) as { url: string }).url : '';
+          return url;
+        },
+        { timeout: 60_000 },
+      )
+      .not.toBe('');
+    const request = await playwright.request.newContext({ baseURL: url });
+    const login = await apiLogin(request, 'admin', adminPassword);
+    const token = login.data?.access_token as string;
+    const headers = { authorization: `Bearer ${token}` };
+    // A secret in a URL reaches the log (requests are logged at debug level).
+    expect((await request.get('/api/v1/user/current?token=leaked-secret-4711', { headers })).status()).toBe(200);
+    await expect.poll(() => readFileSync(logFile, 'utf8').includes('leaked-secret-4711')).toBe(true);
+
+    const state = (await (await request.get('/api/v1/setting/maintain/debug_log/state', { headers })).json()).data;
+    expect(state).toEqual({ available: true, reason: '', source: 'file', encrypted: false });
+    const plain = await request.get('/api/v1/setting/maintain/debug_log?mb=1', { headers });
+    expect(plain.status()).toBe(200);
+    expect(plain.headers()['content-disposition']).toContain('sitewatch-debug.log"');
+    const text = await plain.text();
+    expect(text).toContain('Sitewatch is running');
+    expect(text).toContain('token=[redacted]');
+    expect(text).not.toContain('leaked-secret-4711');
+    expect(text).not.toContain(token);
+
+    // The page shows where the log comes from and offers the download.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await signInWithToken(page, token);
+    await page.goto(`${url}/sys_information`);
+    const card = page.getByText(/日志读取自服务器输出的日志文件|The log is read from the file/);
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await expect(page.getByRole('button', { name: /下载调试日志|Download debug log/ })).toBeInViewport();
+    await page.screenshot({ path: path.join(shots, 'system-debug-log-file-zh_cn-1366x768.png') });
+
+    // With the SM4 key on, the download is encrypted: the IV, then SM4-CBC that openssl reads.
+    const key = '00112233445566778899aabbccddeeff';
+    const { public_key } = (await (await request.get('/api/v1/pub/login/params')).json()).data;
+    const saved = await request.post('/api/v1/setting/maintain/sm4', {
+      headers,
+      data: { enabled: true, key, verify_password: encrypt(public_key, adminPassword) },
+    });
+    expect((await saved.json()).code).toBe(0);
+    const sealed = await request.get('/api/v1/setting/maintain/debug_log?mb=1', { headers });
+    expect(sealed.headers()['content-disposition']).toContain('sitewatch-debug.log.sm4');
+    const body = await sealed.body();
+    const cipherFile = path.join(dataDir, 'log.sm4');
+    writeFileSync(cipherFile, body.subarray(16));
+    const iv = body.subarray(0, 16).toString('hex');
+    const clear = execFileSync('openssl', [
+      'enc',
+      '-d',
+      '-sm4-cbc',
+      '-K',
+      key,
+      '-iv',
+      iv,
+      '-in',
+      cipherFile,
+    ]).toString();
+    expect(clear).toContain('Sitewatch is running');
+    expect(clear).not.toContain('leaked-secret-4711');
+    await request.dispose();
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
