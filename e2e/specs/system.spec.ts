@@ -9,6 +9,8 @@ import {
   setGlobalConfig,
   signInAsAdmin,
   signInWithToken,
+  tokenOf,
+  withDb,
 } from '../fixtures/product.ts';
 import { templateDir } from '../fixtures/server.ts';
 import { expect, type Page, test } from '../fixtures/test.ts';
@@ -243,4 +245,51 @@ test('the debug log of a server writing its log to a file: redacted, then SM4-en
     });
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+/**
+ * An operator holding the information and tools pages (410, 411), made in the database as another
+ * journey's set-up would be: the host's details, the debug log, the tools and the key are not theirs.
+ */
+test('an operator sees the system information without the host details, and no tools or key', async ({
+  page,
+  request,
+}) => {
+  const { hash } = await import('@node-rs/argon2');
+  const passwordHash = await hash('Operator-Pass-77', {
+    algorithm: 2,
+    memoryCost: 19_456,
+    timeCost: 2,
+    parallelism: 1,
+  });
+  withDb((db) => {
+    const now = Math.floor(Date.now() / 1000);
+    const roleId = Number(
+      db.prepare('insert into roles (name, remark, created_at) values (?, ?, ?)').run('system-readers', '', now)
+        .lastInsertRowid,
+    );
+    const userId = Number(
+      db
+        .prepare(
+          `insert into users (user_name, alias, password_hash, password_changed_at, must_change_password, created_at, updated_at)
+           values (?, ?, ?, ?, 0, ?, ?)`,
+        )
+        .run('sysreader', 'sysreader', passwordHash, now, now, now).lastInsertRowid,
+    );
+    db.prepare('insert into user_roles (user_id, role_id) values (?, ?)').run(userId, roleId);
+    for (const menu of [410, 411])
+      db.prepare('insert into role_menus (role_id, menu_id) values (?, ?)').run(roleId, menu);
+  }, false);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signInWithToken(page, await tokenOf(request, 'sysreader', 'Operator-Pass-77'));
+  await page.goto('/sys_information');
+  await expect(page.getByText('主机名称、系统和 CPU 型号仅对管理员显示。')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('未安装')).toBeVisible();
+  await expect(page.getByText('调试日志')).toHaveCount(0);
+  await page.screenshot({ path: path.join(shots, 'system-information-operator-zh_cn-1366x768.png') });
+  await page.goto('/tools');
+  await expect(page.getByText('此页面仅管理员可用。')).toBeVisible();
+  // /secret_list is always allowed (002 §2.2), its key is not.
+  await page.goto('/secret_list');
+  await expect(page.getByText('此页面仅管理员可用。')).toBeVisible();
 });
