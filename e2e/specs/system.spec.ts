@@ -12,6 +12,7 @@ import {
   tokenOf,
   withDb,
 } from '../fixtures/product.ts';
+import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { templateDir } from '../fixtures/server.ts';
 import { expect, type Page, test } from '../fixtures/test.ts';
 
@@ -41,6 +42,7 @@ const texts = {
     keySet: '已设置，指纹',
     add: /添\s*加/,
     name: '名称',
+    period: '夜班',
     ok: /确\s*定|OK/,
   },
   en_us: {
@@ -59,12 +61,16 @@ const texts = {
     keySet: 'Set, fingerprint',
     add: 'Add',
     name: 'Name',
+    period: 'Night shift',
     ok: /确\s*定|OK/,
   },
 } as const;
 
-const shot = (page: Page, name: string, language: string) =>
-  page.screenshot({ path: path.join(shots, `system-${name}-${language}-1366x768.png`) });
+/** A screenshot of the page, which shows names only, never an i18n key or a code. */
+const shot = async (page: Page, name: string, language: string) => {
+  await page.screenshot({ path: path.join(shots, `system-${name}-${language}-1366x768.png`) });
+  await expectNoRawKeys(page, `${name} (${language})`);
+};
 
 for (const language of ['zh_cn', 'en_us'] as const) {
   test(`system pages in ${language}`, async ({ page, request, baseURL }) => {
@@ -128,9 +134,9 @@ for (const language of ['zh_cn', 'en_us'] as const) {
     await page.goto('/week_time');
     await page.getByRole('button', { name: x.add }).first().click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel(x.name).fill(`Night shift ${language}`);
+    await dialog.getByLabel(x.name).fill(x.period);
     await dialog.getByRole('button', { name: x.ok }).click();
-    await expect(page.getByRole('row', { name: new RegExp(`Night shift ${language}`) })).toBeVisible();
+    await expect(page.getByRole('row', { name: x.period })).toBeVisible();
     await shot(page, 'week-time', language);
   });
 }
