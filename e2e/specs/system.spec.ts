@@ -40,6 +40,7 @@ const texts = {
     password: '验证密码',
     save: /保\s*存/,
     keySet: '已设置，指纹',
+    on: '已启用',
     add: /添\s*加/,
     name: '名称',
     period: '夜班',
@@ -59,6 +60,7 @@ const texts = {
     password: 'Verification password',
     save: 'Save',
     keySet: 'Set, fingerprint',
+    on: 'On',
     add: 'Add',
     name: 'Name',
     period: 'Night shift',
@@ -121,6 +123,8 @@ for (const language of ['zh_cn', 'en_us'] as const) {
     await page.getByRole('switch').click();
     await page.getByLabel(x.password).fill(adminPassword);
     await page.getByRole('button', { name: x.save }).click();
+    // Saved: encryption shows on (the key may be the other language's journey's until now).
+    await expect(page.getByText(x.on, { exact: true })).toBeVisible();
     await expect(page.getByText(x.keySet)).toBeVisible();
     await expect(page.locator('code').filter({ hasText: /^[0-9a-f]{8}$/ })).toBeVisible();
     await shot(page, 'secret-list', language);
