@@ -36,6 +36,9 @@ const systemPackages = [
   // (server/test/firewall-netns.int.test.ts); `ip` (iproute2) makes the namespace and its veth pair.
   { pkg: 'nftables', file: '/usr/sbin/nft' },
   { pkg: 'iproute2', file: '/usr/sbin/ip' },
+  // The system tools' tests ping and trace the route to loopback (docs/system.md, "Tools").
+  { pkg: 'iputils-ping', file: '/usr/bin/ping' },
+  { pkg: 'traceroute', file: '/usr/bin/traceroute.db' },
 ];
 
 function findPgBin(name) {

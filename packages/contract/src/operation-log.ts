@@ -91,6 +91,12 @@ export const operationLogModules = {
   'setting/recover_tpl': 'recoverTemplate',
   'setting/roles': 'roles',
   'setting/serial_port': 'serialPort',
+  // The system pages (docs/system.md), written by the system module itself.
+  'setting/maintain/debug_log': 'debugLog',
+  'setting/maintain/sm4': 'sm4',
+  'setting/maintain/tools/ping': 'toolsPing',
+  'setting/maintain/tools/port': 'toolsPort',
+  'setting/maintain/tools/traceroute': 'toolsTraceroute',
   'setting/series_retention': 'seriesRetention',
   'setting/time_periods': 'timePeriods',
   'setting/top_view/background': 'topViewBackground',
@@ -167,6 +173,12 @@ export interface OperationLogDetails {
   ldapNotImported: Record<string, never>;
   ldapNoDefaults: Record<string, never>;
   ldapImport: { imported: number; skipped: number };
+  debugLog: { bytes: number };
+  debugLogEncrypted: { bytes: number };
+  sm4Enabled: Record<string, never>;
+  sm4Disabled: Record<string, never>;
+  sm4KeyEnabled: Record<string, never>;
+  sm4KeyDisabled: Record<string, never>;
 }
 export const operationLogDetailCodes = [
   'passwordChangeRequired',
@@ -189,6 +201,12 @@ export const operationLogDetailCodes = [
   'ldapNotImported',
   'ldapNoDefaults',
   'ldapImport',
+  'debugLog',
+  'debugLogEncrypted',
+  'sm4Enabled',
+  'sm4Disabled',
+  'sm4KeyEnabled',
+  'sm4KeyDisabled',
 ] as const satisfies readonly (keyof OperationLogDetails)[];
 export type OperationLogDetailCode = (typeof operationLogDetailCodes)[number];
 

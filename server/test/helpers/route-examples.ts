@@ -229,6 +229,14 @@ const routes: Record<string, Example> = {
   'DELETE /api/v1/setting/account_blocks/:id': { table: 'account_blocks', fresh: true },
   'DELETE /api/v1/operation_record': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
   'PUT /api/v1/setting/ldap': { body: (s, e) => ldapSettings(s, e) },
+  // The system tools reach an address of the private ranges where devices live (docs/system.md);
+  // nothing answers there, so each run ends at its shortest bound.
+  'POST /api/v1/setting/maintain/tools/ping': { body: () => ({ host: '10.255.255.1', count: 1 }) },
+  'POST /api/v1/setting/maintain/tools/traceroute': { body: () => ({ host: '10.255.255.1', max_hops: 1 }) },
+  'POST /api/v1/setting/maintain/tools/port': { body: () => ({ host: '10.255.255.1', port: 9, timeout_ms: 100 }) },
+  'POST /api/v1/setting/maintain/sm4': {
+    body: (_s, e) => ({ enabled: false, key: '', verify_password: e.encrypt(e.password) }),
+  },
   // A connection test saves nothing: the roles it names are the administrator's side's.
   'POST /api/v1/setting/ldap/test': { body: (_s, e) => ldapSettings(e.a, e) },
   'POST /api/v1/setting/ldap/import': {

@@ -19,6 +19,7 @@ import { notifyRoutes } from '../features/notify/routes.tsx';
 import { reportsRoutes } from '../features/reports/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/routes.tsx';
+import { systemRoutes } from '../features/system/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { workOrderRoutes } from '../features/work-orders/routes.tsx';
@@ -63,6 +64,7 @@ export const shellRoutes: RouteObject[] = [
   ...workOrderRoutes,
   ...energyRoutes,
   ...electricalSafetyRoutes,
+  ...systemRoutes,
 ];
 
 const isAdmin = () => {
