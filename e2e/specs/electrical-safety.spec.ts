@@ -96,6 +96,14 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
 
+  // The overview at 1366 × 768: nothing wider than the window, counters of one height with their
+  // values on one line, site names whole (issue 38).
+  await page.goto('/electricity_safe/overview');
+  await expect(page.getByTestId('electrical-stat-meters')).toContainText(/\d/);
+  expect(await safety.overviewLayout()).toMatchObject({ overflow: 0, valuesWrapped: 0, sitesWrapped: 0 });
+  expect((await safety.overviewLayout()).cardHeights).toHaveLength(1);
+  await page.screenshot({ path: path.join(shots, 'electrical-overview-zh_cn-1366x768.png') });
+
   // The same pages in English.
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
   await page.goto('/energy_manage/elect_monitor');
@@ -111,6 +119,9 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   await page.screenshot({ path: path.join(shots, 'switch-opt-en_us.png'), fullPage: true });
   await page.goto('/electricity_safe/overview');
   await expect(page.getByTestId('electrical-overview-page')).toContainText('Meters beyond limits');
+  await expect(page.getByTestId('electrical-stat-power')).toContainText('Active power (kW)');
+  expect(await safety.overviewLayout()).toMatchObject({ overflow: 0, valuesWrapped: 0, sitesWrapped: 0 });
+  expect((await safety.overviewLayout()).cardHeights).toHaveLength(1);
   await page.screenshot({ path: path.join(shots, 'electrical-overview-en_us.png'), fullPage: true });
   await page.evaluate(() => localStorage.setItem('language', 'zh_cn'));
 });
