@@ -35,7 +35,13 @@ export const createAcmeIssuer = () => {
   const issue = async (order: AcmeOrder): Promise<AcmeResult> => {
     acme.axios.defaults.httpsAgent = order.directoryCa ? new Agent({ ca: order.directoryCa }) : undefined;
     const accountKey = order.accountKey || (await acme.crypto.createPrivateEcdsaKey()).toString();
-    const client = new acme.Client({ directoryUrl: order.directoryUrl, accountKey, backoffAttempts: 10 });
+    const client = new acme.Client({
+      directoryUrl: order.directoryUrl,
+      accountKey,
+      backoffAttempts: 10,
+      backoffMin: 1000,
+      backoffMax: 10_000,
+    });
     const [key, csr] = await acme.crypto.createCsr({ commonName: order.domain, altNames: [order.domain] });
     const cert = await client.auto({
       csr,

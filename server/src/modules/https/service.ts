@@ -2,7 +2,7 @@ import type { CertificateInfo, HttpsSettingsInput, HttpsState } from '@sitewatch
 import { z } from 'zod';
 import type { Timer, Timers } from '../../clock/timers.ts';
 import type { SettingsStore } from '../../db/settings-store.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { TlsListening, TlsSource } from '../../http/tls.ts';
 import type { AcmeIssuer } from './acme.ts';
 import { checkPair, describe, parseChain, topOf } from './certs.ts';
@@ -129,7 +129,7 @@ export const createHttpsService = (deps: HttpsServiceDeps) => {
         domain: s.domain,
         accountKey: s.acme_account_key,
       });
-      const pair = checkPair(result.cert, result.key, clock());
+      const pair = checkPair(result.cert, result.key, clock(), { fromCa: true });
       const now = await store.get('HTTPS');
       return await save({
         ...now,
@@ -141,7 +141,11 @@ export const createHttpsService = (deps: HttpsServiceDeps) => {
         last_error: null,
       });
     } catch (err) {
-      const reason = ((err as Error).message || String(err)).slice(0, 500);
+      // The CA's own words (RFC 8555 problem details are English), or ours in English.
+      const reason = (err instanceof AppError ? err.text('en_us') : (err as Error).message || String(err)).slice(
+        0,
+        500,
+      );
       await store.set('HTTPS', { ...(await store.get('HTTPS')), last_error: reason });
       throw badRequest('https.errors.acme', { reason });
     }

@@ -1,0 +1,195 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as acme from 'acme-client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { renewal } from '../src/modules/https/service.ts';
+import { useManualTestApp } from './helpers/build-app.ts';
+import { describeEachDatabase } from './helpers/databases.ts';
+import { servedFingerprint } from './helpers/https-certs.ts';
+
+/**
+ * ACME issuance and renewal against Debian's pebble on loopback (issue 30 item 3): pebble validates
+ * the HTTP-01 challenge for real, on the product's own port, resolving the domain through
+ * pebble-challtestsrv's DNS (every name → 127.0.0.1); it rejects 30 % of nonces on purpose, so
+ * acme-client's retries run.
+ */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Starts a program and resolves when a line of its output matches `ready`. */
+const startUntil = (file: string, args: string[], env: Record<string, string>, ready: RegExp) =>
+  new Promise<ChildProcess>((resolve, reject) => {
+    const child = spawn(file, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (ready.test(seen)) resolve(child);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${file} exited ${code}: ${seen}`)));
+  });
+
+const domain = 'console.sitewatch.test';
+const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-pebble-'));
+// Pebble's own HTTPS certificate, made for this run; the product trusts it as the directory's CA.
+execFileSync(
+  'openssl',
+  [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    '-days',
+    '2',
+    '-keyout',
+    path.join(dir, 'key.pem'),
+    '-out',
+    path.join(dir, 'cert.pem'),
+  ],
+  { stdio: 'ignore' },
+);
+const pebbleCa = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+
+const nonceRetries: string[] = [];
+acme.setLogger((message) => {
+  if (/invalid nonce/i.test(message)) nonceRetries.push(message);
+});
+
+describeEachDatabase('HTTPS: ACME against pebble', (dialect) => {
+  const t = useManualTestApp(dialect, { mode: 'test' }, Date.now());
+  const admin = { authorization: 'Bearer admin-token', 'accept-language': 'en_us' };
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/v1/${url}`, headers: admin, ...(payload ? { payload } : {}) });
+  const children: ChildProcess[] = [];
+  let directoryUrl = '';
+  let httpsPort = 0;
+
+  beforeAll(async () => {
+    // The product's plain HTTP port is where pebble validates the challenge.
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    await t.sitewatch.start();
+    const httpPort = (t.app.server.address() as { port: number }).port;
+    const [api, management, dns, dnsManagement] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    httpsPort = await freePort();
+    const config = path.join(dir, `pebble-${dialect}.json`);
+    writeFileSync(
+      config,
+      JSON.stringify({
+        pebble: {
+          listenAddress: `127.0.0.1:${api}`,
+          managementListenAddress: `127.0.0.1:${management}`,
+          certificate: path.join(dir, 'cert.pem'),
+          privateKey: path.join(dir, 'key.pem'),
+          httpPort,
+          tlsPort: 5001,
+          ocspResponderURL: '',
+          externalAccountBindingRequired: false,
+        },
+      }),
+    );
+    children.push(
+      await startUntil(
+        'pebble-challtestsrv',
+        [
+          '-dns01',
+          `127.0.0.1:${dns}`,
+          '-http01',
+          '',
+          '-https01',
+          '',
+          '-tlsalpn01',
+          '',
+          '-management',
+          `127.0.0.1:${dnsManagement}`,
+          '-defaultIPv4',
+          '127.0.0.1',
+          '-defaultIPv6',
+          '',
+        ],
+        {},
+        /Starting management server/i,
+      ),
+    );
+    children.push(
+      await startUntil(
+        'pebble',
+        ['-config', config, '-dnsserver', `127.0.0.1:${dns}`],
+        { PEBBLE_WFE_NONCEREJECT: '30', PEBBLE_VA_NOSLEEP: '1' },
+        /Listening on/,
+      ),
+    );
+    directoryUrl = `https://127.0.0.1:${api}/dir`;
+  }, 60_000);
+  afterAll(() => {
+    for (const child of children) child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const settings = (over: object = {}) => ({
+    enabled: false,
+    redirect: false,
+    port: httpsPort,
+    acme_enabled: true,
+    acme_email: 'ops@sitewatch.test',
+    acme_directory_url: directoryUrl,
+    acme_directory_ca: pebbleCa,
+    ...over,
+  });
+
+  it('issues a certificate for the domain with the HTTP-01 challenge, retrying rejected nonces', async () => {
+    expect((await call('PUT', 'setting/https/domain', { domain })).statusCode).toBe(200);
+    expect((await call('POST', 'setting/https', settings())).statusCode).toBe(200);
+    const issued = await call('POST', 'setting/https/acme');
+    expect(issued.statusCode, issued.body).toBe(200);
+    const state = issued.json().data;
+    expect(state.certificate).toMatchObject({ names: [domain], source: 'acme' });
+    expect(state.certificate.issuer).toMatch(/Pebble/);
+    expect(state.acme).toMatchObject({ last_error: null, has_directory_ca: true });
+    expect(issued.body).not.toMatch(/PRIVATE KEY/);
+    expect(nonceRetries.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('renews on the clock when fewer than 30 days are left, and the served certificate changes without a restart', async () => {
+    const on = await call('POST', 'setting/https', settings({ enabled: true }));
+    expect(on.json().data.listening_port).toBe(httpsPort);
+    const first = await servedFingerprint(httpsPort, domain);
+    expect(first).toBe(on.json().data.certificate.fingerprint);
+    // Half a day on: checked, far from expiry, kept.
+    await t.clock.advance(renewal.checkEveryMs);
+    expect(await servedFingerprint(httpsPort, domain)).toBe(first);
+    // 29 days before expiry: the next check renews it from pebble and the listener serves it at once.
+    t.clock.jump((on.json().data.certificate.not_after - 29 * 86_400) * 1000);
+    await t.clock.advance(renewal.checkEveryMs);
+    const after = (await call('GET', 'setting/https')).json().data;
+    expect(after.certificate.fingerprint).not.toBe(first);
+    expect(after.certificate.source).toBe('acme');
+    expect(await servedFingerprint(httpsPort, domain)).toBe(after.certificate.fingerprint);
+    const renewed = await t.database.db.kysely
+      .selectFrom('operation_logs')
+      .selectAll()
+      .where('module', '=', 'https')
+      .execute();
+    expect(renewed.map((r) => r.result)).toEqual([1]);
+  }, 120_000);
+
+  it('answers only the tokens of its own orders on the challenge path, without sign-in', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/.well-known/acme-challenge/some-other-token' });
+    expect(res.statusCode).toBe(404);
+  });
+});
