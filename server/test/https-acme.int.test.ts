@@ -1,14 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import * as acme from 'acme-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { renewal } from '../src/modules/https/service.ts';
 import { useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { servedFingerprint } from './helpers/https-certs.ts';
+import { freePort, type Pebble, startPebble } from './helpers/pebble.ts';
 
 /**
  * ACME issuance and renewal against Debian's pebble on loopback (issue 30 item 3): pebble validates
@@ -16,55 +12,7 @@ import { servedFingerprint } from './helpers/https-certs.ts';
  * pebble-challtestsrv's DNS (every name → 127.0.0.1); it rejects 30 % of nonces on purpose, so
  * acme-client's retries run.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-/** Starts a program and resolves when a line of its output matches `ready`. */
-const startUntil = (file: string, args: string[], env: Record<string, string>, ready: RegExp) =>
-  new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn(file, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (ready.test(seen)) resolve(child);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${file} exited ${code}: ${seen}`)));
-  });
-
 const domain = 'console.sitewatch.test';
-const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-pebble-'));
-// Pebble's own HTTPS certificate, made for this run; the product trusts it as the directory's CA.
-execFileSync(
-  'openssl',
-  [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    '-days',
-    '2',
-    '-keyout',
-    path.join(dir, 'key.pem'),
-    '-out',
-    path.join(dir, 'cert.pem'),
-  ],
-  { stdio: 'ignore' },
-);
-const pebbleCa = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
 
 const nonceRetries: string[] = [];
 acme.setLogger((message) => {
@@ -76,8 +24,7 @@ describeEachDatabase('HTTPS: ACME against pebble', (dialect) => {
   const admin = { authorization: 'Bearer admin-token', 'accept-language': 'en_us' };
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1/${url}`, headers: admin, ...(payload ? { payload } : {}) });
-  const children: ChildProcess[] = [];
-  let directoryUrl = '';
+  let pebble: Pebble | undefined;
   let httpsPort = 0;
 
   beforeAll(async () => {
@@ -85,61 +32,10 @@ describeEachDatabase('HTTPS: ACME against pebble', (dialect) => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     await t.sitewatch.start();
     const httpPort = (t.app.server.address() as { port: number }).port;
-    const [api, management, dns, dnsManagement] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     httpsPort = await freePort();
-    const config = path.join(dir, `pebble-${dialect}.json`);
-    writeFileSync(
-      config,
-      JSON.stringify({
-        pebble: {
-          listenAddress: `127.0.0.1:${api}`,
-          managementListenAddress: `127.0.0.1:${management}`,
-          certificate: path.join(dir, 'cert.pem'),
-          privateKey: path.join(dir, 'key.pem'),
-          httpPort,
-          tlsPort: 5001,
-          ocspResponderURL: '',
-          externalAccountBindingRequired: false,
-        },
-      }),
-    );
-    children.push(
-      await startUntil(
-        'pebble-challtestsrv',
-        [
-          '-dns01',
-          `127.0.0.1:${dns}`,
-          '-http01',
-          '',
-          '-https01',
-          '',
-          '-tlsalpn01',
-          '',
-          '-management',
-          `127.0.0.1:${dnsManagement}`,
-          '-defaultIPv4',
-          '127.0.0.1',
-          '-defaultIPv6',
-          '',
-        ],
-        {},
-        /Starting management server/i,
-      ),
-    );
-    children.push(
-      await startUntil(
-        'pebble',
-        ['-config', config, '-dnsserver', `127.0.0.1:${dns}`],
-        { PEBBLE_WFE_NONCEREJECT: '30', PEBBLE_VA_NOSLEEP: '1' },
-        /Listening on/,
-      ),
-    );
-    directoryUrl = `https://127.0.0.1:${api}/dir`;
+    pebble = await startPebble({ httpPort, nonceReject: 30 });
   }, 60_000);
-  afterAll(() => {
-    for (const child of children) child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => pebble?.stop());
 
   const settings = (over: object = {}) => ({
     enabled: false,
@@ -147,8 +43,8 @@ describeEachDatabase('HTTPS: ACME against pebble', (dialect) => {
     port: httpsPort,
     acme_enabled: true,
     acme_email: 'ops@sitewatch.test',
-    acme_directory_url: directoryUrl,
-    acme_directory_ca: pebbleCa,
+    acme_directory_url: pebble!.directoryUrl,
+    acme_directory_ca: pebble!.ca,
     ...over,
   });
 

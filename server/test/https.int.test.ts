@@ -7,11 +7,11 @@ import { makePair, servedFingerprint } from './helpers/https-certs.ts';
 import { createFirstAdmin, encryptFor, publicKeyOf } from './helpers/login.ts';
 
 const day = 86_400_000;
-/** The app's clock runs three days ahead: a certificate made for one day is expired at it. */
-const start = Date.now() + 3 * day;
-const a = makePair('a.sitewatch.test', 3650);
-const b = makePair('b.sitewatch.test', 3650);
-const expired = makePair('old.sitewatch.test', 1);
+const start = Date.now();
+const a = makePair('a.sitewatch.test');
+const b = makePair('b.sitewatch.test');
+const expired = makePair('old.sitewatch.test', { from: start - 400 * day, to: start - day });
+const future = makePair('new.sitewatch.test', { from: start + 10 * day });
 
 /** A call over the HTTPS listener (the test's self-signed certificates are not checked). */
 const overHttps = (port: number, method: string, url: string, body: object) =>
@@ -75,6 +75,7 @@ describeEachDatabase('HTTPS', (dialect) => {
       [await upload(a.cert, 'garbage'), /not a valid PEM private key/],
       [await upload(a.cert, b.key), /do not match/],
       [await upload(expired.cert, expired.key), /has expired/],
+      [await upload(future.cert, future.key), /not valid yet/],
       [await upload(a.cert, a.key, 'wrong-password'), /incorrect/],
       [
         await call('POST', 'setting/https/cert_file', { cert_file: '', key_file: '', verify_password: 'x' }),

@@ -8,6 +8,7 @@ import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
 import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
+import { httpsRoutes } from '../features/https/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
@@ -45,6 +46,7 @@ const WithoutShell = () => (
 export const shellRoutes: RouteObject[] = [
   ...usersRoutes,
   ...securityRoutes,
+  ...httpsRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
   ...deviceViewRoutes,
