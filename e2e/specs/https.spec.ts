@@ -40,6 +40,7 @@ test('the administrator uploads a certificate and its key on the HTTPS page; a m
   await expect(page.getByText('上传', { exact: true })).toBeVisible();
   await expect(page.getByText(/\d+ 天/)).toBeVisible();
   await expectNoRawKeys(page, 'the HTTPS page (zh_cn)');
+  await page.getByText('本机HTTPS').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(shots, 'https-zh_cn.png'), fullPage: true });
 
   // The root certificate download: the top of the installed chain (here the certificate itself).
