@@ -45,8 +45,8 @@ export const defaultHttpsSettings: HttpsSettings = {
   last_error: null,
 };
 
-/** Renewal: checked twice a day; a certificate with fewer days left than this is renewed. */
-export const renewal = { checkEveryMs: 12 * 3_600_000, belowDays: 30 };
+/** Renewal: checked every hour (a cached read); a certificate with fewer days left than this is renewed. */
+export const renewal = { checkEveryMs: 3_600_000, belowDays: 30 };
 
 export interface HttpsServiceDeps {
   store: SettingsStore<{ HTTPS: HttpsSettings }>;
