@@ -1,6 +1,8 @@
 import { request } from 'node:https';
 import { createServer } from 'node:net';
+import { pushPath } from '@sitewatch/contract/push';
 import { beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { makePair, servedFingerprint } from './helpers/https-certs.ts';
@@ -137,6 +139,10 @@ describeEachDatabase('HTTPS', (dialect) => {
     const on = await call('POST', 'setting/https', settings({ enabled: true, redirect: true }));
     expect(on.json().data, on.body).toMatchObject({ enabled: true, listening_port: port, listen_error: null });
     const first = await servedFingerprint(port);
+    // The push channel's WebSocket upgrades over the HTTPS listener too.
+    const socket = new WebSocket(`wss://127.0.0.1:${port}${pushPath}`, { rejectUnauthorized: false });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.close();
     expect(first).toBe(on.json().data.certificate.fingerprint);
     // Plain HTTP (inject: no TLS socket) now redirects; the challenge path does not.
     const plain = await t.app.inject({
