@@ -106,7 +106,7 @@ describeEachDatabase('the demo estate on first start', (dialect) => {
     drivers: { simulator: createSimulatorDriver({ now: clock.now, random: mulberry32(38) }) },
   });
   beforeAll(async () => {
-    clock.settleWith(() => t.sitewatch.settled());
+    clock.settleWith((between) => t.sitewatch.settled(between));
     await t.sitewatch.prepare({ demo: true });
     await t.sitewatch.start();
   }, 120_000);

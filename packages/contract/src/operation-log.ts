@@ -87,6 +87,9 @@ export const operationLogModules = {
   'setting/items': 'items',
   'setting/items/bulk': 'itemsBulk',
   'setting/items/data_history': 'itemsDataHistory',
+  'setting/maintain/firewall/keep': 'firewallKeep',
+  'setting/maintain/firewall/ports': 'firewallRules',
+  'setting/maintain/firewall/status': 'firewallStatus',
   'setting/notice_tpl': 'noticeTemplate',
   'setting/patrol_settings': 'patrolSettings',
   'setting/power_safety_settings': 'powerSafetySettings',
@@ -139,6 +142,10 @@ export const operationLogActions = {
   test: 'test',
   tariff: 'tariff',
   switch_opt: 'switch',
+  enable: 'enable',
+  disable: 'disable',
+  keep: 'keep',
+  rollback: 'rollback',
 } as const;
 export type OperationLogAction = keyof typeof operationLogActions;
 

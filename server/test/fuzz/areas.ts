@@ -17,6 +17,7 @@ export const fuzzAreas = {
   'electrical-safety': { tags: ['electrical-safety'], also: ['module_settings', 'items'] },
   'work-orders': { tags: ['work-orders'], also: [] },
   https: { tags: ['https'], also: ['module_settings'] },
+  firewall: { tags: ['firewall'], also: ['module_settings'] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

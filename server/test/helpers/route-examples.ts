@@ -1,5 +1,6 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
+import { type FakeFirewallHost, startFakeFirewallHost } from './firewall-host.ts';
 import { makePair } from './https-certs.ts';
 import { startPebble } from './pebble.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
@@ -501,7 +502,44 @@ const routes: Record<string, Example> = {
     },
     body: (s, e) => ({ item_id: s.item, value: 1, password: e.encrypt('Switch-Pass-1') }),
   },
+  // The firewall talks to its helper: a real one over a stand-in nft (helpers/firewall-host.ts).
+  'POST /api/v1/setting/maintain/firewall/ports': {
+    prepare: withFirewallHost,
+    body: (_s, e) => ({
+      rules: [{ direction: 'in', source: '10.9.0.0/16', port: '8080:8080', authorised: false }],
+      verify_password: e.encrypt(e.password),
+    }),
+  },
+  'POST /api/v1/setting/maintain/firewall/status/:Disabled': {
+    prepare: withFirewallHost,
+    params: () => ({ Disabled: '0' }),
+    body: (_s, e) => ({ verify_password: e.encrypt(e.password) }),
+  },
+  // Keeping needs a change on trial: one that refuses the caller (inject's 127.0.0.1), kept in time.
+  'POST /api/v1/setting/maintain/firewall/keep': {
+    prepare: async ({ api, estate }) => {
+      await withFirewallHost();
+      const password = estate.encrypt(estate.password);
+      await api('POST', 'setting/maintain/firewall/status/0', { verify_password: password });
+      await api('POST', 'setting/maintain/firewall/ports', {
+        rules: [{ direction: 'in', source: '127.0.0.1', port: '1:65535', authorised: false }],
+        confirm: true,
+        confirm_lockout: true,
+        verify_password: password,
+      });
+      return {};
+    },
+    body: () => ({}),
+  },
 };
+
+/** Starts the stand-in firewall host once for the test file and points the server at it. */
+let firewallHost: Promise<FakeFirewallHost> | null = null;
+async function withFirewallHost(): Promise<Prepared> {
+  firewallHost ??= startFakeFirewallHost({ unref: true });
+  process.env.SITEWATCH_FIREWALL_SOCKET = (await firewallHost).socketPath;
+  return {};
+}
 
 /** The stored name of the side's work-order file (site-estate.ts inserts it). */
 const workOrderFile = (s: Side) => `${'f'.repeat(31)}${s.name === 'A' ? 'a' : 'b'}.png`;

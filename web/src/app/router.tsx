@@ -1,13 +1,15 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { Spin } from 'antd';
 import { lazy, Suspense, use } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
-import { homeRoutes } from '../features/dashboard/routes.tsx';
+import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
 import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
+import { firewallRoutes } from '../features/firewall/routes.tsx';
 import { httpsRoutes } from '../features/https/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
@@ -47,6 +49,7 @@ export const shellRoutes: RouteObject[] = [
   ...usersRoutes,
   ...securityRoutes,
   ...httpsRoutes,
+  ...firewallRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
   ...deviceViewRoutes,
@@ -83,6 +86,14 @@ const RootRedirect = () => {
     shellRoutes.some((r) => r.path && normalizePage(r.path) === normalizePage(url)),
   );
   return <Navigate to={first ?? '/setting_auto_login'} replace />;
+};
+
+/**
+ * What a signed-in browser opening `pathname` can ask for before the router renders: the home
+ * dashboard's reads (`/`, in single-page mode, goes there too).
+ */
+export const prefetchLanding = (pathname: string, client: QueryClient) => {
+  if (pathname === '/home' || pathname === '/') void prefetchHome(client);
 };
 
 const Lazy = () => (
