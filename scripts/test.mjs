@@ -32,6 +32,8 @@ const systemPackages = [
   { pkg: 'mosquitto', file: '/usr/sbin/mosquitto' },
   { pkg: 'snmp', file: '/usr/bin/snmpget' },
   { pkg: 'python3-pymodbus', file: '/usr/lib/python3/dist-packages/pymodbus/__init__.py' },
+  // HTTPS: ACME issuance and renewal against Let's Encrypt's test CA, with its DNS test server.
+  { pkg: 'pebble', file: '/usr/bin/pebble' },
   // The firewall helper applies real nftables rules inside a network namespace the test makes
   // (server/test/firewall-netns.int.test.ts); `ip` (iproute2) makes the namespace and its veth pair.
   { pkg: 'nftables', file: '/usr/sbin/nft' },

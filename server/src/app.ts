@@ -29,6 +29,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerPipelineMetrics } from './http/pipeline-metrics.ts';
 import { type RouteRequirement, requirementOf } from './http/route.ts';
 import { registerSecurityHeaders } from './http/security.ts';
+import { createTlsListener, type TlsSource } from './http/tls.ts';
 import { registerWebApp } from './http/web.ts';
 import { ensureDeclaredMenus } from './modules/access/menus.ts';
 import { type LoginKey, requestMeta } from './modules/auth/index.ts';
@@ -275,6 +276,10 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const declared = [...engines(deps), ...(await loadAreas())];
   const { services, made } = await makeAreas(declared, kernel, { secrets, push, loginKey: deps.loginKey });
   const { access, auth, apiTokens, collector, series, alarms } = services;
+  // An area that provides `tls` (the https area) makes a second, HTTPS listener beside the app's own,
+  // whose certificate changes without a restart (http/tls.ts, docs/https.md).
+  const tlsSource = (services as { tls?: TlsSource }).tls;
+  const tlsListener = tlsSource && !deps.tls ? createTlsListener(app, tlsSource, limits) : undefined;
   // Pages the areas declare that the database lacks (a new area's) are added with their functions.
   await ensureDeclaredMenus(
     deps.db,
@@ -357,6 +362,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
       );
       if (sealed > 0) app.log.info({ sealed }, 'stored secrets encrypted');
       for (const { parts } of made) await parts.start?.();
+      await tlsListener?.start();
       // Polling starts last: every consumer of samples is running.
       if (collecting) await collector?.start();
     },

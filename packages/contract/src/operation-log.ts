@@ -31,6 +31,7 @@ export const operationLogModules = {
   security: 'security',
   energy: 'energy',
   api_tokens: 'apiTokens',
+  https: 'https',
   // The shared trail: the path of every write route (without its parameters).
   alarm_log: 'alarmLog',
   clean_notice_list: 'cleanNoticeList',
@@ -77,6 +78,10 @@ export const operationLogModules = {
   'setting/devices/points': 'devicesPoints',
   'setting/email_service': 'emailService',
   'setting/energy': 'energySettings',
+  'setting/https': 'https',
+  'setting/https/acme': 'httpsAcme',
+  'setting/https/cert_file': 'httpsCertFile',
+  'setting/https/domain': 'httpsDomain',
   'setting/inspection_report': 'inspectionReport',
   'setting/intelligent_inspection': 'intelligentInspection',
   'setting/items': 'items',

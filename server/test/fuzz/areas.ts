@@ -16,6 +16,7 @@ export const fuzzAreas = {
   energy: { tags: ['energy'], also: [] },
   'electrical-safety': { tags: ['electrical-safety'], also: ['module_settings', 'items'] },
   'work-orders': { tags: ['work-orders'], also: [] },
+  https: { tags: ['https'], also: ['module_settings'] },
   firewall: { tags: ['firewall'], also: ['module_settings'] },
   system: { tags: ['system'], also: ['module_settings'] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;

@@ -1,6 +1,8 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { type FakeFirewallHost, startFakeFirewallHost } from './firewall-host.ts';
+import { makePair } from './https-certs.ts';
+import { startPebble } from './pebble.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
 /** What a route's call was given by its `prepare` (rows it needs, made first). */
@@ -35,6 +37,9 @@ export interface Example {
   /** The caller, for routes on the caller's own things: a fake authenticator's token, or the one `prepare` made. */
   token?: string | 'prepared';
 }
+
+/** A certificate and its key for the HTTPS upload (openssl, valid ten years). */
+const httpsPair = makePair('console.sitewatch.test');
 
 const tariff = (mode: 'stair' | 'time' | 'both', name: string) => ({
   name,
@@ -273,6 +278,39 @@ const routes: Record<string, Example> = {
   'POST /api/v1/warning_operation': {
     body: (s) => ({ alarm_action: 0, remarks: 'seen', item_id: s.item, status_id: s.rows.alarms }),
   },
+  'POST /api/v1/setting/https': {
+    body: () => ({
+      enabled: false,
+      redirect: false,
+      port: 8443,
+      acme_enabled: false,
+      acme_email: '',
+      acme_directory_url: '',
+    }),
+  },
+  'POST /api/v1/setting/https/cert_file': {
+    body: (_s, e) => ({ cert_file: httpsPair.cert, key_file: httpsPair.key, verify_password: e.encrypt(e.password) }),
+  },
+  'PUT /api/v1/setting/https/domain': { body: () => ({ domain: 'console.sitewatch.test' }) },
+  // Issuance from a pebble of its own (every challenge taken as valid: the suites call by inject).
+  'POST /api/v1/setting/https/acme': {
+    prepare: async ({ api }) => {
+      const pebble = await startPebble({ nonceReject: 10 });
+      process.once('exit', () => pebble.stop());
+      await api('PUT', 'setting/https/domain', { domain: 'console.sitewatch.test' });
+      await api('POST', 'setting/https', {
+        enabled: false,
+        redirect: false,
+        port: 8443,
+        acme_enabled: false,
+        acme_email: '',
+        acme_directory_url: pebble.directoryUrl,
+        acme_directory_ca: pebble.ca,
+      });
+      return {};
+    },
+  },
+  'GET /.well-known/acme-challenge/:token': { params: () => ({ token: 'no-such-token' }) },
   'DELETE /api/v1/alarm_log': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
   'DELETE /api/v1/notification_log': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
   'POST /api/v1/setting/contacts': { table: 'contacts' },

@@ -10,6 +10,7 @@ import { dutyRoutes } from '../features/duty/routes.tsx';
 import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
 import { firewallRoutes } from '../features/firewall/routes.tsx';
+import { httpsRoutes } from '../features/https/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
@@ -48,6 +49,7 @@ const WithoutShell = () => (
 export const shellRoutes: RouteObject[] = [
   ...usersRoutes,
   ...securityRoutes,
+  ...httpsRoutes,
   ...firewallRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
