@@ -98,6 +98,8 @@ export interface AppDeps {
   notifyRetryDelayMs?: number;
   /** The data directory (the dashboard shows the disk it is on); the working directory by default. */
   dataDir?: string | undefined;
+  /** Areas made beside the declared ones (a test's throw-away area); none by default. */
+  extraAreas?: readonly AnyArea[];
 }
 
 /** A route the app answers: what it requires and the area that registered it ('root' for the app's own). */
@@ -270,8 +272,14 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const push = deps.push ?? createPushHub();
 
   // ---------- the engines and the areas, made in the order of their needs ----------
-  const declared = [...engines(deps), ...(await loadAreas())];
-  const { services, made } = await makeAreas(declared, kernel, { secrets, push, loginKey: deps.loginKey });
+  const declared = [...engines(deps), ...(await loadAreas()), ...(deps.extraAreas ?? [])];
+  const declarations = { all: () => declared };
+  const { services, made } = await makeAreas(declared, kernel, {
+    secrets,
+    push,
+    loginKey: deps.loginKey,
+    declarations,
+  });
   const { access, auth, apiTokens, collector, series, alarms } = services;
   // Pages the areas declare that the database lacks (a new area's) are added with their functions.
   await ensureDeclaredMenus(

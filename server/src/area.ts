@@ -90,8 +90,11 @@ export interface TableDeclaration {
   sites: SiteMapping;
   /** The `config.changed` topic a write of this table announces (consumers keep it in memory). */
   announces?: ConfigArea;
-  /** Whether the table belongs in a backup (true by default; sessions and other transient rows say false). */
-  backup?: boolean;
+  /**
+   * Whether the table belongs in a backup: true by default (the configuration package); false for
+   * sessions and other transient rows; 'history' for the history (series) package (docs/maintenance.md).
+   */
+  backup?: boolean | 'history';
 }
 
 /** A secret inside stored JSON: the fields sealed at rest, in a column or under one settings key. */
@@ -178,3 +181,17 @@ export const defineArea = <N extends ServiceName = never, P extends ServiceName 
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of areas of any needs and provisions
 export type AnyArea = AreaDeclaration<any, any>;
+
+/**
+ * Every declaration the server was made of (engines and areas), given by the composition root as the
+ * service `declarations`: what spans areas (backup) reads them without importing any area.
+ */
+export interface DeclarationCatalogue {
+  all(): readonly AnyArea[];
+}
+
+declare module './area.ts' {
+  interface Services {
+    declarations: DeclarationCatalogue;
+  }
+}

@@ -1,0 +1,41 @@
+import { autoBackupSettings, latestBackup } from '@sitewatch/contract/maintenance';
+import { defineArea } from '../../area.ts';
+import { registerMaintenance } from './index.ts';
+import { createBackupSchedule } from './schedule.ts';
+import { createMaintenanceService, type MaintenanceService } from './service.ts';
+
+declare module '../../area.ts' {
+  interface Services {
+    /** Backup packages and their restore (docs/maintenance.md). */
+    maintenance: MaintenanceService;
+  }
+}
+
+/**
+ * Backup and restore (issue 30; docs/maintenance.md). What a package holds comes from every
+ * declaration (`declarations`, given by the composition root): tables, upload folders, secrets.
+ */
+export const area = defineArea({
+  name: 'maintenance',
+  needs: ['declarations', 'secrets', 'auth', 'audit'],
+  provides: ['maintenance'],
+  settings: { backup_auto: autoBackupSettings, backup_latest: latestBackup },
+  uploads: [],
+  create: ({ kernel, needs }) => {
+    const service = createMaintenanceService({ kernel, declarations: needs.declarations, secrets: needs.secrets });
+    const schedule = createBackupSchedule({
+      timers: kernel.timers,
+      clock: kernel.clock,
+      settings: service.autoSettings,
+      backup: () => service.create('config', true),
+      onError: (err) => kernel.log.error({ err }, 'automatic backup failed'),
+    });
+    return {
+      provides: { maintenance: service },
+      routes: (app) =>
+        registerMaintenance(app, { service, auth: needs.auth, audit: needs.audit, reschedule: schedule.reschedule }),
+      start: () => schedule.start(),
+      stop: () => schedule.stop(),
+    };
+  },
+});

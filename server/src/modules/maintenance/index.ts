@@ -1,0 +1,114 @@
+import { createReadStream } from 'node:fs';
+import { maintenanceRoutes as r } from '@sitewatch/contract/maintenance';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { addRoute } from '../../http/route.ts';
+import type { AuthService } from '../auth/index.ts';
+import type { AuditLog } from '../logs/index.ts';
+import type { MaintenanceService } from './service.ts';
+
+interface Deps {
+  service: MaintenanceService;
+  auth: Pick<AuthService, 'verifyOwnPassword'>;
+  audit: AuditLog;
+  /** After the schedule's settings change. */
+  reschedule(): Promise<void>;
+}
+
+/** The backup routes of 002 §7.2; every one is the administrator's (docs/maintenance.md). */
+export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
+  const { service, audit } = deps;
+  const admin = { permission: 'admin' as const };
+  const log = (request: FastifyRequest, action: string, target: string, success = true, detail?: string) =>
+    audit.write(
+      {
+        module: 'maintenance',
+        action,
+        target,
+        success,
+        ...(detail ? { detail: detail.slice(0, 500) } : {}),
+        user_id: request.principal?.user_id ?? null,
+        user_name: request.principal?.user_name ?? '',
+        ip: request.ip,
+      },
+      request,
+    );
+
+  addRoute(
+    app,
+    r.list,
+    async ({ query }) => {
+      const data = service.list(query.kind);
+      return { total: data.length, data };
+    },
+    admin,
+  );
+  addRoute(
+    app,
+    r.create,
+    async ({ body, request }) => {
+      const made = await service.create(body.kind);
+      await log(request, 'backup', made.filename);
+      return made;
+    },
+    admin,
+  );
+  addRoute(
+    app,
+    r.remove,
+    async ({ body, request }) => {
+      await service.remove(body.filename);
+      await log(request, 'delete_backup', body.filename);
+      return null;
+    },
+    admin,
+  );
+  addRoute(
+    app,
+    r.restore,
+    async ({ body, request }) => {
+      await deps.auth.verifyOwnPassword(request.principal!, body.verify_password, { ip: request.ip });
+      try {
+        const done = await service.restore(service.fileOf(body.filename));
+        await log(request, 'restore', body.filename, true, JSON.stringify(done));
+        return done;
+      } catch (err) {
+        await log(request, 'restore', body.filename, false, err instanceof Error ? err.message : String(err));
+        throw err;
+      }
+    },
+    admin,
+  );
+  addRoute(app, r.autoSetting, () => service.autoSettings(), admin);
+  addRoute(
+    app,
+    r.saveAutoSetting,
+    async ({ body }) => {
+      await service.saveAutoSettings(body);
+      await deps.reschedule();
+      return null;
+    },
+    admin,
+  );
+  addRoute(app, r.latest, () => service.latest(), admin);
+  addRoute(
+    app,
+    r.closeLatest,
+    async () => {
+      await service.closeLatest();
+      return null;
+    },
+    admin,
+  );
+  addRoute(
+    app,
+    r.download,
+    async ({ query, reply }) => {
+      const file = service.fileOf(query.filename);
+      return reply
+        .header('content-type', 'application/x-tar')
+        .header('content-disposition', `attachment; filename="${query.filename}"`)
+        .send(createReadStream(file));
+    },
+    admin,
+  );
+};

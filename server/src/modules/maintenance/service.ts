@@ -1,0 +1,176 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { ConfigArea } from '@sitewatch/contract/events';
+import {
+  type AutoBackupSettings,
+  autoBackupSettings,
+  autoBackupsKept,
+  type BackupPackage,
+  backupFileName,
+  type LatestBackup,
+  latestBackup,
+} from '@sitewatch/contract/maintenance';
+import type { DeclarationCatalogue, Kernel } from '../../area.ts';
+import { createSettingsStore } from '../../db/settings-store.ts';
+import { notFound } from '../../http/errors.ts';
+import type { SecretBox } from '../../secrets/index.ts';
+import { checkPart, migrationOf, restoreRows } from './database.ts';
+import { buildPackage, contentsOf, openPackage, type PackageKind, stagePart } from './package.ts';
+
+export interface MaintenanceDeps {
+  kernel: Kernel;
+  declarations: DeclarationCatalogue;
+  secrets: SecretBox;
+}
+
+const stamp = (ms: number) => {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+};
+
+/** Backup packages, their restore and the automatic schedule (docs/maintenance.md). */
+export const createMaintenanceService = ({ kernel, declarations, secrets }: MaintenanceDeps) => {
+  const { db, config } = kernel;
+  const folder = path.join(config.dataDir, 'backups');
+  const staging = path.join(config.dataDir, '.restore');
+  const store = () =>
+    createSettingsStore({
+      db,
+      table: 'module_settings',
+      schemas: { backup_auto: autoBackupSettings, backup_latest: latestBackup },
+      defaults: { backup_auto: autoBackupSettings.parse({}), backup_latest: { file: '', read: true, time: 0, ftp: 0 } },
+      clock: kernel.clock,
+    });
+  let settings = store();
+  // One backup or restore at a time: a second waits for the first.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const describe = (filename: string): BackupPackage => {
+    const stat = statSync(path.join(folder, filename));
+    return {
+      filename,
+      size: stat.size,
+      time: Math.floor(stat.mtimeMs / 1000),
+      kind: filename.includes('history_') ? 'history' : 'config',
+      auto: filename.startsWith('auto_'),
+    };
+  };
+  const list = (kind?: PackageKind): BackupPackage[] =>
+    (existsSync(folder) ? readdirSync(folder) : [])
+      .filter((f) => backupFileName.safeParse(f).success)
+      .map(describe)
+      .filter((p) => !kind || p.kind === kind)
+      .sort((a, b) => b.filename.slice(-18).localeCompare(a.filename.slice(-18)) || b.time - a.time);
+
+  const fileOf = (filename: string) => {
+    if (!backupFileName.safeParse(filename).success) throw notFound();
+    const file = path.join(folder, filename);
+    if (!existsSync(file)) throw notFound();
+    return file;
+  };
+
+  const create = (kind: PackageKind, auto = false) =>
+    serial(async () => {
+      const now = kernel.clock();
+      let filename = `${auto ? 'auto_' : ''}${kind === 'config' ? 'backup' : 'history'}_${stamp(now)}.tar`;
+      for (let n = 2; existsSync(path.join(folder, filename)); n++)
+        filename = filename.replace(/(_\d+)?\.tar$/, `_${n}.tar`);
+      await buildPackage({
+        db,
+        areas: declarations.all(),
+        kind,
+        dataDir: config.dataDir,
+        file: path.join(folder, filename),
+        nowMs: now,
+        seal: secrets.encrypt,
+      });
+      if (auto) {
+        const autos = list(kind).filter((p) => p.auto);
+        for (const old of autos.slice(autoBackupsKept)) rmSync(path.join(folder, old.filename), { force: true });
+      }
+      await settings.set('backup_latest', { file: filename, read: false, time: Math.floor(now / 1000), ftp: 0 });
+      return describe(filename);
+    });
+
+  /**
+   * Restores a package: checked whole first (manifest, checksums, format, database kind, schema,
+   * secret key, the database part itself), then the rows replaced in one transaction, then the
+   * upload folders swapped; every declared topic announced so the engines re-read their state.
+   */
+  const restore = (file: string) =>
+    serial(async () => {
+      const pkg = openPackage(file, { database: db.dialect, migration: await migrationOf(db), open: secrets.decrypt });
+      const { manifest } = pkg;
+      const here = contentsOf(declarations.all(), manifest.kind);
+      rmSync(staging, { recursive: true, force: true });
+      mkdirSync(staging, { recursive: true, mode: 0o700 });
+      try {
+        const dbPart = manifest.parts.find((p) => p.name.startsWith('database.'))!;
+        const dbFile = path.join(staging, dbPart.name);
+        stagePart(pkg, dbPart.name, dbFile);
+        // Tables this server has and the package holds: an area added since is left as it is.
+        const tables = here.tables.filter((t) => manifest.tables.includes(t));
+        await checkPart(db, dbFile, tables, manifest.migration);
+        let files = 0;
+        for (const p of manifest.parts.filter((x) => x.name.startsWith('uploads/'))) {
+          stagePart(pkg, p.name, path.join(staging, p.name));
+          files++;
+        }
+        await restoreRows(db, dbFile, tables, manifest.kind === 'config' ? here.cleared : []);
+        swapUploads(manifest.uploads.filter((u) => here.uploads.includes(u)));
+        settings = store();
+        announceAll();
+        return { tables: tables.length, files };
+      } finally {
+        rmSync(staging, { recursive: true, force: true });
+      }
+    });
+
+  /** Each declared upload folder replaced by the package's (renamed, the old one removed after). */
+  const swapUploads = (folders: readonly string[]) => {
+    for (const name of folders) {
+      const target = path.join(config.dataDir, name);
+      const staged = path.join(staging, 'uploads', name);
+      const old = `${target}.old-restore`;
+      rmSync(old, { recursive: true, force: true });
+      if (existsSync(target)) renameSync(target, old);
+      mkdirSync(path.dirname(target), { recursive: true });
+      if (existsSync(staged)) renameSync(staged, target);
+      else mkdirSync(target, { recursive: true });
+      rmSync(old, { recursive: true, force: true });
+    }
+  };
+
+  /** Every topic a declared table announces, for all ids: the engines and caches re-read. */
+  const announceAll = () => {
+    const topics = new Set<ConfigArea>();
+    for (const area of declarations.all())
+      for (const d of Object.values(area.tables ?? {})) if (d?.announces) topics.add(d.announces);
+    for (const area of topics) kernel.bus.publish('config.changed', { area, ids: null });
+  };
+
+  return {
+    list,
+    create,
+    restore,
+    fileOf,
+    remove: async (filename: string) => {
+      rmSync(fileOf(filename));
+    },
+    autoSettings: () => settings.get('backup_auto'),
+    saveAutoSettings: (value: AutoBackupSettings) => settings.set('backup_auto', value),
+    latest: (): Promise<LatestBackup> => settings.get('backup_latest'),
+    closeLatest: async () => {
+      const latest = await settings.get('backup_latest');
+      await settings.set('backup_latest', { ...latest, read: true });
+    },
+  };
+};
+
+export type MaintenanceService = ReturnType<typeof createMaintenanceService>;
