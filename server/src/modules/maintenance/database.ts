@@ -138,11 +138,11 @@ const restoreSqlite = async (
   try {
     await kysely.transaction().execute(async (trx) => {
       await sql`pragma defer_foreign_keys = on`.execute(trx);
-      for (const t of cleared) await sql.raw(`delete from main.${quote(t)}`).execute(trx);
+      // Every table emptied first: a delete cascades (ON DELETE CASCADE) into rows already restored.
+      for (const t of [...cleared, ...tables]) await sql.raw(`delete from main.${quote(t)}`).execute(trx);
       for (const t of tables) {
         const info = await sql.raw<{ name: string }>(`pragma main.table_info(${quote(t)})`).execute(trx);
         const columns = info.rows.map((c) => quote(c.name)).join(', ');
-        await sql.raw(`delete from main.${quote(t)}`).execute(trx);
         await sql.raw(`insert into main.${quote(t)} (${columns}) select ${columns} from pkg.${quote(t)}`).execute(trx);
       }
     });

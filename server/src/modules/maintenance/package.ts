@@ -97,6 +97,7 @@ export const buildPackage = async (input: BuildInput): Promise<Manifest> => {
   const parts: { name: string; data: Buffer }[] = [];
   const dbName = `database.${db.dialect === 'sqlite' ? 'sqlite' : 'pgdump'}`;
   const tmp = `${input.file}.db`;
+  mkdirSync(path.dirname(input.file), { recursive: true, mode: 0o700 });
   parts.push({ name: dbName, data: await snapshot(db, contents.tables, tmp) });
   for (const folder of contents.uploads) {
     const root = path.join(dataDir, folder);
@@ -120,7 +121,6 @@ export const buildPackage = async (input: BuildInput): Promise<Manifest> => {
     secret_canary: input.seal(secretCanary),
     parts: parts.map((p) => ({ name: p.name, size: p.data.length, sha256: sha256(p.data) })),
   };
-  mkdirSync(path.dirname(input.file), { recursive: true, mode: 0o700 });
   const partial = `${input.file}.part`;
   const writer = createTarWriter(partial, manifest.created_at);
   try {

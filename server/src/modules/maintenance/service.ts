@@ -51,12 +51,19 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
     return next;
   };
 
+  /** The time in the name (the clock's, local) and its order among packages of the same second. */
+  const made = (filename: string) => {
+    const m = /_(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:_(\d+))?\.tar$/.exec(filename);
+    if (!m) return { time: 0, n: 0 };
+    const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+    return { time: Math.floor(new Date(y, mo - 1, d, h, mi, se).getTime() / 1000), n: Number(m[7] ?? 1) };
+  };
   const describe = (filename: string): BackupPackage => {
     const stat = statSync(path.join(folder, filename));
     return {
       filename,
       size: stat.size,
-      time: Math.floor(stat.mtimeMs / 1000),
+      time: made(filename).time,
       kind: filename.includes('history_') ? 'history' : 'config',
       auto: filename.startsWith('auto_'),
     };
@@ -66,7 +73,7 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
       .filter((f) => backupFileName.safeParse(f).success)
       .map(describe)
       .filter((p) => !kind || p.kind === kind)
-      .sort((a, b) => b.filename.slice(-18).localeCompare(a.filename.slice(-18)) || b.time - a.time);
+      .sort((a, b) => b.time - a.time || made(b.filename).n - made(a.filename).n);
 
   const fileOf = (filename: string) => {
     if (!backupFileName.safeParse(filename).success) throw notFound();
