@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -76,14 +85,27 @@ describeEachDatabase('backup and restore', (dialect) => {
     const made = await ok(await call('POST', 'setting/maintain/mysql/backup', {}));
     expect(made).toMatchObject({ kind: 'config', auto: false });
     const list = await ok(await call('GET', 'setting/maintain/mysql/auto_list'));
-    expect(list.data[0]).toMatchObject({ filename: made.filename, size: statSync(path.join(backups, made.filename)).size });
+    expect(list.data[0]).toMatchObject({
+      filename: made.filename,
+      size: statSync(path.join(backups, made.filename)).size,
+    });
     const manifest = manifestOf(path.join(backups, made.filename));
-    expect(manifest).toMatchObject({ format: 'sitewatch-backup', format_version: 1, kind: 'config', database: dialect });
+    expect(manifest).toMatchObject({
+      format: 'sitewatch-backup',
+      format_version: 1,
+      kind: 'config',
+      database: dialect,
+    });
     expect(manifest.tables).toContain('scratch_notes');
     expect(manifest.tables).not.toContain('sessions');
     expect(manifest.tables).not.toContain('sample_chunks');
     expect(manifest.uploads).toContain('scratch-files');
-    expect(manifest.secrets).toContainEqual({ area: 'scratch', table: 'scratch_notes', where: 'column=config', fields: ['token'] });
+    expect(manifest.secrets).toContainEqual({
+      area: 'scratch',
+      table: 'scratch_notes',
+      where: 'column=config',
+      fields: ['token'],
+    });
     expect(manifest.parts.map((p) => p.name)).toContain('uploads/scratch-files/a/plan.txt');
 
     // Everything changes after the backup …
@@ -143,7 +165,9 @@ describeEachDatabase('backup and restore', (dialect) => {
     expect(readFileSync(path.join(dataDir, 'scratch-files', 'keep.txt'), 'utf8')).toBe('keep');
     await ok(await call('DELETE', 'setting/maintain/mysql/auto_list', { filename: 'backup_20990101000000.tar' }));
     await ok(await call('DELETE', 'setting/maintain/mysql/auto_list', { filename: 'backup_20990101000001.tar' }));
-    expect((await call('DELETE', 'setting/maintain/mysql/auto_list', { filename: 'backup_20990101000001.tar' })).statusCode).toBe(404);
+    expect(
+      (await call('DELETE', 'setting/maintain/mysql/auto_list', { filename: 'backup_20990101000001.tar' })).statusCode,
+    ).toBe(404);
   });
 
   it('runs automatic backups on the schedule and keeps the latest three', async () => {
@@ -152,7 +176,7 @@ describeEachDatabase('backup and restore', (dialect) => {
     // Today (10 January) at 13:00, then three more runs an hour apart: four in all, the latest three kept.
     const schedule = { enabled: true, date_mode: 1, days: 1, run_count: 4, time: '13:00', frequency: 1 };
     await ok(await call('PUT', 'setting/maintain/mysql/auto_setting', schedule));
-    expect(await ok(await call("GET", "setting/maintain/mysql/auto_setting"))).toEqual({ ...schedule, date: 1 });
+    expect(await ok(await call('GET', 'setting/maintain/mysql/auto_setting'))).toEqual({ ...schedule, date: 1 });
     await t.clock.advance(4 * 3_600_000);
     const autos = (await ok(await call('GET', 'setting/maintain/mysql/auto_list'))).data.filter(
       (p: { auto: boolean }) => p.auto,

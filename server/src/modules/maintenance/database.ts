@@ -111,12 +111,18 @@ export const restoreRows = async (db: Db, file: string, tables: readonly string[
     await client.query('begin');
     const all = [...tables, ...cleared].map((t) => `public.${quote(t)}`);
     if (all.length) await client.query(`truncate ${all.join(', ')} cascade`);
-    await client.query(script);
+    // psql meta-commands (\\restrict of pg_dump 15.14 on) mean nothing to the driver: dropped.
+    await client.query(script.replace(/^\\.*$/gm, ''));
     await client.query(`select pg_catalog.set_config('search_path', 'public', true)`);
-    for (const t of tables) {
+    // Identity counters past the restored ids (the dump's own values are those of its moment).
+    const counters = await client.query<{ t: string; c: string }>(
+      `select table_name as t, column_name as c from information_schema.columns
+        where table_schema = 'public' and (is_identity = 'YES' or column_default like 'nextval(%')`,
+    );
+    for (const { t, c } of counters.rows.filter((r) => tables.includes(r.t))) {
       await client.query(
-        `select setval(s, greatest(coalesce((select max(id) from ${quote(t)}), 0), 1)) from pg_get_serial_sequence($1, 'id') s where s is not null`,
-        [t],
+        `select setval(pg_get_serial_sequence($1, $2), coalesce(max(${quote(c)}), 0) + 1, false) from public.${quote(t)}`,
+        [`public.${quote(t)}`, c],
       );
     }
     await client.query('commit');
