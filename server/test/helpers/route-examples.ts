@@ -265,6 +265,15 @@ const routes: Record<string, Example> = {
     body: (s) => ({ alarm_action: 0, remarks: 'seen', item_id: s.item, status_id: s.rows.alarms }),
   },
   'DELETE /api/v1/alarm_log': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
+  // A package made first: the restore puts back the estate of that moment (issue 30).
+  'POST /api/v1/setting/maintain/mysql/restore': {
+    prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
+    body: (_s, e, p) => ({ filename: p.file, verify_password: e.encrypt(e.password) }),
+  },
+  'DELETE /api/v1/setting/maintain/mysql/auto_list': {
+    prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
+    body: (_s, _e, p) => ({ filename: p.file }),
+  },
   'DELETE /api/v1/notification_log': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
   'POST /api/v1/setting/contacts': { table: 'contacts' },
   'POST /api/v1/setting/contact_groups': { table: 'contact_groups' },

@@ -1,3 +1,4 @@
+import { configArea } from '@sitewatch/contract/events';
 import { autoBackupSettings, latestBackup } from '@sitewatch/contract/maintenance';
 import { defineArea } from '../../area.ts';
 import { registerMaintenance } from './index.ts';
@@ -21,6 +22,8 @@ export const area = defineArea({
   provides: ['maintenance'],
   settings: { backup_auto: autoBackupSettings, backup_latest: latestBackup },
   uploads: [],
+  // A restore announces every topic for all ids: whatever keeps rows in memory re-reads them.
+  events: { publishes: configArea.options.map((topic) => `config.changed:${topic}` as const) },
   create: ({ kernel, needs }) => {
     const service = createMaintenanceService({ kernel, declarations: needs.declarations, secrets: needs.secrets });
     const schedule = createBackupSchedule({
