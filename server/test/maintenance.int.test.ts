@@ -13,12 +13,14 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type AnyArea, defineArea } from '../src/area.ts';
+import type { Dialect } from '../src/db/kysely.ts';
 import { contentsOf, type Manifest } from '../src/modules/maintenance/package.ts';
-import { listTar, readTarEntry } from '../src/modules/maintenance/tar.ts';
+import { createTarWriter, listTar, readTarEntry } from '../src/modules/maintenance/tar.ts';
 import { useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { rowsByKey, snapshotDigest } from './helpers/db-snapshot.ts';
 import { createFirstAdmin, encryptFor, publicKeyOf } from './helpers/login.ts';
+import { multipartFile } from './helpers/site-estate.ts';
 
 /**
  * A throw-away area the maintenance module has never heard of: its own table, upload folder and
@@ -39,7 +41,8 @@ const scratchArea: AnyArea = defineArea({
 
 const start = new Date(2026, 0, 10, 12, 0, 0).getTime();
 
-describeEachDatabase('backup and restore', (dialect) => {
+/** The app of a suite and what its cases call. */
+const backupRig = (dialect: Dialect) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-backup-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const t = useManualTestApp(dialect, { dataDir, extraAreas: [scratchArea], logLevel: 'error' }, start);
@@ -73,6 +76,79 @@ describeEachDatabase('backup and restore', (dialect) => {
     return JSON.parse(readTarEntry(file, list[0]!).toString('utf8'));
   };
 
+  return { dialect, dataDir, t, headers, call, ok, restore, k, backups, rowsOf, manifestOf };
+};
+type Rig = ReturnType<typeof backupRig>;
+
+/** An uploaded package and the history package. */
+const uploadAndHistoryCases = (r: Rig) => {
+  const { dialect, t, headers, call, ok, restore, k, backups, manifestOf } = r;
+  it('takes an uploaded package only once it passes the checks, and restores it', async () => {
+    const latest = (await ok(await call('GET', 'setting/maintain/mysql/auto_list?kind=config'))).data[0];
+    const bytes = readFileSync(path.join(backups, latest.filename));
+    const upload = (content: Buffer) => {
+      const { payload, headers: h } = multipartFile('file', 'mine.tar', content, 'application/x-tar');
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/v1/setting/maintain/mysql/upload',
+        payload,
+        headers: { ...headers, ...h },
+      });
+    };
+    const before = (await ok(await call('GET', 'setting/maintain/mysql/auto_list'))).total;
+    const foreign = await upload(Buffer.from('hello'));
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toBe('该文件不是 Sitewatch 备份包，未做任何更改。');
+    // A newer format than this server reads: its manifest rewritten, the parts untouched.
+    const list = listTar(path.join(backups, latest.filename), bytes.length)!;
+    const newer = path.join(tmpdir(), `newer-${process.pid}-${dialect}.tar`);
+    const writer = createTarWriter(newer, 0);
+    const manifest = JSON.parse(readTarEntry(path.join(backups, latest.filename), list[0]!).toString('utf8'));
+    writer.add('manifest.json', Buffer.from(JSON.stringify({ ...manifest, format_version: 2 })));
+    for (const e of list.slice(1)) writer.add(e.name, readTarEntry(path.join(backups, latest.filename), e));
+    writer.close();
+    const refused = await upload(readFileSync(newer));
+    rmSync(newer);
+    expect(refused.json().message).toBe('备份包由更新版本的 Sitewatch 生成，未做任何更改。');
+    expect((await ok(await call('GET', 'setting/maintain/mysql/auto_list'))).total).toBe(before);
+
+    const taken = await ok(await upload(bytes));
+    expect(taken).toMatchObject({ kind: 'config', size: bytes.length });
+    expect(taken.filename).toMatch(/^upload_backup_\d{14}\.tar$/);
+    await ok(await restore(taken.filename));
+  });
+
+  it('keeps the history (series) in a package of its own and restores it row for row', async () => {
+    const rows = [1, 2, 3].map((n) => ({
+      item_id: 9000 + n,
+      ts: 1_768_000_000 + n * 60,
+      min: n,
+      max: n,
+      sum: n,
+      count: 1,
+    }));
+    await k().insertInto('samples_1m').values(rows).execute();
+    const digest = await snapshotDigest(t.database.db, ['samples_1m']);
+    const made = await ok(await call('POST', 'setting/maintain/mysql/backup', { kind: 'history' }));
+    expect(made.filename).toMatch(/^history_/);
+    const manifest = manifestOf(path.join(backups, made.filename));
+    expect(manifest.tables).toEqual(['sample_blocks', 'sample_chunks', 'samples_1h', 'samples_1m']);
+    expect(manifest.uploads).toEqual([]);
+    await k().deleteFrom('samples_1m').where('item_id', '=', 9001).execute();
+    await k()
+      .insertInto('samples_1m')
+      .values({ ...rows[0]!, item_id: 9009 })
+      .execute();
+    const sites = await snapshotDigest(t.database.db, ['device_groups']);
+    await ok(await restore(made.filename));
+    expect(await snapshotDigest(t.database.db, ['samples_1m'])).toBe(digest);
+    expect(await snapshotDigest(t.database.db, ['device_groups'])).toBe(sites);
+  });
+};
+
+describeEachDatabase('backup and restore', (dialect) => {
+  const r = backupRig(dialect);
+  const { dataDir, t, headers, call, ok, restore, k, backups, rowsOf, manifestOf } = r;
   it("backs up a throw-away area's table, upload folder and secret, and a restore brings every configuration row back", async () => {
     const secrets = t.sitewatch.services.secrets;
     const sealed = JSON.stringify({ token: secrets.encrypt('s3cret-token'), other: 1 });
@@ -200,4 +276,6 @@ describeEachDatabase('backup and restore', (dialect) => {
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.subarray(0, 13).toString()).toBe('manifest.json');
   });
+
+  uploadAndHistoryCases(r);
 });

@@ -15,7 +15,7 @@ const msg = (key: string) => `maintenance.validation.${key}`;
 /** A package's file name as the server makes them: nothing that could leave the folder. */
 export const backupFileName = z
   .string()
-  .regex(/^(auto_)?(backup|history)_\d{14}(_\d+)?\.tar$/, { message: msg('filename') })
+  .regex(/^(auto_|upload_)?(backup|history)_\d{14}(_\d+)?\.tar$/, { message: msg('filename') })
   .describe('File name of a package in the list (e.g. backup_20260101120000.tar).');
 
 export const backupPackage = z.object({
@@ -76,6 +76,11 @@ export const latestBackup = z.object({
   ftp: z.number().int().describe('FTP sync state: 0 not synced (FTP sync is not built yet).'),
 });
 export type LatestBackup = z.infer<typeof latestBackup>;
+
+/** The upload of a package to restore (multipart field `file`; not a contract route: a stream). */
+export const backupUploadPath = '/api/v1/setting/maintain/mysql/upload';
+/** Largest package accepted by upload. */
+export const backupUploadMaxBytes = 2 * 1024 ** 3;
 
 const encrypted = z.string().max(1024).describe('The verification password, encrypted with the login key.');
 

@@ -270,6 +270,17 @@ const routes: Record<string, Example> = {
     prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
     body: (_s, e, p) => ({ filename: p.file, verify_password: e.encrypt(e.password) }),
   },
+  // A package of this install, downloaded, is what an upload takes.
+  'POST /api/v1/setting/maintain/mysql/upload': {
+    prepare: async ({ t, api }) => {
+      const { filename } = await api('POST', 'setting/maintain/mysql/backup', {});
+      const url = `/api/v1/setting/maintain/mysql/download?filename=${filename}`;
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: 'Bearer admin-token' } });
+      return { pkg: res.rawPayload.toString('base64') };
+    },
+    upload: (_s, _e, p) =>
+      multipartFile('file', 'package.tar', Buffer.from(String(p.pkg), 'base64'), 'application/x-tar'),
+  },
   'DELETE /api/v1/setting/maintain/mysql/auto_list': {
     prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
     body: (_s, _e, p) => ({ filename: p.file }),

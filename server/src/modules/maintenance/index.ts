@@ -5,6 +5,7 @@ import { addRoute } from '../../http/route.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { AuditLog } from '../logs/index.ts';
 import type { MaintenanceService } from './service.ts';
+import { registerBackupUpload } from './upload.ts';
 
 interface Deps {
   service: MaintenanceService;
@@ -78,6 +79,7 @@ export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
     },
     admin,
   );
+  registerBackupUpload(app, { service, audit: (request, target, ok) => log(request, 'upload_backup', target, ok) });
   addRoute(app, r.autoSetting, () => service.autoSettings(), admin);
   addRoute(
     app,

@@ -82,12 +82,18 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
     return file;
   };
 
+  /** A unique name of a package made now (`prefix` auto_ or upload_). */
+  const nameFor = (kind: PackageKind, prefix: string, now: number) => {
+    let filename = `${prefix}${kind === 'config' ? 'backup' : 'history'}_${stamp(now)}.tar`;
+    for (let n = 2; existsSync(path.join(folder, filename)); n++)
+      filename = filename.replace(/(_\d+)?\.tar$/, `_${n}.tar`);
+    return filename;
+  };
+
   const create = (kind: PackageKind, auto = false) =>
     serial(async () => {
       const now = kernel.clock();
-      let filename = `${auto ? 'auto_' : ''}${kind === 'config' ? 'backup' : 'history'}_${stamp(now)}.tar`;
-      for (let n = 2; existsSync(path.join(folder, filename)); n++)
-        filename = filename.replace(/(_\d+)?\.tar$/, `_${n}.tar`);
+      const filename = nameFor(kind, auto ? 'auto_' : '', now);
       await buildPackage({
         db,
         areas: declarations.all(),
@@ -163,6 +169,19 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
   };
 
   return {
+    folder,
+    /** Takes an uploaded file as a package once it passes every check a restore makes before changing anything. */
+    adopt: (file: string) =>
+      serial(async () => {
+        const pkg = openPackage(file, {
+          database: db.dialect,
+          migration: await migrationOf(db),
+          open: secrets.decrypt,
+        });
+        const filename = nameFor(pkg.manifest.kind, 'upload_', kernel.clock());
+        renameSync(file, path.join(folder, filename));
+        return describe(filename);
+      }),
     list,
     create,
     restore,
