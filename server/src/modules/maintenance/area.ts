@@ -37,7 +37,10 @@ export const area = defineArea({
       provides: { maintenance: service },
       routes: (app) =>
         registerMaintenance(app, { service, auth: needs.auth, audit: needs.audit, reschedule: schedule.reschedule }),
-      start: () => schedule.start(),
+      start: async () => {
+        await service.recover();
+        await schedule.start();
+      },
       stop: () => schedule.stop(),
     };
   },

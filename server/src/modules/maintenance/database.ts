@@ -100,8 +100,14 @@ export const checkPart = async (db: Db, file: string, tables: readonly string[],
  * Replaces the rows of `tables` by the staged part's and empties `cleared`, in one transaction: a
  * crash leaves the old rows or the new ones, never a mix (docs/maintenance.md, "Restore").
  */
-export const restoreRows = async (db: Db, file: string, tables: readonly string[], cleared: readonly string[]) => {
-  if (db.dialect === 'sqlite') return restoreSqlite(db.kysely, file, tables, cleared);
+export const restoreRows = async (
+  db: Db,
+  file: string,
+  tables: readonly string[],
+  cleared: readonly string[],
+  marker: { k: string; v: string; updated_at: number },
+) => {
+  if (db.dialect === 'sqlite') return restoreSqlite(db.kysely, file, tables, cleared, marker);
   if (!db.url) throw new Error('the PostgreSQL connection string is unknown');
   const { stdout: script } = await run(pgTool('pg_restore'), ['--file=-', file], { maxBuffer: 1 << 30 });
   // A client of its own: the script sets session settings (search_path) that must not reach the pool.
@@ -125,6 +131,7 @@ export const restoreRows = async (db: Db, file: string, tables: readonly string[
         [`public.${quote(t)}`, c],
       );
     }
+    await client.query(markerSql, [marker.k, marker.v, marker.updated_at]);
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch(() => undefined);
@@ -134,11 +141,16 @@ export const restoreRows = async (db: Db, file: string, tables: readonly string[
   }
 };
 
+/** The files still to swap, written in the rows' own transaction (docs/maintenance.md, "Restore"). */
+const markerSql =
+  'insert into module_settings (k, v, updated_at) values ($1, $2, $3) on conflict (k) do update set v = excluded.v';
+
 const restoreSqlite = async (
   kysely: Kysely<Database>,
   file: string,
   tables: readonly string[],
   cleared: readonly string[],
+  marker: { k: string; v: string; updated_at: number },
 ) => {
   await sql`attach database ${file} as pkg`.execute(kysely);
   try {
@@ -151,6 +163,11 @@ const restoreSqlite = async (
         const columns = info.rows.map((c) => quote(c.name)).join(', ');
         await sql.raw(`insert into main.${quote(t)} (${columns}) select ${columns} from pkg.${quote(t)}`).execute(trx);
       }
+      await trx
+        .insertInto('module_settings')
+        .values(marker)
+        .onConflict((oc) => oc.column('k').doUpdateSet({ v: marker.v }))
+        .execute();
     });
   } finally {
     await sql`detach database pkg`.execute(kysely);

@@ -29,6 +29,9 @@ const stamp = (ms: number) => {
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
 };
 
+/** The module_settings key of a restore whose rows are committed and whose files are not yet swapped. */
+const pendingKey = 'backup_restore_pending';
+
 /** Backup packages, their restore and the automatic schedule (docs/maintenance.md). */
 export const createMaintenanceService = ({ kernel, declarations, secrets }: MaintenanceDeps) => {
   const { db, config } = kernel;
@@ -135,8 +138,12 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
           stagePart(pkg, p.name, path.join(staging, p.name));
           files++;
         }
-        await restoreRows(db, dbFile, tables, manifest.kind === 'config' ? here.cleared : []);
-        swapUploads(manifest.uploads.filter((u) => here.uploads.includes(u)));
+        // Every folder staged, an empty one too: a staged folder is one still to swap.
+        const folders = manifest.uploads.filter((u) => here.uploads.includes(u));
+        for (const name of folders) mkdirSync(path.join(staging, 'uploads', name), { recursive: true });
+        const marker = { k: pendingKey, v: JSON.stringify(folders), updated_at: Math.floor(kernel.clock() / 1000) };
+        await restoreRows(db, dbFile, tables, manifest.kind === 'config' ? here.cleared : [], marker);
+        await finishSwap();
         settings = store();
         announceAll();
         return { tables: tables.length, files };
@@ -145,19 +152,31 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
       }
     });
 
-  /** Each declared upload folder replaced by the package's (renamed, the old one removed after). */
-  const swapUploads = (folders: readonly string[]) => {
-    for (const name of folders) {
+  /**
+   * The upload folders of a committed restore swapped in: each staged folder renamed over its
+   * target (the old one aside, then removed), then the marker the rows' transaction wrote removed.
+   * Run again after a crash (start), it finishes what is left: a folder no longer staged is done.
+   */
+  const finishSwap = async () => {
+    const row = await db.kysely
+      .selectFrom('module_settings')
+      .select('v')
+      .where('k', '=', pendingKey)
+      .executeTakeFirst();
+    if (!row) return false;
+    for (const name of JSON.parse(row.v) as string[]) {
       const target = path.join(config.dataDir, name);
       const staged = path.join(staging, 'uploads', name);
+      if (!existsSync(staged)) continue;
       const old = `${target}.old-restore`;
       rmSync(old, { recursive: true, force: true });
       if (existsSync(target)) renameSync(target, old);
       mkdirSync(path.dirname(target), { recursive: true });
-      if (existsSync(staged)) renameSync(staged, target);
-      else mkdirSync(target, { recursive: true });
+      renameSync(staged, target);
       rmSync(old, { recursive: true, force: true });
     }
+    await db.kysely.deleteFrom('module_settings').where('k', '=', pendingKey).execute();
+    return true;
   };
 
   /** Every topic a declared table announces, for all ids: the engines and caches re-read. */
@@ -170,6 +189,13 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
 
   return {
     folder,
+    /** At start: a restore a crash cut between its commit and its files is finished (roll forward). */
+    recover: async () => {
+      if (await finishSwap()) {
+        kernel.log.warn('a restore cut short by a crash was finished: its upload folders are swapped in');
+        rmSync(staging, { recursive: true, force: true });
+      } else if (existsSync(staging)) rmSync(staging, { recursive: true, force: true });
+    },
     /** Takes an uploaded file as a package once it passes every check a restore makes before changing anything. */
     adopt: (file: string) =>
       serial(async () => {
