@@ -31,6 +31,7 @@ export const operationLogModules = {
   security: 'security',
   energy: 'energy',
   api_tokens: 'apiTokens',
+  maintenance: 'maintenance',
   // The shared trail: the path of every write route (without its parameters).
   alarm_log: 'alarmLog',
   clean_notice_list: 'cleanNoticeList',
@@ -134,6 +135,9 @@ export const operationLogActions = {
   test: 'test',
   tariff: 'tariff',
   switch_opt: 'switch',
+  backup: 'backup',
+  restore: 'restore',
+  upload: 'upload',
 } as const;
 export type OperationLogAction = keyof typeof operationLogActions;
 

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { maintenanceRoutes as r } from '@sitewatch/contract/maintenance';
+import type { OperationLogAction } from '@sitewatch/contract/operation-log';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { addRoute } from '../../http/route.ts';
 import type { AuthService } from '../auth/index.ts';
@@ -19,7 +20,7 @@ interface Deps {
 export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
   const { service, audit } = deps;
   const admin = { permission: 'admin' as const };
-  const log = (request: FastifyRequest, action: string, target: string, success = true, detail?: string) =>
+  const log = (request: FastifyRequest, action: OperationLogAction, target: string, success = true, detail?: string) =>
     audit.write(
       {
         module: 'maintenance',
@@ -58,7 +59,7 @@ export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
     r.remove,
     async ({ body, request }) => {
       await service.remove(body.filename);
-      await log(request, 'delete_backup', body.filename);
+      await log(request, 'delete', body.filename);
       return null;
     },
     admin,
@@ -79,14 +80,15 @@ export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
     },
     admin,
   );
-  registerBackupUpload(app, { service, audit: (request, target, ok) => log(request, 'upload_backup', target, ok) });
+  registerBackupUpload(app, { service, audit: (request, target, ok) => log(request, 'upload', target, ok) });
   addRoute(app, r.autoSetting, () => service.autoSettings(), admin);
   addRoute(
     app,
     r.saveAutoSetting,
-    async ({ body }) => {
+    async ({ body, request }) => {
       await service.saveAutoSettings(body);
       await deps.reschedule();
+      await log(request, 'update', 'auto_setting');
       return null;
     },
     admin,
@@ -95,8 +97,9 @@ export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
   addRoute(
     app,
     r.closeLatest,
-    async () => {
+    async ({ request }) => {
       await service.closeLatest();
+      await log(request, 'update', 'lastest_event');
       return null;
     },
     admin,
