@@ -273,13 +273,21 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
 
   // ---------- the engines and the areas, made in the order of their needs ----------
   const declared = [...engines(deps), ...(await loadAreas()), ...(deps.extraAreas ?? [])];
-  const declarations = { all: () => declared };
+  // Filled once the areas are made: a restore asks every made area to re-read (its `reload`).
+  let madeAreas: MadeArea[] = [];
+  const declarations = {
+    all: () => declared,
+    reload: async () => {
+      for (const { parts } of madeAreas) await parts.reload?.();
+    },
+  };
   const { services, made } = await makeAreas(declared, kernel, {
     secrets,
     push,
     loginKey: deps.loginKey,
     declarations,
   });
+  madeAreas = made;
   const { access, auth, apiTokens, collector, series, alarms } = services;
   // Pages the areas declare that the database lacks (a new area's) are added with their functions.
   await ensureDeclaredMenus(

@@ -130,6 +130,12 @@ export interface AreaParts<P extends ServiceName> {
    * (`Sitewatch.settled` asks every part again until none waited; docs/testing.md).
    */
   settled?(): Promise<boolean>;
+  /**
+   * After a restore replaced the rows of the database (docs/maintenance.md): re-reads whatever the
+   * area keeps in memory of them (cached settings, an engine's open alarms). The restore awaits it
+   * before it answers, so the app answers the restored state without a restart.
+   */
+  reload?(): Promise<void>;
 }
 
 /** What an area's factory may use besides the kernel. */
@@ -188,6 +194,8 @@ export type AnyArea = AreaDeclaration<any, any>;
  */
 export interface DeclarationCatalogue {
   all(): readonly AnyArea[];
+  /** Calls every made area's `reload` in the order they were made (after a restore). */
+  reload(): Promise<void>;
 }
 
 declare module './area.ts' {

@@ -64,7 +64,9 @@ const backupRig = (dialect: Dialect) => {
     call('POST', 'setting/maintain/mysql/restore', { filename, verify_password: encryptFor(key, pass) });
   const k = () => t.database.db.kysely as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
   const backups = path.join(dataDir, 'backups');
-  const configTables = () => contentsOf(t.sitewatch.areas, 'config').tables.filter((x) => x !== 'operation_logs');
+  // The alarm id counter moves on after a restore (the engine reserves a block past the restored alarms).
+  const configTables = () =>
+    contentsOf(t.sitewatch.areas, 'config').tables.filter((x) => x !== 'operation_logs' && x !== 'id_blocks');
   const rowsOf = async () => {
     const out: Record<string, string[]> = {};
     for (const table of configTables())

@@ -42,6 +42,7 @@ export const area = defineArea({
         await schedule.start();
       },
       stop: () => schedule.stop(),
+      reload: () => service.reload(),
     };
   },
 });

@@ -45,7 +45,7 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
       defaults: { backup_auto: autoBackupSettings.parse({}), backup_latest: { file: '', read: true, time: 0, ftp: 0 } },
       clock: kernel.clock,
     });
-  let settings = store();
+  const settings = store();
   // One backup or restore at a time: a second waits for the first.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -144,8 +144,10 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
         const marker = { k: pendingKey, v: JSON.stringify(folders), updated_at: Math.floor(kernel.clock() / 1000) };
         await restoreRows(db, dbFile, tables, manifest.kind === 'config' ? here.cleared : [], marker);
         await finishSwap();
-        settings = store();
+        // Consumers of config.changed re-read at once; what areas cache otherwise they re-read in
+        // their own `reload` (their declarations), awaited here so the answer finds it done.
         announceAll();
+        await declarations.reload();
         return { tables: tables.length, files };
       } finally {
         rmSync(staging, { recursive: true, force: true });
@@ -208,6 +210,8 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
         renameSync(file, path.join(folder, filename));
         return describe(filename);
       }),
+    /** This area's own cached settings, read again after a restore. */
+    reload: () => settings.reload(),
     list,
     create,
     restore,
