@@ -16,6 +16,7 @@ export const fuzzAreas = {
   energy: { tags: ['energy'], also: [] },
   'electrical-safety': { tags: ['electrical-safety'], also: ['module_settings', 'items'] },
   'work-orders': { tags: ['work-orders'], also: [] },
+  maintenance: { tags: ['maintenance'], also: [] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

@@ -22,6 +22,17 @@ export const area = defineArea({
   provides: ['maintenance'],
   settings: { backup_auto: autoBackupSettings, backup_latest: latestBackup },
   uploads: [],
+  menus: [
+    {
+      id: 402,
+      parent_id: 400,
+      name_key: 'menu.backup',
+      url: '/setting_backup',
+      icon: 'database',
+      weight: 85,
+      functions: ['view'],
+    },
+  ],
   // A restore announces every topic for all ids: whatever keeps rows in memory re-reads them.
   events: { publishes: configArea.options.map((topic) => `config.changed:${topic}` as const) },
   create: ({ kernel, needs }) => {

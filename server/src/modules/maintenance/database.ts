@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Db } from '../../db/kysely.ts';
 import type { Database } from '../../db/schema.ts';
 import { backupError } from './errors.ts';
+import { checkedInserts } from './pg-script.ts';
 
 const run = promisify(execFile);
 
@@ -28,36 +29,32 @@ export const migrationOf = async (db: Db): Promise<string> => {
 };
 
 /**
- * A consistent snapshot of `tables` as one file's bytes. SQLite: `VACUUM INTO` on the server's own
- * (writer) connection, then the other tables emptied in the copy; PostgreSQL: `pg_dump -Fc
- * --data-only` of those tables (one snapshot by pg_dump's own transaction).
+ * A consistent snapshot of `tables` written to the file `to` (the caller removes it). SQLite:
+ * `VACUUM INTO` on the server's own (writer) connection, then the other tables emptied in the copy;
+ * PostgreSQL: `pg_dump -Fc --data-only` of those tables (one snapshot by pg_dump's own transaction).
  */
-export const snapshot = async (db: Db, tables: readonly string[], tmp: string): Promise<Buffer> => {
-  try {
-    if (db.dialect === 'sqlite') {
-      await sql`vacuum into ${tmp}`.execute(db.kysely);
-      const copy = new SQLite(tmp);
-      try {
-        const keep = new Set([...tables, 'kysely_migration', 'kysely_migration_lock']);
-        const all = copy
-          .prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`)
-          .all() as { name: string }[];
-        copy.pragma('foreign_keys = OFF');
-        for (const { name } of all) if (!keep.has(name)) copy.exec(`delete from ${quote(name)}`);
-        copy.exec('vacuum');
-      } finally {
-        copy.close();
-      }
-      return readFileSync(tmp);
+export const snapshot = async (db: Db, tables: readonly string[], to: string): Promise<void> => {
+  rmSync(to, { force: true });
+  if (db.dialect === 'sqlite') {
+    await sql`vacuum into ${to}`.execute(db.kysely);
+    const copy = new SQLite(to);
+    try {
+      const keep = new Set([...tables, 'kysely_migration', 'kysely_migration_lock']);
+      const all = copy
+        .prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`)
+        .all() as { name: string }[];
+      copy.pragma('foreign_keys = OFF');
+      for (const { name } of all) if (!keep.has(name)) copy.exec(`delete from ${quote(name)}`);
+      copy.exec('vacuum');
+    } finally {
+      copy.close();
     }
-    if (!db.url) throw new Error('the PostgreSQL connection string is unknown');
-    const args = ['--format=custom', '--data-only', '--no-owner', '--no-privileges', '--rows-per-insert=500'];
-    for (const t of tables) args.push(`--table=public.${t}`);
-    await run(pgTool('pg_dump'), [...args, `--file=${tmp}`, `--dbname=${db.url}`], { maxBuffer: 1 << 20 });
-    return readFileSync(tmp);
-  } finally {
-    rmSync(tmp, { force: true });
+    return;
   }
+  if (!db.url) throw new Error('the PostgreSQL connection string is unknown');
+  const args = ['--format=custom', '--data-only', '--no-owner', '--no-privileges', '--rows-per-insert=500'];
+  for (const t of tables) args.push(`--table=public.${t}`);
+  await run(pgTool('pg_dump'), [...args, `--file=${to}`, `--dbname=${db.url}`], { maxBuffer: 1 << 20 });
 };
 
 /** Checks a staged database part before anything changes: it opens, is whole, and holds the tables. */
@@ -109,7 +106,12 @@ export const restoreRows = async (
 ) => {
   if (db.dialect === 'sqlite') return restoreSqlite(db.kysely, file, tables, cleared, marker);
   if (!db.url) throw new Error('the PostgreSQL connection string is unknown');
-  const { stdout: script } = await run(pgTool('pg_restore'), ['--file=-', file], { maxBuffer: 1 << 30 });
+  // Only the data of the replaced tables, as SQL text that is then checked statement by statement:
+  // nothing of the package runs that is not a plain insert of literals (pg-script.ts).
+  const { stdout: script } = await run(pgTool('pg_restore'), ['--data-only', '--file=-', file], {
+    maxBuffer: 1 << 30,
+  });
+  const inserts = checkedInserts(script, tables);
   // A client of its own: the script sets session settings (search_path) that must not reach the pool.
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
@@ -117,8 +119,10 @@ export const restoreRows = async (
     await client.query('begin');
     const all = [...tables, ...cleared].map((t) => `public.${quote(t)}`);
     if (all.length) await client.query(`truncate ${all.join(', ')} cascade`);
-    // psql meta-commands (\\restrict of pg_dump 15.14 on) mean nothing to the driver: dropped.
-    await client.query(script.replace(/^\\.*$/gm, ''));
+    // The session as the checked text was read: standard strings, names qualified with public.
+    await client.query(`set local standard_conforming_strings = on`);
+    await client.query(`select pg_catalog.set_config('search_path', '', true)`);
+    for (let i = 0; i < inserts.length; i += 20) await client.query(inserts.slice(i, i + 20).join(';\n'));
     await client.query(`select pg_catalog.set_config('search_path', 'public', true)`);
     // Identity counters past the restored ids (the dump's own values are those of its moment).
     const counters = await client.query<{ t: string; c: string }>(

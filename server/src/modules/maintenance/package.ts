@@ -1,18 +1,25 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import tar from 'tar-stream';
 import { z } from 'zod';
 import type { AnyArea, SecretDeclaration } from '../../area.ts';
 import type { Db } from '../../db/kysely.ts';
+import { AppError } from '../../http/errors.ts';
 import { migrationOf, snapshot } from './database.ts';
 import { backupError } from './errors.ts';
-import { createTarWriter, listTar, readTarEntry, type TarEntry } from './tar.ts';
 
-/** Bumped when a package's layout changes; a newer package is refused, never guessed at. */
-export const formatVersion = 1;
+/**
+ * Bumped when a package's layout changes; another version is refused, never guessed at (2: the
+ * manifest is sealed with the install key instead of carrying a fixed canary).
+ */
+export const formatVersion = 2;
 export const productVersion = '0.1.0';
-/** A sealed text the restore opens to tell whether the package's secrets open with this install's key. */
-export const secretCanary = 'sitewatch-backup';
+/** What the seal holds before the manifest's digest. */
+const sealPrefix = 'sitewatch-backup:';
+/** The manifest's first entry is read into memory: at most this many bytes. */
+const manifestMaxBytes = 4 << 20;
 
 export type PackageKind = 'config' | 'history';
 
@@ -28,8 +35,13 @@ export const manifestSchema = z.object({
   tables: z.array(z.string()),
   uploads: z.array(z.string()),
   secrets: z.array(z.object({ area: z.string(), table: z.string(), where: z.string(), fields: z.array(z.string()) })),
-  secret_canary: z.string(),
   parts: z.array(part),
+  /**
+   * `sitewatch-backup:<SHA-256 of the manifest without this field>` sealed (AES-256-GCM) with the
+   * install's `secret.key`: only an install holding the key made the manifest, and its part
+   * checksums bind every part (docs/maintenance.md, "Package format").
+   */
+  seal: z.string(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
@@ -62,7 +74,22 @@ export const contentsOf = (areas: readonly AnyArea[], kind: PackageKind) => {
   return { tables: tables.sort(), cleared: cleared.sort(), uploads: uploads.sort(), secrets };
 };
 
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+/** The digest the seal holds: of the manifest's JSON without the seal. */
+const manifestDigest = (manifest: Omit<Manifest, 'seal'> & { seal?: string }) => {
+  const { seal: _seal, ...rest } = manifest;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+};
+
+/** SHA-256 and size of a file, read as a stream. */
+const digestOf = async (file: string) => {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(file)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), size };
+};
 
 /** Every file under a folder, as paths relative to it (sorted). */
 const filesUnder = (root: string, rel = ''): string[] => {
@@ -86,100 +113,189 @@ export interface BuildInput {
   seal(plain: string): string;
 }
 
+/** The database part's name for a database kind. */
+export const databasePart = (dialect: string) => `database.${dialect === 'sqlite' ? 'sqlite' : 'pgdump'}`;
+
+/** Writes files into a tar archive with tar-stream, each streamed from disk. */
+const writeTar = async (target: string, entries: { name: string; file: string; size: number }[], mtime: Date) => {
+  const pack = tar.pack();
+  const written = pipeline(pack, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+  try {
+    for (const e of entries) {
+      await new Promise<void>((resolve, reject) => {
+        const entry = pack.entry({ name: e.name, size: e.size, mode: 0o600, mtime }, (err) =>
+          err ? reject(err) : resolve(),
+        );
+        pipeline(createReadStream(e.file), entry).catch(reject);
+      });
+    }
+    pack.finalize();
+    await written;
+  } catch (err) {
+    pack.destroy(err as Error);
+    await written.catch(() => undefined);
+    throw err;
+  }
+};
+
 /**
  * Writes a package: `manifest.json` first (format, versions, database kind, time, what the
- * declarations put in it, SHA-256 and size of every part), then `database.<kind>` and
- * `uploads/<folder>/<file>`. The file appears under its name only once complete.
+ * declarations put in it, SHA-256 and size of every part, sealed with the install key), then
+ * `database.<kind>` and `uploads/<folder>/<file>`, each streamed from disk. The file appears under
+ * its name only once complete.
  */
 export const buildPackage = async (input: BuildInput): Promise<Manifest> => {
   const { db, kind, dataDir } = input;
   const contents = contentsOf(input.areas, kind);
-  const parts: { name: string; data: Buffer }[] = [];
-  const dbName = `database.${db.dialect === 'sqlite' ? 'sqlite' : 'pgdump'}`;
-  const tmp = `${input.file}.db`;
-  mkdirSync(path.dirname(input.file), { recursive: true, mode: 0o700 });
-  parts.push({ name: dbName, data: await snapshot(db, contents.tables, tmp) });
-  for (const folder of contents.uploads) {
-    const root = path.join(dataDir, folder);
-    for (const rel of filesUnder(root))
-      parts.push({
-        name: `uploads/${folder}/${rel.split(path.sep).join('/')}`,
-        data: readFileSync(path.join(root, rel)),
-      });
-  }
-  const manifest: Manifest = {
-    format: 'sitewatch-backup',
-    format_version: formatVersion,
-    kind,
-    product_version: productVersion,
-    database: db.dialect,
-    migration: await migrationOf(db),
-    created_at: Math.floor(input.nowMs / 1000),
-    tables: contents.tables,
-    uploads: contents.uploads,
-    secrets: contents.secrets,
-    secret_canary: input.seal(secretCanary),
-    parts: parts.map((p) => ({ name: p.name, size: p.data.length, sha256: sha256(p.data) })),
-  };
+  const dbFile = `${input.file}.db`;
+  const manifestFile = `${input.file}.manifest`;
   const partial = `${input.file}.part`;
-  const writer = createTarWriter(partial, manifest.created_at);
+  mkdirSync(path.dirname(input.file), { recursive: true, mode: 0o700 });
   try {
-    writer.add('manifest.json', Buffer.from(JSON.stringify(manifest, null, 2)));
-    for (const p of parts) writer.add(p.name, p.data);
-    writer.close();
-  } catch (err) {
-    writer.abort();
-    throw err;
+    await snapshot(db, contents.tables, dbFile);
+    const files = [{ name: databasePart(db.dialect), file: dbFile }];
+    for (const folder of contents.uploads) {
+      const root = path.join(dataDir, folder);
+      for (const rel of filesUnder(root))
+        files.push({ name: `uploads/${folder}/${rel.split(path.sep).join('/')}`, file: path.join(root, rel) });
+    }
+    const parts = [];
+    for (const f of files) parts.push({ ...f, ...(await digestOf(f.file)) });
+    const unsealed = {
+      format: 'sitewatch-backup' as const,
+      format_version: formatVersion,
+      kind,
+      product_version: productVersion,
+      database: db.dialect,
+      migration: await migrationOf(db),
+      created_at: Math.floor(input.nowMs / 1000),
+      tables: contents.tables,
+      uploads: contents.uploads,
+      secrets: contents.secrets,
+      parts: parts.map((p) => ({ name: p.name, size: p.size, sha256: p.sha256 })),
+    };
+    const manifest: Manifest = { ...unsealed, seal: input.seal(sealPrefix + manifestDigest(unsealed)) };
+    const json = Buffer.from(JSON.stringify(manifest, null, 2));
+    await pipeline(
+      async function* () {
+        yield json;
+      },
+      createWriteStream(manifestFile, { mode: 0o600 }),
+    );
+    await writeTar(
+      partial,
+      [{ name: 'manifest.json', file: manifestFile, size: json.length }, ...parts],
+      new Date(manifest.created_at * 1000),
+    );
+    renameSync(partial, input.file);
+    return manifest;
+  } finally {
+    for (const f of [dbFile, manifestFile, partial]) rmSync(f, { force: true });
   }
-  renameSync(partial, input.file);
-  return manifest;
 };
 
-export interface OpenedPackage {
-  manifest: Manifest;
-  entries: Map<string, TarEntry>;
-  file: string;
+export interface PackageExpectation {
+  database: string;
+  migration: string;
+  /** Opens a value sealed with the install key ('' when it does not open). */
+  open(sealed: string): string;
 }
 
-/**
- * Reads and checks a package before anything changes: a tar with a Sitewatch manifest of a format
- * this server reads, every part present with its size and SHA-256, of this database kind and
- * schema. Refused with the reason otherwise (400).
- */
-export const openPackage = (
-  file: string,
-  expect: { database: string; migration: string; open(sealed: string): string },
-): OpenedPackage => {
-  const list = listTar(file, statSync(file).size);
-  const first = list?.[0];
-  if (!list || !first || first.name !== 'manifest.json' || first.size > 4 << 20) throw backupError('foreign');
-  let manifest: Manifest;
+/** A part's name is one the server writes: the database part of this kind or a file of a declared folder. */
+const allowedName = (name: string, manifest: Manifest) => {
+  if (name === databasePart(manifest.database)) return true;
+  const segments = name.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\') || s.includes('\0'))) return false;
+  return segments.length >= 3 && segments[0] === 'uploads' && manifest.uploads.includes(segments[1]!);
+};
+
+/** The manifest of the first entry, checked (format, seal, database kind, schema), or the refusal. */
+const readManifest = (data: Buffer, expect: PackageExpectation): Manifest => {
+  let raw: { format?: unknown; format_version?: unknown };
   try {
-    const parsed = manifestSchema.safeParse(JSON.parse(readTarEntry(file, first).toString('utf8')));
-    if (!parsed.success) throw backupError('foreign');
-    manifest = parsed.data;
+    raw = JSON.parse(data.toString('utf8'));
   } catch {
     throw backupError('foreign');
   }
-  if (manifest.format_version > formatVersion) throw backupError('format');
-  const entries = new Map(list.slice(1).map((e) => [e.name, e]));
-  if (entries.size !== manifest.parts.length) throw backupError('corrupt');
-  for (const p of manifest.parts) {
-    const entry = entries.get(p.name);
-    if (!entry || entry.size !== p.size || sha256(readTarEntry(file, entry)) !== p.sha256) throw backupError('corrupt');
-    if (p.name.split('/').some((s) => s === '..' || s === '') || p.name.startsWith('/')) throw backupError('corrupt');
-  }
+  if (raw?.format !== 'sitewatch-backup' || typeof raw.format_version !== 'number') throw backupError('foreign');
+  // A newer layout is never guessed at; an older one (before the seal) is not restored here.
+  if (raw.format_version > formatVersion) throw backupError('format');
+  if (raw.format_version < formatVersion) throw backupError('kind');
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) throw backupError('foreign');
+  const manifest = parsed.data;
   if (manifest.database !== expect.database) throw backupError('database');
+  // The seal before anything else of the manifest is believed: another key opens nothing, and a
+  // manifest changed after it was made (a part swapped, a table added) no longer matches its digest.
+  const opened = expect.open(manifest.seal);
+  if (!opened.startsWith(sealPrefix)) throw backupError('secretKey');
+  if (opened !== sealPrefix + manifestDigest(manifest)) throw backupError('corrupt');
   if (manifest.migration !== expect.migration) throw backupError('version');
-  if (manifest.kind === 'config' && expect.open(manifest.secret_canary) !== secretCanary)
-    throw backupError('secretKey');
-  return { manifest, entries, file };
+  const names = manifest.parts.map((p) => p.name);
+  if (new Set(names).size !== names.length || names.filter((n) => n.startsWith('database.')).length !== 1)
+    throw backupError('corrupt');
+  if (!names.every((n) => allowedName(n, manifest))) throw backupError('corrupt');
+  return manifest;
 };
 
-/** Writes a part to a staging path (the restore reads the database part from a file). */
-export const stagePart = (pkg: OpenedPackage, name: string, to: string) => {
-  const entry = pkg.entries.get(name);
-  if (!entry) throw backupError('corrupt');
-  mkdirSync(path.dirname(to), { recursive: true });
-  writeFileSync(to, readTarEntry(pkg.file, entry), { mode: 0o600 });
+/**
+ * Reads and checks a package before anything changes, streaming it once with tar-stream: the
+ * first entry is a sealed Sitewatch manifest of this format, database kind and schema; every other
+ * entry is a part the manifest lists (an unknown, repeated or non-file entry is refused), written
+ * into `stage` (a private folder) while its SHA-256 is computed, and compared with the manifest's;
+ * a part missing at the end is refused too. Nothing in a package is used until all of it checked
+ * out. Refused with the reason (400) otherwise.
+ */
+export const openPackage = async (file: string, expect: PackageExpectation, stage: string): Promise<Manifest> => {
+  let manifest: Manifest | null = null;
+  const seen = new Set<string>();
+  const extract = tar.extract();
+  const refuse = (reason: Parameters<typeof backupError>[0]) => {
+    const err = backupError(reason);
+    extract.destroy(err);
+    return err;
+  };
+  extract.on('entry', (header, stream, next) => {
+    void (async () => {
+      if (header.type !== 'file') throw refuse(manifest ? 'corrupt' : 'foreign');
+      if (!manifest) {
+        if (header.name !== 'manifest.json' || (header.size ?? 0) > manifestMaxBytes) throw refuse('foreign');
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        manifest = readManifest(Buffer.concat(chunks), expect);
+        return;
+      }
+      const part = manifest.parts.find((p) => p.name === header.name);
+      if (!part || seen.has(part.name) || header.size !== part.size) throw refuse('corrupt');
+      seen.add(part.name);
+      const to = path.join(stage, part.name);
+      mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
+      const hash = createHash('sha256');
+      await pipeline(
+        stream,
+        async function* (source) {
+          for await (const chunk of source) {
+            hash.update(chunk as Buffer);
+            yield chunk;
+          }
+        },
+        createWriteStream(to, { mode: 0o600 }),
+      );
+      if (hash.digest('hex') !== part.sha256) throw refuse('corrupt');
+    })().then(
+      () => next(),
+      (err) => extract.destroy(err),
+    );
+  });
+  try {
+    await pipeline(createReadStream(file), extract);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    // Not a tar archive (or one cut short): foreign before its manifest, damaged after.
+    throw backupError(manifest ? 'corrupt' : 'foreign');
+  }
+  const done = manifest as Manifest | null;
+  if (!done) throw backupError('foreign');
+  if (done.parts.some((p) => !seen.has(p.name))) throw backupError('corrupt');
+  return done;
 };

@@ -15,7 +15,7 @@ import { createSettingsStore } from '../../db/settings-store.ts';
 import { notFound } from '../../http/errors.ts';
 import type { SecretBox } from '../../secrets/index.ts';
 import { checkPart, migrationOf, restoreRows } from './database.ts';
-import { buildPackage, contentsOf, openPackage, type PackageKind, stagePart } from './package.ts';
+import { buildPackage, contentsOf, databasePart, openPackage, type PackageKind } from './package.ts';
 
 export interface MaintenanceDeps {
   kernel: Kernel;
@@ -87,9 +87,9 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
 
   /** A unique name of a package made now (`prefix` auto_ or upload_). */
   const nameFor = (kind: PackageKind, prefix: string, now: number) => {
-    let filename = `${prefix}${kind === 'config' ? 'backup' : 'history'}_${stamp(now)}.tar`;
-    for (let n = 2; existsSync(path.join(folder, filename)); n++)
-      filename = filename.replace(/(_\d+)?\.tar$/, `_${n}.tar`);
+    const base = `${prefix}${kind === 'config' ? 'backup' : 'history'}_${stamp(now)}`;
+    let filename = `${base}.tar`;
+    for (let n = 2; existsSync(path.join(folder, filename)); n++) filename = `${base}_${n}.tar`;
     return filename;
   };
 
@@ -119,27 +119,27 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
    * secret key, the database part itself), then the rows replaced in one transaction, then the
    * upload folders swapped; every declared topic announced so the engines re-read their state.
    */
+  const expectation = async () => ({
+    database: db.dialect,
+    migration: await migrationOf(db),
+    open: secrets.decrypt,
+  });
+
   const restore = (file: string) =>
     serial(async () => {
-      const pkg = openPackage(file, { database: db.dialect, migration: await migrationOf(db), open: secrets.decrypt });
-      const { manifest } = pkg;
-      const here = contentsOf(declarations.all(), manifest.kind);
       rmSync(staging, { recursive: true, force: true });
       mkdirSync(staging, { recursive: true, mode: 0o700 });
       try {
-        const dbPart = manifest.parts.find((p) => p.name.startsWith('database.'))!;
-        const dbFile = path.join(staging, dbPart.name);
-        stagePart(pkg, dbPart.name, dbFile);
-        // Tables this server has and the package holds: an area added since is left as it is.
+        // Every part checked against the sealed manifest while it is staged, before anything is used.
+        const manifest = await openPackage(file, await expectation(), staging);
+        const here = contentsOf(declarations.all(), manifest.kind);
+        const dbFile = path.join(staging, databasePart(manifest.database));
+        // Tables this server declares and the package holds: an area added since is left as it is.
         const tables = here.tables.filter((t) => manifest.tables.includes(t));
         await checkPart(db, dbFile, tables, manifest.migration);
-        let files = 0;
-        for (const p of manifest.parts.filter((x) => x.name.startsWith('uploads/'))) {
-          stagePart(pkg, p.name, path.join(staging, p.name));
-          files++;
-        }
-        // Every folder staged, an empty one too: a staged folder is one still to swap.
+        // Files of folders this server declares; a staged folder (an empty one too) is one still to swap.
         const folders = manifest.uploads.filter((u) => here.uploads.includes(u));
+        const files = manifest.parts.filter((p) => folders.some((f) => p.name.startsWith(`uploads/${f}/`))).length;
         for (const name of folders) mkdirSync(path.join(staging, 'uploads', name), { recursive: true });
         const marker = { k: pendingKey, v: JSON.stringify(folders), updated_at: Math.floor(kernel.clock() / 1000) };
         await restoreRows(db, dbFile, tables, manifest.kind === 'config' ? here.cleared : [], marker);
@@ -201,14 +201,16 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
     /** Takes an uploaded file as a package once it passes every check a restore makes before changing anything. */
     adopt: (file: string) =>
       serial(async () => {
-        const pkg = openPackage(file, {
-          database: db.dialect,
-          migration: await migrationOf(db),
-          open: secrets.decrypt,
-        });
-        const filename = nameFor(pkg.manifest.kind, 'upload_', kernel.clock());
-        renameSync(file, path.join(folder, filename));
-        return describe(filename);
+        const stage = path.join(config.dataDir, `.adopt-${path.basename(file)}`);
+        mkdirSync(stage, { recursive: true, mode: 0o700 });
+        try {
+          const manifest = await openPackage(file, await expectation(), stage);
+          const filename = nameFor(manifest.kind, 'upload_', kernel.clock());
+          renameSync(file, path.join(folder, filename));
+          return describe(filename);
+        } finally {
+          rmSync(stage, { recursive: true, force: true });
+        }
       }),
     /** This area's own cached settings, read again after a restore. */
     reload: () => settings.reload(),

@@ -23,9 +23,12 @@ export const registerBackupUpload = (
     if (!request.isMultipart()) throw badRequest('maintenance.backup.uploadMissing');
     mkdirSync(deps.service.folder, { recursive: true, mode: 0o700 });
     const temp = path.join(deps.service.folder, `.upload-${randomBytes(8).toString('hex')}`);
+    // A request that carried no file changes nothing and is not logged; a file refused is.
+    let received = false;
     try {
       const part = await request.file({ limits: { fileSize: backupUploadMaxBytes, files: 1, fields: 5 } });
       if (part?.fieldname !== 'file') throw badRequest('maintenance.backup.uploadMissing');
+      received = true;
       await pipeline(part.file, createWriteStream(temp, { mode: 0o600 }));
       if (part.file.truncated) throw badRequest('maintenance.backup.tooLarge');
       const made = await deps.service.adopt(temp);
@@ -33,7 +36,7 @@ export const registerBackupUpload = (
       return made;
     } catch (err) {
       rmSync(temp, { force: true });
-      await deps.audit(request, 'upload', false);
+      if (received) await deps.audit(request, 'upload', false);
       if (err instanceof AppError) throw err;
       if (err instanceof Error && 'code' in err && err.code === 'FST_REQ_FILE_TOO_LARGE')
         throw badRequest('maintenance.backup.tooLarge');
