@@ -11,6 +11,7 @@ import { energyRoutes } from '../features/energy/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
+import { maintenanceRoutes } from '../features/maintenance/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { networkRoutes } from '../features/network/routes.tsx';
 import { notifyRoutes } from '../features/notify/routes.tsx';
@@ -60,6 +61,7 @@ export const shellRoutes: RouteObject[] = [
   ...workOrderRoutes,
   ...energyRoutes,
   ...electricalSafetyRoutes,
+  ...maintenanceRoutes,
 ];
 
 const isAdmin = () => {
