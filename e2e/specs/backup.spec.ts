@@ -21,7 +21,7 @@ test('the administrator backs up, is told of it, downloads the package and resto
   await page.getByRole('button', { name: '立即备份配置' }).click();
   const row = page.getByRole('row', { name: /backup_\d{14}\.tar/ }).first();
   await expect(row).toBeVisible();
-  const filename = (await row.getByRole('cell').first().innerText()).trim();
+  const filename = ((await row.getByRole('cell').first().textContent()) ?? '').trim();
   expect(filename).toMatch(/^backup_\d{14}\.tar$/);
   await expect(row).toContainText('配置');
   const notice = page.locator('.ant-notification-notice').filter({ hasText: '新的备份' });
@@ -62,9 +62,7 @@ test('the administrator backs up, is told of it, downloads the package and resto
   await expect(page).toHaveURL(/\/login/);
   await expect(page.getByText('未登录或登录已失效，请重新登录！')).toBeVisible();
   const restored = withDb((db) =>
-    db
-      .prepare(`select target, result from operation_logs where module = 'maintenance' and action = 'restore'`)
-      .all(),
+    db.prepare(`select target, result from operation_logs where module = 'maintenance' and action = 'restore'`).all(),
   );
   expect(restored).toContainEqual({ target: filename, result: 1 });
 });
