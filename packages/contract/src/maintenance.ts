@@ -155,3 +155,106 @@ export const maintenanceRoutes = {
     response: z.null(),
   }),
 };
+
+// ---------- FTP sync of backups (002 §5.3: remote address, port default 21, path; §9) ----------
+
+/** The FTP (or FTPS) server backups are copied to. The password is write-only: never answered. */
+export const ftpSettings = z.strictObject({
+  enabled: z.boolean().default(false).describe('Copy every automatic backup to the server.'),
+  host: z
+    .string({ message: msg('ftpHost') })
+    .trim()
+    .min(1, { message: msg('ftpHost') })
+    .max(253, { message: msg('ftpHost') })
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, { message: msg('ftpHost') })
+    .describe('Remote address (host name or IP).'),
+  port: z
+    .number({ message: msg('ftpPort') })
+    .int({ message: msg('ftpPort') })
+    .min(1, { message: msg('ftpPort') })
+    .max(65535, { message: msg('ftpPort') })
+    .default(21),
+  path: z
+    .string({ message: msg('ftpPath') })
+    .trim()
+    .min(1, { message: msg('ftpPath') })
+    .max(255, { message: msg('ftpPath') })
+    .regex(/^\/[^\0\r\n]*$/, { message: msg('ftpPath') })
+    .describe('Remote folder, absolute (made when missing).'),
+  user: z.string().trim().max(64).default('anonymous'),
+  /** Absent or empty: the stored password is kept. */
+  password: z.string().max(128).optional(),
+  secure: z.boolean().default(false).describe('FTPS (explicit TLS, AUTH TLS).'),
+});
+export type FtpSettings = z.infer<typeof ftpSettings>;
+export const ftpSettingsView = ftpSettings.omit({ password: true }).extend({
+  host: z.string(),
+  path: z.string(),
+  has_password: z.boolean(),
+});
+
+export const ftpEntry = z.object({
+  name: z.string(),
+  size: z.number(),
+  time: z.string().describe('As the server lists it.'),
+  directory: z.boolean(),
+});
+
+export const ftpRecord = z.object({
+  filename: z.string(),
+  time: z.number().int().describe('Epoch seconds.'),
+  ok: z.boolean(),
+  detail: z.string().describe('Why it failed (the FTP server’s words), or empty.'),
+});
+export type FtpRecord = z.infer<typeof ftpRecord>;
+
+export const ftpRoutes = {
+  get: defineRoute({
+    method: 'GET',
+    path: 'setting/maintain/mysql/ftp',
+    summary: 'The FTP server backups are copied to (the password is never answered)',
+    tags: ['maintenance'],
+    response: ftpSettingsView,
+  }),
+  save: defineRoute({
+    method: 'PUT',
+    path: 'setting/maintain/mysql/ftp',
+    summary: 'Save the FTP server (remote address, port, path are required)',
+    tags: ['maintenance'],
+    body: ftpSettings,
+    response: z.null(),
+  }),
+  test: defineRoute({
+    method: 'POST',
+    path: 'setting/maintain/mysql/ftp/test',
+    summary: 'Test the connection to the saved FTP server (signs in and lists the folder); answers the result',
+    tags: ['maintenance'],
+    response: z.object({
+      ok: z.boolean(),
+      entries: z.number().int().describe('Entries of the folder when it answered.'),
+      detail: z.string().describe('Why it failed, or empty.'),
+    }),
+  }),
+  list: defineRoute({
+    method: 'GET',
+    path: 'setting/maintain/mysql/ftp/list',
+    summary: 'The remote folder of the saved FTP server',
+    tags: ['maintenance'],
+    response: z.object({ data: z.array(ftpEntry) }),
+  }),
+  sync: defineRoute({
+    method: 'POST',
+    path: 'setting/maintain/mysql/ftp/sync',
+    summary: 'Copy a package to the FTP server now',
+    tags: ['maintenance'],
+    body: z.strictObject({ filename: backupFileName }),
+    response: ftpRecord,
+  }),
+  records: defineRoute({
+    method: 'GET',
+    path: 'setting/maintain/mysql/ftp/records',
+    summary: 'The latest sync records, newest first',
+    tags: ['maintenance'],
+    response: z.object({ data: z.array(ftpRecord) }),
+  }),
+};

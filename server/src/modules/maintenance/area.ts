@@ -1,6 +1,7 @@
 import { configArea } from '@sitewatch/contract/events';
-import { autoBackupSettings, latestBackup } from '@sitewatch/contract/maintenance';
+import { autoBackupSettings, ftpSettings, latestBackup } from '@sitewatch/contract/maintenance';
 import { defineArea } from '../../area.ts';
+import { createFtpSync } from './ftp.ts';
 import { registerMaintenance } from './index.ts';
 import { createBackupSchedule } from './schedule.ts';
 import { createMaintenanceService, type MaintenanceService } from './service.ts';
@@ -18,9 +19,11 @@ declare module '../../area.ts' {
  */
 export const area = defineArea({
   name: 'maintenance',
-  needs: ['declarations', 'secrets', 'auth', 'audit'],
+  needs: ['declarations', 'secrets', 'auth', 'audit', 'globalConfig'],
   provides: ['maintenance'],
-  settings: { backup_auto: autoBackupSettings, backup_latest: latestBackup },
+  settings: { backup_auto: autoBackupSettings, backup_latest: latestBackup, backup_ftp: ftpSettings },
+  // The FTP password is sealed at rest and travels sealed in a package.
+  secrets: [{ table: 'module_settings', key: 'backup_ftp', fields: ['password'] }],
   uploads: [],
   menus: [
     {
@@ -36,7 +39,8 @@ export const area = defineArea({
   // A restore announces every topic for all ids: whatever keeps rows in memory re-reads them.
   events: { publishes: configArea.options.map((topic) => `config.changed:${topic}` as const) },
   create: ({ kernel, needs }) => {
-    const service = createMaintenanceService({ kernel, declarations: needs.declarations, secrets: needs.secrets });
+    const ftp = createFtpSync({ kernel, secrets: needs.secrets, outbound: () => needs.globalConfig.get('OUTBOUND') });
+    const service = createMaintenanceService({ kernel, declarations: needs.declarations, secrets: needs.secrets, ftp });
     const schedule = createBackupSchedule({
       timers: kernel.timers,
       clock: kernel.clock,
@@ -47,13 +51,22 @@ export const area = defineArea({
     return {
       provides: { maintenance: service },
       routes: (app) =>
-        registerMaintenance(app, { service, auth: needs.auth, audit: needs.audit, reschedule: schedule.reschedule }),
+        registerMaintenance(app, {
+          service,
+          ftp,
+          auth: needs.auth,
+          audit: needs.audit,
+          reschedule: schedule.reschedule,
+        }),
       start: async () => {
         await service.recover();
         await schedule.start();
       },
       stop: () => schedule.stop(),
-      reload: () => service.reload(),
+      reload: async () => {
+        await service.reload();
+        await ftp.reload();
+      },
     };
   },
 });

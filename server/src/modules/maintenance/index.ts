@@ -1,15 +1,17 @@
 import { createReadStream } from 'node:fs';
-import { maintenanceRoutes as r } from '@sitewatch/contract/maintenance';
+import { ftpRoutes as f, maintenanceRoutes as r } from '@sitewatch/contract/maintenance';
 import type { OperationLogAction } from '@sitewatch/contract/operation-log';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { addRoute } from '../../http/route.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { AuditLog } from '../logs/index.ts';
+import type { FtpSync } from './ftp.ts';
 import type { MaintenanceService } from './service.ts';
 import { registerBackupUpload } from './upload.ts';
 
 interface Deps {
   service: MaintenanceService;
+  ftp: FtpSync;
   auth: Pick<AuthService, 'verifyOwnPassword'>;
   audit: AuditLog;
   /** After the schedule's settings change. */
@@ -116,4 +118,36 @@ export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
     },
     admin,
   );
+  // FTP sync (002 §5.3, §7.2 `ftp`; docs/maintenance.md).
+  const { ftp } = deps;
+  addRoute(app, f.get, () => ftp.settings(), admin);
+  addRoute(
+    app,
+    f.save,
+    async ({ body, request }) => {
+      await ftp.save(body);
+      await log(request, 'update', 'ftp');
+      return null;
+    },
+    admin,
+  );
+  addRoute(
+    app,
+    f.test,
+    // A check that changes nothing: answered, not logged.
+    () => ftp.test(),
+    admin,
+  );
+  addRoute(app, f.list, async () => ({ data: await ftp.list() }), admin);
+  addRoute(
+    app,
+    f.sync,
+    async ({ body, request }) => {
+      const done = await ftp.sync(service.fileOf(body.filename));
+      await log(request, 'upload', body.filename, done.ok, done.detail);
+      return done;
+    },
+    admin,
+  );
+  addRoute(app, f.records, async () => ({ data: await ftp.records() }), admin);
 };

@@ -15,12 +15,15 @@ import { createSettingsStore } from '../../db/settings-store.ts';
 import { notFound } from '../../http/errors.ts';
 import type { SecretBox } from '../../secrets/index.ts';
 import { checkPart, migrationOf, restoreRows } from './database.ts';
+import type { FtpSync } from './ftp.ts';
 import { buildPackage, contentsOf, databasePart, openPackage, type PackageKind } from './package.ts';
 
 export interface MaintenanceDeps {
   kernel: Kernel;
   declarations: DeclarationCatalogue;
   secrets: SecretBox;
+  /** FTP sync: an automatic backup is copied when it is enabled. */
+  ftp?: Pick<FtpSync, 'enabled' | 'sync'>;
 }
 
 const stamp = (ms: number) => {
@@ -33,7 +36,7 @@ const stamp = (ms: number) => {
 const pendingKey = 'backup_restore_pending';
 
 /** Backup packages, their restore and the automatic schedule (docs/maintenance.md). */
-export const createMaintenanceService = ({ kernel, declarations, secrets }: MaintenanceDeps) => {
+export const createMaintenanceService = ({ kernel, declarations, secrets, ftp }: MaintenanceDeps) => {
   const { db, config } = kernel;
   const folder = path.join(config.dataDir, 'backups');
   const staging = path.join(config.dataDir, '.restore');
@@ -110,7 +113,10 @@ export const createMaintenanceService = ({ kernel, declarations, secrets }: Main
         const autos = list(kind).filter((p) => p.auto);
         for (const old of autos.slice(autoBackupsKept)) rmSync(path.join(folder, old.filename), { force: true });
       }
-      await settings.set('backup_latest', { file: filename, read: false, time: Math.floor(now / 1000), ftp: 0 });
+      // 000 §3 latest backup `ftp`: 0 not copied, 1 copied, 2 the copy failed (docs/maintenance.md).
+      let copied = 0;
+      if (auto && ftp && (await ftp.enabled())) copied = (await ftp.sync(path.join(folder, filename))).ok ? 1 : 2;
+      await settings.set('backup_latest', { file: filename, read: false, time: Math.floor(now / 1000), ftp: copied });
       return describe(filename);
     });
 
