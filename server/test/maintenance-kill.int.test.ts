@@ -127,7 +127,9 @@ describeEachDatabase('kill -9 during a restore', (dialect: Dialect) => {
     const seen: string[] = [];
     // Spread over the restore as each database takes it (pg_restore is a process of its own).
     const delays =
-      dialect === 'sqlite' ? [0, 40, 70, 80, 90, 100, 110, 150, 400] : [0, 300, 600, 700, 800, 900, 1500, 4000];
+      dialect === 'sqlite'
+        ? [0, 40, 80, 110, 150, 250, 400, 700, 1500, 4000]
+        : [0, 300, 600, 700, 800, 900, 1500, 4000];
     for (const delayMs of delays) {
       await restoreHere(pkgA);
       const proc = spawn(process.execPath, ['--import', 'tsx', child, dataDir, url, pkgB], {
