@@ -27,6 +27,8 @@ const systemPackages = [
   // LDAP tests run their own OpenLDAP server (slapd with a generated config on a free port).
   { pkg: 'slapd', file: '/usr/sbin/slapd' },
   { pkg: 'ldap-utils', file: '/usr/bin/ldapsearch' },
+  // FTP sync of backups is tested against Debian's vsftpd on loopback (maintenance-ftp.int.test.ts).
+  { pkg: 'vsftpd', file: '/usr/sbin/vsftpd' },
   // Collection tests and the MQTT ingest benchmark use peers nobody here wrote: Debian's broker,
   // the snmpget tool (to compare IF-MIB reads) and pymodbus (a meter serving NaN and register holes).
   { pkg: 'mosquitto', file: '/usr/sbin/mosquitto' },

@@ -99,6 +99,8 @@ export interface AppDeps {
   notifyRetryDelayMs?: number;
   /** The data directory (the dashboard shows the disk it is on); the working directory by default. */
   dataDir?: string | undefined;
+  /** Areas made beside the declared ones (a test's throw-away area); none by default. */
+  extraAreas?: readonly AnyArea[];
 }
 
 /** A route the app answers: what it requires and the area that registered it ('root' for the app's own). */
@@ -273,8 +275,22 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const push = deps.push ?? createPushHub();
 
   // ---------- the engines and the areas, made in the order of their needs ----------
-  const declared = [...engines(deps), ...(await loadAreas())];
-  const { services, made } = await makeAreas(declared, kernel, { secrets, push, loginKey: deps.loginKey });
+  const declared = [...engines(deps), ...(await loadAreas()), ...(deps.extraAreas ?? [])];
+  // Filled once the areas are made: a restore asks every made area to re-read (its `reload`).
+  let madeAreas: MadeArea[] = [];
+  const declarations = {
+    all: () => declared,
+    reload: async () => {
+      for (const { parts } of madeAreas) await parts.reload?.();
+    },
+  };
+  const { services, made } = await makeAreas(declared, kernel, {
+    secrets,
+    push,
+    loginKey: deps.loginKey,
+    declarations,
+  });
+  madeAreas = made;
   const { access, auth, apiTokens, collector, series, alarms } = services;
   // An area that provides `tls` (the https area) makes a second, HTTPS listener beside the app's own,
   // whose certificate changes without a restart (http/tls.ts, docs/https.md).

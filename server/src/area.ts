@@ -90,8 +90,11 @@ export interface TableDeclaration {
   sites: SiteMapping;
   /** The `config.changed` topic a write of this table announces (consumers keep it in memory). */
   announces?: ConfigArea;
-  /** Whether the table belongs in a backup (true by default; sessions and other transient rows say false). */
-  backup?: boolean;
+  /**
+   * Whether the table belongs in a backup: true by default (the configuration package); false for
+   * sessions and other transient rows; 'history' for the history (series) package (docs/maintenance.md).
+   */
+  backup?: boolean | 'history';
 }
 
 /** A secret inside stored JSON: the fields sealed at rest, in a column or under one settings key. */
@@ -129,6 +132,12 @@ export interface AreaParts<P extends ServiceName> {
    * series store's buffered samples, flushed every second) waits for that timer, as in production.
    */
   settled?(between?: boolean): Promise<boolean>;
+  /**
+   * After a restore replaced the rows of the database (docs/maintenance.md): re-reads whatever the
+   * area keeps in memory of them (cached settings, an engine's open alarms). The restore awaits it
+   * before it answers, so the app answers the restored state without a restart.
+   */
+  reload?(): Promise<void>;
 }
 
 /** What an area's factory may use besides the kernel. */
@@ -180,3 +189,19 @@ export const defineArea = <N extends ServiceName = never, P extends ServiceName 
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of areas of any needs and provisions
 export type AnyArea = AreaDeclaration<any, any>;
+
+/**
+ * Every declaration the server was made of (engines and areas), given by the composition root as the
+ * service `declarations`: what spans areas (backup) reads them without importing any area.
+ */
+export interface DeclarationCatalogue {
+  all(): readonly AnyArea[];
+  /** Calls every made area's `reload` in the order they were made (after a restore). */
+  reload(): Promise<void>;
+}
+
+declare module './area.ts' {
+  interface Services {
+    declarations: DeclarationCatalogue;
+  }
+}

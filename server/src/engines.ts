@@ -166,9 +166,10 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
       needs: ['secrets'],
       provides: ['alarmSettings'],
       events: { publishes: ['config.changed:alarm_settings'] },
-      create: ({ kernel, needs }) => ({
-        provides: { alarmSettings: createAlarmSettings(kernel.db, kernel.clock, needs.secrets, kernel.bus) },
-      }),
+      create: ({ kernel, needs }) => {
+        const alarmSettings = createAlarmSettings(kernel.db, kernel.clock, needs.secrets, kernel.bus);
+        return { provides: { alarmSettings }, reload: () => alarmSettings.reload() };
+      },
     }),
     defineArea({
       name: 'notifier',
@@ -225,6 +226,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
           settled: () => alarms.settled(),
           start: () => alarms.start(),
           stop: () => alarms.stop(),
+          reload: () => alarms.restored(),
         };
       },
     }),

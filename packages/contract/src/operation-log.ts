@@ -32,6 +32,7 @@ export const operationLogModules = {
   energy: 'energy',
   api_tokens: 'apiTokens',
   https: 'https',
+  maintenance: 'maintenance',
   // The shared trail: the path of every write route (without its parameters).
   alarm_log: 'alarmLog',
   clean_notice_list: 'cleanNoticeList',
@@ -152,6 +153,9 @@ export const operationLogActions = {
   disable: 'disable',
   keep: 'keep',
   rollback: 'rollback',
+  backup: 'backup',
+  restore: 'restore',
+  upload: 'upload',
 } as const;
 export type OperationLogAction = keyof typeof operationLogActions;
 

@@ -34,6 +34,12 @@ export interface AlarmEngine {
    */
   reload(scope?: ReloadScope): Promise<void>;
   /**
+   * After a restore replaced the database's rows: forgets every item, device and open alarm held
+   * and reads them again (alarm changes not yet written belonged to the replaced state: dropped);
+   * the ids start again past the restored alarms.
+   */
+  restored(): Promise<void>;
+  /**
    * One sample of one item (null: the item gave no value, `reason` why). Runs for every sample:
    * incremental. The `samples` events of the bus come here value by value.
    */
@@ -243,6 +249,20 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       if (!started) return;
       await started;
       await Promise.all([loadItems(scope), options.settings.get('commons'), loadEscalation()]);
+    },
+    async restored() {
+      if (!started) return;
+      await started;
+      await reloads.settled();
+      store.discard();
+      for (const id of [...items.slots.keys()]) items.remove(id);
+      devices.clear();
+      open.clear();
+      jitteringItems.clear();
+      await loadItems();
+      await loadOpen(db, state, Math.floor(clock() / 1000));
+      await loadEscalation();
+      if (tickTimer) await alarmIds.restart();
     },
     onSample(itemId, value, tsMs, reason) {
       judge.judge(itemId, value ?? Number.NaN, tsMs, reason, false);

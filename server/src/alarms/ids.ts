@@ -12,6 +12,8 @@ export interface AlarmIds {
   start(): Promise<void>;
   /** The next id of this process's block, or null while none is reserved (one is on its way). */
   take(): number | null;
+  /** After a restore: the block held is dropped and the counter moved past the restored alarms. */
+  restart(): Promise<void>;
   /** Waits for a reservation in flight; true when there was one (`settled()` of the engine). */
   settled(): Promise<boolean>;
 }
@@ -72,7 +74,13 @@ export const createAlarmIds = (
     return reserving;
   };
 
-  return {
+  const ids: AlarmIds = {
+    async restart() {
+      if (reserving) await reserving;
+      next = end = 0;
+      spare = null;
+      await ids.start();
+    },
     async start() {
       await db.kysely
         .insertInto('id_blocks')
@@ -101,4 +109,5 @@ export const createAlarmIds = (
       return true;
     },
   };
+  return ids;
 };

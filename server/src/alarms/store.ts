@@ -106,6 +106,8 @@ export interface AlarmStore {
   flush(): Promise<void>;
   /** Whether records or log entries wait to be written, or a write is running. */
   busy(): boolean;
+  /** Forgets the queued records and log entries (a restore replaced the rows they were for). */
+  discard(): void;
 }
 
 /**
@@ -245,5 +247,9 @@ export const createAlarmStore = (
   };
 
   const busy = () => dirty.size > 0 || logs.length > 0 || flushing !== null;
-  return { toRow, log, changed: (a) => dirty.add(a), flush, busy };
+  const discard = () => {
+    dirty.clear();
+    logs = [];
+  };
+  return { toRow, log, changed: (a) => dirty.add(a), flush, busy, discard };
 };

@@ -20,6 +20,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL: the connection string (pg_dump and pg_restore of a backup use it). */
+  url?: string;
   /** Checks that the database answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -59,6 +61,7 @@ export const openDb = (options: DbOptions): Db => {
     return {
       kysely,
       dialect: 'postgres',
+      url: options.databaseUrl,
       ping: async () => {
         await sql`select 1`.execute(kysely);
       },

@@ -14,6 +14,11 @@ export interface SettingsStore<V> {
   peek<K extends keyof V & string>(key: K): V[K];
   /** Validates, stores (secret fields encrypted) and caches. */
   set<K extends keyof V & string>(key: K, value: V[K]): Promise<void>;
+  /**
+   * Re-reads every cached key from its row: after a restore replaced the rows underneath
+   * (docs/maintenance.md), an area's `reload` calls it so readers see the restored values.
+   */
+  reload(): Promise<void>;
 }
 
 /**
@@ -38,21 +43,24 @@ export const createSettingsStore = <V extends object>(options: {
     const fields = options.secretFields?.[key];
     return options.secrets && fields ? mapJsonFields(v, fields, options.secrets[f]) : v;
   };
-  return {
-    async get(key) {
-      if (cache.has(key)) return cache.get(key) as V[typeof key];
-      const row = await db.kysely.selectFrom(table).select('v').where('k', '=', key).executeTakeFirst();
-      let value = defaults[key];
-      if (row) {
-        try {
-          const parsed = schemas[key].safeParse({ ...defaults[key], ...JSON.parse(seal(key, row.v, 'decrypt')) });
-          if (parsed.success) value = parsed.data;
-        } catch {
-          // unreadable: the default
-        }
+  const read = async <K extends keyof V & string>(key: K): Promise<V[K]> => {
+    const row = await db.kysely.selectFrom(table).select('v').where('k', '=', key).executeTakeFirst();
+    let value = defaults[key];
+    if (row) {
+      try {
+        const parsed = schemas[key].safeParse({ ...defaults[key], ...JSON.parse(seal(key, row.v, 'decrypt')) });
+        if (parsed.success) value = parsed.data;
+      } catch {
+        // unreadable: the default
       }
-      cache.set(key, value);
-      return value;
+    }
+    cache.set(key, value);
+    return value;
+  };
+  return {
+    get: (key) => (cache.has(key) ? Promise.resolve(cache.get(key) as V[typeof key]) : read(key)),
+    async reload() {
+      for (const key of [...cache.keys()] as (keyof V & string)[]) await read(key);
     },
     peek: (key) => (cache.has(key) ? cache.get(key) : defaults[key]) as V[typeof key],
     async set(key, value) {

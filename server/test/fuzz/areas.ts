@@ -19,6 +19,7 @@ export const fuzzAreas = {
   https: { tags: ['https'], also: ['module_settings'] },
   firewall: { tags: ['firewall'], also: ['module_settings'] },
   system: { tags: ['system'], also: ['module_settings'] },
+  maintenance: { tags: ['maintenance'], also: [] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

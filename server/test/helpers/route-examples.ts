@@ -312,6 +312,34 @@ const routes: Record<string, Example> = {
   },
   'GET /.well-known/acme-challenge/:token': { params: () => ({ token: 'no-such-token' }) },
   'DELETE /api/v1/alarm_log': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
+  // A package made first: the restore puts back the estate of that moment (issue 30).
+  'POST /api/v1/setting/maintain/mysql/restore': {
+    prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
+    body: (_s, e, p) => ({ filename: p.file, verify_password: e.encrypt(e.password) }),
+  },
+  // A package of this install, downloaded, is what an upload takes.
+  'POST /api/v1/setting/maintain/mysql/upload': {
+    prepare: async ({ t, api }) => {
+      const { filename } = await api('POST', 'setting/maintain/mysql/backup', {});
+      const url = `/api/v1/setting/maintain/mysql/download?filename=${filename}`;
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: 'Bearer admin-token' } });
+      return { pkg: res.rawPayload.toString('base64') };
+    },
+    upload: (_s, _e, p) =>
+      multipartFile('file', 'package.tar', Buffer.from(String(p.pkg), 'base64'), 'application/x-tar'),
+  },
+  // No FTP server here: the copy is made, fails and is recorded (200 with ok false).
+  'POST /api/v1/setting/maintain/mysql/ftp/sync': {
+    prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
+    body: (_s, _e, p) => ({ filename: p.file }),
+  },
+  'PUT /api/v1/setting/maintain/mysql/ftp': {
+    body: () => ({ host: 'ftp.example.test', port: 21, path: '/backups' }),
+  },
+  'DELETE /api/v1/setting/maintain/mysql/auto_list': {
+    prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
+    body: (_s, _e, p) => ({ filename: p.file }),
+  },
   'DELETE /api/v1/notification_log': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
   'POST /api/v1/setting/contacts': { table: 'contacts' },
   'POST /api/v1/setting/contact_groups': { table: 'contact_groups' },

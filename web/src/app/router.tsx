@@ -14,6 +14,7 @@ import { httpsRoutes } from '../features/https/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
+import { maintenanceRoutes } from '../features/maintenance/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { networkRoutes } from '../features/network/routes.tsx';
 import { notifyRoutes } from '../features/notify/routes.tsx';
@@ -67,6 +68,7 @@ export const shellRoutes: RouteObject[] = [
   ...energyRoutes,
   ...electricalSafetyRoutes,
   ...systemRoutes,
+  ...maintenanceRoutes,
 ];
 
 const isAdmin = () => {

@@ -59,6 +59,7 @@ export const area = defineArea({
     const duty = createDuty({ db: kernel.db, clock: kernel.clock });
     return {
       provides: { duty, dutyRoster: dutyRosterOf(duty) },
+      reload: () => duty.reload(),
       routes: (app) => registerDuty(app, { db: kernel.db, service: duty, clock: kernel.clock, access: needs.access }),
     };
   },

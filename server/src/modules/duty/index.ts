@@ -14,8 +14,12 @@ const change = 732;
 const memo = 733;
 
 /** The duty service over the database. */
-export const createDuty = (deps: { db: Db; clock: () => number }): DutyService =>
-  createDutyService({ repo: createDutyRepository(deps.db, deps.clock), zone: scheduleZone(), clock: deps.clock });
+export const createDuty = (deps: { db: Db; clock: () => number }): DutyService & { reload(): Promise<void> } => {
+  const repo = createDutyRepository(deps.db, deps.clock);
+  const service = createDutyService({ repo, zone: scheduleZone(), clock: deps.clock });
+  // After a restore: the cached duty setting is read again.
+  return Object.assign(service, { reload: () => repo.settings.reload() });
+};
 
 /**
  * Who is on duty for an alarm's site, for the notifier and the alarm pushes: null while shift

@@ -1,5 +1,6 @@
 import { defineArea } from '../../area.ts';
 import { registerElectricalSafety } from './index.ts';
+import { createElectricalSafetyRepository } from './repository.ts';
 
 /** Electrical quality and safety: meters' figures, switches and their operation log (docs/electrical-safety.md). */
 export const area = defineArea({
@@ -63,19 +64,25 @@ export const area = defineArea({
       functions: ['view'],
     },
   ],
-  create: ({ kernel, needs }) => ({
-    routes: (app) =>
-      registerElectricalSafety(app, {
-        db: kernel.db,
-        audit: needs.audit,
-        loginKey: needs.loginKey,
-        formulas: needs.energyQuality,
-        partDevices: () => needs.energySiteTotal.partDevices(),
-        passwords: needs.passwordHasher,
-        live: needs.live,
-        series: needs.series,
-        clock: kernel.clock,
-        access: needs.access,
-      }),
-  }),
+  create: ({ kernel, needs }) => {
+    const repo = createElectricalSafetyRepository(kernel.db, kernel.clock);
+    return {
+      // After a restore: the cached power safety settings are read again.
+      reload: () => repo.settings.reload(),
+      routes: (app) =>
+        registerElectricalSafety(app, {
+          repo,
+          db: kernel.db,
+          audit: needs.audit,
+          loginKey: needs.loginKey,
+          formulas: needs.energyQuality,
+          partDevices: () => needs.energySiteTotal.partDevices(),
+          passwords: needs.passwordHasher,
+          live: needs.live,
+          series: needs.series,
+          clock: kernel.clock,
+          access: needs.access,
+        }),
+    };
+  },
 });

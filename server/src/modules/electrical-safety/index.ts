@@ -8,7 +8,12 @@ import { createSeriesStore, type SeriesStore } from '../../series/store.ts';
 import type { AccessService } from '../access/index.ts';
 import type { AuditLog } from '../logs/index.ts';
 import type { QualityFormulas } from './figures.ts';
-import { createElectricalSafetyRepository, switchLogAction, switchLogModule } from './repository.ts';
+import {
+  createElectricalSafetyRepository,
+  type ElectricalSafetyRepository,
+  switchLogAction,
+  switchLogModule,
+} from './repository.ts';
 import { createElectricalSafetyService, type LiveValues } from './service.ts';
 
 export type { QualityFormulas } from './figures.ts';
@@ -46,6 +51,8 @@ export interface ElectricalSafetyModuleDeps {
   series?: SeriesStore | undefined;
   clock?: () => number;
   access: AccessService;
+  /** The area's repository (its `reload` re-reads the cached settings); one over `db` otherwise. */
+  repo?: ElectricalSafetyRepository;
 }
 
 /**
@@ -58,7 +65,7 @@ export const registerElectricalSafety = (app: FastifyInstance, deps: ElectricalS
   const store = deps.series ?? createSeriesStore(deps.db);
   const clock = deps.clock ?? Date.now;
   const service = createElectricalSafetyService({
-    repo: createElectricalSafetyRepository(deps.db, clock),
+    repo: deps.repo ?? createElectricalSafetyRepository(deps.db, clock),
     formulas: deps.formulas,
     partDevices: deps.partDevices,
     live: deps.live,

@@ -38,6 +38,7 @@ export const area = defineArea({
     const config = createGlobalConfig(kernel.db, kernel.config.globalConfigDefaults ?? builtInDefaults, needs.secrets);
     return {
       provides: { globalConfig: config },
+      reload: () => config.reload(),
       async prepare() {
         const restored = await restoreCaptchaAfterTestMode(
           kernel.db,

@@ -45,6 +45,7 @@ export const area = defineArea({
     return {
       provides: { inspection: { service, scheduler } },
       routes: (app) => registerInspection(app, { service, access: needs.access }),
+      reload: () => service.reload(),
       start: () => scheduler.start(),
       stop: () => scheduler.stop(),
     };

@@ -34,15 +34,17 @@ export const createInspection = (deps: {
   live?: InspectionLive | undefined;
   scheduler: Scheduler;
   clock: () => number;
-}): InspectionService => {
+}): InspectionService & { reload(): Promise<void> } => {
+  const repo = createInspectionRepository(deps.db, deps.clock);
   const service = createInspectionService({
-    repo: createInspectionRepository(deps.db, deps.clock),
+    repo,
     live: deps.live,
     scheduler: deps.scheduler,
     clock: deps.clock,
   });
   deps.scheduler.on(planTask, (planId) => service.runPlan(planId));
-  return service;
+  // After a restore: the cached settings are read again.
+  return Object.assign(service, { reload: () => repo.settings.reload() });
 };
 
 export const registerInspection = (

@@ -55,8 +55,14 @@ export const createAuditLog = (db: Db, clock: () => number = Date.now): AuditLog
   };
 };
 
-/** Routes whose modules write a more telling entry themselves (sign-in, own account, settings, LDAP). */
-const selfAudited = ['/api/v1/pub/', '/api/v1/user/', '/api/v1/setting/gc', '/api/v1/setting/ldap'];
+/** Routes whose modules write a more telling entry themselves (sign-in, own account, settings, LDAP, backup). */
+const selfAudited = [
+  '/api/v1/pub/',
+  '/api/v1/user/',
+  '/api/v1/setting/gc',
+  '/api/v1/setting/ldap',
+  '/api/v1/setting/maintain/',
+];
 const actions: Record<string, OperationLogAction> = {
   POST: 'create',
   PUT: 'update',

@@ -6,11 +6,12 @@ export const area = defineArea({
   name: 'series',
   needs: ['series', 'globalConfig', 'access'],
   tables: {
-    sample_chunks: { sites: { item: 'item_id' } },
-    samples_1m: { sites: { item: 'item_id' } },
-    samples_1h: { sites: { item: 'item_id' } },
+    // History: its own backup package (docs/maintenance.md).
+    sample_chunks: { sites: { item: 'item_id' }, backup: 'history' },
+    samples_1m: { sites: { item: 'item_id' }, backup: 'history' },
+    samples_1h: { sites: { item: 'item_id' }, backup: 'history' },
     // The store's internals: blocks hold many items' samples; reached only through the items.
-    sample_blocks: { sites: 'global' },
+    sample_blocks: { sites: 'global', backup: 'history' },
     series_compaction: { sites: 'global', backup: false },
   },
   create: ({ kernel, needs }) => ({

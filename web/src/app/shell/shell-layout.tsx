@@ -7,6 +7,7 @@ import { pushClient } from '../../api/push-client.ts';
 import { queryClient } from '../../api/query-client.ts';
 import { readToken } from '../../api/tokens.ts';
 import { AlarmNotices } from '../../features/alarms/components/alarm-notices.tsx';
+import { BackupNotice } from '../../features/maintenance/components/backup-notice.tsx';
 import { guardVerdict, normalizePage } from '../../session/guard.ts';
 import { menuLeaves, useSession } from '../../session/session.ts';
 import { useTabs } from '../../session/tabs.ts';
@@ -89,6 +90,7 @@ export const ShellLayout = () => {
     <>
       <IdleLogout />
       <AlarmNotices />
+      <BackupNotice />
       {fullShow ? (
         <Layout style={{ minHeight: '100vh' }}>{content}</Layout>
       ) : (
