@@ -85,6 +85,7 @@ const memoryStore = (): SettingsStore<{ firewall: FirewallSettings }> => {
     set: async (_key, next) => {
       value = next;
     },
+    reload: async () => undefined,
   } as SettingsStore<{ firewall: FirewallSettings }>;
 };
 

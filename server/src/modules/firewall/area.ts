@@ -53,6 +53,11 @@ export const area = defineArea({
       },
       stop: () => service.stop(),
       settled: () => service.settled(),
+      // A restore brings the stored rules back; they are applied as at start.
+      async reload() {
+        await store.reload();
+        void service.restore().catch((err) => kernel.log.warn({ err }, 'firewall rules not restored'));
+      },
     };
   },
 });

@@ -68,6 +68,7 @@ export const area = defineArea({
         service.start();
       },
       stop: () => service.stop(),
+      reload: () => service.reload(),
       settled: () => service.settled(),
     };
   },

@@ -16,6 +16,7 @@ const rig = (start: number, validDays = 90) => {
     set: async (_k, v) => {
       row = v;
     },
+    reload: async () => undefined,
   };
   const clock = createManualClock(start);
   const orders: AcmeOrder[] = [];
@@ -65,7 +66,12 @@ describe('ACME renewal on the clock', () => {
     const failing = rig(Date.now());
     failing.set({ acme_enabled: true, domain: 'box.sitewatch.test' });
     const broken = createHttpsService({
-      store: { get: async () => failing.row(), peek: () => failing.row(), set: async (_k, v) => void failing.set(v) },
+      store: {
+        get: async () => failing.row(),
+        peek: () => failing.row(),
+        set: async (_k, v) => void failing.set(v),
+        reload: async () => undefined,
+      },
       acme: { challenges: { answer: () => undefined }, issue: async () => Promise.reject(new Error('CA says no')) },
       clock: failing.clock.now,
       timers: failing.clock.timers,

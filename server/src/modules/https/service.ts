@@ -103,6 +103,12 @@ export const createHttpsService = (deps: HttpsServiceDeps) => {
     return state();
   };
 
+  /** After a restore (the area's `reload`): the restored settings, applied by the listener. */
+  const reload = async () => {
+    await store.reload();
+    await onChange?.();
+  };
+
   const tls: TlsSource = {
     wanted() {
       const s = store.peek('HTTPS');
@@ -176,6 +182,7 @@ export const createHttpsService = (deps: HttpsServiceDeps) => {
   return {
     state,
     tls,
+    reload,
     challenges: deps.acme.challenges,
     issue,
     check,

@@ -60,6 +60,9 @@ export const area = defineArea({
       clock: kernel.clock,
     });
     const tools = createTools({ outbound: () => needs.globalConfig.get('OUTBOUND'), clock: kernel.clock });
-    return { routes: (app) => registerSystem(app, { service, tools, audit: needs.audit, auth: needs.auth }) };
+    return {
+      routes: (app) => registerSystem(app, { service, tools, audit: needs.audit, auth: needs.auth }),
+      reload: () => service.reload(),
+    };
   },
 });

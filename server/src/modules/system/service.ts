@@ -75,6 +75,8 @@ export const createSystemService = (deps: SystemServiceDeps) => {
   });
 
   return {
+    /** After a restore (the area's `reload`): the restored SM4 settings. */
+    reload: () => store.reload(),
     async information(): Promise<SysInformation> {
       return {
         version: serverPackage.version,
