@@ -3,14 +3,28 @@ import { defineArea } from '../../area.ts';
 import { seedDemo } from './demo.ts';
 import { registerMonitoring } from './index.ts';
 
+// The routes that add devices or items (the licence counts them against its quotas, docs/licence.md).
+const addDevice = 'POST /api/v1/setting/devices';
+const copyDevice = 'POST /api/v1/setting/devices/:id/copy';
+const copySite = 'POST /api/v1/setting/device_groups/:id/copy';
+const addPoints = 'POST /api/v1/setting/devices/:id/points';
+
 /** Sites, devices, items, templates, categories, time periods and serial ports (002 §7.1; docs/monitoring.md). */
 export const area = defineArea({
   name: 'monitoring',
   needs: ['secrets', 'audit', 'collector', 'access'],
   tables: {
     device_groups: { sites: { site: 'id' }, announces: 'sites' },
-    devices: { sites: { site: 'device_group_id' }, announces: 'devices' },
-    items: { sites: { device: 'device_id' }, announces: 'items' },
+    devices: {
+      sites: { site: 'device_group_id' },
+      announces: 'devices',
+      quota: { counts: 'devices', category: 'code', addedBy: [addDevice, copyDevice, copySite] },
+    },
+    items: {
+      sites: { device: 'device_id' },
+      announces: 'items',
+      quota: { counts: 'items', addedBy: ['POST /api/v1/setting/items', addPoints, addDevice, copyDevice, copySite] },
+    },
     time_periods: { sites: 'global', announces: 'time_periods' },
     categorys: { sites: 'global' },
     device_templates: { sites: 'global' },
