@@ -1,6 +1,6 @@
 import { Spin } from 'antd';
-import { lazy, Suspense, use } from 'react';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { lazy, Suspense, use, useEffect, useState } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { homeRoutes } from '../features/dashboard/routes.tsx';
@@ -10,6 +10,7 @@ import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx
 import { energyRoutes } from '../features/energy/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
+import { licenceRoutes } from '../features/licence/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
 import { networkRoutes } from '../features/network/routes.tsx';
@@ -60,6 +61,7 @@ export const shellRoutes: RouteObject[] = [
   ...workOrderRoutes,
   ...energyRoutes,
   ...electricalSafetyRoutes,
+  ...licenceRoutes,
 ];
 
 const isAdmin = () => {
@@ -83,9 +85,31 @@ const RootRedirect = () => {
   return <Navigate to={first ?? '/setting_auto_login'} replace />;
 };
 
+const HashProductDialog = lazy(() =>
+  import('../features/licence/components/hash-dialog.tsx').then((m) => ({ default: m.HashProductDialog })),
+);
+
+/** `#type=active` on the login page opens the product dialog (000 §2.1); the shell's top bar handles it elsewhere. */
+const LoginProductDialog = () => {
+  const { pathname } = useLocation();
+  const [asked, setAsked] = useState(() => window.location.hash === '#type=active');
+  useEffect(() => {
+    const onHash = () => setAsked((was) => was || window.location.hash === '#type=active');
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  if (!asked || normalizePage(pathname) !== 'login') return null;
+  return (
+    <Suspense fallback={null}>
+      <HashProductDialog />
+    </Suspense>
+  );
+};
+
 const Lazy = () => (
   <Suspense fallback={<Spin fullscreen />}>
     <Outlet />
+    <LoginProductDialog />
   </Suspense>
 );
 

@@ -8,6 +8,7 @@ import { api } from '../../api/client.ts';
 import { readUserName } from '../../api/tokens.ts';
 import { LanguagePicker, ThemePicker } from '../../components/preference-pickers.tsx';
 import { AlarmBell } from '../../features/alarms/components/alarm-bell.tsx';
+import { LicenceReminder } from '../../features/licence/components/licence-reminder.tsx';
 import { WorkOrderBell } from '../../features/work-orders/components/work-order-bell.tsx';
 import { defaultEdition } from '../../session/edition.ts';
 import { useLogoutConfirm } from '../../session/logout.ts';
@@ -15,7 +16,7 @@ import { useSession } from '../../session/session.ts';
 import { PasswordDialog } from './password-dialog.tsx';
 import { ServerClock } from './server-clock.tsx';
 
-/** Top bar (000 §2.4): logo, system name, server clock, home, full screen, new page, theme, language, user menu. */
+/** Top bar (000 §2.4): logo, system name, licence status (when not activated), server clock, home, full screen, new page, theme, language, user menu. */
 export const TopBar = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -41,6 +42,7 @@ export const TopBar = () => {
         )}
       </Flex>
       <Space size={12} wrap={false}>
+        <LicenceReminder />
         <ServerClock />
         <AlarmBell />
         <WorkOrderBell />
