@@ -30,8 +30,7 @@ const guardWrites = (app: FastifyInstance, licence: LicenceService, db: Db, coun
     const adds = addedBy(`${request.method} ${url}`);
     const configures = url.startsWith(configurationPrefix);
     if (!configures && adds.length === 0) return;
-    if (configures && (await licence.info()).blocks_configuration)
-      throw new AppError('forbidden', 'licence.expiredBlocks');
+    if (configures && (await licence.blocksConfiguration())) throw new AppError('forbidden', 'licence.expiredBlocks');
     for (const c of adds) {
       const body = (request.body ?? {}) as Record<string, unknown>;
       const n = typeof body.count === 'number' && body.count > 0 ? body.count : 1;

@@ -163,6 +163,13 @@ export const createLicenceService = (deps: LicenceDeps) => {
 
   return {
     info,
+    /** Whether configuration changes are refused (an expired trial or code), without counting rows. */
+    async blocksConfiguration(): Promise<boolean> {
+      const { state, now: at } = await now();
+      const code = activation(state);
+      if (code) return code.expires !== 0 && at >= code.expires;
+      return at >= state.first_start + trialDays * DAY;
+    },
     /** Keeps the latest time seen up to date (a timer calls it; so does every read). */
     touch: async () => {
       await now();

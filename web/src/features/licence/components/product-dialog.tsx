@@ -100,7 +100,7 @@ const ActivateTab = ({ info, onDone }: { info: LicenceInfo; onDone: () => void }
     onSuccess: (data) => {
       client.setQueryData(licenceQuery.queryKey, data);
       void client.invalidateQueries({ queryKey: ['licence'] });
-      message.success(t('licenceUi.states.activated'));
+      message.success(t('licence.activated'));
       setCode('');
       onDone();
     },
