@@ -92,9 +92,13 @@ test('trial reminder and pop-up once a day, the product dialog, activation with 
   await page.screenshot({ path: path.join(shots, 'software-version-zh_cn.png') });
 });
 
-test('the login page opens the activation dialog on #type=active', async ({ page }) => {
+test('the login page opens the activation dialog on #type=active, and from its link', async ({ page }) => {
   await page.goto('/login#type=active');
   const dialog = page.getByRole('dialog', { name: '产品信息' });
+  await expect(dialog.getByText('激活指引')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.getByRole('link', { name: '产品信息' }).click();
   await expect(dialog.getByText('激活指引')).toBeVisible();
   await page.screenshot({ path: path.join(shots, 'licence-login-activation-zh_cn.png') });
 });
