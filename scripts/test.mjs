@@ -32,6 +32,13 @@ const systemPackages = [
   { pkg: 'mosquitto', file: '/usr/sbin/mosquitto' },
   { pkg: 'snmp', file: '/usr/bin/snmpget' },
   { pkg: 'python3-pymodbus', file: '/usr/lib/python3/dist-packages/pymodbus/__init__.py' },
+  // The firewall helper applies real nftables rules inside a network namespace the test makes
+  // (server/test/firewall-netns.int.test.ts); `ip` (iproute2) makes the namespace and its veth pair.
+  { pkg: 'nftables', file: '/usr/sbin/nft' },
+  { pkg: 'iproute2', file: '/usr/sbin/ip' },
+  // The system tools' tests ping and trace the route to loopback (docs/system.md, "Tools").
+  { pkg: 'iputils-ping', file: '/usr/bin/ping' },
+  { pkg: 'traceroute', file: '/usr/bin/traceroute.db' },
 ];
 
 function findPgBin(name) {

@@ -24,6 +24,8 @@ await build({
     'collector-worker': path.join(serverDir, 'src/collector/worker.ts'),
     // The series store's SQLite writer thread (src/series/writer.ts): dist/series-writer.js.
     'series-writer': path.join(serverDir, 'src/series/writer-worker.mjs'),
+    // The privileged firewall helper runs as its own process, as root (docs/firewall.md): dist/firewall-helper.js.
+    'firewall-helper': path.join(serverDir, 'src/modules/firewall/helper.ts'),
   },
   outdir: path.join(serverDir, 'dist'),
   bundle: true,

@@ -25,6 +25,37 @@ export class ElectricalSafety {
       .evaluate((el) => el.scrollWidth - el.clientWidth);
   }
 
+  /**
+   * How the overview lays out (issue 38, 1366 × 768): how far the page is wider than the window, the
+   * heights of its counter cards (one height: a row of equals), counters whose value runs onto a second
+   * line or out of its card, and site names of the by-site table broken over lines.
+   */
+  async overviewLayout() {
+    return this.page.getByTestId('electrical-overview-page').evaluate((root) => {
+      const doc = document.scrollingElement!;
+      const cards = Array.from(root.querySelectorAll<HTMLElement>('[data-testid^="electrical-stat-"]'));
+      const lines = (e: Element) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size;
+      };
+      const values = cards.map((c) => c.querySelector('.ant-statistic-content')!);
+      return {
+        overflow: doc.scrollWidth - doc.clientWidth,
+        cardHeights: [...new Set(cards.map((c) => Math.round(c.getBoundingClientRect().height)))],
+        // One line of the value's font high (two lines are over twice its size), and inside its card.
+        valuesWrapped: values.filter(
+          (v) =>
+            v.getBoundingClientRect().height > 2 * Number.parseFloat(getComputedStyle(v).fontSize) ||
+            v.scrollWidth > v.clientWidth + 1,
+        ).length,
+        sitesWrapped: Array.from(root.querySelectorAll('.ant-table-tbody tr td:first-child')).filter(
+          (td) => lines(td) > 1,
+        ).length,
+      };
+    });
+  }
+
   /** A switch of the distribution diagram, by its item id. */
   switch(itemId: number): Locator {
     return this.page.getByTestId(`switch-${itemId}`);

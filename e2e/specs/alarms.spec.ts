@@ -29,6 +29,13 @@ test('a value crosses a threshold: pop-up, sound and bell at once; confirming st
   // Headless Chromium blocks autoplay until a gesture: the prompt turns the sound on with one click.
   const unlock = page.getByTestId('alarm-sound-unlock');
   if (await unlock.isVisible()) {
+    // Beside the product name in the top bar, never over the clock or the bell (issue 38: it covered
+    // them at 1366 px).
+    const box = (await unlock.boundingBox())!;
+    for (const other of [page.getByTestId('server-clock'), page.getByTestId('alarm-bell')]) {
+      const b = (await other.boundingBox())!;
+      expect(box.x + box.width <= b.x || b.x + b.width <= box.x, 'the sound prompt covers the top bar').toBe(true);
+    }
     await unlock.click();
     await expect(unlock).toBeHidden();
   }

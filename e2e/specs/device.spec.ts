@@ -65,7 +65,8 @@ test('a device from /station: overview, live details with a setpoint write, its 
   await expect(write).toBeVisible();
   await expect(write).toContainText(itemName);
   await expect(write).toContainText('231.5');
-  await expect(write).toContainText('admin');
+  // Who, by their alias (issue 38): the administrator is "Administrator", its login "admin".
+  await expect(write).toContainText('Administrator');
   await expect(log.locator('tbody tr.ant-table-row', { hasText: '状态变化' }).first()).toBeVisible();
   await view.getByRole('checkbox', { name: '操作' }).uncheck();
   await expect(log.locator('tbody tr.ant-table-row', { hasText: '设定值下发' })).toHaveCount(0);

@@ -82,8 +82,9 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   // The switch operation page lists both attempts: the wrong password and the opening.
   await page.goto('/electricity_safe/switch_opt');
   const log = page.getByRole('row', { name: /总进线电表|馈线开关柜/ });
-  await expect(page.getByRole('row', { name: /admin.*馈线开关柜.*分闸.*成功/ })).toBeVisible();
-  await expect(page.getByRole('row', { name: /admin.*馈线开关柜.*分闸.*密码错误/ })).toBeVisible();
+  // The operator by their alias (issue 38), not the login name "admin".
+  await expect(page.getByRole('row', { name: /Administrator.*馈线开关柜.*分闸.*成功/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Administrator.*馈线开关柜.*分闸.*密码错误/ })).toBeVisible();
   await expect(log.first()).toBeVisible();
   await page.screenshot({ path: path.join(shots, 'switch-opt-zh_cn.png'), fullPage: true });
   // The settings: switch control on, a password set (never shown), the limits.
@@ -94,6 +95,14 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   await page.screenshot({ path: path.join(shots, 'power-safety-settings-zh_cn.png') });
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
+
+  // The overview at 1366 × 768: nothing wider than the window, counters of one height with their
+  // values on one line, site names whole (issue 38).
+  await page.goto('/electricity_safe/overview');
+  await expect(page.getByTestId('electrical-stat-meters')).toContainText(/\d/);
+  expect(await safety.overviewLayout()).toMatchObject({ overflow: 0, valuesWrapped: 0, sitesWrapped: 0 });
+  expect((await safety.overviewLayout()).cardHeights).toHaveLength(1);
+  await page.screenshot({ path: path.join(shots, 'electrical-overview-zh_cn-1366x768.png') });
 
   // The same pages in English.
   await page.evaluate(() => localStorage.setItem('language', 'en_us'));
@@ -106,10 +115,13 @@ test('power quality of a meter analysed, and a switch opened with the verificati
   await expect(page.getByTestId('analysis-resolution')).toContainText('Minute means');
   await page.screenshot({ path: path.join(shots, 'elect-analysis-en_us.png'), fullPage: true });
   await page.goto('/electricity_safe/switch_opt');
-  await expect(page.getByRole('row', { name: /admin.*Wrong password/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Administrator.*Wrong password/ })).toBeVisible();
   await page.screenshot({ path: path.join(shots, 'switch-opt-en_us.png'), fullPage: true });
   await page.goto('/electricity_safe/overview');
   await expect(page.getByTestId('electrical-overview-page')).toContainText('Meters beyond limits');
+  await expect(page.getByTestId('electrical-stat-power')).toContainText('Active power (kW)');
+  expect(await safety.overviewLayout()).toMatchObject({ overflow: 0, valuesWrapped: 0, sitesWrapped: 0 });
+  expect((await safety.overviewLayout()).cardHeights).toHaveLength(1);
   await page.screenshot({ path: path.join(shots, 'electrical-overview-en_us.png'), fullPage: true });
   await page.evaluate(() => localStorage.setItem('language', 'zh_cn'));
 });

@@ -138,8 +138,10 @@ export interface Sitewatch {
    * Resolves when nothing is left to happen without time passing: the bus handlers' work, what
    * timers started, and every engine's and area's own work (alarm flush and reload, the notifier's
    * queue, live rounds, the series writer, the device state log) have drained (docs/testing.md).
+   * `between`: between two timers of the test clock, samples buffered for the series store's next
+   * flush wait for its timer (as they do in production) instead of being flushed at once.
    */
-  settled(): Promise<void>;
+  settled(between?: boolean): Promise<void>;
 }
 
 /** Removes the spec client's `t` (epoch seconds) from bodies and queries: accepted and ignored. */
@@ -343,9 +345,11 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
       }
       return report;
     },
-    settled: () =>
+    settled: (between = false) =>
       settledAll(
-        [kernel.bus, timerWork, ...made.map((m) => m.parts)].flatMap((p) => (p.settled ? [() => p.settled!()] : [])),
+        [kernel.bus, timerWork, ...made.map((m) => m.parts)].flatMap((p) =>
+          p.settled ? [() => p.settled!(between)] : [],
+        ),
       ),
     async start() {
       // Secrets still in clear (rows from before encryption at rest, an old backup) are sealed once.

@@ -139,9 +139,11 @@ export interface AreaParts<P extends ServiceName> {
   stop?(): void | Promise<void>;
   /**
    * Resolves when the area's own work in flight has drained, true when it had to wait
-   * (`Sitewatch.settled` asks every part again until none waited; docs/testing.md).
+   * (`Sitewatch.settled` asks every part again until none waited; docs/testing.md). `between`: the
+   * test clock settles between two of its timers, and work a timer of the area's own will do (the
+   * series store's buffered samples, flushed every second) waits for that timer, as in production.
    */
-  settled?(): Promise<boolean>;
+  settled?(between?: boolean): Promise<boolean>;
 }
 
 /** What an area's factory may use besides the kernel. */

@@ -91,7 +91,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
         let stopMaintenance: (() => void) | undefined;
         return {
           provides: { series },
-          ...(series ? { settled: () => series.settled() } : {}),
+          ...(series ? { settled: (between) => series.settled(between) } : {}),
           start: () => {
             if (!owned || !series) return;
             series.start();

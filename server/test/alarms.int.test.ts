@@ -255,6 +255,29 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     expect(hooks()).toBe(before + 1);
     const alarm = (await call('GET', 'review')).body.data.data[0];
 
+    // People are named by their alias (issue 38); the alarm keeps the login name written then.
+    const k = t.database.db.kysely;
+    const now = Math.floor(Date.now() / 1000);
+    await k
+      .insertInto('users')
+      .values({
+        user_name: 'admin',
+        alias: '值班长',
+        password_hash: 'x',
+        password_changed_at: now,
+        must_change_password: 0,
+        pwd_always_valid: 1,
+        email: '',
+        phone: '',
+        enable: 1,
+        login_type: 1,
+        language: 'zh_cn',
+        locked_at: null,
+        lock_reason: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     const bad = await t.app.inject({
       method: 'POST',
       url: '/api/v1/warning_operation',
@@ -269,7 +292,15 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
       status_id: alarm.status_id,
     });
     expect(confirm.status).toBe(200);
-    expect(confirm.body.data).toMatchObject({ handling: 1, confirmed_by: 'admin', remarks: '已到场处理' });
+    expect(confirm.body.data).toMatchObject({ handling: 1, confirmed_by: '值班长', remarks: '已到场处理' });
+    const listed = (await call('GET', 'review')).body.data.data;
+    expect(listed.find((a: { status_id: number }) => a.status_id === alarm.status_id).confirmed_by).toBe('值班长');
+    const stored = await k
+      .selectFrom('alarms')
+      .select('confirmed_by')
+      .where('id', '=', alarm.status_id)
+      .executeTakeFirstOrThrow();
+    expect(stored.confirmed_by).toBe('admin');
     await t.sitewatch.settled();
     expect(alarmsOf(adminBox, 'operation')).toHaveLength(1);
     const afterConfirm = hooks();
@@ -290,9 +321,13 @@ describeEachDatabase('alarm engine, operations, push and notifications', (dialec
     const actions = log.body.data.data.map((r: { action: string }) => r.action);
     expect(actions).toEqual(expect.arrayContaining(['raise', 'confirm', 'unconfirm']));
     expect(log.body.data.data.find((r: { action: string }) => r.action === 'confirm')).toMatchObject({
-      user_name: 'admin',
+      user_name: '值班长',
       detail: '已到场处理',
     });
+    // Without an alias, the login name.
+    await k.updateTable('users').set({ alias: '' }).where('user_name', '=', 'admin').execute();
+    const again = await call('GET', 'alarm_log?limit=50&action=confirm');
+    expect(again.body.data.data[0].user_name).toBe('admin');
   });
 
   it('clears only at the recovery point, closes the alarm and sends one recovery notice', async () => {

@@ -48,6 +48,10 @@ describe('the demo estate read by the simulator', () => {
     const rules = new Map(rows.map((i) => [i.id, { ...i, value_type: i.value_type === 0 ? 0 : 1 }]));
     const worst = new Map<string, number>();
     const causes = new Map<string, number>();
+    // Per meter and run: its counter's first and last reading, and its power readings (issue 38: the
+    // counter grew at 58 kW beside a power of 24 kW); the phases' powers add up to the power.
+    const energy = new Map<string, { first: number; last: number; power: number[] }>();
+    let phaseGap = 0;
     for (let run = 0; run < 40; run++) {
       let clock = Date.UTC(2026, 10, 23, 8) + run * 3_600_000;
       const driver = createSimulatorDriver({ now: () => clock, random: mulberry32(run + 1) });
@@ -61,17 +65,31 @@ describe('the demo estate read by the simulator', () => {
         for (const { device, session } of sessions) {
           const { values } = await session.read(device.items);
           const phases: number[] = [];
+          const meter = `${run}:${device.device_group_id}:${device.name}`;
+          let power = 0;
+          let phasePower = 0;
           for (const item of device.items) {
             const value = values.get(item.id);
             const rule = rules.get(item.id);
             if (value === undefined || !rule) continue;
-            if (/^I[abc]$/.test(rule.item_cell_name)) phases.push(value);
+            const cell = rule.item_cell_name;
+            if (/^I[abc]$/.test(cell)) phases.push(value);
+            if (/^P[abc]$/.test(cell)) phasePower += value;
+            if (cell === 'P') {
+              power = value;
+              energy.get(meter)?.power.push(value);
+            }
+            if (cell === 'EP') {
+              const e = energy.get(meter) ?? { first: value, last: value, power: [] };
+              energy.set(meter, { ...e, last: value });
+            }
             const previous = state.get(item.id) ?? monitorState.normal;
             const next = thresholdState(rule, value, previous);
             if (next === monitorState.abnormal && previous !== monitorState.abnormal)
               causes.set(`${rule.device} ${rule.name}`, (causes.get(`${rule.device} ${rule.name}`) ?? 0) + 1);
             state.set(item.id, next);
           }
+          if (power > 0) phaseGap = Math.max(phaseGap, Math.abs(phasePower / power - 1));
           if (phases.length === 3) {
             const key = `${device.device_group_id}:${device.name}`;
             worst.set(key, Math.max(worst.get(key) ?? 0, imbalance(phases)));
@@ -86,6 +104,15 @@ describe('the demo estate read by the simulator', () => {
     const sites = [...new Set([...worst.keys()].map((k) => Number(k.split(':')[0])))].sort((a, b) => a - b);
     const mild = [...worst].filter(([, v]) => v > 7.5).map(([k]) => k);
     expect(mild.sort()).toEqual([`${sites[1]}:PM-03`, `${sites[2]}:PM-06`].sort());
+    // Each counter grew by what its power readings integrate (the first reading's 10 s before them).
+    expect(energy.size).toBe(24 * 40);
+    const rates = [...energy.values()].map(({ first, last, power }) => {
+      const mean = power.slice(1).reduce((a, b) => a + b, 0) / (power.length - 1);
+      return (last - first) / ((mean * (power.length - 1) * 10) / 3600);
+    });
+    expect(Math.min(...rates)).toBeGreaterThan(0.98);
+    expect(Math.max(...rates)).toBeLessThan(1.02);
+    expect(phaseGap).toBeLessThan(0.025);
   });
 });
 
@@ -106,7 +133,7 @@ describeEachDatabase('the demo estate on first start', (dialect) => {
     drivers: { simulator: createSimulatorDriver({ now: clock.now, random: mulberry32(38) }) },
   });
   beforeAll(async () => {
-    clock.settleWith(() => t.sitewatch.settled());
+    clock.settleWith((between) => t.sitewatch.settled(between));
     await t.sitewatch.prepare({ demo: true });
     await t.sitewatch.start();
   }, 120_000);

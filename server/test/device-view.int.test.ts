@@ -162,6 +162,9 @@ describeEachDatabase('device pages: overview, log and curve', (dialect) => {
       (await call('PUT', 'device_groups/device/item', admin, { item_id: otherItem.id, value: 1 })).statusCode,
     ).toBe(200);
 
+    // People are named by their alias (issue 38); the rows keep the login name written then.
+    await db.kysely.updateTable('users').set({ alias: 'Ada Admin' }).where('user_name', '=', 'admin').execute();
+
     // Overview.
     const overview = (await call('GET', `device_groups/device/overview?device_id=${device.id}`, admin)).json().data;
     expect(overview).toMatchObject({
@@ -175,7 +178,9 @@ describeEachDatabase('device pages: overview, log and curve', (dialect) => {
     });
     expect(overview.category_name).not.toBe('');
     expect(overview.template_name).not.toBe('');
-    expect(overview.alarms).toEqual([expect.objectContaining({ id: 501, item_id: first1!.id, confirmed_by: 'admin' })]);
+    expect(overview.alarms).toEqual([
+      expect.objectContaining({ id: 501, item_id: first1!.id, confirmed_by: 'Ada Admin' }),
+    ]);
     expect(overview.writable_item_ids).toHaveLength(17);
 
     // Log: newest first, every kind, with who and remarks.
@@ -196,7 +201,9 @@ describeEachDatabase('device pages: overview, log and curve', (dialect) => {
     expect(setpoints[1].detail).toBe('42.5');
     expect(setpoints[0].detail).toContain('register is read-only');
     const confirm = all.data.find((e: { event: string }) => e.event === 'confirm');
-    expect(confirm).toMatchObject({ user_name: 'admin', detail: 'on it', item_name: first1!.name });
+    expect(confirm).toMatchObject({ user_name: 'Ada Admin', detail: 'on it', item_name: first1!.name });
+    expect(all.data.find((e: { event: string }) => e.event === 'raise').user_name).toBe('');
+    expect(new Set(setpoints.map((e: { user_name: string }) => e.user_name))).toEqual(new Set(['Ada Admin']));
     const unknown = all.data.find((e: { kind: string; state: number }) => e.kind === 'state' && e.state === 4);
     expect(unknown).toMatchObject({ prev_state: 1, detail: 'no answer within 3000 ms', time: 1_700_000_100 });
 

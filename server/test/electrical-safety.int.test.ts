@@ -381,6 +381,9 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
     expect(peer.coils[0]).toBe(true);
     expect((await logRows()).at(-1)).toEqual({ result: 1, detail: '1', user_name: 'es-operator' });
 
+    // The log names the operator by their alias (issue 38); the row keeps the login name.
+    const k = t.database.db.kysely;
+    await k.updateTable('users').set({ alias: '配电值班员' }).where('user_name', '=', 'es-operator').execute();
     const log = await ok('GET', 'electricity_safe/switch_opt?page=1&limit=10', undefined, operator);
     expect(log.total).toBe(2);
     expect(log.data[0]).toMatchObject({
@@ -389,8 +392,12 @@ describeEachDatabase('electrical safety: quality, settings, distribution and swi
       device_group_name: 'North room',
       value: 1,
       result: 1,
-      user_name: 'es-operator',
+      user_name: '配电值班员',
     });
+    await k.updateTable('users').set({ alias: '' }).where('user_name', '=', 'es-operator').execute();
+    expect((await ok('GET', 'electricity_safe/switch_opt?limit=1', undefined, operator)).data[0].user_name).toBe(
+      'es-operator',
+    );
     expect((await ok('GET', 'electricity_safe/switch_opt', undefined, outsider)).total).toBe(0);
     expect(await refused('GET', 'electricity_safe/switch_opt?limit=0', 400)).toContain('limit');
 

@@ -185,6 +185,65 @@ describeEachDatabase('sites, devices and items', (dialect) => {
     expect((await call('DELETE', `setting/items/${created.body.data.id}`)).status).toBe(200);
   });
 
+  it("takes as an item's location only the device's site or a site under it", async () => {
+    const id = async (body: object) => (await call('POST', 'setting/device_groups', body)).body.data.id as number;
+    const hall = await id({ ...site, name: '机房L' });
+    const cabinet = await id({ ...site, name: '机柜L1', parent_id: hall });
+    const row = await id({ ...site, name: '列头柜L1-1', parent_id: cabinet });
+    const other = await id({ ...site, name: '机房M' });
+    const dev = await call('POST', 'setting/devices', {
+      name: 'TH-L',
+      device_group_id: cabinet,
+      driver: 'simulator',
+      code: 'temp_hum',
+    });
+    const base = {
+      device_id: dev.body.data.id,
+      name: '温度L',
+      value_type: 1,
+      threshold_min: 10,
+      threshold_max: 30,
+      recovery_point: 0.5,
+      overrun_point: 1,
+      source: { kind: 'simulator', model: 'analog', base: 22 },
+    };
+    // None, the device's site and a site under it are taken.
+    const made = await call('POST', 'setting/items', { ...base, location_id: row });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const itemId = made.body.data.id as number;
+    for (const location_id of [0, cabinet, row]) {
+      const res = await call('PUT', `setting/items/${itemId}`, { ...base, location_id });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.location_id).toBe(location_id);
+    }
+    // A site that does not exist, another site, or the site above the device's: a 400 with a message, nothing changed.
+    const before = await snapshotDigest(t.database.db);
+    for (const location_id of [2_000_000_000, other, hall]) {
+      for (const [method, url] of [
+        ['POST', 'setting/items'],
+        ['PUT', `setting/items/${itemId}`],
+      ] as const) {
+        const res = await call(method, url, { ...base, location_id });
+        expect(res.status, `${method} ${location_id}`).toBe(400);
+        expect(res.body.message).toBe('位置须为设备所在站点或其下级站点');
+      }
+    }
+    expect((await call('POST', 'setting/items', { ...base, location_id: other }, 'en_us')).body.message).toBe(
+      "The location must be the device's site or a site under it",
+    );
+    // A point-table file names the row and column, and changes nothing either.
+    const file = await call('POST', `setting/devices/${dev.body.data.id}/points`, {
+      format: 'csv',
+      content: `name,location_id\r\n温度L,${other}\r\n`,
+    });
+    expect(file.status).toBe(400);
+    expect(file.body.data.fields).toEqual([
+      { path: 'rows.2.location_id', message: expect.stringContaining('位置须为设备所在站点或其下级站点') },
+    ]);
+    expect(await snapshotDigest(t.database.db)).toBe(before);
+    expect((await call('GET', `setting/items/${itemId}`)).body.data.location_id).toBe(row);
+  });
+
   it('keeps time periods, serial ports and categories', async () => {
     const p = await call('POST', 'setting/time_periods', {
       name: '工作时间',

@@ -252,6 +252,104 @@ describeEachDatabase('point tables and device templates', (dialect) => {
     expect(await snapshotDigest(t.database.db)).toBe(before);
   });
 
+  it("carries an item's purpose (room temperature, humidity) through the files and the bulk update", async () => {
+    const k = t.database.db.kysely;
+    const site = (await call('POST', 'setting/device_groups', { name: 'Room Q', weight: 1 })).body.data.id;
+    const th = async (name: string) =>
+      (
+        await call('POST', 'setting/devices', {
+          name,
+          device_group_id: site,
+          driver: 'simulator',
+          code: 'temp_hum',
+        })
+      ).body.data.id as number;
+    const [from, to] = [await th('TH-Q1'), await th('TH-Q2')];
+    const reading = (name: string, purpose: string) => ({
+      device_id: from,
+      name,
+      unit: '℃',
+      purpose,
+      threshold_min: 10,
+      threshold_max: 30,
+      recovery_point: 0,
+      overrun_point: 0,
+      source: { kind: 'simulator', model: 'analog', base: 22 },
+    });
+    for (const body of [
+      reading('Room T', 'room_temperature'),
+      reading('Room H', 'room_humidity'),
+      reading('Coil T', ''),
+    ])
+      expect((await call('POST', 'setting/items', body)).status).toBe(200);
+    const purposes = async (device: number) =>
+      Object.fromEntries(
+        (await k.selectFrom('items').select(['name', 'purpose']).where('device_id', '=', device).execute()).map((r) => [
+          r.name,
+          r.purpose,
+        ]),
+      );
+    // The export has the column, filled; importing it into another device gives the same purposes.
+    const csv = (await download(`setting/devices/${from}/points?format=csv`)).toString('utf8');
+    const header = csv
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')[0]!
+      .split(',');
+    expect(header).toContain('purpose');
+    const room = csv.split('\r\n').find((l) => l.startsWith('Room T,'))!;
+    expect(room.split(',')[header.indexOf('purpose')]).toBe('room_temperature');
+    const copied = await call('POST', `setting/devices/${to}/points`, { format: 'csv', content: csv });
+    expect(copied.body.data).toEqual({ created: 3, updated: 0 });
+    const expected = { 'Room T': 'room_temperature', 'Room H': 'room_humidity', 'Coil T': '' };
+    expect(await purposes(to)).toEqual(expected);
+    const xlsx = await download(`setting/devices/${from}/points?format=xlsx`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const col = (sheet.getRow(1).values as unknown[]).indexOf('purpose');
+    expect(col).toBeGreaterThan(0);
+    expect(sheet.getRow(2).getCell(col).value).toBe('room_temperature');
+
+    // A file sets, clears or leaves it: a row without the column keeps the purpose.
+    const set = await call('POST', `setting/devices/${to}/points`, {
+      format: 'csv',
+      content: 'name,purpose\r\nCoil T,room_temperature\r\nRoom H,\r\n',
+    });
+    expect(set.body.data).toEqual({ created: 0, updated: 2 });
+    const kept = await call('POST', `setting/devices/${to}/points`, {
+      format: 'csv',
+      content: 'name,threshold_max\r\nRoom T,31\r\n',
+    });
+    expect(kept.body.data).toEqual({ created: 0, updated: 1 });
+    expect(await purposes(to)).toEqual({ 'Room T': 'room_temperature', 'Room H': '', 'Coil T': 'room_temperature' });
+    // A purpose that is none of the list names its row and column, and changes nothing.
+    const before = await snapshotDigest(t.database.db);
+    const bad = await call('POST', `setting/devices/${to}/points`, {
+      format: 'csv',
+      content: 'name,purpose\r\nRoom T,battery_temperature\r\n',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.fields).toEqual([
+      { path: 'rows.2.purpose', message: expect.stringContaining('Row 2, column "purpose"') },
+    ]);
+    expect(await snapshotDigest(t.database.db)).toBe(before);
+
+    // The bulk update sets it on many items at once, and refuses a purpose not in the list.
+    const ids = (await k.selectFrom('items').select('id').where('device_id', '=', to).orderBy('id').execute()).map(
+      (r) => r.id,
+    );
+    const bulk = await call('PUT', 'setting/items/bulk', { ids, set: { purpose: 'room_humidity' } });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    expect(bulk.body.data).toEqual({ updated: 3, failed: [] });
+    expect(Object.values(await purposes(to))).toEqual(['room_humidity', 'room_humidity', 'room_humidity']);
+    const refused = await call('PUT', 'setting/items/bulk', { ids, set: { purpose: 'battery' } });
+    expect(refused.status).toBe(400);
+    expect(Object.values(await purposes(to))).toEqual(['room_humidity', 'room_humidity', 'room_humidity']);
+    // Other bulk changes leave the purpose alone.
+    expect((await call('PUT', 'setting/items/bulk', { ids, set: { alarm_level: 2 } })).status).toBe(200);
+    expect(Object.values(await purposes(to))).toEqual(['room_humidity', 'room_humidity', 'room_humidity']);
+  });
+
   it('makes a template from a device; a device made from it has the same points', async () => {
     const made = await call('POST', 'setting/device_templates/from_device', { device_id: ids.meter, name: 'My meter' });
     expect(made.status, JSON.stringify(made.body)).toBe(200);

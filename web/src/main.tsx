@@ -1,10 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { queryClient } from './api/query-client.ts';
 import { readToken } from './api/tokens.ts';
 import { loadAntdLocale } from './app/antd-locales.ts';
 import { Providers } from './app/providers.tsx';
-import { createRouter } from './app/router.tsx';
+import { createRouter, prefetchLanding } from './app/router.tsx';
 import { initI18n, storedLanguage } from './i18n/index.ts';
 import { useSession } from './session/session.ts';
 import './styles.css';
@@ -13,7 +14,10 @@ const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 // A signed-in browser asks who it is and for its menus while the texts load, not after the shell's
 // first render (the home dashboard is ready sooner, bench/web.ts).
-if (readToken() && window.location.pathname !== '/login') void useSession.getState().load();
+if (readToken() && window.location.pathname !== '/login') {
+  void useSession.getState().load();
+  prefetchLanding(window.location.pathname, queryClient);
+}
 // The texts of the one language in use load before the first render; the login page's part only
 // on the login page (the router loads the rest before any other page renders).
 const language = storedLanguage();

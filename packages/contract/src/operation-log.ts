@@ -82,12 +82,21 @@ export const operationLogModules = {
   'setting/items': 'items',
   'setting/items/bulk': 'itemsBulk',
   'setting/items/data_history': 'itemsDataHistory',
+  'setting/maintain/firewall/keep': 'firewallKeep',
+  'setting/maintain/firewall/ports': 'firewallRules',
+  'setting/maintain/firewall/status': 'firewallStatus',
   'setting/notice_tpl': 'noticeTemplate',
   'setting/patrol_settings': 'patrolSettings',
   'setting/power_safety_settings': 'powerSafetySettings',
   'setting/recover_tpl': 'recoverTemplate',
   'setting/roles': 'roles',
   'setting/serial_port': 'serialPort',
+  // The system pages (docs/system.md), written by the system module itself.
+  'setting/maintain/debug_log': 'debugLog',
+  'setting/maintain/sm4': 'sm4',
+  'setting/maintain/tools/ping': 'toolsPing',
+  'setting/maintain/tools/port': 'toolsPort',
+  'setting/maintain/tools/traceroute': 'toolsTraceroute',
   'setting/series_retention': 'seriesRetention',
   'setting/time_periods': 'timePeriods',
   'setting/top_view/background': 'topViewBackground',
@@ -134,6 +143,10 @@ export const operationLogActions = {
   test: 'test',
   tariff: 'tariff',
   switch_opt: 'switch',
+  enable: 'enable',
+  disable: 'disable',
+  keep: 'keep',
+  rollback: 'rollback',
 } as const;
 export type OperationLogAction = keyof typeof operationLogActions;
 
@@ -160,6 +173,12 @@ export interface OperationLogDetails {
   ldapNotImported: Record<string, never>;
   ldapNoDefaults: Record<string, never>;
   ldapImport: { imported: number; skipped: number };
+  debugLog: { bytes: number };
+  debugLogEncrypted: { bytes: number };
+  sm4Enabled: Record<string, never>;
+  sm4Disabled: Record<string, never>;
+  sm4KeyEnabled: Record<string, never>;
+  sm4KeyDisabled: Record<string, never>;
 }
 export const operationLogDetailCodes = [
   'passwordChangeRequired',
@@ -182,6 +201,12 @@ export const operationLogDetailCodes = [
   'ldapNotImported',
   'ldapNoDefaults',
   'ldapImport',
+  'debugLog',
+  'debugLogEncrypted',
+  'sm4Enabled',
+  'sm4Disabled',
+  'sm4KeyEnabled',
+  'sm4KeyDisabled',
 ] as const satisfies readonly (keyof OperationLogDetails)[];
 export type OperationLogDetailCode = (typeof operationLogDetailCodes)[number];
 

@@ -24,8 +24,10 @@ export interface ManualClock {
   /**
    * What `advance` awaits after each timer (and a turn of the event loop) and at its end: the app's
    * `settled()` once the app is built (a timer's run may start I/O); by default nothing more.
+   * `between` is true after a timer that is not the last: work waiting for a timer of its own (the
+   * series store's buffered samples) may go on waiting, as it would in production.
    */
-  settleWith(settle: () => Promise<unknown>): void;
+  settleWith(settle: (between: boolean) => Promise<unknown>): void;
 }
 
 interface Scheduled {
@@ -43,7 +45,7 @@ export const createManualClock = (startMs = Date.UTC(2026, 0, 5, 1, 0, 0)): Manu
   let wallOffset = startMs;
   let nextId = 1;
   const scheduled = new Map<number, Scheduled>();
-  let settle: () => Promise<unknown> = () => Promise.resolve();
+  let settle: (between: boolean) => Promise<unknown> = () => Promise.resolve();
 
   const add = (run: () => unknown, ms: number, every: number | null): Timer => {
     const entry: Scheduled = { id: nextId++, due: now + Math.max(0, ms), every, run };
@@ -64,9 +66,9 @@ export const createManualClock = (startMs = Date.UTC(2026, 0, 5, 1, 0, 0)): Manu
 
   // A turn of the event loop first (I/O that is in, immediates), then what the clock settles with:
   // time never moves on while a callback that is ready waits behind a run of quiet timers.
-  const settleAll = async () => {
+  const settleAll = async (between = false) => {
     await turn();
-    await settle();
+    await settle(between);
   };
   const advanceTo = async (target: number) => {
     // Let what the test started reach its timers before time moves.
@@ -76,7 +78,7 @@ export const createManualClock = (startMs = Date.UTC(2026, 0, 5, 1, 0, 0)): Manu
       if (s.every === null) scheduled.delete(s.id);
       else s.due += s.every;
       s.run();
-      await settleAll();
+      await settleAll(true);
     }
     now = Math.max(now, target);
     await settleAll();

@@ -32,3 +32,22 @@ export const personNames = async (k: Kysely<Database>, ids: readonly number[]): 
     .execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 };
+
+/**
+ * The shown names of these login names (alias, else the login name), for rows that keep only the
+ * login name written then (alarm confirmations, the alarm log): a login missing from the map (a
+ * removed user, the system) is shown as stored.
+ */
+export const personNamesByLogin = async (
+  k: Kysely<Database>,
+  logins: readonly string[],
+): Promise<Map<string, string>> => {
+  const wanted = [...new Set(logins.filter((l) => l !== ''))];
+  if (wanted.length === 0) return new Map();
+  const rows = await k
+    .selectFrom('users as u')
+    .select(['u.user_name', personName('u').as('name')])
+    .where('u.user_name', 'in', wanted)
+    .execute();
+  return new Map(rows.map((r) => [r.user_name, r.name]));
+};

@@ -16,6 +16,8 @@ export const fuzzAreas = {
   energy: { tags: ['energy'], also: [] },
   'electrical-safety': { tags: ['electrical-safety'], also: ['module_settings', 'items'] },
   'work-orders': { tags: ['work-orders'], also: [] },
+  firewall: { tags: ['firewall'], also: ['module_settings'] },
+  system: { tags: ['system'], also: ['module_settings'] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

@@ -98,7 +98,7 @@ export const useManualTestApp = (
   ) as ManualTestApp;
   state.clock = clock;
   beforeAll(() => {
-    clock.settleWith(() => state.sitewatch.settled());
+    clock.settleWith((between) => state.sitewatch.settled(between));
   });
   return state;
 };

@@ -79,16 +79,32 @@ const otsu = (grey: Uint8Array): number => {
   return threshold;
 };
 
-/** How many pixels of the (2r+1)² square around each pixel are on. */
+/**
+ * How many pixels of the (2r+1)² square around each pixel are on (clipped at the edges), from a
+ * summed-area table: four reads a pixel whatever the radius.
+ */
 const neighbours = ({ width, height, on }: Ink, r: number): Uint8Array => {
-  const out = new Uint8Array(on.length);
-  for (let y = 0; y < height; y++)
+  const stride = width + 1;
+  const sums = new Uint32Array(stride * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let row = 0;
     for (let x = 0; x < width; x++) {
-      let n = 0;
-      for (let yy = Math.max(0, y - r); yy <= Math.min(height - 1, y + r); yy++)
-        for (let xx = Math.max(0, x - r); xx <= Math.min(width - 1, x + r); xx++) n += on[yy * width + xx]!;
-      out[y * width + x] = n;
+      row += on[y * width + x]!;
+      sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1]! + row;
     }
+  }
+  const out = new Uint8Array(on.length);
+  for (let y = 0; y < height; y++) {
+    const [top, bottom] = [Math.max(0, y - r), Math.min(height, y + r + 1)];
+    for (let x = 0; x < width; x++) {
+      const [left, right] = [Math.max(0, x - r), Math.min(width, x + r + 1)];
+      out[y * width + x] =
+        sums[bottom * stride + right]! -
+        sums[top * stride + right]! -
+        sums[bottom * stride + left]! +
+        sums[top * stride + left]!;
+    }
+  }
   return out;
 };
 

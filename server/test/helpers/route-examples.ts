@@ -1,5 +1,6 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
+import { type FakeFirewallHost, startFakeFirewallHost } from './firewall-host.ts';
 import { testLicenceCode } from './licence-keys.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
@@ -234,6 +235,14 @@ const routes: Record<string, Example> = {
   'DELETE /api/v1/setting/account_blocks/:id': { table: 'account_blocks', fresh: true },
   'DELETE /api/v1/operation_record': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
   'PUT /api/v1/setting/ldap': { body: (s, e) => ldapSettings(s, e) },
+  // The system tools reach an address of the private ranges where devices live (docs/system.md);
+  // nothing answers there, so each run ends at its shortest bound.
+  'POST /api/v1/setting/maintain/tools/ping': { body: () => ({ host: '10.255.255.1', count: 1 }) },
+  'POST /api/v1/setting/maintain/tools/traceroute': { body: () => ({ host: '10.255.255.1', max_hops: 1 }) },
+  'POST /api/v1/setting/maintain/tools/port': { body: () => ({ host: '10.255.255.1', port: 9, timeout_ms: 100 }) },
+  'POST /api/v1/setting/maintain/sm4': {
+    body: (_s, e) => ({ enabled: false, key: '', verify_password: e.encrypt(e.password) }),
+  },
   // A connection test saves nothing: the roles it names are the administrator's side's.
   'POST /api/v1/setting/ldap/test': { body: (_s, e) => ldapSettings(e.a, e) },
   'POST /api/v1/setting/ldap/import': {
@@ -469,7 +478,44 @@ const routes: Record<string, Example> = {
     },
     body: (s, e) => ({ item_id: s.item, value: 1, password: e.encrypt('Switch-Pass-1') }),
   },
+  // The firewall talks to its helper: a real one over a stand-in nft (helpers/firewall-host.ts).
+  'POST /api/v1/setting/maintain/firewall/ports': {
+    prepare: withFirewallHost,
+    body: (_s, e) => ({
+      rules: [{ direction: 'in', source: '10.9.0.0/16', port: '8080:8080', authorised: false }],
+      verify_password: e.encrypt(e.password),
+    }),
+  },
+  'POST /api/v1/setting/maintain/firewall/status/:Disabled': {
+    prepare: withFirewallHost,
+    params: () => ({ Disabled: '0' }),
+    body: (_s, e) => ({ verify_password: e.encrypt(e.password) }),
+  },
+  // Keeping needs a change on trial: one that refuses the caller (inject's 127.0.0.1), kept in time.
+  'POST /api/v1/setting/maintain/firewall/keep': {
+    prepare: async ({ api, estate }) => {
+      await withFirewallHost();
+      const password = estate.encrypt(estate.password);
+      await api('POST', 'setting/maintain/firewall/status/0', { verify_password: password });
+      await api('POST', 'setting/maintain/firewall/ports', {
+        rules: [{ direction: 'in', source: '127.0.0.1', port: '1:65535', authorised: false }],
+        confirm: true,
+        confirm_lockout: true,
+        verify_password: password,
+      });
+      return {};
+    },
+    body: () => ({}),
+  },
 };
+
+/** Starts the stand-in firewall host once for the test file and points the server at it. */
+let firewallHost: Promise<FakeFirewallHost> | null = null;
+async function withFirewallHost(): Promise<Prepared> {
+  firewallHost ??= startFakeFirewallHost({ unref: true });
+  process.env.SITEWATCH_FIREWALL_SOCKET = (await firewallHost).socketPath;
+  return {};
+}
 
 /** The stored name of the side's work-order file (site-estate.ts inserts it). */
 const workOrderFile = (s: Side) => `${'f'.repeat(31)}${s.name === 'A' ? 'a' : 'b'}.png`;

@@ -1,13 +1,15 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { Spin } from 'antd';
 import { lazy, Suspense, use, useEffect, useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
-import { homeRoutes } from '../features/dashboard/routes.tsx';
+import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
 import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
+import { firewallRoutes } from '../features/firewall/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
 import { licenceRoutes } from '../features/licence/routes.tsx';
@@ -18,6 +20,7 @@ import { notifyRoutes } from '../features/notify/routes.tsx';
 import { reportsRoutes } from '../features/reports/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/routes.tsx';
+import { systemRoutes } from '../features/system/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { workOrderRoutes } from '../features/work-orders/routes.tsx';
@@ -46,6 +49,7 @@ const WithoutShell = () => (
 export const shellRoutes: RouteObject[] = [
   ...usersRoutes,
   ...securityRoutes,
+  ...firewallRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
   ...deviceViewRoutes,
@@ -62,6 +66,7 @@ export const shellRoutes: RouteObject[] = [
   ...energyRoutes,
   ...electricalSafetyRoutes,
   ...licenceRoutes,
+  ...systemRoutes,
 ];
 
 const isAdmin = () => {
@@ -104,6 +109,14 @@ const LoginProductDialog = () => {
       <HashProductDialog />
     </Suspense>
   );
+};
+
+/**
+ * What a signed-in browser opening `pathname` can ask for before the router renders: the home
+ * dashboard's reads (`/`, in single-page mode, goes there too).
+ */
+export const prefetchLanding = (pathname: string, client: QueryClient) => {
+  if (pathname === '/home' || pathname === '/') void prefetchHome(client);
 };
 
 const Lazy = () => (

@@ -365,6 +365,11 @@ export const itemBulkUpdate = z.strictObject({
         .optional()
         .describe('Whether the items raise a point-fault alarm when they cannot be read.'),
       enable: z.boolean().optional().describe('Whether the items are checked.'),
+      purpose: itemPurpose
+        .optional()
+        .describe(
+          "What the items measure: room_temperature (the heat map draws these only), room_humidity, or '' none.",
+        ),
     })
     .refine((s) => Object.keys(s).length > 0, { message: msg('nothingToUpdate') })
     .describe('The fields to set on every one of them (at least one); same meaning as in an item.'),

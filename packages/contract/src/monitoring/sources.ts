@@ -115,11 +115,15 @@ export const itemSource = z.discriminatedUnion('kind', [
     /**
      * Counter: the load profile of the power it integrates (docs/energy.md "Demo meters"): IT load
      * (weekdays above weekends, a few % growth a year), cooling (seasonal) or an incoming feed (both).
+     * Analog: the value is `base` times the profile's power at the instant, plus noise (no cycle or
+     * drift): a meter's power and current, which its counter of the same profile integrates.
      */
     profile: z
       .enum(['it', 'cooling', 'incoming'])
       .optional()
-      .describe('Counter: load profile (it, cooling, incoming); without it a flat mean with a daily swing.'),
+      .describe(
+        "Load profile (it, cooling, incoming). Counter: the power it integrates; without it a flat mean with a daily swing. Analog: base times the profile's power at the instant, plus noise.",
+      ),
   }),
   z.strictObject({
     kind: z.literal('modbus').describe('modbus: a register or bit of a Modbus TCP or RTU device.'),

@@ -14,6 +14,20 @@
  */
 export type LoadProfile = 'it' | 'cooling' | 'incoming';
 
+/**
+ * The demo's metered feeds, by power meter of a demo site: mean active power (kW) and profile. The
+ * energy demo makes their counters the site's meters (incoming = IT A + IT B + cooling + 6 kW of
+ * the rest); the monitoring demo's power, currents and counter of the same meter follow the same
+ * power, so that a counter grows at the rate of the power shown (issue 38). Other demo meters are
+ * feeders of the IT profile.
+ */
+export const demoFeeds: Readonly<Record<string, { kw: number; profile: LoadProfile }>> = {
+  'PM-01': { kw: 58, profile: 'incoming' },
+  'PM-02': { kw: 21, profile: 'it' },
+  'PM-03': { kw: 19, profile: 'it' },
+  'PM-04': { kw: 12, profile: 'cooling' },
+};
+
 const dayMs = 86_400_000;
 const daySeconds = 86_400;
 const zoneMs = 8 * 3_600_000;

@@ -1,6 +1,6 @@
 import type { ItemSource } from '@sitewatch/contract/monitoring';
 import type { Driver, DriverItem, ReadResult } from '../driver.ts';
-import { type LoadProfile, profileHours } from './load-profile.ts';
+import { type LoadProfile, profileHours, profilePower } from './load-profile.ts';
 
 type SimSource = Extract<ItemSource, { kind: 'simulator' }>;
 
@@ -100,8 +100,12 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): Driver =>
       case 'analog': {
         // Items of one group (a meter's phases) share their cycle and drift: a key of their own.
         const key = source.group === undefined ? item.id : 1e7 + deviceId * 1000 + source.group;
-        const cycle = Math.sin((2 * Math.PI * (t / 1000)) / source.period_s + phaseOf(key));
-        let v = source.base + source.spread * cycle + driftOf(key, source.spread, t) + gauss(random) * source.noise;
+        // A profiled value (a demo meter's power or current) is its mean times the profile's power at
+        // the instant, what the meter's profiled energy counter integrates (load-profile.ts).
+        const cycle = source.profile ? 0 : Math.sin((2 * Math.PI * (t / 1000)) / source.period_s + phaseOf(key));
+        const middle = source.profile ? source.base * profilePower(source.profile, t) : source.base;
+        const drift = source.profile ? 0 : driftOf(key, source.spread, t);
+        let v = middle + source.spread * cycle + drift + gauss(random) * source.noise;
         if (inFault(item.id, t)) v += source.spread * 3;
         else if (source.fault_rate > 0 && random() < source.fault_rate) faultUntil.set(item.id, t + 120_000);
         return round(v, source.decimals);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { announceAtOnce, type Changes } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
+import { personNamesByLogin } from '../../db/person-name.ts';
 import type { AlarmsTable } from '../../db/schema-alarms.ts';
 
 export interface AlarmListFilter {
@@ -90,6 +91,8 @@ export const createAlarmsRepository = (db: Db, changes: Changes = announceAtOnce
         .execute();
       return { total: Number(total?.n ?? 0), rows };
     },
+    /** The shown names (alias, else login name) of the people these rows name by login name. */
+    namesOf: (logins: readonly string[]) => personNamesByLogin(k, logins),
     /** Clears the log of these sites (null: of every site). */
     clearLogs: (siteIds: number[] | null) => {
       let q = k.deleteFrom('alarm_logs');

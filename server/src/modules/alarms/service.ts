@@ -33,6 +33,11 @@ const levelRow = (r: { id: number; name: string; level: number; color: string; s
  */
 export const createAlarmsService = ({ repo, engine, settings }: AlarmsServiceDeps) => {
   const levelValues = (body: LevelInput) => ({ ...body, sound: body.sound ? 1 : 0 });
+  /** Rows name the confirming person by their alias (issue 38); the record keeps the login name. */
+  const named = async <R extends { confirmed_by: string }>(rows: R[]): Promise<R[]> => {
+    const names = await repo.namesOf(rows.map((r) => r.confirmed_by));
+    return rows.map((r) => ({ ...r, confirmed_by: names.get(r.confirmed_by) ?? r.confirmed_by }));
+  };
 
   return {
     async levels() {
@@ -83,12 +88,12 @@ export const createAlarmsService = ({ repo, engine, settings }: AlarmsServiceDep
         query.page,
         query.limit,
       );
-      return { total, data: rows.map(engine.toRow) };
+      return { total, data: await named(rows.map(engine.toRow)) };
     },
     async operate(principal: Principal, siteIds: AllowedSites, body: z.output<typeof warningOperation>) {
       const row = await engine.operate(principal, siteIds, body);
       if (!row) throw notFound('alarms.notFound');
-      return row;
+      return (await named([row]))[0]!;
     },
     async confirmAll(principal: Principal, siteIds: AllowedSites, remarks: string) {
       const confirmed = await engine.confirmAll(principal, siteIds, remarks);
@@ -102,7 +107,8 @@ export const createAlarmsService = ({ repo, engine, settings }: AlarmsServiceDep
         query.page,
         query.limit,
       );
-      return { total, data: rows };
+      const names = await repo.namesOf(rows.map((r) => r.user_name));
+      return { total, data: rows.map((r) => ({ ...r, user_name: names.get(r.user_name) ?? r.user_name })) };
     },
     /** A restricted caller clears the entries of their own sites only. */
     async clearLog(siteIds: AllowedSites) {

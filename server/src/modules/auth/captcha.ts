@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import type { Font, PathCommand } from 'opentype.js';
 
 /**
@@ -272,22 +272,12 @@ export const renderCaptcha = (text: string): Buffer => {
   return encodePng(pixels, width, height);
 };
 
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-const crc32 = (data: Buffer) => {
-  let c = 0xffffffff;
-  for (const byte of data) c = (crcTable[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-};
 const chunk = (type: string, data: Buffer) => {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
   const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
+  crc.writeUInt32BE(crc32(body)); // zlib's own CRC-32, as PNG's chunks use
   return Buffer.concat([length, body, crc]);
 };
 

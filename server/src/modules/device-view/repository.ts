@@ -1,6 +1,7 @@
 import type { DeviceLogKind } from '@sitewatch/contract/device-view';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
+import { personName } from '../../db/person-name.ts';
 import type { Database } from '../../db/schema.ts';
 
 /** Operation-log modules that concern one device (target: the device id). */
@@ -78,6 +79,8 @@ export const createDeviceViewRepository = (db: Db) => {
           k
             .selectFrom('alarm_logs')
             .innerJoin('alarms', 'alarms.id', 'alarm_logs.alarm_id')
+            // People by their alias (issue 38): the log keeps the login name written then.
+            .leftJoin('users as p', 'p.user_name', 'alarm_logs.user_name')
             .select([
               sql<string>`'alarm'`.as('kind'),
               'alarm_logs.id',
@@ -87,7 +90,7 @@ export const createDeviceViewRepository = (db: Db) => {
               sql<number>`-1`.as('prev_state'),
               'alarm_logs.item_id',
               'alarm_logs.item_name',
-              'alarm_logs.user_name',
+              personName('p', sql.ref('alarm_logs.user_name')).as('user_name'),
               'alarm_logs.detail',
               'alarm_logs.result',
               sql<string>`''`.as('module'),
@@ -103,31 +106,32 @@ export const createDeviceViewRepository = (db: Db) => {
       branches.push(
         when(
           k
-            .selectFrom('operation_logs')
+            .selectFrom('operation_logs as o')
+            .leftJoin('users as p', 'p.id', 'o.user_id')
             .select([
               sql<string>`'operation'`.as('kind'),
-              'id',
-              'time',
-              'action',
+              'o.id',
+              'o.time',
+              'o.action',
               sql<number>`-1`.as('state'),
               sql<number>`-1`.as('prev_state'),
               sql<number>`0`.as('item_id'),
               sql<string>`''`.as('item_name'),
-              'user_name',
-              'detail',
-              'result',
-              'module',
-              'target',
+              personName('p', sql.ref('o.user_name')).as('user_name'),
+              'o.detail',
+              'o.result',
+              'o.module',
+              'o.target',
             ])
             .where((eb) =>
               eb.or([
-                eb.and([eb('target', '=', String(f.deviceId)), eb('module', 'in', deviceModules)]),
+                eb.and([eb('o.target', '=', String(f.deviceId)), eb('o.module', 'in', deviceModules)]),
                 ...(itemTargets.length
-                  ? [eb.and([eb('target', 'in', itemTargets), eb('module', 'in', itemModules)])]
+                  ? [eb.and([eb('o.target', 'in', itemTargets), eb('o.module', 'in', itemModules)])]
                   : []),
               ]),
             ),
-          'time',
+          'o.time',
         ),
       );
     }
@@ -175,14 +179,29 @@ export const createDeviceViewRepository = (db: Db) => {
         .where('device_id', '=', deviceId)
         .orderBy('id')
         .execute(),
+    /** A device's open alarms, the confirming person by their alias (issue 38). */
     openAlarms: (deviceId: number) =>
       k
-        .selectFrom('alarms')
-        .selectAll()
-        .where('device_id', '=', deviceId)
-        .where('end_time', 'is', null)
-        .orderBy('start_time', 'desc')
-        .orderBy('id', 'desc')
+        .selectFrom('alarms as a')
+        .leftJoin('users as p', 'p.user_name', 'a.confirmed_by')
+        .select([
+          'a.id',
+          'a.item_id',
+          'a.item_name',
+          'a.kind',
+          'a.status',
+          'a.level',
+          'a.color',
+          'a.info',
+          'a.value',
+          'a.start_time',
+          'a.handling',
+          personName('p', sql.ref('a.confirmed_by')).as('confirmed_by'),
+        ])
+        .where('a.device_id', '=', deviceId)
+        .where('a.end_time', 'is', null)
+        .orderBy('a.start_time', 'desc')
+        .orderBy('a.id', 'desc')
         .execute(),
     /** Items with their device, for curves: only those in `allowed` sites (null: all). */
     curveItems: (ids: number[], allowed: number[] | null) => {

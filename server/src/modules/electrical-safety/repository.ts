@@ -1,6 +1,8 @@
 import { defaultSafetyLimits, safetyLimits } from '@sitewatch/contract/electrical-safety';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/kysely.ts';
+import { personName } from '../../db/person-name.ts';
 import { createSettingsStore } from '../../db/settings-store.ts';
 
 /** The device categories read as electrical devices without a stored mapping (migration 0003 codes). */
@@ -119,20 +121,29 @@ export const createElectricalSafetyRepository = (db: Db, clock?: () => number) =
     async switchLog(itemIds: number[], offset: number, limit: number) {
       if (itemIds.length === 0) return { total: 0, rows: [] };
       const base = k
-        .selectFrom('operation_logs')
-        .where('module', '=', switchLogModule)
-        .where('action', '=', switchLogAction)
+        .selectFrom('operation_logs as o')
+        .where('o.module', '=', switchLogModule)
+        .where('o.action', '=', switchLogAction)
         .where(
-          'target',
+          'o.target',
           'in',
           itemIds.map((i) => String(i)),
         );
       const [count, rows] = await Promise.all([
         base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
         base
-          .select(['id', 'time', 'user_name', 'target', 'detail', 'result'])
-          .orderBy('time', 'desc')
-          .orderBy('id', 'desc')
+          // The operator by their alias (issue 38); the log keeps the login name written then.
+          .leftJoin('users as p', 'p.id', 'o.user_id')
+          .select([
+            'o.id',
+            'o.time',
+            personName('p', sql.ref('o.user_name')).as('user_name'),
+            'o.target',
+            'o.detail',
+            'o.result',
+          ])
+          .orderBy('o.time', 'desc')
+          .orderBy('o.id', 'desc')
           .offset(offset)
           .limit(limit)
           .execute(),

@@ -1,7 +1,7 @@
 import { type Language, sharedText } from '@sitewatch/contract';
 import { type MeterCategory, meterInput, tariffInput } from '@sitewatch/contract/energy';
 import { itemSource } from '@sitewatch/contract/monitoring';
-import type { LoadProfile } from '../../collector/drivers/load-profile.ts';
+import { demoFeeds, type LoadProfile } from '../../collector/drivers/load-profile.ts';
 import { counterValue } from '../../collector/drivers/simulator.ts';
 import type { Db } from '../../db/kysely.ts';
 import { createEnergyRepository } from './repository.ts';
@@ -11,13 +11,18 @@ const hour = 3600;
 /** History written on first start: a year and a month, so that year-on-year has something to compare. */
 const historyDays = 400;
 
-/** The demo meters of a site: which power meter's energy counter, its role and mean power (kW). */
-const demoMeters: Array<{ device: string; key: string; category: MeterCategory; kw: number; profile: LoadProfile }> = [
-  { device: 'PM-01', key: 'incoming', category: 'total', kw: 58, profile: 'incoming' },
-  { device: 'PM-02', key: 'itA', category: 'it', kw: 21, profile: 'it' },
-  { device: 'PM-03', key: 'itB', category: 'it', kw: 19, profile: 'it' },
-  { device: 'PM-04', key: 'cooling', category: 'cooling', kw: 12, profile: 'cooling' },
-];
+/**
+ * The demo meters of a site: which power meter's energy counter and its role; its mean power (kW)
+ * and load profile are the feed's (`demoFeeds`), which the meter's power readings follow too.
+ */
+const demoMeters: Array<{ device: string; key: string; category: MeterCategory; kw: number; profile: LoadProfile }> = (
+  [
+    ['PM-01', 'incoming', 'total'],
+    ['PM-02', 'itA', 'it'],
+    ['PM-03', 'itB', 'it'],
+    ['PM-04', 'cooling', 'cooling'],
+  ] as const
+).map(([device, key, category]) => ({ device, key, category, ...demoFeeds[device]! }));
 
 /** A commercial stair + time-share tariff in the shape of a provincial price list (yuan/kWh). */
 const demoSlots = (season: 'summer' | 'non_summer') => {

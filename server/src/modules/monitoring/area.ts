@@ -1,5 +1,6 @@
 import { deviceSecretFields } from '@sitewatch/contract/monitoring';
 import { defineArea } from '../../area.ts';
+import { type EstateCounts, estateCountsOf } from './counts.ts';
 import { seedDemo } from './demo.ts';
 import { registerMonitoring } from './index.ts';
 
@@ -8,11 +9,18 @@ const addDevice = 'POST /api/v1/setting/devices';
 const copyDevice = 'POST /api/v1/setting/devices/:id/copy';
 const copySite = 'POST /api/v1/setting/device_groups/:id/copy';
 const addPoints = 'POST /api/v1/setting/devices/:id/points';
+declare module '../../area.ts' {
+  interface Services {
+    /** How many sites, devices and items there are (the system information page). */
+    estateCounts: EstateCounts;
+  }
+}
 
 /** Sites, devices, items, templates, categories, time periods and serial ports (002 §7.1; docs/monitoring.md). */
 export const area = defineArea({
   name: 'monitoring',
   needs: ['secrets', 'audit', 'collector', 'access'],
+  provides: ['estateCounts'],
   tables: {
     device_groups: { sites: { site: 'id' }, announces: 'sites' },
     devices: {
@@ -70,6 +78,7 @@ export const area = defineArea({
     },
   ],
   create: ({ kernel, needs }) => ({
+    provides: { estateCounts: estateCountsOf(kernel.db) },
     routes: (app) =>
       registerMonitoring(app, {
         db: kernel.db,

@@ -318,6 +318,24 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
   };
 
   const copyName = (name: string, n: number) => `${name.slice(0, 58)}-${n}`;
+
+  /**
+   * The locations an item of a device in `siteId` may have (issue 38): none (0), the device's site,
+   * or a site under it; a site that does not exist, or any other site, is refused.
+   */
+  const locationsFor = async (siteId: number) => {
+    const parents = new Map((await repo.listSites({}, null)).map((s) => [s.id, s.parent_id]));
+    return (locationId: number) => {
+      if (locationId === 0) return true;
+      if (!parents.has(locationId)) return false;
+      let cursor: number | undefined = locationId;
+      for (let hops = 0; cursor && hops < 1000; hops++) {
+        if (cursor === siteId) return true;
+        cursor = parents.get(cursor);
+      }
+      return false;
+    };
+  };
   const { toItem, getItem, toLiveItem } = itemReader(deps);
 
   return {
@@ -335,6 +353,7 @@ export const createMonitoringContext = (deps: MonitoringDeps) => {
     deviceValues,
     copyDeviceInto,
     copyName,
+    locationsFor,
   };
 };
 

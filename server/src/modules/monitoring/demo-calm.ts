@@ -1,5 +1,6 @@
 import { type ItemSource, itemSource } from '@sitewatch/contract/monitoring';
 import type { DemoScenario } from '../../area.ts';
+import { demoFeeds } from '../../collector/drivers/load-profile.ts';
 import type { Db } from '../../db/kysely.ts';
 
 type SimSource = Extract<ItemSource, { kind: 'simulator' }>;
@@ -48,29 +49,57 @@ const mildImbalance: Record<string, [number, number, number]> = {
   '2:PM-03': [0.09, -0.04, -0.05],
   '3:PM-06': [-0.03, -0.05, 0.08],
 };
-/** Each meter's share of a 36 A phase current, by its number on the site: feeders are not alike. */
-const meterLoads = [1.0, 0.8, 0.9, 0.6, 1.1, 0.7, 0.85, 0.95];
+/** The mean power (kW) of a feeder that is no energy meter, by its number on the site: feeders are not alike. */
+const meterLoads = [1.0, 0.8, 0.9, 0.6, 1.1, 0.7, 0.85, 0.95].map((share) => 24 * share);
+/** The phase voltage and the power factor the demo's currents are drawn at (the PF point reads 0.95). */
+const phaseVolts = 222;
+const powerFactor = 0.95;
 
 /** NEMA imbalance of a split: the largest deviation from the mean, over the mean, in %. */
 const imbalanceOf = (split: [number, number, number]) => Math.max(...split.map(Math.abs)) * 100;
 
-/** The simulator sources of one demo power meter (cell name → source), balanced as above. */
+/** A demo meter's feed: an energy meter's (`demoFeeds`), else a feeder of the IT profile. */
+const feedOf = (deviceName: string) => {
+  const n = Number(deviceName.slice(3)) - 1;
+  return demoFeeds[deviceName] ?? { kw: meterLoads[n % 8]!, profile: 'it' as const };
+};
+
+/**
+ * The simulator sources of one demo power meter (cell name → source), balanced as above. Power,
+ * phase powers, currents and reactive power are the feed's mean times its load profile, and the
+ * energy counter integrates the same power (issue 38: a counter that grew at 58 kW beside a power
+ * reading of 24 kW): P = Pa + Pb + Pc = 3 × U × I × PF, Q at the same power factor.
+ */
 export const meterSources = (siteNumber: number, deviceName: string): Record<string, Partial<SimSource>> => {
   const n = Number(deviceName.slice(3)) - 1;
   const split = mildImbalance[`${siteNumber}:${deviceName}`] ?? phaseSplits[(n + siteNumber * 3) % 8]!;
-  const load = meterLoads[n % 8]!;
+  const { kw, profile } = feedOf(deviceName);
+  const amps = (kw * 1000) / (3 * phaseVolts * powerFactor);
+  const profiled = (base: number, noise: number, group: number) => ({ base, spread: 0, noise, profile, group });
   const out: Record<string, Partial<SimSource>> = {};
   ['a', 'b', 'c'].forEach((phase, i) => {
     const share = 1 + split[i]!;
     // The phases of one meter move together (group): their imbalance is the split, not chance.
-    out[`U${phase}`] = { base: 222 + split[i]! * 10, spread: 3, noise: 0.2, group: 1 };
-    out[`I${phase}`] = { base: 36 * load * share, spread: 6 * load * share, noise: 0.15, group: 2 };
-    out[`P${phase}`] = { base: 8 * load * share, spread: 1.3 * load * share, noise: 0.05, group: 3 };
+    out[`U${phase}`] = { base: phaseVolts + split[i]! * 10, spread: 3, noise: 0.2, group: 1 };
+    out[`I${phase}`] = profiled(amps * share, 0.004 * amps, 2);
+    out[`P${phase}`] = profiled((kw / 3) * share, 0.0015 * kw, 3);
   });
-  out.P = { base: 24 * load, spread: 4 * load, noise: 0.15, group: 3 };
-  out.Q = { base: 6 * load, spread: 1 * load, noise: 0.1, group: 3 };
+  out.P = profiled(kw, 0.0025 * kw, 3);
+  out.Q = profiled(kw * Math.tan(Math.acos(powerFactor)), 0.0025 * kw, 3);
+  out.EP = { base: kw, profile };
   out.IUNB = { base: imbalanceOf(split), spread: 0.2, noise: 0.05 };
   return out;
+};
+
+/**
+ * The highest normal value of a demo meter's profiled point: its mean times the profile's peak (a
+ * summer afternoon: 1.3 for IT and incoming loads, 1.95 for cooling) with room to spare, never below
+ * the template's (an incoming feed's meter is rated above a feeder's).
+ */
+const ratedMax = (source: Partial<SimSource>, templateMax: number | null) => {
+  if (!source.profile || source.base === undefined || templateMax === null) return templateMax;
+  const peak = source.profile === 'cooling' ? 2.2 : 1.6;
+  return Math.max(templateMax, Math.ceil((source.base * peak) / 10) * 10);
 };
 
 type ItemRow = {
@@ -90,13 +119,22 @@ const calmItem = (row: ItemRow, siteNumber: number, faults: boolean) => {
   const parsed = itemSource.parse(JSON.parse(row.source));
   if (parsed.kind !== 'simulator') return null;
   let next: SimSource = { ...parsed, fault_rate: faults ? parsed.fault_rate / demoFaultScale : 0 };
-  if (row.code === 'power_meter') next = { ...next, ...meterSources(siteNumber, row.device_name)[row.item_cell_name] };
+  let threshold_max = row.threshold_max;
+  if (row.code === 'power_meter') {
+    const meter = meterSources(siteNumber, row.device_name)[row.item_cell_name] ?? {};
+    next = { ...next, ...meter };
+    threshold_max = ratedMax(meter, row.threshold_max);
+  }
   // A full battery floats just under its 100 % ceiling.
   if (row.item_cell_name === 'BATCAP') next = { ...next, base: 98, spread: 0.6, noise: 0.1 };
-  else next = fitInside(next, row.threshold_min, row.threshold_max);
+  else if (!next.profile) next = fitInside(next, row.threshold_min, row.threshold_max);
   // A heater or humidifier that runs is not an alarm.
   const informational = row.item_cell_name === 'HEAT' || row.item_cell_name === 'HUMID';
-  return { source: JSON.stringify(next), status_threshold: informational ? '' : row.status_threshold };
+  return {
+    source: JSON.stringify(next),
+    status_threshold: informational ? '' : row.status_threshold,
+    ...(threshold_max === row.threshold_max ? {} : { threshold_max }),
+  };
 };
 
 /**

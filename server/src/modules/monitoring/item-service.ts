@@ -28,6 +28,8 @@ export const createItemService = (ctx: MonitoringContext) => {
     scope.requireSites([device.device_group_id]);
     if (sourceKindOf(device.driver as DriverName) !== input.source.kind)
       throw badRequest('monitoring.errors.sourceKind');
+    if (!(await ctx.locationsFor(device.device_group_id))(input.location_id))
+      throw badRequest('monitoring.errors.locationInvalid');
     return device;
   };
 

@@ -364,6 +364,8 @@ export const parsePointRows = (
   deviceId: number,
   existing: Array<{ id: number; values: ItemValues }>,
   lang: Language,
+  /** Whether a location may be an item's on this device (its site or under it: issue 38). */
+  locationFits: (locationId: number) => boolean = () => true,
 ): ParsedPoint[] => {
   const columns = new Map(pointColumns(kind).map((c) => [c.name, c]));
   const problems: RowProblem[] = [];
@@ -419,6 +421,10 @@ export const parsePointRows = (
         const column = issue.path.map(String).join('.');
         problems.push({ row: rowNo, column: column || 'name', ...issueText(issue) });
       }
+      continue;
+    }
+    if (!locationFits(parsed.data.location_id)) {
+      problems.push({ row: rowNo, column: 'location_id', key: 'monitoring.errors.locationInvalid' });
       continue;
     }
     out.push({ row: rowNo, itemId: current?.id ?? null, values: parsed.data });

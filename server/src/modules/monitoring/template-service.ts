@@ -204,6 +204,7 @@ export const createTemplateService = (ctx: MonitoringContext) => {
         id,
         await deviceItemValues(id),
         lang,
+        await ctx.locationsFor(device.device_group_id),
       );
       const created = points.filter((p) => p.itemId === null);
       await repo.transaction(async (r) => {

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { readUserName } from '../../api/tokens.ts';
 import { LanguagePicker, ThemePicker } from '../../components/preference-pickers.tsx';
+import { topBarSlotId } from '../../components/top-bar-slot.ts';
 import { AlarmBell } from '../../features/alarms/components/alarm-bell.tsx';
 import { LicenceReminder } from '../../features/licence/components/licence-reminder.tsx';
 import { WorkOrderBell } from '../../features/work-orders/components/work-order-bell.tsx';
@@ -40,6 +41,8 @@ export const TopBar = () => {
             {edition.sys_name || t('app.name')}
           </Typography.Title>
         )}
+        {/* The alarm prompts (features/alarms), in the bar's flow. */}
+        <div id={topBarSlotId} style={{ display: 'flex', whiteSpace: 'nowrap' }} />
       </Flex>
       <Space size={12} wrap={false}>
         <LicenceReminder />

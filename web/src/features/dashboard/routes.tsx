@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy } from 'react';
 import type { RouteObject } from 'react-router';
 
@@ -9,3 +10,6 @@ export const homeRoutes: RouteObject[] = [
   { path: '/home', element: <HomePage /> },
   { path: '/overview', element: <OverviewPage /> },
 ];
+
+/** Starts the dashboard's reads for a browser opening /home (its chunk is the page's own). */
+export const prefetchHome = (client: QueryClient) => import('./api.ts').then((m) => m.prefetchHomeReads(client));

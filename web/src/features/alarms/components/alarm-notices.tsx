@@ -2,13 +2,15 @@ import { CloseOutlined, SoundOutlined } from '@ant-design/icons';
 import { type AlarmRow, alarmRoutes } from '@sitewatch/contract/alarms';
 import { dutyRoutes } from '@sitewatch/contract/duty';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Flex, List, Space, Switch, Tag, Typography } from 'antd';
+import { App, Badge, Button, Card, Flex, List, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { pushClient } from '../../../api/push-client.ts';
 import { formatTime } from '../../../components/time.ts';
+import { useTopBarSlot } from '../../../components/top-bar-slot.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { sounds, useAlarmNotices } from '../alarm-store.ts';
 import { alarmParamsQuery, confirmAllAlarms, operateAlarm, orderFromAlarmPath } from '../api.ts';
@@ -32,6 +34,7 @@ export const AlarmNotices = () => {
   const [blocked, setBlocked] = useState(false);
   // The panel opens for a new alarm; notices shown again after a reload wait behind a button.
   const [expanded, setExpanded] = useState(false);
+  const slot = useTopBarSlot();
   const [pending, setPending] = useState<{ alarm: AlarmRow | null; action: 0 | 2 } | null>(null);
   const navigate = useNavigate();
   const canOrder = useCan('/work_order', 'add');
@@ -115,31 +118,44 @@ export const AlarmNotices = () => {
 
   return (
     <>
-      {/* In the top bar's free space: the sound prompt and the folded panel never cover a page. */}
-      <Space style={{ position: 'fixed', top: 16, left: 300, zIndex: 999 }}>
-        {blocked && ringing && (
-          <Button
-            type="primary"
-            danger
-            size="small"
-            icon={<SoundOutlined />}
-            data-testid="alarm-sound-unlock"
-            onClick={() =>
-              audio.current?.play().then(
-                () => setBlocked(false),
-                () => undefined,
-              )
-            }
-          >
-            {t('alarmPages.unlockSound')}
-          </Button>
-        )}
-        {popup && !expanded && notices.length > 0 && (
-          <Button size="small" danger data-testid="alarm-notices-open" onClick={() => setExpanded(true)}>
-            {t('alarmPages.notices', { n: notices.length })}
-          </Button>
-        )}
-      </Space>
+      {(() => {
+        const prompts = (
+          <Space size={8}>
+            {blocked && ringing && (
+              // Short, its whole sentence in the tooltip: the bar has no room for it at 1366 px.
+              <Tooltip title={t('alarmPages.unlockSound')}>
+                <Button
+                  type="primary"
+                  danger
+                  size="small"
+                  icon={<SoundOutlined />}
+                  aria-label={t('alarmPages.unlockSound')}
+                  data-testid="alarm-sound-unlock"
+                  onClick={() =>
+                    audio.current?.play().then(
+                      () => setBlocked(false),
+                      () => undefined,
+                    )
+                  }
+                >
+                  {t('alarmPages.sound')}
+                </Button>
+              </Tooltip>
+            )}
+            {popup && !expanded && notices.length > 0 && (
+              <Button size="small" danger data-testid="alarm-notices-open" onClick={() => setExpanded(true)}>
+                {t('alarmPages.notices', { n: notices.length })}
+              </Button>
+            )}
+          </Space>
+        );
+        // Beside the product name in the top bar; without the bar (fullShow) in its corner.
+        return slot ? (
+          createPortal(prompts, slot)
+        ) : (
+          <div style={{ position: 'fixed', top: 16, left: 300, zIndex: 999 }}>{prompts}</div>
+        );
+      })()}
       {popup && expanded && notices.length > 0 && (
         <Card
           size="small"

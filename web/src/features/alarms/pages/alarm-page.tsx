@@ -1,18 +1,19 @@
 import { type AlarmRow, alarmRoutes } from '@sitewatch/contract/alarms';
 import { workOrderRoutes } from '@sitewatch/contract/work-orders';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Flex, Form, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, DatePicker, Form, Select, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../../api/client.ts';
-import { LevelSelect, LevelTag } from '../../../components/levels.tsx';
+import { LevelSelect } from '../../../components/levels.tsx';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { useAlarmNotices } from '../alarm-store.ts';
 import { operateAlarm, orderFromAlarmPath } from '../api.ts';
+import { alarmColumns, alarmTableWidth, handlingKeys } from '../components/alarm-columns.tsx';
 import { labelKey } from '../components/alarm-notices.tsx';
 import { RemarksDialog } from '../components/remarks-dialog.tsx';
 
@@ -25,7 +26,6 @@ interface Filters {
   end?: number | undefined;
   status_id?: number | undefined;
 }
-const handlingKeys = ['unprocessed', 'confirmed', 'disabled', 'processed'] as const;
 
 const csvCell = (v: unknown) => `"${String(v ?? '').replace(/"/g, '""')}"`;
 
@@ -48,6 +48,7 @@ export const AlarmPage = () => {
   const canAddOrder = useCan('/work_order', 'add');
   const navigate = useNavigate();
   const shown = statusId ? { ...filters, scope: 'all' as const, status_id: statusId } : filters;
+  const withEnd = shown.scope === 'all';
   const query = Object.fromEntries(Object.entries({ ...shown, ...paging }).filter(([, v]) => v !== undefined));
   const list = useQuery({
     queryKey: ['alarms', 'list', 'page', query, version],
@@ -179,8 +180,8 @@ export const AlarmPage = () => {
         size="small"
         loading={list.isLoading}
         dataSource={list.data?.data ?? []}
-        // Wider than 1366 px with its actions (转工单 too): scroll rather than cut headers inside words.
-        scroll={{ x: 'max-content' }}
+        // Fits 1366 × 768 with its actions (转工单 too); wider lists scroll inside, actions fixed on the right.
+        scroll={{ x: alarmTableWidth(withEnd) }}
         pagination={{
           current: paging.page,
           pageSize: paging.limit,
@@ -188,99 +189,17 @@ export const AlarmPage = () => {
           showSizeChanger: true,
           onChange: (page, limit) => setPaging({ page, limit }),
         }}
-        columns={[
-          { title: t('alarmPages.site'), dataIndex: 'device_group_name' },
-          { title: t('alarmPages.device'), dataIndex: 'device_name' },
-          {
-            title: t('alarmPages.item'),
-            dataIndex: 'item_name',
-            render: (v: string, a) => v || t('alarmPages.communication') + (a.kind === 'communication' ? '' : ''),
-          },
-          {
-            title: t('alarmPages.level'),
-            dataIndex: 'level',
-            render: (l: number, a) => <LevelTag level={l} color={a.color} />,
-          },
-          {
-            title: t('alarmPages.state'),
-            dataIndex: 'status_label',
-            render: (l: string, a) => (
-              <Tag color={a.status === 1000 ? 'green' : a.color || 'red'}>{t(`alarmPages.label.${labelKey(l)}`)}</Tag>
-            ),
-          },
-          { title: t('alarmPages.value'), dataIndex: 'value' },
-          { title: t('alarmPages.info'), dataIndex: 'info', ellipsis: true },
-          {
-            title: t('alarmPages.start'),
-            dataIndex: 'start_time',
-            render: (s: number) => formatTime(s),
-          },
-          {
-            title: t('alarmPages.end'),
-            dataIndex: 'end_time',
-            render: (s: number | null) => formatTime(s, ''),
-          },
-          {
-            title: t('alarmPages.handling'),
-            dataIndex: 'handling',
-            render: (h: number) => t(`alarmPages.handlingState.${handlingKeys[h] ?? 'unprocessed'}`),
-          },
-          { title: t('alarmPages.remarks'), dataIndex: 'remarks' },
-          ...(canOrders
-            ? [
-                {
-                  title: t('alarmPages.workOrder'),
-                  key: 'work_order',
-                  render: (_: unknown, a: AlarmRow) => {
-                    const o = orderOf.get(a.status_id);
-                    return o ? (
-                      <Link to={`/work_order?index=3&id=${o.id}`} data-testid="alarm-work-order">
-                        {o.number}
-                      </Link>
-                    ) : null;
-                  },
-                },
-              ]
-            : []),
-          {
-            title: t('common.actions'),
-            render: (_: unknown, a) => (
-              <Flex gap={4}>
-                {canConfirm && a.handling !== 1 && (
-                  <Button size="small" type="link" onClick={() => setPending({ alarm: a, action: 0 })}>
-                    {t('alarmPages.confirm')}
-                  </Button>
-                )}
-                {canConfirm && a.handling === 1 && (
-                  <Button size="small" type="link" onClick={() => setPending({ alarm: a, action: 1 })}>
-                    {t('alarmPages.unconfirm')}
-                  </Button>
-                )}
-                {canDisable && a.handling !== 2 && (
-                  <Button size="small" type="link" danger onClick={() => setPending({ alarm: a, action: 2 })}>
-                    {t('alarmPages.disable')}
-                  </Button>
-                )}
-                {canDisable && a.handling === 2 && (
-                  <Button size="small" type="link" onClick={() => setPending({ alarm: a, action: 3 })}>
-                    {t('alarmPages.enable')}
-                  </Button>
-                )}
-                {/* One order per alarm: an alarm with one links to it in the column before. */}
-                {canAddOrder && orders.isSuccess && !orderOf.has(a.status_id) && (
-                  <Button
-                    size="small"
-                    type="link"
-                    data-testid="alarm-to-work-order"
-                    onClick={() => void navigate(orderFromAlarmPath(a.status_id))}
-                  >
-                    {t('alarmPages.toWorkOrder')}
-                  </Button>
-                )}
-              </Flex>
-            ),
-          },
-        ]}
+        columns={alarmColumns({
+          t,
+          withEnd,
+          canConfirm,
+          canDisable,
+          canOrders,
+          canAddOrder: canAddOrder && orders.isSuccess,
+          orderOf,
+          onAction: (alarm, action) => setPending({ alarm, action }),
+          onToOrder: (a) => void navigate(orderFromAlarmPath(a.status_id)),
+        })}
       />
       <RemarksDialog
         open={pending !== null}

@@ -16,13 +16,15 @@ type Issue = ElectricalSafetyOverview['issues'][number];
 export const OverviewPage = () => {
   const { t } = useTranslation();
   const o = useQuery(overviewQuery).data;
-  const stat = (key: string, value: number | string | null | undefined, color?: string) => (
+  // At 1366 px eight cards share a row: the cards as high as the highest (a title on two lines), the
+  // value on one line, its unit in the title as in the table below (issue 38: "433.8 / kW").
+  const stat = (key: string, value: number | string | null | undefined, color?: string, unit?: string) => (
     <Col xs={12} md={6} xl={3}>
-      <Card size="small">
+      <Card size="small" style={{ height: '100%' }} data-testid={`electrical-stat-${key}`}>
         <Statistic
-          title={t(`electricalUi.overview.${key}` as 'electricalUi.overview.meters')}
+          title={`${t(`electricalUi.overview.${key}` as 'electricalUi.overview.meters')}${unit ? ` (${unit})` : ''}`}
           value={value ?? '—'}
-          valueStyle={color ? { color } : undefined}
+          valueStyle={{ whiteSpace: 'nowrap', ...(color ? { color } : {}) }}
         />
       </Card>
     </Col>
@@ -37,7 +39,12 @@ export const OverviewPage = () => {
         {stat('switchesOff', o?.switches_off)}
         {stat('switchesUnknown', o?.switches_unknown, o?.switches_unknown ? '#faad14' : undefined)}
         {stat('activeAlarms', o?.active_alarms, o?.active_alarms ? '#f5222d' : undefined)}
-        {stat('power', o?.power_kw === null || o?.power_kw === undefined ? null : `${o.power_kw.toFixed(1)} kW`)}
+        {stat(
+          'power',
+          o?.power_kw === null || o?.power_kw === undefined ? null : o.power_kw.toFixed(1),
+          undefined,
+          'kW',
+        )}
       </Row>
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={14}>
@@ -48,7 +55,12 @@ export const OverviewPage = () => {
               pagination={false}
               dataSource={o?.sites ?? []}
               columns={[
-                { title: t('electricalUi.site'), dataIndex: 'device_group_name' },
+                // A site's name whole on one line; the headers beside it wrap between words instead.
+                {
+                  title: t('electricalUi.site'),
+                  dataIndex: 'device_group_name',
+                  onCell: () => ({ style: { whiteSpace: 'nowrap' } }),
+                },
                 { title: t('electricalUi.overview.meters'), dataIndex: 'meters' },
                 {
                   title: t('electricalUi.overview.metersWithIssues'),

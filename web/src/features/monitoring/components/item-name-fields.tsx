@@ -32,7 +32,16 @@ export const ItemNameFields = ({ unitSpan = 8 }: { unitSpan?: number }) => {
  * What an item (or the items made from a template point) measures: the heat map draws room
  * temperatures only (docs/site-map.md "Heat map"), never a battery's or a device's internal one.
  */
-export const ItemPurposeField = ({ span = 8 }: { span?: number }) => {
+export const ItemPurposeField = ({
+  span = 8,
+  name = 'purpose',
+  keep = false,
+}: {
+  span?: number;
+  name?: string | string[];
+  /** A bulk edit: empty by default (the items keep theirs), clearable back to that. */
+  keep?: boolean;
+}) => {
   const { t } = useTranslation();
   const labels: Record<ItemPurpose, string> = {
     '': t('monitoringUi.items.purposeNone'),
@@ -42,12 +51,12 @@ export const ItemPurposeField = ({ span = 8 }: { span?: number }) => {
   return (
     <Col span={span}>
       <Form.Item
-        name="purpose"
+        name={name}
         label={t('monitoringUi.items.purpose')}
         tooltip={t('monitoringUi.items.purposeHelp')}
-        initialValue=""
+        {...(keep ? {} : { initialValue: '' })}
       >
-        <Select options={Object.entries(labels).map(([value, label]) => ({ value, label }))} />
+        <Select allowClear={keep} options={Object.entries(labels).map(([value, label]) => ({ value, label }))} />
       </Form.Item>
     </Col>
   );

@@ -240,6 +240,7 @@ const BulkDialog = ({ ids, onClose }: { ids: number[] | null; onClose: () => voi
                 <NumberField name={['set', f]} label={label} />
               </Col>
             ))}
+            <ItemPurposeField span={12} name={['set', 'purpose']} keep />
           </Row>
         </FieldRules>
       </Form>
