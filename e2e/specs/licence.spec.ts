@@ -29,6 +29,13 @@ test('trial reminder and pop-up once a day, the product dialog, activation with 
   request,
 }) => {
   const sn = (await (await request.get('/api/v1/pub/license')).json()).data.sn as string;
+  // Every journey's browser sets the pop-up to never (fixtures/test.ts); this one wants it.
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('e2e.trialPopup')) {
+      sessionStorage.setItem('e2e.trialPopup', '1');
+      localStorage.removeItem('licence.popupFrequency');
+    }
+  });
   await loginToConsole(page, 'admin', adminPassword);
   const reminder = page.getByTestId('licence-reminder');
   await expect(reminder).toHaveText('试用期剩余30天');
