@@ -70,6 +70,8 @@ export interface AppDeps {
   authenticator?: Authenticator;
   /** Defaults of the global configuration, before an administrator changes it. */
   globalConfigDefaults?: GlobalConfigDefaults;
+  /** The licence's public key and trial length (tests hand in a key pair of their own). */
+  licence?: ServerConfig['licence'];
   /** Logins a minute per address on each login route. */
   loginRateLimit?: { max: number; timeWindow: number };
   /** `production` (main.ts by default), or `test`/`development`: what the first-start preparation does. */
@@ -270,6 +272,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
       mode: deps.mode ?? 'production',
       loginRateLimit: deps.loginRateLimit ?? { max: 60, timeWindow: 60_000 },
       globalConfigDefaults: deps.globalConfigDefaults,
+      licence: deps.licence,
     },
   };
   const push = deps.push ?? createPushHub();

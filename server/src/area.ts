@@ -24,6 +24,8 @@ export interface ServerConfig {
   loginRateLimit: { max: number; timeWindow: number };
   /** Global settings before an administrator changes them (main.ts turns the captcha off in test mode). */
   globalConfigDefaults?: GlobalConfigDefaults | undefined;
+  /** The vendor's licence public key (PEM) and trial length; the licence area's own by default (docs/licence.md). */
+  licence?: { publicKey?: string; trialDays?: number } | undefined;
 }
 
 /** What first-start work reports (main.ts logs it and shows the banner). */
@@ -95,6 +97,19 @@ export interface TableDeclaration {
    * sessions and other transient rows; 'history' for the history (series) package (docs/maintenance.md).
    */
   backup?: boolean | 'history';
+  /** Rows the licence counts against a quota (docs/licence.md): read by the licence area, never imported. */
+  quota?: QuotaDeclaration;
+}
+
+/**
+ * A licence quota over a table's rows: `counts` names the quota; `category` the column holding a
+ * row's category code (per-category quotas); `addedBy` the routes (`METHOD /api/v1/…`) that add
+ * rows, each adding one, or the body's `count` where the route copies.
+ */
+export interface QuotaDeclaration {
+  counts: 'devices' | 'items';
+  category?: string;
+  addedBy: readonly string[];
 }
 
 /** A secret inside stored JSON: the fields sealed at rest, in a column or under one settings key. */

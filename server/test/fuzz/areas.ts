@@ -8,7 +8,7 @@
 export const fuzzAreas = {
   monitoring: { tags: ['monitoring', 'site-map'], also: [] },
   series: { tags: ['series', 'reports', 'device-view', 'network'], also: ['items'] },
-  auth: { tags: ['auth', 'health', 'settings', 'ldap', 'tokens'], also: ['user_roles'] },
+  auth: { tags: ['auth', 'health', 'settings', 'ldap', 'tokens', 'licence'], also: ['user_roles', 'module_settings'] },
   users: { tags: ['users', 'security', 'logs'], also: ['users', 'sessions', 'alarm_logs', 'notification_logs'] },
   alarms: { tags: ['alarms', 'dashboard'], also: ['items'] },
   notify: { tags: ['notify'], also: ['role_contacts', 'alarm_settings'] },

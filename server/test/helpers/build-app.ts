@@ -10,6 +10,7 @@ import type { Authenticator, Principal } from '../../src/http/auth.ts';
 import { createLoginKey, generateLoginKeyPem } from '../../src/modules/auth/index.ts';
 import { createPushHub, type PushHub } from '../../src/push/hub.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
+import { testLicenceKeys } from './licence-keys.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -57,6 +58,7 @@ export const useTestApp = (
       authenticator: fakeAuthenticator,
       loginKey: testLoginKey,
       logLevel: 'silent',
+      licence: { publicKey: testLicenceKeys.publicKey },
       ...(typeof overrides === 'function' ? overrides(state.database) : overrides),
     });
     state.app = state.sitewatch.app;

@@ -2,6 +2,7 @@ import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { type FakeFirewallHost, startFakeFirewallHost } from './firewall-host.ts';
 import { makePair } from './https-certs.ts';
+import { testLicenceCode } from './licence-keys.ts';
 import { startPebble } from './pebble.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
@@ -159,6 +160,11 @@ const routes: Record<string, Example> = {
   // ---------- auth, tokens, settings ----------
   'POST /api/v1/setting/gc': {
     body: () => ({ k: 'OUTBOUND', v: { allow: ['127.0.0.0/8', '::1'], deny: [] } }),
+  },
+  'POST /api/v1/pub/license': {
+    // A permanent code with quotas far above any estate, for this installation's serial number.
+    prepare: async ({ api }) => ({ sn: (await api('GET', 'pub/license')).sn }),
+    body: (_s, _e, p) => ({ code: testLicenceCode(String(p.sn)) }),
   },
   'POST /api/v1/pub/login/safe': {
     body: (_s, e) => ({

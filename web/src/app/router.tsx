@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Spin } from 'antd';
-import { lazy, Suspense, use } from 'react';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { lazy, Suspense, use, useEffect, useState } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
@@ -13,6 +13,7 @@ import { firewallRoutes } from '../features/firewall/routes.tsx';
 import { httpsRoutes } from '../features/https/routes.tsx';
 import { inspectionRoutes } from '../features/inspection/routes.tsx';
 import { ldapRoutes } from '../features/ldap/routes.tsx';
+import { licenceRoutes } from '../features/licence/routes.tsx';
 import { logsRoutes } from '../features/logs/routes.tsx';
 import { maintenanceRoutes } from '../features/maintenance/routes.tsx';
 import { monitoringRoutes } from '../features/monitoring/routes.tsx';
@@ -67,6 +68,7 @@ export const shellRoutes: RouteObject[] = [
   ...workOrderRoutes,
   ...energyRoutes,
   ...electricalSafetyRoutes,
+  ...licenceRoutes,
   ...systemRoutes,
   ...maintenanceRoutes,
 ];
@@ -92,6 +94,27 @@ const RootRedirect = () => {
   return <Navigate to={first ?? '/setting_auto_login'} replace />;
 };
 
+const HashProductDialog = lazy(() =>
+  import('../features/licence/components/hash-dialog.tsx').then((m) => ({ default: m.HashProductDialog })),
+);
+
+/** `#type=active` on the login page opens the product dialog (000 §2.1); the shell's top bar handles it elsewhere. */
+const LoginProductDialog = () => {
+  const { pathname } = useLocation();
+  const [asked, setAsked] = useState(() => window.location.hash === '#type=active');
+  useEffect(() => {
+    const onHash = () => setAsked((was) => was || window.location.hash === '#type=active');
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  if (!asked || normalizePage(pathname) !== 'login') return null;
+  return (
+    <Suspense fallback={null}>
+      <HashProductDialog />
+    </Suspense>
+  );
+};
+
 /**
  * What a signed-in browser opening `pathname` can ask for before the router renders: the home
  * dashboard's reads (`/`, in single-page mode, goes there too).
@@ -103,6 +126,7 @@ export const prefetchLanding = (pathname: string, client: QueryClient) => {
 const Lazy = () => (
   <Suspense fallback={<Spin fullscreen />}>
     <Outlet />
+    <LoginProductDialog />
   </Suspense>
 );
 

@@ -4,6 +4,11 @@ import { type EstateCounts, estateCountsOf } from './counts.ts';
 import { seedDemo } from './demo.ts';
 import { registerMonitoring } from './index.ts';
 
+// The routes that add devices or items (the licence counts them against its quotas, docs/licence.md).
+const addDevice = 'POST /api/v1/setting/devices';
+const copyDevice = 'POST /api/v1/setting/devices/:id/copy';
+const copySite = 'POST /api/v1/setting/device_groups/:id/copy';
+const addPoints = 'POST /api/v1/setting/devices/:id/points';
 declare module '../../area.ts' {
   interface Services {
     /** How many sites, devices and items there are (the system information page). */
@@ -18,8 +23,16 @@ export const area = defineArea({
   provides: ['estateCounts'],
   tables: {
     device_groups: { sites: { site: 'id' }, announces: 'sites' },
-    devices: { sites: { site: 'device_group_id' }, announces: 'devices' },
-    items: { sites: { device: 'device_id' }, announces: 'items' },
+    devices: {
+      sites: { site: 'device_group_id' },
+      announces: 'devices',
+      quota: { counts: 'devices', category: 'code', addedBy: [addDevice, copyDevice, copySite] },
+    },
+    items: {
+      sites: { device: 'device_id' },
+      announces: 'items',
+      quota: { counts: 'items', addedBy: ['POST /api/v1/setting/items', addPoints, addDevice, copyDevice, copySite] },
+    },
     time_periods: { sites: 'global', announces: 'time_periods' },
     categorys: { sites: 'global' },
     device_templates: { sites: 'global' },

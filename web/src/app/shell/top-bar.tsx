@@ -9,6 +9,7 @@ import { readUserName } from '../../api/tokens.ts';
 import { LanguagePicker, ThemePicker } from '../../components/preference-pickers.tsx';
 import { topBarSlotId } from '../../components/top-bar-slot.ts';
 import { AlarmBell } from '../../features/alarms/components/alarm-bell.tsx';
+import { LicenceReminder } from '../../features/licence/components/licence-reminder.tsx';
 import { WorkOrderBell } from '../../features/work-orders/components/work-order-bell.tsx';
 import { defaultEdition } from '../../session/edition.ts';
 import { useLogoutConfirm } from '../../session/logout.ts';
@@ -16,7 +17,7 @@ import { useSession } from '../../session/session.ts';
 import { PasswordDialog } from './password-dialog.tsx';
 import { ServerClock } from './server-clock.tsx';
 
-/** Top bar (000 §2.4): logo, system name, server clock, home, full screen, new page, theme, language, user menu. */
+/** Top bar (000 §2.4): logo, system name, licence status (when not activated), server clock, home, full screen, new page, theme, language, user menu. */
 export const TopBar = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -44,6 +45,7 @@ export const TopBar = () => {
         <div id={topBarSlotId} style={{ display: 'flex', whiteSpace: 'nowrap' }} />
       </Flex>
       <Space size={12} wrap={false}>
+        <LicenceReminder />
         <ServerClock />
         <AlarmBell />
         <WorkOrderBell />

@@ -272,6 +272,10 @@ export const LoginPage = () => {
           <Button type="primary" block size="large" loading={busy} onClick={() => void submit()}>
             {t('login.submit')}
           </Button>
+          {/* The product information and activation dialog (000 §2.1): the app opens it on this hash. */}
+          <Flex justify="flex-end" style={{ marginTop: 12 }}>
+            <a href="#type=active">{t('login.productInfo')}</a>
+          </Flex>
         </form>
       </div>
       {edition.filing_display && edition.filing_info && (

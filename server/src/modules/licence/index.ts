@@ -1,0 +1,100 @@
+import { sharedText } from '@sitewatch/contract';
+import { licenceRoutes } from '@sitewatch/contract/licence';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../../db/kysely.ts';
+import { requestLanguage } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { addRoute } from '../../http/route.ts';
+import type { CountedTable, LicenceService } from './service.ts';
+import { componentVersions, productVersion } from './version.ts';
+
+export { type CountedTable, createLicenceService, type LicenceService } from './service.ts';
+
+/** Configuration writes an expired licence refuses: every write under setting/ (docs/licence.md). */
+const configurationPrefix = '/api/v1/setting/';
+
+const categoryNames = async (db: Db) =>
+  db.kysely.selectFrom('categorys').select(['code', 'name', 'name_key']).orderBy('weight', 'desc').execute();
+
+/**
+ * The guard of every write: an expired licence refuses configuration changes (collecting, alarms
+ * and their handling go on); a route that adds counted rows is refused when it would pass a quota.
+ * Both before the handler: nothing is written.
+ */
+const guardWrites = (app: FastifyInstance, licence: LicenceService, db: Db, counted: readonly CountedTable[]) => {
+  const addedBy = (key: string) => counted.filter((c) => c.addedBy.includes(key));
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.routeOptions.config?.reads) return;
+    const url = request.routeOptions.url ?? '';
+    const adds = addedBy(`${request.method} ${url}`);
+    const configures = url.startsWith(configurationPrefix);
+    if (!configures && adds.length === 0) return;
+    if (configures && (await licence.blocksConfiguration())) throw new AppError('forbidden', 'licence.expiredBlocks');
+    for (const c of adds) {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const n = typeof body.count === 'number' && body.count > 0 ? body.count : 1;
+      let category: string | undefined;
+      if (c.category && typeof body[c.category] === 'string') category = body[c.category] as string;
+      else if (c.category && url.endsWith('/:id/copy') && c.table === 'devices') {
+        const id = Number((request.params as { id?: string }).id);
+        const row = await sql<{
+          c: string;
+        }>`select ${sql.ref(c.category)} as c from ${sql.table(c.table)} where id = ${id}`.execute(db.kysely);
+        category = row.rows[0]?.c;
+      }
+      try {
+        await licence.checkAdd(c.counts, n, category);
+      } catch (error) {
+        // The category named in the reader's language, never by its code.
+        if (error instanceof AppError && category && error.values.category === category) {
+          const found = (await categoryNames(db)).find((r) => r.code === category);
+          const name = found?.name || (found ? sharedText(requestLanguage(request), found.name_key) : category);
+          throw new AppError(error.name, error.key, { ...error.values, category: name });
+        }
+        throw error;
+      }
+    }
+  });
+};
+
+export const registerLicence = (
+  app: FastifyInstance,
+  deps: { licence: LicenceService; db: Db; counted: readonly CountedTable[] },
+) => {
+  const { licence, db } = deps;
+  guardWrites(app, licence, db, deps.counted);
+  // Public: the login page shows the product dialog and activates (000 §2.1, #type=active).
+  addRoute(app, licenceRoutes.get, () => licence.info(), { auth: false });
+  addRoute(app, licenceRoutes.activate, ({ body }) => licence.activate(body.code), {
+    auth: false,
+    messageKey: 'licence.activated',
+    rateLimit: { max: 20, timeWindow: 60_000 },
+  });
+  addRoute(
+    app,
+    licenceRoutes.categories,
+    async ({ request }) => {
+      const language = requestLanguage(request);
+      const data = await licence.categories(
+        (await categoryNames(db)).map((c) => ({
+          code: c.code,
+          name: c.name || sharedText(language, c.name_key),
+          name_key: c.name_key,
+        })),
+      );
+      return { total: data.length, data };
+    },
+    { auth: false },
+  );
+  addRoute(
+    app,
+    licenceRoutes.softwareVersion,
+    async () => ({
+      ...productVersion(),
+      components: componentVersions(),
+      licence: await licence.info(),
+    }),
+    { permission: { menu: 415 } },
+  );
+};
