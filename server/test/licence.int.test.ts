@@ -3,13 +3,13 @@ import { makeVendorKeys } from '../src/modules/licence/code.ts';
 import { useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { itemBody } from './helpers/estate-rows.ts';
-import { testLicenceCode } from './helpers/licence-keys.ts';
+import { testLicenceCode, testLicenceKeys } from './helpers/licence-keys.ts';
 
 const DAY = 86_400_000;
 const start = Date.UTC(2026, 0, 5, 1, 0, 0);
 
 describeEachDatabase('licence', (dialect) => {
-  const t = useManualTestApp(dialect, {}, start);
+  const t = useManualTestApp(dialect, { licence: { publicKey: testLicenceKeys.publicKey, trialDays: 30 } }, start);
   let sn = '';
   let site = 0;
 

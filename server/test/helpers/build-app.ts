@@ -58,7 +58,9 @@ export const useTestApp = (
       authenticator: fakeAuthenticator,
       loginKey: testLoginKey,
       logLevel: 'silent',
-      licence: { publicKey: testLicenceKeys.publicKey },
+      // A trial that outlasts any clock a suite moves (auth.int moves it a month): only the licence
+      // suite, which sets its own, is about the trial's end.
+      licence: { publicKey: testLicenceKeys.publicKey, trialDays: 36_500 },
       ...(typeof overrides === 'function' ? overrides(state.database) : overrides),
     });
     state.app = state.sitewatch.app;

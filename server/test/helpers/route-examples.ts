@@ -1,9 +1,7 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
-import { type FakeFirewallHost, startFakeFirewallHost } from './firewall-host.ts';
-import { makePair } from './https-certs.ts';
 import { testLicenceCode } from './licence-keys.ts';
-import { startPebble } from './pebble.ts';
+import { systemRoutes } from './route-examples-system.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
 /** What a route's call was given by its `prepare` (rows it needs, made first). */
@@ -39,9 +37,6 @@ export interface Example {
   token?: string | 'prepared';
 }
 
-/** A certificate and its key for the HTTPS upload (openssl, valid ten years). */
-const httpsPair = makePair('console.sitewatch.test');
-
 const tariff = (mode: 'stair' | 'time' | 'both', name: string) => ({
   name,
   ...(mode !== 'time' ? { gradients: [{ start: 0, end: null, price: 1 }] } : {}),
@@ -72,6 +67,7 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 
 /** The route's own calls, by `METHOD /api/v1/path` as the app records it. */
 const routes: Record<string, Example> = {
+  ...systemRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },
   'GET /api/v1/setting/device_templates/:id': { table: 'device_templates' },
@@ -240,14 +236,6 @@ const routes: Record<string, Example> = {
   'DELETE /api/v1/setting/account_blocks/:id': { table: 'account_blocks', fresh: true },
   'DELETE /api/v1/operation_record': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
   'PUT /api/v1/setting/ldap': { body: (s, e) => ldapSettings(s, e) },
-  // The system tools reach an address of the private ranges where devices live (docs/system.md);
-  // nothing answers there, so each run ends at its shortest bound.
-  'POST /api/v1/setting/maintain/tools/ping': { body: () => ({ host: '10.255.255.1', count: 1 }) },
-  'POST /api/v1/setting/maintain/tools/traceroute': { body: () => ({ host: '10.255.255.1', max_hops: 1 }) },
-  'POST /api/v1/setting/maintain/tools/port': { body: () => ({ host: '10.255.255.1', port: 9, timeout_ms: 100 }) },
-  'POST /api/v1/setting/maintain/sm4': {
-    body: (_s, e) => ({ enabled: false, key: '', verify_password: e.encrypt(e.password) }),
-  },
   // A connection test saves nothing: the roles it names are the administrator's side's.
   'POST /api/v1/setting/ldap/test': { body: (_s, e) => ldapSettings(e.a, e) },
   'POST /api/v1/setting/ldap/import': {
@@ -284,68 +272,7 @@ const routes: Record<string, Example> = {
   'POST /api/v1/warning_operation': {
     body: (s) => ({ alarm_action: 0, remarks: 'seen', item_id: s.item, status_id: s.rows.alarms }),
   },
-  'POST /api/v1/setting/https': {
-    body: () => ({
-      enabled: false,
-      redirect: false,
-      port: 8443,
-      acme_enabled: false,
-      acme_email: '',
-      acme_directory_url: '',
-    }),
-  },
-  'POST /api/v1/setting/https/cert_file': {
-    body: (_s, e) => ({ cert_file: httpsPair.cert, key_file: httpsPair.key, verify_password: e.encrypt(e.password) }),
-  },
-  'PUT /api/v1/setting/https/domain': { body: () => ({ domain: 'console.sitewatch.test' }) },
-  // Issuance from a pebble of its own (every challenge taken as valid: the suites call by inject).
-  'POST /api/v1/setting/https/acme': {
-    prepare: async ({ api }) => {
-      const pebble = await startPebble({ nonceReject: 10 });
-      process.once('exit', () => pebble.stop());
-      await api('PUT', 'setting/https/domain', { domain: 'console.sitewatch.test' });
-      await api('POST', 'setting/https', {
-        enabled: false,
-        redirect: false,
-        port: 8443,
-        acme_enabled: false,
-        acme_email: '',
-        acme_directory_url: pebble.directoryUrl,
-        acme_directory_ca: pebble.ca,
-      });
-      return {};
-    },
-  },
-  'GET /.well-known/acme-challenge/:token': { params: () => ({ token: 'no-such-token' }) },
   'DELETE /api/v1/alarm_log': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
-  // A package made first: the restore puts back the estate of that moment (issue 30).
-  'POST /api/v1/setting/maintain/mysql/restore': {
-    prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
-    body: (_s, e, p) => ({ filename: p.file, verify_password: e.encrypt(e.password) }),
-  },
-  // A package of this install, downloaded, is what an upload takes.
-  'POST /api/v1/setting/maintain/mysql/upload': {
-    prepare: async ({ t, api }) => {
-      const { filename } = await api('POST', 'setting/maintain/mysql/backup', {});
-      const url = `/api/v1/setting/maintain/mysql/download?filename=${filename}`;
-      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: 'Bearer admin-token' } });
-      return { pkg: res.rawPayload.toString('base64') };
-    },
-    upload: (_s, _e, p) =>
-      multipartFile('file', 'package.tar', Buffer.from(String(p.pkg), 'base64'), 'application/x-tar'),
-  },
-  // No FTP server here: the copy is made, fails and is recorded (200 with ok false).
-  'POST /api/v1/setting/maintain/mysql/ftp/sync': {
-    prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
-    body: (_s, _e, p) => ({ filename: p.file }),
-  },
-  'PUT /api/v1/setting/maintain/mysql/ftp': {
-    body: () => ({ host: 'ftp.example.test', port: 21, path: '/backups' }),
-  },
-  'DELETE /api/v1/setting/maintain/mysql/auto_list': {
-    prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
-    body: (_s, _e, p) => ({ filename: p.file }),
-  },
   'DELETE /api/v1/notification_log': { body: (_s, e) => ({ verify_password: e.encrypt(e.password) }) },
   'POST /api/v1/setting/contacts': { table: 'contacts' },
   'POST /api/v1/setting/contact_groups': { table: 'contact_groups' },
@@ -544,44 +471,7 @@ const routes: Record<string, Example> = {
     },
     body: (s, e) => ({ item_id: s.item, value: 1, password: e.encrypt('Switch-Pass-1') }),
   },
-  // The firewall talks to its helper: a real one over a stand-in nft (helpers/firewall-host.ts).
-  'POST /api/v1/setting/maintain/firewall/ports': {
-    prepare: withFirewallHost,
-    body: (_s, e) => ({
-      rules: [{ direction: 'in', source: '10.9.0.0/16', port: '8080:8080', authorised: false }],
-      verify_password: e.encrypt(e.password),
-    }),
-  },
-  'POST /api/v1/setting/maintain/firewall/status/:Disabled': {
-    prepare: withFirewallHost,
-    params: () => ({ Disabled: '0' }),
-    body: (_s, e) => ({ verify_password: e.encrypt(e.password) }),
-  },
-  // Keeping needs a change on trial: one that refuses the caller (inject's 127.0.0.1), kept in time.
-  'POST /api/v1/setting/maintain/firewall/keep': {
-    prepare: async ({ api, estate }) => {
-      await withFirewallHost();
-      const password = estate.encrypt(estate.password);
-      await api('POST', 'setting/maintain/firewall/status/0', { verify_password: password });
-      await api('POST', 'setting/maintain/firewall/ports', {
-        rules: [{ direction: 'in', source: '127.0.0.1', port: '1:65535', authorised: false }],
-        confirm: true,
-        confirm_lockout: true,
-        verify_password: password,
-      });
-      return {};
-    },
-    body: () => ({}),
-  },
 };
-
-/** Starts the stand-in firewall host once for the test file and points the server at it. */
-let firewallHost: Promise<FakeFirewallHost> | null = null;
-async function withFirewallHost(): Promise<Prepared> {
-  firewallHost ??= startFakeFirewallHost({ unref: true });
-  process.env.SITEWATCH_FIREWALL_SOCKET = (await firewallHost).socketPath;
-  return {};
-}
 
 /** The stored name of the side's work-order file (site-estate.ts inserts it). */
 const workOrderFile = (s: Side) => `${'f'.repeat(31)}${s.name === 'A' ? 'a' : 'b'}.png`;

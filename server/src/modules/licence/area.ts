@@ -64,9 +64,11 @@ export const area = defineArea({
         return { info: [{ msg: 'licence', obj: { sn: info.sn, status: info.status, remain_days: info.remain_days } }] };
       },
       routes: (app) => registerLicence(app, { licence, db: kernel.db, counted }),
-      start: () => {
+      start: async () => {
+        await licence.touch();
         timer = kernel.timers.setInterval(() => licence.touch(), touchEvery);
       },
+      reload: async () => licence.reload(),
       stop: () => {
         kernel.timers.clearInterval(timer);
       },

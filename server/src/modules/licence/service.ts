@@ -57,40 +57,59 @@ export const createLicenceService = (deps: LicenceDeps) => {
       .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at }))
       .execute();
     stored = value;
+    saved = true;
+    savedLatest = value.latest_seen;
   };
 
-  /** The stored state, made at the first start (a second server starting at once reads the first's). */
+  /** Whether `stored` has a row (a state made in memory is written by `keep`), and its latest time seen. */
+  let saved = false;
+  let savedLatest = 0;
+  const read = async () => {
+    const row = await db.kysely.selectFrom('module_settings').select('v').where('k', '=', stateKey).executeTakeFirst();
+    return row ? (JSON.parse(row.v) as Stored) : null;
+  };
+  /**
+   * The stored state, or one made in memory until `keep` writes it (at start, then by its timer):
+   * a read never writes, so a request that is refused changes no row.
+   */
   const load = async (): Promise<Stored> => {
     if (stored) return stored;
-    const read = async () => {
-      const row = await db.kysely
-        .selectFrom('module_settings')
-        .select('v')
-        .where('k', '=', stateKey)
-        .executeTakeFirst();
-      return row ? (JSON.parse(row.v) as Stored) : null;
-    };
-    let found = await read();
-    if (!found) {
-      const now = Math.floor(clock() / 1000);
-      const made: Stored = { sn: makeSerial(), first_start: now, latest_seen: now, code: '' };
-      await db.kysely
-        .insertInto('module_settings')
-        .values({ k: stateKey, v: JSON.stringify(made), updated_at: now })
-        .onConflict((oc) => oc.column('k').doNothing())
-        .execute();
-      found = (await read()) ?? made;
-    }
-    stored = found;
-    return found;
+    const found = await read();
+    const at = Math.floor(clock() / 1000);
+    stored = found ?? { sn: makeSerial(), first_start: at, latest_seen: at, code: '' };
+    saved = found !== null;
+    savedLatest = found?.latest_seen ?? 0;
+    return stored;
   };
 
-  /** Now, never earlier than the latest time seen: moving the clock back gains no trial day. */
+  /**
+   * Now, never earlier than the latest time seen: moving the clock back gains no trial day. Kept in
+   * memory at every read, written by `keep` (a restart loses at most its interval).
+   */
   const now = async (): Promise<{ state: Stored; now: number }> => {
     const state = await load();
-    const wall = Math.floor(clock() / 1000);
-    if (wall > state.latest_seen + keepEvery) await write({ ...state, latest_seen: wall });
-    return { state: stored ?? state, now: Math.max(wall, state.latest_seen) };
+    state.latest_seen = Math.max(Math.floor(clock() / 1000), state.latest_seen);
+    return { state, now: state.latest_seen };
+  };
+
+  /**
+   * Writes the state made at the first start (a second server starting at once keeps the first's),
+   * and the latest time seen once the clock has moved on.
+   */
+  const keep = async () => {
+    const { state, now: at } = await now();
+    if (!saved) {
+      await db.kysely
+        .insertInto('module_settings')
+        .values({ k: stateKey, v: JSON.stringify(state), updated_at: at })
+        .onConflict((oc) => oc.column('k').doNothing())
+        .execute();
+      const kept = (await read()) ?? state;
+      stored = { ...kept, latest_seen: Math.max(kept.latest_seen, at) };
+      saved = true;
+      savedLatest = kept.latest_seen;
+    }
+    if (stored!.latest_seen > savedLatest + keepEvery) await write(stored!);
   };
 
   const activation = (state: Stored): CodePayload | null => {
@@ -170,9 +189,11 @@ export const createLicenceService = (deps: LicenceDeps) => {
       if (code) return code.expires !== 0 && at >= code.expires;
       return at >= state.first_start + trialDays * DAY;
     },
-    /** Keeps the latest time seen up to date (a timer calls it; so does every read). */
-    touch: async () => {
-      await now();
+    /** Writes the state made at the first start and keeps the latest time seen (start, then a timer). */
+    touch: keep,
+    /** After a restore (the area's `reload`): the restored row is read again. */
+    reload: () => {
+      stored = null;
     },
 
     /** Accepts a code signed by the vendor for this serial number that has not expired. */
