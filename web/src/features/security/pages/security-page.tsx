@@ -32,12 +32,10 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { validValues } from '../../../components/form-rules.ts';
 import { formatTime } from '../../../components/time.ts';
+import { WeeklyRangesField } from '../../../components/weekly-ranges-field.tsx';
 import { useCan, useIsAdministrator } from '../../../session/permissions.ts';
 import { useSession } from '../../../session/session.ts';
 import { allUsersQuery, blocksQuery, configQuery } from '../api.ts';
-
-const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
-const hhmm = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 const useSaveConfig = () => {
   const { t } = useTranslation();
@@ -206,8 +204,9 @@ const RestrictionsSection = ({ loginSafe }: { loginSafe: LoginSafeConfig }) => {
           <Checkbox.Group options={browserNames.map((b) => ({ value: b, label: t(`securityPage.browser.${b}`) }))} />
         </Form.Item>
         <Form.Item label={t('securityPage.periods')} required>
-          <Form.List
+          <WeeklyRangesField
             name="allowed_periods"
+            addLabel={t('common.add')}
             rules={[
               {
                 validator: async (_, value: unknown[]) => {
@@ -215,43 +214,7 @@ const RestrictionsSection = ({ loginSafe }: { loginSafe: LoginSafeConfig }) => {
                 },
               },
             ]}
-          >
-            {(fields, { add, remove }, { errors }) => (
-              <Flex vertical gap={8}>
-                {fields.map((field) => (
-                  <Space key={field.key} wrap>
-                    <Form.Item
-                      name={[field.name, 'weekdays']}
-                      noStyle
-                      rules={[{ required: true, type: 'array', min: 1 }]}
-                    >
-                      <Checkbox.Group
-                        options={weekdays.map((d) => ({ value: d, label: t(`securityPage.weekday.${d}`) }))}
-                      />
-                    </Form.Item>
-                    <Form.Item name={[field.name, 'start']} noStyle rules={[{ required: true, pattern: hhmm }]}>
-                      <Input style={{ width: 80 }} placeholder="08:00" />
-                    </Form.Item>
-                    –
-                    <Form.Item name={[field.name, 'end']} noStyle rules={[{ required: true, pattern: hhmm }]}>
-                      <Input style={{ width: 80 }} placeholder="18:00" />
-                    </Form.Item>
-                    <Button size="small" onClick={() => remove(field.name)} disabled={fields.length <= 1}>
-                      {t('common.delete')}
-                    </Button>
-                  </Space>
-                ))}
-                <Button
-                  size="small"
-                  style={{ width: 120 }}
-                  onClick={() => add({ weekdays: [1, 2, 3, 4, 5], start: '08:00', end: '18:00' })}
-                >
-                  {t('common.add')}
-                </Button>
-                <Form.ErrorList errors={errors} />
-              </Flex>
-            )}
-          </Form.List>
+          />
         </Form.Item>
         <Form.Item
           name="allow_enabled"

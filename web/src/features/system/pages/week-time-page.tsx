@@ -1,11 +1,12 @@
 import { monitoringRoutes as m, type timePeriodRow } from '@sitewatch/contract/monitoring';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Flex, Form, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Form, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { api } from '../../../api/client.ts';
 import { periodsQuery } from '../../../components/period-select.tsx';
+import { WeeklyRangesField } from '../../../components/weekly-ranges-field.tsx';
 import { useCan } from '../../../session/permissions.ts';
 
 type Period = z.infer<typeof timePeriodRow>;
@@ -16,7 +17,6 @@ interface Values {
 }
 
 const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
-const hhmm = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
 /**
  * /week_time: the time periods (check, notification, alarm and working periods) of
@@ -129,42 +129,7 @@ export const WeekTimePage = () => {
             <Input maxLength={64} />
           </Form.Item>
           <Form.Item label={t('systemUi.weekTime.ranges')} required>
-            <Form.List name="ranges">
-              {(fields, { add, remove: drop }) => (
-                <Flex vertical gap={8}>
-                  {fields.map((field) => (
-                    <Space key={field.key} wrap>
-                      <Form.Item
-                        name={[field.name, 'weekdays']}
-                        noStyle
-                        rules={[{ required: true, type: 'array', min: 1 }]}
-                      >
-                        <Checkbox.Group
-                          options={weekdays.map((d) => ({ value: d, label: t(`securityPage.weekday.${d}`) }))}
-                        />
-                      </Form.Item>
-                      <Form.Item name={[field.name, 'start']} noStyle rules={[{ required: true, pattern: hhmm }]}>
-                        <Input style={{ width: 80 }} placeholder="08:00" aria-label={t('systemUi.weekTime.start')} />
-                      </Form.Item>
-                      –
-                      <Form.Item name={[field.name, 'end']} noStyle rules={[{ required: true, pattern: hhmm }]}>
-                        <Input style={{ width: 80 }} placeholder="18:00" aria-label={t('systemUi.weekTime.end')} />
-                      </Form.Item>
-                      <Button size="small" onClick={() => drop(field.name)} disabled={fields.length <= 1}>
-                        {t('common.delete')}
-                      </Button>
-                    </Space>
-                  ))}
-                  <Button
-                    size="small"
-                    style={{ width: 120 }}
-                    onClick={() => add({ weekdays: [1, 2, 3, 4, 5], start: '08:00', end: '18:00' })}
-                  >
-                    {t('systemUi.weekTime.addRange')}
-                  </Button>
-                </Flex>
-              )}
-            </Form.List>
+            <WeeklyRangesField name="ranges" addLabel={t('systemUi.weekTime.addRange')} endOfDay />
           </Form.Item>
         </Form>
       </Modal>
