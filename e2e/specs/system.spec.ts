@@ -6,6 +6,7 @@ import {
   adminPassword,
   apiLogin,
   encrypt,
+  resetAdminLanguage,
   setGlobalConfig,
   signInAsAdmin,
   signInWithToken,
@@ -25,9 +26,15 @@ import { expect, type Page, test } from '../fixtures/test.ts';
  */
 const shots = path.resolve(import.meta.dirname, '../screenshots');
 
+// The file's product is shared by its tests: the language and the outbound policy go back to their defaults.
+test.afterEach(async ({ request }) => {
+  await resetAdminLanguage(request);
+  await setGlobalConfig(request, 'OUTBOUND', { allow: [], deny: [] });
+});
+
 const texts = {
   zh_cn: {
-    notInstalled: '未安装',
+    licenceState: '试用',
     noLogSource: '服务器日志输出到终端或管道',
     portCheck: '端口检测',
     address: '地址',
@@ -47,7 +54,7 @@ const texts = {
     ok: /确\s*定|OK/,
   },
   en_us: {
-    notInstalled: 'Not installed',
+    licenceState: 'Trial',
     noLogSource: "The server's log goes to a terminal or a pipe",
     portCheck: 'Port check',
     address: 'Address',
@@ -87,7 +94,7 @@ for (const language of ['zh_cn', 'en_us'] as const) {
 
     // System information: the product, the database, the host, and the debug log's read-only state.
     await page.goto('/sys_information');
-    await expect(page.getByText(x.notInstalled)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText(x.licenceState, { exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText('SQLite', { exact: true })).toBeVisible();
     await expect(page.getByTestId('debug-log-unavailable')).toContainText(x.noLogSource);
     await expect(page.getByText(/Node\.js \d+/)).toBeVisible();
@@ -294,7 +301,7 @@ test('an operator sees the system information without the host details, and no t
   await signInWithToken(page, await tokenOf(request, 'sysreader', 'Operator-Pass-77'));
   await page.goto('/sys_information');
   await expect(page.getByText('主机名称、系统和 CPU 型号仅对管理员显示。')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText('未安装')).toBeVisible();
+  await expect(page.getByText('试用', { exact: true })).toBeVisible();
   await expect(page.getByText('调试日志')).toHaveCount(0);
   await page.screenshot({ path: path.join(shots, 'system-information-operator-zh_cn-1366x768.png') });
   await page.goto('/tools');

@@ -46,7 +46,7 @@ describeEachDatabase('system pages (docs/system.md)', (dialect) => {
     expect(info.database.kind).toBe(dialect);
     expect(info.database.size_bytes).toBeGreaterThan(0);
     expect(info.counts.sites).toBeGreaterThanOrEqual(1);
-    expect(info.licence.state).toBe('not_installed');
+    expect(info.licence.state).toBe('trial');
     expect((await call('GET', 'setting/maintain/sys_information', operator)).statusCode).toBe(200);
     const stranger = await createUser(t.database.db, 'stranger', 'Strange-Pass-123', []);
     expect(stranger).toBeTruthy();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tParam } from './envelope.ts';
+import { licenceState } from './licence.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -23,8 +24,6 @@ export const capability = z.object({
 });
 export type Capability = z.infer<typeof capability>;
 
-export const licenceState = z.enum(['not_installed', 'trial', 'activated', 'expired']);
-
 export const sysInformation = z.object({
   version: z.string().describe('Version of the Sitewatch server.'),
   node_version: z.string().describe('Version of the Node.js runtime.'),
@@ -43,7 +42,7 @@ export const sysInformation = z.object({
     items: z.number().int(),
   }),
   licence: z.object({
-    state: licenceState.describe('Licence state; not_installed until a licence exists (000 §3).'),
+    state: licenceState.describe("The licence area's status (pub/license)."),
   }),
 });
 export type SysInformation = z.infer<typeof sysInformation>;

@@ -11,7 +11,7 @@ import { createTools } from './tools.ts';
  */
 export const area = defineArea({
   name: 'system',
-  needs: ['audit', 'auth', 'globalConfig', 'estateCounts', 'secrets'],
+  needs: ['audit', 'auth', 'globalConfig', 'estateCounts', 'licence', 'secrets'],
   settings: { sm4: sm4Settings },
   secrets: [{ table: 'module_settings', key: 'sm4', fields: sm4SecretFields }],
   menus: [
@@ -56,6 +56,7 @@ export const area = defineArea({
       db: kernel.db,
       dataDir: kernel.config.dataDir,
       estate: needs.estateCounts,
+      licence: needs.licence,
       secrets: needs.secrets,
       clock: kernel.clock,
     });

@@ -25,6 +25,7 @@ export interface SystemServiceDeps {
   db: Db;
   dataDir: string;
   estate: Services['estateCounts'];
+  licence: Pick<Services['licence'], 'info'>;
   secrets?: SecretBox | undefined;
   clock: () => number;
   /** Where the server's log is read from (tests hand in their own). */
@@ -85,8 +86,7 @@ export const createSystemService = (deps: SystemServiceDeps) => {
         server_uptime: Math.max(0, Math.floor(process.uptime())),
         database: { kind: deps.db.dialect, size_bytes: await databaseSize(deps.db, deps.dataDir) },
         counts: await deps.estate.counts(),
-        // No licence exists yet (the licence issue): never a made-up state.
-        licence: { state: 'not_installed' },
+        licence: { state: (await deps.licence.info()).status },
       };
     },
 

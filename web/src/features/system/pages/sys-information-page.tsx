@@ -31,7 +31,7 @@ export const SysInformationPage = () => {
                 {i ? formatSeconds(i.server_uptime, t) : dash}
               </Descriptions.Item>
               <Descriptions.Item label={t('systemUi.info.licence')}>
-                <Tag color="default">{t('systemUi.info.licenceNotInstalled')}</Tag>
+                {i ? <Tag color="default">{t(`licenceUi.states.${i.licence.state}`)}</Tag> : dash}
               </Descriptions.Item>
             </Descriptions>
           </Card>
