@@ -77,6 +77,11 @@ export interface Collector {
   siteOfDevice(deviceId: number): number | undefined;
   /** Writes changed item values and states now. */
   persist(): Promise<void>;
+  /**
+   * The collected items whose live state may not be their row's yet ([item id, live state]): a
+   * count over the rows corrected by these counts live states (monitoring's statistics).
+   */
+  unsavedStates(): Array<[itemId: number, live: number]>;
 }
 
 /** A collected device on the main thread, and what its loop last said of its connection. */
@@ -198,6 +203,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
     live.view,
     live.dirtyItems,
     options.log,
+    (id, state) => live.slots.wroteState(id, state),
   );
   let subscriptions: Array<() => void> = [];
   const setDeviceState = deviceStateSetter(options, now, liveDevices);
@@ -410,6 +416,12 @@ export const createCollector = (options: CollectorOptions): Collector => {
     deviceOfItem: (id) => itemIndex[id]?.device_id,
     siteOfDevice: (id) => entries.get(id)?.device.device_group_id,
     persist,
+    unsavedStates: () => {
+      const { slots } = live;
+      const out: Array<[number, number]> = [];
+      for (const id of slots.unsaved) out.push([id, slots.state[slots.slotOf(id)!]!]);
+      return out;
+    },
   };
   return collector;
 };

@@ -288,6 +288,7 @@ export const createLiveItems = (bus: Pick<EventBus, 'publish'>) => {
 
   return {
     liveOf: (itemId: number) => live.read(itemId),
+    slots: live,
     view: new LiveView(),
     dirtyItems,
     onItemState,
