@@ -332,6 +332,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
   /** Re-reads devices (all without an id: a full resync) and installs them afresh. */
   const reloadNow = async (deviceId?: number) => {
     const targets = deviceId === undefined ? [...entries.keys()] : [deviceId];
+    const forgotten: number[] = [];
     for (const id of targets) {
       const entry = entries.get(id);
       if (!entry) continue;
@@ -340,6 +341,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
         if (itemIndex[item.id] !== undefined) itemCount -= 1;
         itemIndex[item.id] = undefined;
         live.forget(item.id);
+        forgotten.push(item.id);
       }
       await poller?.remove(id);
     }
@@ -348,6 +350,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
     for (const device of fresh) {
       if (!entries.has(device.id)) install(device);
     }
+    // Items no longer collected (deleted, disabled) are no longer counted in their live state.
+    for (const id of forgotten) if (itemIndex[id] === undefined) live.slots.unsaved.delete(id);
     if (deviceId !== undefined && fresh.length === 0) liveDevices.delete(deviceId);
   };
   let reloading: Promise<void> = Promise.resolve();
@@ -416,12 +420,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
     deviceOfItem: (id) => itemIndex[id]?.device_id,
     siteOfDevice: (id) => entries.get(id)?.device.device_group_id,
     persist,
-    unsavedStates: () => {
-      const { slots } = live;
-      const out: Array<[number, number]> = [];
-      for (const id of slots.unsaved) out.push([id, slots.state[slots.slotOf(id)!]!]);
-      return out;
-    },
+    unsavedStates: () => live.unsavedStates((id) => itemIndex[id] !== undefined),
   };
   return collector;
 };
