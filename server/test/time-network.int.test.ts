@@ -16,6 +16,59 @@ import { createFirstAdmin, createUser, encryptFor, loginHeader, publicKeyOf } fr
 const noCaptcha = { ...builtInDefaults, LOGIN_SAFE: { ...defaultLoginSafe, captcha_enabled: false } };
 const password = 'Admin-Strong-91';
 
+/** Bad input of each route, with its en_us and zh_cn messages (002 §5.1 and our own, docs/time-network.md). */
+const cases: [string, Record<string, unknown>, string, string][] = [
+  ['network/ip', { ip: '' }, 'IP cannot be empty!', 'IP不能为空！'],
+  ['network/ip', { ip: '192.0.2.300' }, 'The format of the IP address is incorrect!', 'IP地址格式不正确！'],
+  ['network/ip', { mask: '' }, 'Subnet mask cannot be empty!', '子网掩码不能为空！'],
+  ['network/ip', { mask: '255.0.255.0' }, 'The subnet mask is incorrect!', '子网掩码不正确！'],
+  [
+    'network/ip',
+    { gateway: '10.0.0.1' },
+    'The gateway must be in the same subnet as the IP address!',
+    '网关必须与IP地址在同一网段！',
+  ],
+  ['network/ip', { interface: '-rf /' }, 'The network interface name is incorrect!', '网卡名称不正确！'],
+  ['network/ip', { verify_password: '' }, 'The password cannot be empty!', '密码不能为空！'],
+  ['network/dns', { dns: [] }, 'At least one IP address must remain.', '至少保留一个IP地址！'],
+  ['network/dns', { dns: ['', ' '] }, 'At least one IP address must remain.', '至少保留一个IP地址！'],
+  [
+    'network/dns',
+    { dns: ['8.8.8'] },
+    'The format of the DNS address is incorrect (one to three IP addresses)!',
+    'DNS地址格式不正确（一到三个IP地址）！',
+  ],
+  ['time', { timezone: '../etc/passwd' }, 'The time zone is incorrect!', '时区不正确！'],
+  [
+    'time',
+    { time: '2026-13-01 00:00:00' },
+    'The time must be written as YYYY-MM-DD HH:mm:ss!',
+    '时间格式应为YYYY-MM-DD HH:mm:ss！',
+  ],
+  [
+    'time/syncd',
+    { enabled: true, servers: ['ntp.example.org; rm -rf /'] },
+    'An NTP server is a host name or an IP address, at most five!',
+    'NTP服务器应为主机名或IP地址，最多五个！',
+  ],
+];
+
+const languages = (en: string, zh: string) => [['en_us', en] as const, ['zh_cn', zh] as const];
+
+/** A valid request of `url` with `patch` laid over it. */
+const bodyOf = (url: string, patch: Record<string, unknown>, verify_password: string) => {
+  if (url === 'network/dns') return { dns: ['192.0.2.53'], verify_password, ...patch };
+  if (url !== 'network/ip') return patch;
+  return {
+    interface: 'eth0',
+    ip: '192.0.2.20',
+    mask: '255.255.255.0',
+    gateway: '192.0.2.1',
+    verify_password,
+    ...patch,
+  };
+};
+
 describeEachDatabase('time and network (002 §7.1 setting/time, setting/network)', (dialect) => {
   // A box of its own for each database: the suites change its clock and addresses.
   let box: FakeBox;
@@ -48,7 +101,14 @@ describeEachDatabase('time and network (002 §7.1 setting/time, setting/network)
   };
   const vp = () => encryptFor(key, password);
   const setIp = (body: Record<string, unknown>) =>
-    call('POST', 'network/ip', { interface: 'eth0', ip: '192.0.2.20', mask: '255.255.255.0', gateway: '192.0.2.1', verify_password: vp(), ...body });
+    call('POST', 'network/ip', {
+      interface: 'eth0',
+      ip: '192.0.2.20',
+      mask: '255.255.255.0',
+      gateway: '192.0.2.1',
+      verify_password: vp(),
+      ...body,
+    });
 
   beforeAll(async () => {
     const first = await createFirstAdmin(t.database.db);
@@ -66,24 +126,9 @@ describeEachDatabase('time and network (002 §7.1 setting/time, setting/network)
   it('refuses bad input with its message (en_us and zh_cn) and changes nothing', async () => {
     const before = await snapshotDigest(t.database.db);
     const commands = box.commands.filter((c) => !/show|is-active/.test(c)).length;
-    const cases: [string, Record<string, unknown>, string, string][] = [
-      ['network/ip', { ip: '' }, 'IP cannot be empty!', 'IP不能为空！'],
-      ['network/ip', { ip: '192.0.2.300' }, 'The format of the IP address is incorrect!', 'IP地址格式不正确！'],
-      ['network/ip', { mask: '' }, 'Subnet mask cannot be empty!', '子网掩码不能为空！'],
-      ['network/ip', { mask: '255.0.255.0' }, 'The subnet mask is incorrect!', '子网掩码不正确！'],
-      ['network/ip', { gateway: '10.0.0.1' }, 'The gateway must be in the same subnet as the IP address!', '网关必须与IP地址在同一网段！'],
-      ['network/ip', { interface: '-rf /' }, 'The network interface name is incorrect!', '网卡名称不正确！'],
-      ['network/ip', { verify_password: '' }, 'The password cannot be empty!', '密码不能为空！'],
-      ['network/dns', { dns: [] }, 'At least one IP address must remain.', '至少保留一个IP地址！'],
-      ['network/dns', { dns: ['', ' '] }, 'At least one IP address must remain.', '至少保留一个IP地址！'],
-      ['network/dns', { dns: ['8.8.8'] }, 'The format of the DNS address is incorrect (one to three IP addresses)!', 'DNS地址格式不正确（一到三个IP地址）！'],
-      ['time', { timezone: '../etc/passwd' }, 'The time zone is incorrect!', '时区不正确！'],
-      ['time', { time: '2026-13-01 00:00:00' }, 'The time must be written as YYYY-MM-DD HH:mm:ss!', '时间格式应为YYYY-MM-DD HH:mm:ss！'],
-      ['time/syncd', { enabled: true, servers: ['ntp.example.org; rm -rf /'] }, 'An NTP server is a host name or an IP address, at most five!', 'NTP服务器应为主机名或IP地址，最多五个！'],
-    ];
     for (const [url, patch, en, zh] of cases) {
-      const body = url === 'network/dns' ? { dns: ['192.0.2.53'], verify_password: vp(), ...patch } : url === 'network/ip' ? { interface: 'eth0', ip: '192.0.2.20', mask: '255.255.255.0', gateway: '192.0.2.1', verify_password: vp(), ...patch } : patch;
-      for (const [language, text] of [['en_us', en], ['zh_cn', zh]] as const) {
+      const body = bodyOf(url, patch, vp());
+      for (const [language, text] of languages(en, zh)) {
         const res = await call('POST', url, body, admin, language);
         expect(res.statusCode, `${url} ${JSON.stringify(patch)}`).toBe(400);
         expect(res.json().message, `${url} ${JSON.stringify(patch)}`).toContain(text);
@@ -91,27 +136,45 @@ describeEachDatabase('time and network (002 §7.1 setting/time, setting/network)
     }
     expect(await snapshotDigest(t.database.db)).toBe(before);
     // A wrong password counts against the account (a row changes) but reaches no host command.
-    const wrong = await call('POST', 'network/dns', { dns: ['1.1.1.1'], verify_password: encryptFor(key, 'nope-nope') });
+    const wrong = await call('POST', 'network/dns', {
+      dns: ['1.1.1.1'],
+      verify_password: encryptFor(key, 'nope-nope'),
+    });
     expect(wrong.json().message).toBe('The password is incorrect. Please re-enter it!');
     expect(box.commands.filter((c) => !/show|is-active/.test(c)).length).toBe(commands);
     expect(box.files.get('/etc/resolv.conf')).toContain('nameserver 192.0.2.53');
   });
 
   it('a user without the pages gets 403', async () => {
-    for (const url of ['time', 'network', 'time/syncd', 'service']) expect((await call('GET', url, undefined, operator)).statusCode).toBe(403);
+    for (const url of ['time', 'network', 'time/syncd', 'service'])
+      expect((await call('GET', url, undefined, operator)).statusCode).toBe(403);
     expect((await call('POST', 'time', { timezone: 'Asia/Shanghai' }, operator)).statusCode).toBe(403);
   });
 
   it('sets the zone, the clock and NTP with the commands of the host tools, and logs each', async () => {
     const state = await ok(await call('GET', 'time'));
-    expect(state).toMatchObject({ timezone: 'Etc/UTC', host: { available: true }, ntp: { enabled: false, service: 'systemd-timesyncd' } });
+    expect(state).toMatchObject({
+      timezone: 'Etc/UTC',
+      host: { available: true },
+      ntp: { enabled: false, service: 'systemd-timesyncd' },
+    });
     const set = await ok(await call('POST', 'time', { timezone: 'Asia/Shanghai', time: '2026-11-28 16:00:00' }));
     expect(set.timezone).toBe('Asia/Shanghai');
-    expect(box.commands).toEqual(expect.arrayContaining(['timedatectl set-timezone Asia/Shanghai', 'timedatectl set-time 2026-11-28 16:00:00']));
-    const ntp = await ok(await call('POST', 'time/syncd', { enabled: true, servers: ['ntp.aliyun.com', '192.0.2.123'] }));
+    expect(box.commands).toEqual(
+      expect.arrayContaining(['timedatectl set-timezone Asia/Shanghai', 'timedatectl set-time 2026-11-28 16:00:00']),
+    );
+    const ntp = await ok(
+      await call('POST', 'time/syncd', { enabled: true, servers: ['ntp.aliyun.com', '192.0.2.123'] }),
+    );
     expect(ntp).toMatchObject({ enabled: true, synchronized: true, servers: ['ntp.aliyun.com', '192.0.2.123'] });
-    expect(box.files.get('/etc/systemd/timesyncd.conf.d/sitewatch.conf')).toBe('# Written by Sitewatch\n[Time]\nNTP=ntp.aliyun.com 192.0.2.123\n');
-    expect(box.commands.slice(-3)).toEqual(['timedatectl set-ntp true', 'systemctl try-restart systemd-timesyncd.service', 'timedatectl show']);
+    expect(box.files.get('/etc/systemd/timesyncd.conf.d/sitewatch.conf')).toBe(
+      '# Written by Sitewatch\n[Time]\nNTP=ntp.aliyun.com 192.0.2.123\n',
+    );
+    expect(box.commands.slice(-3)).toEqual([
+      'timedatectl set-ntp true',
+      'systemctl try-restart systemd-timesyncd.service',
+      'timedatectl show',
+    ]);
     // While NTP keeps the clock, a time by hand is refused before the host is asked.
     const refused = await call('POST', 'time', { time: '2026-11-28 16:00:00' }, admin, 'zh_cn');
     expect(refused.statusCode).toBe(409);
@@ -121,22 +184,42 @@ describeEachDatabase('time and network (002 §7.1 setting/time, setting/network)
     expect(box.files.has('/etc/systemd/timesyncd.conf.d/sitewatch.conf')).toBe(false);
     const log = await t.app.inject({ method: 'GET', url: '/api/v1/operation_record?limit=10', headers: admin });
     const rows = log.json().data.data.map((r: { module: string; action: string }) => `${r.module} ${r.action}`);
-    expect(rows).toEqual(expect.arrayContaining(['setting/time update', 'setting/time/syncd enable', 'setting/time/syncd disable']));
+    expect(rows).toEqual(
+      expect.arrayContaining(['setting/time update', 'setting/time/syncd enable', 'setting/time/syncd disable']),
+    );
   });
 
   it('sets an address and the name servers through ip and resolv.conf', async () => {
     const net = await ok(await call('GET', 'network'));
     expect(net.interfaces.map((i: { name: string }) => i.name)).toEqual(['eth0', 'lan1']);
-    expect(net).toMatchObject({ dns: ['192.0.2.53'], host: { available: true }, pending: null, console_address: '127.0.0.1' });
+    expect(net).toMatchObject({
+      dns: ['192.0.2.53'],
+      host: { available: true },
+      pending: null,
+      console_address: '127.0.0.1',
+    });
     const set = await ok(await setIp({}));
-    expect(set.interfaces[0]).toMatchObject({ addresses: [{ ip: '192.0.2.20', prefix: 24, mask: '255.255.255.0' }], gateway: '192.0.2.1' });
+    expect(set.interfaces[0]).toMatchObject({
+      addresses: [{ ip: '192.0.2.20', prefix: 24, mask: '255.255.255.0' }],
+      gateway: '192.0.2.1',
+    });
     expect(set.pending).toBeNull();
-    expect(box.commands).toEqual(expect.arrayContaining(['ip addr replace 192.0.2.20/24 dev eth0', 'ip addr del 192.0.2.10/24 dev eth0', 'ip route replace default via 192.0.2.1 dev eth0']));
+    expect(box.commands).toEqual(
+      expect.arrayContaining([
+        'ip addr replace 192.0.2.20/24 dev eth0',
+        'ip addr del 192.0.2.10/24 dev eth0',
+        'ip route replace default via 192.0.2.1 dev eth0',
+      ]),
+    );
     const noSuch = await setIp({ interface: 'eth9' });
     expect(noSuch.json().message).toBe('This box has no network interface eth9.');
-    const dns = await ok(await call('POST', 'network/dns', { dns: ['192.0.2.54', '192.0.2.55'], verify_password: vp() }));
+    const dns = await ok(
+      await call('POST', 'network/dns', { dns: ['192.0.2.54', '192.0.2.55'], verify_password: vp() }),
+    );
     expect(dns.dns).toEqual(['192.0.2.54', '192.0.2.55']);
-    expect(box.files.get('/etc/resolv.conf')).toBe('# test box\nsearch lan\nnameserver 192.0.2.54\nnameserver 192.0.2.55\n');
+    expect(box.files.get('/etc/resolv.conf')).toBe(
+      '# test box\nsearch lan\nnameserver 192.0.2.54\nnameserver 192.0.2.55\n',
+    );
   });
 
   it('an address change of the interface the author came through asks, runs on trial and rolls back after 60 s', async () => {
@@ -145,7 +228,10 @@ describeEachDatabase('time and network (002 §7.1 setting/time, setting/network)
     expect(asked.statusCode).toBe(400);
     expect(asked.json().message).toContain('127.0.0.1');
     const trial = await ok(await setIp({ ...change, confirm_lockout: true }));
-    expect(trial.pending).toMatchObject({ interface: 'lan1', previous: { ip: '127.0.0.1', mask: '255.0.0.0', gateway: '' } });
+    expect(trial.pending).toMatchObject({
+      interface: 'lan1',
+      previous: { ip: '127.0.0.1', mask: '255.0.0.0', gateway: '' },
+    });
     expect(box.interfaces[1]!.addresses).toEqual([{ ip: '127.0.0.9', prefix: 8 }]);
     await t.clock.advance(59_000);
     expect((await ok(await call('GET', 'network'))).pending).not.toBeNull();

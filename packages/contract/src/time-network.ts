@@ -240,7 +240,8 @@ export const timeNetworkRoutes = {
   ip: defineRoute({
     method: 'POST',
     path: 'setting/network/ip',
-    summary: "Set an interface's address, mask and gateway (verification password; on trial when it may cut off the author)",
+    summary:
+      "Set an interface's address, mask and gateway (verification password; on trial when it may cut off the author)",
     tags: ['time-network'],
     body: networkIpInput,
     response: networkState,

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CommandResult, CommandRunner, HostFiles } from '../../src/modules/time-network/host.ts';
 import { startHostHelper } from '../../src/modules/time-network/helper.ts';
+import type { CommandResult, CommandRunner, HostFiles } from '../../src/modules/time-network/host.ts';
 
 /**
  * The host helper, real (its socket, protocol, validation and command construction), over a
@@ -50,7 +50,12 @@ export const startFakeBox = async (options: { unref?: boolean } = {}): Promise<F
     if (line === '-j addr show')
       return ok(
         JSON.stringify([
-          { ifname: 'lo', link_type: 'loopback', flags: ['UP'], addr_info: [{ family: 'inet', local: '127.0.0.1', prefixlen: 8, scope: 'host' }] },
+          {
+            ifname: 'lo',
+            link_type: 'loopback',
+            flags: ['UP'],
+            addr_info: [{ family: 'inet', local: '127.0.0.1', prefixlen: 8, scope: 'host' }],
+          },
           ...box.interfaces.map((i) => ({
             ifname: i.name,
             link_type: 'ether',
@@ -61,7 +66,11 @@ export const startFakeBox = async (options: { unref?: boolean } = {}): Promise<F
         ]),
       );
     if (line === '-4 -j route show default')
-      return ok(JSON.stringify(box.interfaces.filter((i) => i.gateway).map((i) => ({ dst: 'default', gateway: i.gateway, dev: i.name }))));
+      return ok(
+        JSON.stringify(
+          box.interfaces.filter((i) => i.gateway).map((i) => ({ dst: 'default', gateway: i.gateway, dev: i.name })),
+        ),
+      );
     const [object, verb, target, , dev] = args;
     if (object === 'addr' && (verb === 'replace' || verb === 'del')) {
       const it = iface(dev);
@@ -89,14 +98,15 @@ export const startFakeBox = async (options: { unref?: boolean } = {}): Promise<F
     box.commands.push(line);
     if (box.refuse === 'noPrivilege') return fail('Failed to set time: Access denied');
     if (box.refuse === 'noSystemd' && command !== 'ip')
-      return fail('System has not been booted with systemd as init system (PID 1). Can\'t operate.');
+      return fail("System has not been booted with systemd as init system (PID 1). Can't operate.");
     if (command === 'ip') return ip(args);
     if (line === 'timedatectl show')
       return ok(
         `Timezone=${box.clock.timezone}\nLocalRTC=no\nCanNTP=yes\nNTP=${box.clock.ntp ? 'yes' : 'no'}\nNTPSynchronized=${box.clock.synced ? 'yes' : 'no'}\n`,
       );
     if (command === 'timedatectl' && args[0] === 'set-timezone') {
-      if (!/^[A-Z]/.test(String(args[1]))) return fail(`Failed to set time zone: Invalid or not installed time zone '${args[1]}'`);
+      if (!/^[A-Z]/.test(String(args[1])))
+        return fail(`Failed to set time zone: Invalid or not installed time zone '${args[1]}'`);
       box.clock.timezone = String(args[1]);
       return ok();
     }
@@ -111,7 +121,8 @@ export const startFakeBox = async (options: { unref?: boolean } = {}): Promise<F
       return ok();
     }
     if (command === 'systemctl' && args[1] === 'systemd-timesyncd.service') {
-      if (args[0] === 'is-active') return { code: box.ntpActive ? 0 : 3, stdout: box.ntpActive ? 'active\n' : 'inactive\n', stderr: '' };
+      if (args[0] === 'is-active')
+        return { code: box.ntpActive ? 0 : 3, stdout: box.ntpActive ? 'active\n' : 'inactive\n', stderr: '' };
       if (args[0] === 'start' || args[0] === 'restart') box.ntpActive = true;
       if (args[0] === 'stop') box.ntpActive = false;
       return ok();

@@ -45,7 +45,9 @@ export const createHostClient = (socketPath: () => string = hostSocketPath, time
             return;
           }
           const failure = hostFailure.safeParse(raw);
-          finish(failure.success ? { ok: false, reason: failure.data.reason, detail: failure.data.detail } : unexpected);
+          finish(
+            failure.success ? { ok: false, reason: failure.data.reason, detail: failure.data.detail } : unexpected,
+          );
         } catch {
           finish(unexpected);
         }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, readlinkSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { prefixMask } from '@sitewatch/contract/time-network';
 import type { HostNetwork, HostRequest, HostTime } from './protocol.ts';
@@ -76,7 +76,11 @@ export interface HostDeps {
   resolvConf: string;
 }
 
-type Fail = { ok: false; reason: 'noHelper' | 'noSystemd' | 'noTool' | 'noPrivilege' | 'managedDns' | 'failed'; detail: string };
+type Fail = {
+  ok: false;
+  reason: 'noHelper' | 'noSystemd' | 'noTool' | 'noPrivilege' | 'managedDns' | 'failed';
+  detail: string;
+};
 export type HostAnswer = { ok: true; data: unknown } | Fail;
 
 const timesyncdDropIn = '/etc/systemd/timesyncd.conf.d/sitewatch.conf';
@@ -139,7 +143,9 @@ export const ntpServerFile = (service: string, servers: readonly string[]): { fi
   service === 'chrony'
     ? {
         file: chronySources,
-        text: servers.length ? `# Written by Sitewatch\n${servers.map((s) => `server ${s} iburst`).join('\n')}\n` : null,
+        text: servers.length
+          ? `# Written by Sitewatch\n${servers.map((s) => `server ${s} iburst`).join('\n')}\n`
+          : null,
       }
     : {
         file: timesyncdDropIn,
@@ -233,8 +239,7 @@ export const parseInterfaces = (addrJson: string, routeJson: string) => {
 };
 
 /** The `nameserver` lines of resolv.conf. */
-export const parseResolv = (text: string): string[] =>
-  [...text.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1]!);
+export const parseResolv = (text: string): string[] => [...text.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1]!);
 
 /** resolv.conf with its name servers replaced, the other lines (search, options, comments) kept. */
 export const withNameservers = (text: string, dns: readonly string[]): string => {
@@ -266,24 +271,29 @@ const netState = async (deps: HostDeps): Promise<HostNetwork> => {
 
 /**
  * The `ip` commands that give `iface` exactly one IPv4 address (`ip/prefix`) and its default route:
- * the new address first (replace), then the old ones removed, then the gateway.
+ * the old addresses removed first (deleting a subnet's primary address takes its secondaries with
+ * it, so the new one is added after), then the new address, then the gateway (a removed address
+ * takes its routes along, so the gateway is always set again).
  */
 export const ipCommands = (
   current: { addresses: { ip: string; prefix: number }[]; gateway: string } | undefined,
   request: { interface: string; ip: string; prefix: number; gateway: string },
 ): string[][] => {
   const dev = request.interface;
-  const commands = [['addr', 'replace', `${request.ip}/${request.prefix}`, 'dev', dev]];
+  const commands: string[][] = [];
   for (const a of current?.addresses ?? []) {
-    if (a.ip !== request.ip || a.prefix !== request.prefix) commands.push(['addr', 'del', `${a.ip}/${a.prefix}`, 'dev', dev]);
+    if (a.ip !== request.ip || a.prefix !== request.prefix)
+      commands.push(['addr', 'del', `${a.ip}/${a.prefix}`, 'dev', dev]);
   }
+  commands.push(['addr', 'replace', `${request.ip}/${request.prefix}`, 'dev', dev]);
   if (request.gateway) commands.push(['route', 'replace', 'default', 'via', request.gateway, 'dev', dev]);
   else if (current?.gateway) commands.push(['route', 'del', 'default', 'dev', dev]);
   return commands;
 };
 
 const requirePrivilege = (deps: HostDeps) => {
-  if (!deps.privileged) throw new HostFailure({ ok: false, reason: 'noPrivilege', detail: 'the helper does not run as root' });
+  if (!deps.privileged)
+    throw new HostFailure({ ok: false, reason: 'noPrivilege', detail: 'the helper does not run as root' });
 };
 
 /** Answers one validated request. */
@@ -319,7 +329,11 @@ export const handleHostRequest = async (request: HostRequest, deps: HostDeps): P
         const before = await netState(deps);
         const current = before.interfaces.find((i) => i.name === request.interface);
         if (!current) return { ok: false, reason: 'failed', detail: `no interface ${request.interface}` };
-        for (const args of ipCommands(current, request)) await must(deps, 'ip', args);
+        for (const args of ipCommands(current, request)) {
+          // The default route may have gone with a removed address: nothing left to delete is fine.
+          if (args[0] === 'route' && args[1] === 'del') await deps.run('ip', args);
+          else await must(deps, 'ip', args);
+        }
         return { ok: true, data: await netState(deps) };
       }
       case 'setDns': {

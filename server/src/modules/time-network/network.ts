@@ -12,8 +12,8 @@ import { z } from 'zod';
 import type { Timer, Timers } from '../../clock/timers.ts';
 import type { SettingsStore } from '../../db/settings-store.ts';
 import { AppError } from '../../http/errors.ts';
-import { parseResolv } from './host.ts';
 import type { TimeNetworkHost } from './client.ts';
+import { parseResolv } from './host.ts';
 
 /** What Sitewatch set on the host (module_settings `host_network`), set again at start. */
 export const hostNetworkSettings = z.object({
@@ -178,11 +178,14 @@ export const createNetworkService = (deps: {
         const next: Address = { ip: input.ip, prefix: maskPrefix(input.mask)!, gateway: input.gateway };
         const reached = plain(author.consoleAddress);
         const first = current.addresses[0];
-        const previous: Address | null = first ? { ip: first.ip, prefix: first.prefix, gateway: current.gateway } : null;
+        const previous: Address | null = first
+          ? { ip: first.ip, prefix: first.prefix, gateway: current.gateway }
+          : null;
         const changes =
           !previous || previous.ip !== next.ip || previous.prefix !== next.prefix || previous.gateway !== next.gateway;
         const cutsOff = changes && current.addresses.some((a) => a.ip === reached);
-        if (cutsOff && !input.confirm_lockout) throw new AppError('badRequest', 'timeNetwork.confirmLockout', { address: reached });
+        if (cutsOff && !input.confirm_lockout)
+          throw new AppError('badRequest', 'timeNetwork.confirmLockout', { address: reached });
         await applyAddress(input.interface, next);
         if (cutsOff && previous) {
           // A second trial keeps the first's starting point: a roll-back returns to an address the author reached.

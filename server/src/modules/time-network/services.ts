@@ -32,8 +32,7 @@ export const createServicesControl = (deps: {
   const engineState = (name: Exclude<ServiceName, 'ntp'>): ServiceState => {
     const engine = deps.engines[name];
     if (!engine) return { name, state: 'absent', host: { available: false, reason: 'noTool', detail: '' } };
-    const host =
-      name === 'notifier' ? { available: false, reason: 'failed' as const, detail: 'notifierFixed' } : fine;
+    const host = name === 'notifier' ? { available: false, reason: 'failed' as const, detail: 'notifierFixed' } : fine;
     return { name, state: engine.running() ? 'running' : 'stopped', host };
   };
 
@@ -41,7 +40,11 @@ export const createServicesControl = (deps: {
     const answer = await deps.host.ask({ op: 'ntpService', action });
     if (!answer.ok) {
       if (action !== 'state') throw new AppError('conflict', reasonKey(answer.reason), { detail: answer.detail });
-      return { name: 'ntp', state: 'unknown', host: { available: false, reason: answer.reason, detail: answer.detail } };
+      return {
+        name: 'ntp',
+        state: 'unknown',
+        host: { available: false, reason: answer.reason, detail: answer.detail },
+      };
     }
     if (answer.data.state === 'absent')
       return { name: 'ntp', state: 'absent', host: { available: false, reason: 'noTool', detail: '' } };
@@ -59,8 +62,7 @@ export const createServicesControl = (deps: {
       serial(async (): Promise<ServiceState> => {
         if (name === 'ntp') return ntpState(action);
         const engine = deps.engines[name];
-        if (!engine || !engine.start || name === 'notifier')
-          throw new AppError('conflict', 'timeNetwork.serviceFixed', { name });
+        if (!engine?.start || name === 'notifier') throw new AppError('conflict', 'timeNetwork.serviceFixed', { name });
         if (action !== 'start' && engine.running()) await engine.stop();
         if (action !== 'stop' && !engine.running()) await engine.start();
         return engineState(name);

@@ -45,7 +45,11 @@ export const createTimeService = (deps: { host: TimeNetworkHost }) => {
           service: answer.data.service,
           host: answer.data.service
             ? answer.data.time_host
-            : { available: false, reason: 'noTool', detail: 'no NTP service (chrony or systemd-timesyncd) is installed' },
+            : {
+                available: false,
+                reason: 'noTool',
+                detail: 'no NTP service (chrony or systemd-timesyncd) is installed',
+              },
         }
       : { enabled: false, synchronized: false, servers: [], service: '', host: ability(answer) };
 
