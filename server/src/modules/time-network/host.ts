@@ -232,7 +232,7 @@ export const parseInterfaces = (addrJson: string, routeJson: string) => {
       mac: l.address ?? '',
       up: (l.flags ?? []).includes('UP'),
       addresses: (l.addr_info ?? [])
-        .filter((a) => a.family === 'inet' && a.local && a.scope !== 'host')
+        .filter((a) => a.family === 'inet' && a.local)
         .map((a) => ({ ip: a.local!, prefix: a.prefixlen ?? 32, mask: prefixMask(a.prefixlen ?? 32) })),
       gateway: routes.find((r) => r.dev === l.ifname && r.gateway)?.gateway ?? '',
     }));
