@@ -73,6 +73,34 @@ test.afterEach(async ({ request }) => {
   await resetAdminLanguage(request);
 });
 
+test('the time page shows what this box allows (no systemd here: read-only, saying why) and restarts the alarm engine', async ({
+  page,
+  request,
+}) => {
+  await signInAsAdmin(page, request);
+  await page.goto('/setting_time');
+  const systemd = existsSystemd();
+  await expect(page.getByTestId('box-time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  if (!systemd) {
+    await expect(page.getByRole('alert').filter({ hasText: '时间和时区在此只读' })).toContainText(
+      '本机未运行systemd（timedatectl无法工作），此处只读。',
+    );
+    await expect(page.getByRole('button', { name: /保\s*存/ }).first()).toBeDisabled();
+  }
+  const services = page.locator('.ant-card').filter({ hasText: '告警引擎' });
+  const alarms = services.locator('tbody tr').filter({ hasText: '告警引擎' });
+  await expect(alarms).toContainText('运行中');
+  await alarms.getByRole('button', { name: /重\s*启/ }).click();
+  await expect(page.getByText('操作成功')).toBeVisible();
+  await expect(alarms).toContainText('运行中');
+  await expectNoRawKeys(page, 'the time page (zh_cn)');
+  await page.screenshot({ path: path.join(shots, 'setting-time-zh_cn.png'), fullPage: true });
+  await new Shell(page).language('English');
+  await expect(page.locator('.ant-card').filter({ hasText: 'Alarm engine' })).toContainText('Running');
+  await expectNoRawKeys(page, 'the time page (en_us)');
+  await page.screenshot({ path: path.join(shots, 'setting-time-en_us.png'), fullPage: true });
+});
+
 test('an administrator sets an address with its checks, on trial where it carries the console, and the DNS servers', async ({
   page,
   request,
@@ -145,34 +173,17 @@ test('an administrator sets an address with its checks, on trial where it carrie
   await expect(page.locator('.ant-card').filter({ hasText: 'Network interfaces' })).toContainText('127.0.0.9');
   await expectNoRawKeys(page, 'the network page (en_us)');
   await page.screenshot({ path: path.join(shots, 'setting-ip-en_us.png'), fullPage: true });
-});
 
-test('the time page shows what this box allows (no systemd here: read-only, saying why) and restarts the alarm engine', async ({
-  page,
-  request,
-}) => {
-  await signInAsAdmin(page, request);
-  await page.goto('/setting_time');
-  const systemd = existsSystemd();
-  await expect(page.getByTestId('box-time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-  if (!systemd) {
-    await expect(page.getByRole('alert').filter({ hasText: '时间和时区在此只读' })).toContainText(
-      '本机未运行systemd（timedatectl无法工作），此处只读。',
-    );
-    await expect(page.getByRole('button', { name: /保\s*存/ }).first()).toBeDisabled();
-  }
-  const services = page.locator('.ant-card').filter({ hasText: '告警引擎' });
-  const alarms = services.locator('tbody tr').filter({ hasText: '告警引擎' });
-  await expect(alarms).toContainText('运行中');
-  await alarms.getByRole('button', { name: /重\s*启/ }).click();
-  await expect(page.getByText('操作成功')).toBeVisible();
-  await expect(alarms).toContainText('运行中');
-  await expectNoRawKeys(page, 'the time page (zh_cn)');
-  await page.screenshot({ path: path.join(shots, 'setting-time-zh_cn.png'), fullPage: true });
-  await new Shell(page).language('English');
-  await expect(page.locator('.ant-card').filter({ hasText: 'Alarm engine' })).toContainText('Running');
-  await expectNoRawKeys(page, 'the time page (en_us)');
-  await page.screenshot({ path: path.join(shots, 'setting-time-en_us.png'), fullPage: true });
+  // The helper gone: read-only, saying why, the interfaces still shown as the server reads them.
+  helper?.kill('SIGKILL');
+  await page.reload();
+  await expect(page.getByRole('alert').filter({ hasText: 'The network settings are read-only here' })).toContainText(
+    'The host helper is not running on this box',
+  );
+  await expect(page.getByRole('button', { name: 'Edit' }).first()).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expectNoRawKeys(page, 'the read-only network page (en_us)');
+  await page.screenshot({ path: path.join(shots, 'setting-ip-read-only-en_us.png'), fullPage: true });
 });
 
 const existsSystemd = () => {
