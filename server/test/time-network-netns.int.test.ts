@@ -226,4 +226,12 @@ describe.skipIf(missing !== null)('host helper in a network namespace (real ip)'
     expect(state.dns).toEqual(['10.232.0.53', '10.232.0.54']);
     expect(readFileSync(resolvConf, 'utf8')).toBe('search lan\nnameserver 10.232.0.53\nnameserver 10.232.0.54\n');
   });
+
+  it('at start, what Sitewatch set is set again where the host lost it (a reboot empties runtime addresses)', async () => {
+    inNs('ip', 'addr', 'flush', 'dev', inside);
+    expect(await reach(nsAddress)).not.toBe('connected');
+    await service.restore();
+    expect(inNs('ip', '-4', '-o', 'addr', 'show', 'dev', inside)).toContain(`${nsAddress}/29`);
+    expect(await reach(nsAddress)).toBe('connected');
+  });
 });

@@ -163,6 +163,29 @@ export const createNetworkService = (deps: {
     await deps.onRolledBack?.(trial.interface, trial.previous);
   };
 
+  const restoreNow = async () => {
+    const stored = await deps.store.get('host_network');
+    if (Object.keys(stored.interfaces).length === 0 && stored.dns.length === 0) return;
+    const read = await deps.host.ask({ op: 'netState' });
+    if (!read.ok || !read.data.host.available) return;
+    for (const [name, want] of Object.entries(stored.interfaces)) {
+      const now = read.data.interfaces.find((i) => i.name === name);
+      if (!now) continue;
+      const same =
+        now.addresses.length === 1 &&
+        now.addresses[0]!.ip === want.ip &&
+        now.addresses[0]!.prefix === want.prefix &&
+        now.gateway === want.gateway;
+      if (same) continue;
+      const result = await deps.host.ask({ op: 'setIp', interface: name, ...want });
+      if (!result.ok) deps.log?.warn({ reason: result.reason, detail: result.detail }, 'address not set again');
+    }
+    if (stored.dns.length && read.data.dns_host.available && stored.dns.join() !== read.data.dns.join()) {
+      const result = await deps.host.ask({ op: 'setDns', dns: stored.dns });
+      if (!result.ok) deps.log?.warn({ reason: result.reason, detail: result.detail }, 'name servers not set again');
+    }
+  };
+
   return {
     state,
 
@@ -220,28 +243,7 @@ export const createNetworkService = (deps: {
       }),
 
     /** At start: what Sitewatch set, set again where the host differs (runtime addresses do not survive a reboot). */
-    async restore() {
-      const stored = await deps.store.get('host_network');
-      if (Object.keys(stored.interfaces).length === 0 && stored.dns.length === 0) return;
-      const read = await deps.host.ask({ op: 'netState' });
-      if (!read.ok || !read.data.host.available) return;
-      for (const [name, want] of Object.entries(stored.interfaces)) {
-        const now = read.data.interfaces.find((i) => i.name === name);
-        if (!now) continue;
-        const same =
-          now.addresses.length === 1 &&
-          now.addresses[0]!.ip === want.ip &&
-          now.addresses[0]!.prefix === want.prefix &&
-          now.gateway === want.gateway;
-        if (same) continue;
-        const result = await deps.host.ask({ op: 'setIp', interface: name, ...want });
-        if (!result.ok) deps.log?.warn({ reason: result.reason, detail: result.detail }, 'address not set again');
-      }
-      if (stored.dns.length && read.data.dns_host.available && stored.dns.join() !== read.data.dns.join()) {
-        const result = await deps.host.ask({ op: 'setDns', dns: stored.dns });
-        if (!result.ok) deps.log?.warn({ reason: result.reason, detail: result.detail }, 'name servers not set again');
-      }
-    },
+    restore: () => serial(() => restoreNow()),
 
     stop() {
       if (pending) deps.timers.clearTimeout(pending.timer);
