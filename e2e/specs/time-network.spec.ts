@@ -104,6 +104,7 @@ test('the time page shows what this box allows (no systemd here: read-only, sayi
 test('an administrator sets an address with its checks, on trial where it carries the console, and the DNS servers', async ({
   page,
   request,
+  baseURL,
 }) => {
   await signInAsAdmin(page, request);
   await page.goto('/setting_IP');
@@ -164,6 +165,11 @@ test('an administrator sets an address with its checks, on trial where it carrie
   await ask.getByRole('button', { name: /应\s*用/ }).click();
   await expect(ask).toBeHidden();
   expect(readFileSync(resolvConf, 'utf8')).toBe('search lan\nnameserver 192.0.2.53\nnameserver 192.0.2.54\n');
+  // The console's own ports: HTTP where this browser came in, HTTPS off in this product.
+  const ports = page.locator('.ant-card').filter({ hasText: '控制台端口' });
+  await expect(ports).toContainText(`HTTP端口${new URL(baseURL!).port}`);
+  await expect(ports).toContainText('HTTPS未开启');
+  await expect(ports.getByRole('link', { name: '端口与HTTPS设置' })).toHaveAttribute('href', '/setting_port');
   await expectNoRawKeys(page, 'the network page (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'setting-ip-zh_cn.png'), fullPage: true });
   await pending.getByRole('button', { name: '保留此地址' }).click();

@@ -198,6 +198,8 @@ describeEachDatabase('time and network (002 §7.1 setting/time, setting/network)
       pending: null,
       console_address: '127.0.0.1',
     });
+    // Under inject the app listens on no port; HTTPS is off until the https area turns it on.
+    expect(net.ports).toEqual({ http: null, https: null });
     const set = await ok(await setIp({}));
     expect(set.interfaces[0]).toMatchObject({
       addresses: [{ ip: '192.0.2.20', prefix: 24, mask: '255.255.255.0' }],

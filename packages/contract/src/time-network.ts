@@ -163,6 +163,12 @@ export const networkState = z.object({
     .nullable()
     .describe('An address change applied on trial (docs/time-network.md).'),
   console_address: z.string().describe('The address of this box the caller reached the console at.'),
+  ports: z
+    .object({
+      http: z.number().int().nullable().describe('The plain HTTP port the console listens on (a start-up setting).'),
+      https: z.number().int().nullable().describe('The HTTPS port when HTTPS is on (set on /setting_port), else null.'),
+    })
+    .describe('The console\'s own ports (docs/time-network.md, "Ports").'),
 });
 export type NetworkState = z.infer<typeof networkState>;
 

@@ -12,7 +12,7 @@ import { createTimeService } from './time.ts';
  */
 export const area = defineArea({
   name: 'time-network',
-  needs: ['auth', 'audit', 'collector', 'alarms', 'notifier'],
+  needs: ['auth', 'audit', 'collector', 'alarms', 'notifier', 'tls'],
   settings: { host_network: hostNetworkSettings },
   menus: [
     {
@@ -64,7 +64,16 @@ export const area = defineArea({
       engines: { collector: needs.collector, alarms: needs.alarms, notifier: needs.notifier },
     });
     return {
-      routes: (app) => registerTimeNetwork(app, { time, network, services, auth: needs.auth, audit: needs.audit }),
+      routes: (app) =>
+        registerTimeNetwork(app, {
+          time,
+          network,
+          services,
+          auth: needs.auth,
+          audit: needs.audit,
+          // Only the port is read of what the https area provides (never its key).
+          httpsPort: () => needs.tls.wanted()?.port ?? null,
+        }),
       start: () => {
         void network.restore().catch((err) => kernel.log.warn({ err }, 'addresses not set again'));
       },

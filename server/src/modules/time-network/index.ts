@@ -11,9 +11,19 @@ import type { TimeService } from './time.ts';
 export const timeMenu = 416;
 export const networkMenu = 417;
 
-/** The address of this box the caller reached (the socket's local address). */
-const authorOf = (request: FastifyRequest): NetworkAuthor => ({
+const portOf = (addresses: readonly (string | { port: number })[]): number | null => {
+  for (const a of addresses) if (typeof a !== 'string' && a.port > 0) return a.port;
+  return null;
+};
+
+/** The address of this box the caller reached (the socket's local address), and the console's ports. */
+const authorFor = (request: FastifyRequest, httpsPort: () => number | null): NetworkAuthor => ({
   consoleAddress: request.socket?.localAddress ?? '127.0.0.1',
+  ports: {
+    // The app's own listener (plain HTTP); none under inject.
+    http: portOf(request.server.addresses()),
+    https: httpsPort(),
+  },
 });
 
 /**
@@ -29,8 +39,11 @@ export const registerTimeNetwork = (
     services: ServicesControl;
     auth: Pick<AuthService, 'verifyOwnPassword'>;
     audit: AuditLog;
+    /** The HTTPS port the https area asks the listener for, or null when HTTPS is off. */
+    httpsPort: () => number | null;
   },
 ) => {
+  const authorOf = (request: FastifyRequest) => authorFor(request, deps.httpsPort);
   const timeView = { menu: timeMenu, func: 'view' } as const;
   const timeEdit = { menu: timeMenu, func: 'edit' } as const;
   const netView = { menu: networkMenu, func: 'view' } as const;

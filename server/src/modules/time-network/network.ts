@@ -31,6 +31,8 @@ const rollbackRetryMs = 10_000;
 /** Who changes: the address of this box they reached the console at. */
 export interface NetworkAuthor {
   consoleAddress: string;
+  /** The console's ports as the request's server sees them. */
+  ports?: { http: number | null; https: number | null };
 }
 
 interface Address {
@@ -129,6 +131,7 @@ export const createNetworkService = (deps: {
           }
         : null,
       console_address: plain(author.consoleAddress),
+      ports: author.ports ?? { http: null, https: null },
     };
   };
 

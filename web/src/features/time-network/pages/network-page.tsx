@@ -1,8 +1,9 @@
 import { type NetworkInterface, type NetworkState, networkDnsInput } from '@sitewatch/contract/time-network';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, Input, Modal, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Flex, Input, Modal, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiError } from '../../../api/client.ts';
 import { useCan } from '../../../session/permissions.ts';
 import { networkQuery, useKeepNetwork, useSetDns } from '../api.ts';
@@ -121,6 +122,24 @@ const DnsCard = ({ state, canEdit }: { state: NetworkState; canEdit: boolean }) 
   );
 };
 
+/** The console's own ports: HTTP (a start-up setting), HTTPS (set on the HTTPS page, /setting_port). */
+const PortsCard = ({ state }: { state: NetworkState }) => {
+  const { t } = useTranslation();
+  return (
+    <Card size="small" title={t('timeNetworkPage.portsTitle')}>
+      <Descriptions size="small" column={2} bordered>
+        <Descriptions.Item label={t('timeNetworkPage.httpPort')}>{state.ports.http ?? '-'}</Descriptions.Item>
+        <Descriptions.Item label={t('timeNetworkPage.httpsPort')}>
+          {state.ports.https ?? t('timeNetworkPage.httpsOff')}
+        </Descriptions.Item>
+      </Descriptions>
+      <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }}>
+        {t('timeNetworkPage.portsHelp')} <Link to="/setting_port">{t('timeNetworkPage.portsLink')}</Link>
+      </Typography.Paragraph>
+    </Card>
+  );
+};
+
 /** /setting_IP (menu 417; 002 §2.1, §7.1 setting/network, network/ip, network/dns): addresses and name servers. */
 export const NetworkPage = () => {
   const { t } = useTranslation();
@@ -178,6 +197,7 @@ export const NetworkPage = () => {
         />
       </Card>
       <DnsCard state={current} canEdit={canEdit} />
+      <PortsCard state={current} />
       <AddressDialog target={editing} consoleAddress={current.console_address} onClose={() => setEditing(null)} />
     </Flex>
   );
