@@ -35,8 +35,7 @@ describeEachDatabase('custom menus (002 §2.3, §3, §7.1)', (dialect) => {
   const t = useTestApp(dialect, realLogin);
   let admin: Headers = {};
   let call: Awaited<ReturnType<typeof signInFirstAdmin>>['call'];
-  const menus = async (headers: Headers) =>
-    flat((await call('GET', 'menus', headers)).json().data.list as Node[]);
+  const menus = async (headers: Headers) => flat((await call('GET', 'menus', headers)).json().data.list as Node[]);
   const ok = async (res: { json(): { code: number; data: unknown }; body: string }) => {
     expect(res.json(), res.body).toMatchObject({ code: 0 });
     return res.json().data as { id: number } & Record<string, unknown>;
@@ -90,15 +89,28 @@ describeEachDatabase('custom menus (002 §2.3, §3, §7.1)', (dialect) => {
         'POST',
         'setting/menus',
         admin,
-        entry({ name: 'Vendor portal', url: 'https://portal.example.com/a?b=1', target: '_blank', parent_id: group.id }),
+        entry({
+          name: 'Vendor portal',
+          url: 'https://portal.example.com/a?b=1',
+          target: '_blank',
+          parent_id: group.id,
+        }),
       ),
     );
     expect(new Set([main.id, group.id, tab.id]).size).toBe(3);
     let seen = await menus(admin);
     const top = (await call('GET', 'menus')).json().data.list as Node[];
     // Weight 950 puts the entry above Monitoring (900).
-    expect(top[0]).toMatchObject({ id: main.id, name: 'Asset ledger', url: 'http://127.0.0.1:9/ledger', target: '_self' });
-    expect(seen.find((n) => n.id === tab.id)).toMatchObject({ target: '_blank', url: 'https://portal.example.com/a?b=1' });
+    expect(top[0]).toMatchObject({
+      id: main.id,
+      name: 'Asset ledger',
+      url: 'http://127.0.0.1:9/ledger',
+      target: '_self',
+    });
+    expect(seen.find((n) => n.id === tab.id)).toMatchObject({
+      target: '_blank',
+      url: 'https://portal.example.com/a?b=1',
+    });
     expect(seen.find((n) => n.id === group.id)?.children.map((c) => c.id)).toEqual([tab.id]);
 
     // Order: a lower weight moves it below the others.
@@ -127,9 +139,14 @@ describeEachDatabase('custom menus (002 §2.3, §3, §7.1)', (dialect) => {
     const locked = await call('PUT', 'setting/menus/425', { ...admin, 'accept-language': 'en_us' }, { enable: false });
     expect(locked.json().message).toBe('The menu settings page and the groups above it cannot be hidden or disabled');
     expect((await call('PUT', 'setting/menus/400', admin, { display: false })).statusCode).toBe(400);
-    const builtinDelete = await call('DELETE', 'setting/menus', { ...admin, 'accept-language': 'zh_cn' }, {
-      ids: [tab.id, 301],
-    });
+    const builtinDelete = await call(
+      'DELETE',
+      'setting/menus',
+      { ...admin, 'accept-language': 'zh_cn' },
+      {
+        ids: [tab.id, 301],
+      },
+    );
     expect(builtinDelete.statusCode).toBe(400);
     expect(builtinDelete.json().message).toBe('内置菜单不能删除');
     expect((await call('DELETE', 'setting/menus', admin, { ids: [123_456_789] })).statusCode).toBe(404);
@@ -151,7 +168,9 @@ describeEachDatabase('custom menus (002 §2.3, §3, §7.1)', (dialect) => {
 
   it('grants a custom entry like any other page: one role holds it, another does not', async () => {
     const k = t.database.db.kysely;
-    const link = await ok(await call('POST', 'setting/menus', admin, entry({ name: 'Cabinet wiki', url: '/static/wiki/index.html' })));
+    const link = await ok(
+      await call('POST', 'setting/menus', admin, entry({ name: 'Cabinet wiki', url: '/static/wiki/index.html' })),
+    );
     await k
       .insertInto('roles')
       .values([
@@ -202,7 +221,10 @@ describeEachDatabase('custom menus (002 §2.3, §3, §7.1)', (dialect) => {
     const bad = await call('PUT', 'setting/menus/426', admin, { url: 'javascript:void(0)' });
     expect(bad.statusCode).toBe(400);
     await ok(await call('PUT', 'setting/menus/426', admin, { url: 'https://assets.example.com/', target: '_self' }));
-    expect((await call('GET', 'menus/asset')).json().data).toEqual({ url: 'https://assets.example.com/', target: '_self' });
+    expect((await call('GET', 'menus/asset')).json().data).toEqual({
+      url: 'https://assets.example.com/',
+      target: '_self',
+    });
     const list = (await call('GET', 'setting/menus/entries')).json().data.list as Record<string, unknown>[];
     expect(list.find((r) => r.id === 426)).toMatchObject({ kind: 'asset', url: 'https://assets.example.com/' });
     // The entry itself keeps its route.
