@@ -217,7 +217,7 @@ describeEachDatabase('custom menus (002 §2.3, §3, §7.1)', (dialect) => {
   });
 
   it('keeps the asset system address the administrator sets (none at first)', async () => {
-    expect((await call('GET', 'menus/asset')).json().data).toEqual({ url: '', target: '_blank' });
+    expect((await call('GET', 'menus/asset')).json().data).toEqual({ url: '', target: '_self' });
     const bad = await call('PUT', 'setting/menus/426', admin, { url: 'javascript:void(0)' });
     expect(bad.statusCode).toBe(400);
     await ok(await call('PUT', 'setting/menus/426', admin, { url: 'https://assets.example.com/', target: '_self' }));
@@ -227,7 +227,9 @@ describeEachDatabase('custom menus (002 §2.3, §3, §7.1)', (dialect) => {
     });
     const list = (await call('GET', 'setting/menus/entries')).json().data.list as Record<string, unknown>[];
     expect(list.find((r) => r.id === 426)).toMatchObject({ kind: 'asset', url: 'https://assets.example.com/' });
-    // The entry itself keeps its route.
-    expect((await menus(admin)).find((n) => n.id === 426)).toMatchObject({ url: '/asset_management' });
+    // The entry itself keeps its route, and opens as its system does.
+    expect((await menus(admin)).find((n) => n.id === 426)).toMatchObject({ url: '/asset_management', target: '_self' });
+    await ok(await call('PUT', 'setting/menus/426', admin, { target: '_blank' }));
+    expect((await menus(admin)).find((n) => n.id === 426)).toMatchObject({ url: '/asset_management', target: '_blank' });
   });
 });

@@ -63,8 +63,9 @@ export const systemRoutes: Record<string, Example> = {
     },
   },
   // Custom menus (issue 31 item 4; docs/custom-menus.md): a link entry; its grants go with a delete.
+  // One body for both sides: entries are global (no site of theirs to tell apart).
   'POST /api/v1/setting/menus': {
-    body: () => ({ name: unique('entry'), parent_id: 0, url: 'https://portal.example.com/', weight: 1 }),
+    body: () => ({ name: 'Vendor portal', parent_id: 0, url: 'https://portal.example.com/', weight: 1 }),
   },
   'PUT /api/v1/setting/menus/:id': {
     table: 'menus',

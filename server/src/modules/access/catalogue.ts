@@ -5,9 +5,10 @@ import type { MenusTable } from '../../db/schema.ts';
 
 export type MenuRow = Selectable<MenusTable>;
 
-/** What of an entry may change: a built-in one only its presentation (icon, order, visibility, state). */
+/** What of an entry may change: a built-in one only its presentation (icon, order, visibility, state, open mode). */
 export interface MenuPresentation {
   icon?: string;
+  target?: string;
   weight?: number;
   display?: boolean;
   enable?: boolean;
@@ -16,7 +17,6 @@ export interface CustomMenuFields extends MenuPresentation {
   parent_id?: number;
   name?: string;
   url?: string;
-  target?: string;
 }
 
 /**
@@ -71,7 +71,7 @@ export const createMenuCatalogue = (db: Db): MenuCatalogue => {
     async update(id, f) {
       const current = await row(id);
       if (!current) throw new Error(`menu ${id} does not exist`);
-      const fixed = current.builtin === 1 && ['parent_id', 'name', 'url', 'target'].some((key) => key in f);
+      const fixed = current.builtin === 1 && ['parent_id', 'name', 'url'].some((key) => key in f);
       if (fixed) throw new Error(`menu ${id} is built in: only its presentation changes`);
       const values = {
         icon: f.icon,

@@ -21,7 +21,7 @@ export const assetSystem = z.object({
   target: z.enum(['_self', '_blank']),
 });
 export type AssetSystem = z.infer<typeof assetSystem>;
-export const defaultAssetSystem: AssetSystem = { url: '', target: '_blank' };
+export const defaultAssetSystem: AssetSystem = { url: '', target: '_self' };
 
 type Input = z.output<typeof customMenuInput>;
 type Patch = z.output<typeof customMenuPatch>;
@@ -110,7 +110,8 @@ export const createCustomMenusService = ({ catalogue, store }: CustomMenusDeps) 
       if (id === assetMenuId) {
         const asset = await store.get('ASSET_SYSTEM');
         await store.set('ASSET_SYSTEM', { url: url ?? asset.url, target: target ?? asset.target });
-        await catalogue.update(id, rest);
+        // The entry opens as its system does: a new tab goes there straight from the menu.
+        await catalogue.update(id, { ...rest, ...(target ? { target } : {}) });
         return;
       }
       await catalogue.update(id, row.builtin ? rest : patch);
