@@ -95,8 +95,9 @@ export const SettingMenuPage = () => {
     { title: t('customMenusUi.name'), dataIndex: 'name', width: 260 },
     {
       title: t('customMenusUi.url'),
+      // A built-in page's route is the product's own, not an address to show.
       render: (_, row) =>
-        row.kind === 'asset' && row.url === '' ? (
+        row.kind === 'builtin' ? null : row.kind === 'asset' && row.url === '' ? (
           <Typography.Text type="warning">{t('customMenusUi.assetNotSet')}</Typography.Text>
         ) : (
           <Typography.Text ellipsis style={{ maxWidth: 300 }}>
