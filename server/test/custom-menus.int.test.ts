@@ -230,6 +230,9 @@ describeEachDatabase('custom menus (002 §2.3, §3, §7.1)', (dialect) => {
     // The entry itself keeps its route, and opens as its system does.
     expect((await menus(admin)).find((n) => n.id === 426)).toMatchObject({ url: '/asset_management', target: '_self' });
     await ok(await call('PUT', 'setting/menus/426', admin, { target: '_blank' }));
-    expect((await menus(admin)).find((n) => n.id === 426)).toMatchObject({ url: '/asset_management', target: '_blank' });
+    expect((await menus(admin)).find((n) => n.id === 426)).toMatchObject({
+      url: '/asset_management',
+      target: '_blank',
+    });
   });
 });
