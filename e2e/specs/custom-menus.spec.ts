@@ -140,11 +140,13 @@ test('the asset-management entry says where to set its address until the adminis
   await signInAsAdmin(page, request);
   await page.goto('/asset_management');
   await expect(page.locator('.ant-result-warning')).toContainText('跳转IP地址未设置，请在自定义菜单中设置');
+  await page.screenshot({ path: path.join(shots, 'custom-menus-asset-unset-zh_cn.png') });
   await page.getByRole('button', { name: '前往菜单管理' }).click();
   await expect(page).toHaveURL(/\/setting_menu/);
   const row = page.getByRole('row').filter({ hasText: '资产管理' });
   await row.getByRole('button', { name: /编\s*辑/ }).click();
   await page.getByRole('dialog').getByLabel('资产系统地址').fill(`${base}/assets`);
+  await page.screenshot({ path: path.join(shots, 'custom-menus-asset-dialog-zh_cn.png') });
   await page
     .getByRole('dialog')
     .getByRole('button', { name: /^(确\s*定|OK)$/ })
