@@ -66,6 +66,14 @@ test('an administrator adds a main-frame and a new-tab entry; a role without the
   await expectNoRawKeys(page, '/setting_menu (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'custom-menus-setting-zh_cn.png') });
 
+  // /config_menu: the custom entries the administrator holds, each with its way of opening.
+  await page.getByRole('button', { name: '自定义菜单' }).click();
+  await expect(page).toHaveURL(/\/config_menu/);
+  await expect(page.locator('.ant-list').getByText('资产台账')).toBeVisible();
+  await expect(page.locator('.ant-list').getByText('供应商门户')).toBeVisible();
+  await expectNoRawKeys(page, '/config_menu (zh_cn)');
+  await page.screenshot({ path: path.join(shots, 'custom-menus-config-zh_cn.png') });
+
   // The main-frame entry: /external_link with the address, in a sandboxed frame.
   const shell = new Shell(page);
   await shell.open('资产台账');

@@ -15,6 +15,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { useCan } from '../../../session/permissions.ts';
 import { useSession } from '../../../session/session.ts';
 import { createEntry, entriesQuery, removeEntries, settingMenuPage, updateEntry } from '../api.ts';
@@ -46,6 +47,7 @@ export const SettingMenuPage = () => {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
+  const navigate = useNavigate();
   const [form] = Form.useForm();
   const [editing, setEditing] = useState<MenuEntry | 'new' | null>(null);
   const canAdd = useCan(settingMenuPage, 'add');
@@ -121,12 +123,17 @@ export const SettingMenuPage = () => {
     { title: t('customMenusUi.enable'), width: 80, render: (_, row) => toggle(row, 'enable') },
     {
       title: t('common.actions'),
-      width: 140,
+      width: 180,
       render: (_, row) => (
         <Space>
           {canEdit && (
             <Button size="small" type="link" onClick={() => open(row)}>
               {t('common.edit')}
+            </Button>
+          )}
+          {row.kind === 'custom' && row.group && (
+            <Button size="small" type="link" onClick={() => navigate(`/config_menu?id=${row.id}`)}>
+              {t('customMenusUi.open')}
             </Button>
           )}
           {canDelete && row.kind === 'custom' && (
@@ -144,11 +151,14 @@ export const SettingMenuPage = () => {
     <Card
       title={t('customMenusUi.title')}
       extra={
-        canAdd && (
-          <Button type="primary" onClick={() => open('new')}>
-            {t('customMenusUi.add')}
-          </Button>
-        )
+        <Space>
+          <Button onClick={() => navigate('/config_menu')}>{t('customMenusUi.configTitle')}</Button>
+          {canAdd && (
+            <Button type="primary" onClick={() => open('new')}>
+              {t('customMenusUi.add')}
+            </Button>
+          )}
+        </Space>
       }
     >
       <Typography.Paragraph type="secondary">{t('customMenusUi.intro')}</Typography.Paragraph>
