@@ -89,6 +89,7 @@ export const operationLogModules = {
   'setting/items/bulk': 'itemsBulk',
   'setting/items/data_history': 'itemsDataHistory',
   'setting/maintain/firewall/keep': 'firewallKeep',
+  'setting/menus': 'menus',
   'setting/maintain/firewall/ports': 'firewallRules',
   'setting/maintain/firewall/status': 'firewallStatus',
   'setting/notice_tpl': 'noticeTemplate',
