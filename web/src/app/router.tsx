@@ -4,6 +4,7 @@ import { lazy, Suspense, use, useEffect, useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { brandingRoutes } from '../features/branding/routes.tsx';
 import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
@@ -69,6 +70,7 @@ export const shellRoutes: RouteObject[] = [
   ...energyRoutes,
   ...electricalSafetyRoutes,
   ...licenceRoutes,
+  ...brandingRoutes,
   ...systemRoutes,
   ...maintenanceRoutes,
 ];
