@@ -235,5 +235,16 @@ describeEachDatabase('branding', (dialect) => {
       expect((await t.app.inject({ method: 'GET', url: '/api/v1/pub/logo/main' })).statusCode).toBe(404);
       expect(files()).toHaveLength(1);
     });
+
+    it('writes every change to the operation log (pub/ and setting/maintain/ are left to the module)', async () => {
+      const rows = await t.database.db.kysely
+        .selectFrom('operation_logs')
+        .select(['module', 'action', 'target', 'result'])
+        .where('module', '=', 'branding')
+        .execute();
+      const seen = new Set(rows.map((r) => `${r.action} ${r.target}`));
+      for (const entry of ['update info', 'update edition 2', 'upload login_logo', 'upload main_logo', 'delete main_logo'])
+        expect(seen, entry).toContain(entry);
+    });
   });
 });

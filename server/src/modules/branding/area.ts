@@ -23,7 +23,7 @@ declare module '../../area.ts' {
  */
 export const area = defineArea({
   name: 'branding',
-  needs: ['access'],
+  needs: ['access', 'audit'],
   provides: ['branding'],
   settings: { branding: brandingSettings },
   uploads: [logoFolder],
@@ -49,7 +49,7 @@ export const area = defineArea({
     const branding = createBrandingService({ store, dataDir: kernel.config.dataDir, clock: kernel.clock });
     return {
       provides: { branding },
-      routes: (app) => registerBranding(app, { branding, access: needs.access }),
+      routes: (app) => registerBranding(app, { branding, access: needs.access, audit: needs.audit }),
       // A restore brings another row and folder: read the row again.
       reload: () => store.reload(),
     };

@@ -15,6 +15,7 @@ import { requestLanguage } from '../../http/envelope.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AccessService } from '../access/index.ts';
+import type { AuditLog } from '../logs/index.ts';
 import { allowedLogoName, logoContentTypes, readLogo } from './images.ts';
 import type { BrandingService } from './service.ts';
 
@@ -51,29 +52,54 @@ const readUpload = async (request: FastifyRequest) => {
 
 export const registerBranding = (
   app: FastifyInstance,
-  deps: { branding: BrandingService; access: Pick<AccessService, 'require'> },
+  deps: { branding: BrandingService; access: Pick<AccessService, 'require'>; audit: AuditLog },
 ) => {
   const { branding } = deps;
+  // Under pub/ and setting/maintain/ the shared trail leaves the log to the module (logs/index.ts).
+  const logged = async <T>(
+    request: FastifyRequest,
+    action: 'update' | 'upload' | 'delete',
+    target: string,
+    work: Promise<T>,
+  ): Promise<T> => {
+    const done = await work;
+    await deps.audit.write({ module: 'branding', action, target, success: true }, request);
+    return done;
+  };
   // Public: the login page shows the edition's name, flags, blocks and logos before anyone signs in.
   addRoute(app, brandingRoutes.edition, () => branding.editions(), { auth: false });
   addRoute(app, brandingRoutes.info, async () => ({ total: 1, data: [await branding.info()] }), { auth: false });
-  addRoute(app, brandingRoutes.updateEdition, ({ params, body }) => branding.updateEdition(params.id, body), {
-    permission: edit,
-    messageKey: 'branding.saved',
-  });
   addRoute(
     app,
-    brandingRoutes.updateInfo,
-    async ({ body }) => ({ total: 1, data: [await branding.updateInfo(body)] }),
+    brandingRoutes.updateEdition,
+    ({ params, body, request }) =>
+      logged(request, 'update', `edition ${params.id}`, branding.updateEdition(params.id, body)),
     {
       permission: edit,
       messageKey: 'branding.saved',
     },
   );
-  addRoute(app, brandingRoutes.removeLogo, ({ query }) => branding.removeLogo(query.type), {
-    permission: edit,
-    messageKey: 'branding.logoRemoved',
-  });
+  addRoute(
+    app,
+    brandingRoutes.updateInfo,
+    async ({ body, request }) => ({
+      total: 1,
+      data: [await logged(request, 'update', 'info', branding.updateInfo(body))],
+    }),
+    {
+      permission: edit,
+      messageKey: 'branding.saved',
+    },
+  );
+  addRoute(
+    app,
+    brandingRoutes.removeLogo,
+    ({ query, request }) => logged(request, 'delete', `${query.type}_logo`, branding.removeLogo(query.type)),
+    {
+      permission: edit,
+      messageKey: 'branding.logoRemoved',
+    },
+  );
 
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: logoRules.maxBytes, files: 1, fields: 5 } });
@@ -97,7 +123,7 @@ export const registerBranding = (
         return {
           code: 0,
           message: sharedText(requestLanguage(request), 'branding.logoUploaded'),
-          data: await branding.setLogo(type, image, content),
+          data: await logged(request, 'upload', `${type}_logo`, branding.setLogo(type, image, content)),
         };
       },
     });
