@@ -21,6 +21,7 @@ export const fuzzAreas = {
   system: { tags: ['system'], also: ['module_settings'] },
   maintenance: { tags: ['maintenance'], also: [] },
   branding: { tags: ['branding'], also: ['module_settings'] },
+  recovery: { tags: ['recovery'], also: ['users'] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

@@ -35,3 +35,22 @@ export const brandingRoutes: Record<string, Example> = {
   'DELETE /api/v1/setting/maintain/logo': { query: () => ({ type: 'main' }) },
   'GET /api/v1/pub/logo/:type': { params: () => ({ type: 'login' }) },
 };
+
+/**
+ * The recovery (docs/recovery.md): a code made as `npm run recovery-code` makes it, exchanged for a
+ * ticket. Each call spends its code or ticket, so a second call of the same route is refused (400).
+ */
+export const recoveryRoutes: Record<string, Example> = {
+  'POST /api/v1/pub/login/root_login': {
+    prepare: async ({ t }) => ({ code: (await t.sitewatch.services.recovery.issueCode()).code }),
+    body: (_s, _e, p) => ({ code: p.code }),
+  },
+  'PUT /api/v1/user/rest_password': {
+    prepare: async ({ t }) => {
+      const { code } = await t.sitewatch.services.recovery.issueCode();
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/pub/login/root_login', payload: { code } });
+      return { ticket: res.json().data.reset_token };
+    },
+    body: (_s, e, p) => ({ reset_token: p.ticket, new_password: e.encrypt(e.password) }),
+  },
+};

@@ -1,7 +1,7 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
-import { brandingRoutes } from './route-examples-branding.ts';
+import { brandingRoutes, recoveryRoutes } from './route-examples-branding.ts';
 import { systemRoutes } from './route-examples-system.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
@@ -70,6 +70,7 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 const routes: Record<string, Example> = {
   ...systemRoutes,
   ...brandingRoutes,
+  ...recoveryRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },
   'GET /api/v1/setting/device_templates/:id': { table: 'device_templates' },
