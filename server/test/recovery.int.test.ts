@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultLoginSafe } from '@sitewatch/contract/auth';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { builtInDefaults } from '../src/modules/global-config/index.ts';
 import { recoveryFileName } from '../src/modules/recovery/index.ts';
 import { useManualTestApp } from './helpers/build-app.ts';
