@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import { makePng } from '../../server/test/helpers/logo-images.ts';
 import {
   adminHeaders,
   adminPassword,
+  dataDir,
   loginInBrowser,
   loginToConsole,
   logoutInBrowser,
@@ -72,6 +74,10 @@ test('rebranding: system name, logos, support block and filing line on login, sh
   await expect(page.getByTestId('shell-sys-name')).toHaveText(sysName);
   await expectLogo(page, 'main', 160);
   await page.screenshot({ path: path.join(shots, 'branding-shell-zh_cn.png') });
+  // /software_version carries the changelog of the build.
+  await page.getByTestId('software-changelog').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('software-changelog')).toContainText('0.1.0');
+  await page.screenshot({ path: path.join(shots, 'software-version-changelog-zh_cn.png') });
 
   // /home.
   await page.goto('/home?fullShow=yes');
@@ -110,4 +116,34 @@ test('rebranding: system name, logos, support block and filing line on login, sh
   await expectNoRawKeys(page, '/setting_sys_edition (en_us)');
   await page.screenshot({ path: path.join(shots, 'branding-settings-en_us.png') });
   await resetAdminLanguage(request);
+});
+
+test('a locked-out administrator recovers with the code printed on the box', async ({ page }) => {
+  // What the person at the box runs (docs/recovery.md), on this product's data dir.
+  const printed = execFileSync('npx', ['tsx', 'tools/recovery/recovery-code.ts', '--data-dir', dataDir()], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    encoding: 'utf8',
+  });
+  const code = /Recovery code: (\S+)/.exec(printed)?.[1] ?? '';
+  expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+
+  await page.goto('/login');
+  await page.getByRole('link', { name: '管理员恢复' }).click();
+  const dialog = page.getByRole('dialog', { name: '管理员恢复' });
+  await dialog.getByLabel('恢复码').fill('AAAA-BBBB-CCCC');
+  await dialog.getByRole('button', { name: '下一步' }).click();
+  await expect(dialog.getByTestId('recovery-error')).toHaveText('恢复码不正确！');
+  await dialog.getByLabel('恢复码').fill(code);
+  await dialog.getByRole('button', { name: '下一步' }).click();
+  await expect(dialog.getByText('恢复码正确：为 admin 设置新密码')).toBeVisible();
+  await expectNoRawKeys(page, 'the recovery dialog (zh_cn)');
+  await page.screenshot({ path: path.join(shots, 'recovery-dialog-zh_cn.png') });
+  // The journeys' password again, so the file's other calls still sign in.
+  await dialog.getByLabel('新密码', { exact: true }).fill(adminPassword);
+  await dialog.getByLabel('确认新密码').fill(adminPassword);
+  await dialog.getByRole('button', { name: '重置密码' }).click();
+  await expect(page.getByText('管理员密码已重置，请使用新密码登录！')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await loginInBrowser(page, 'admin', adminPassword);
+  await page.waitForURL(/\/home\?fullShow=yes/);
 });

@@ -117,6 +117,31 @@ const LoginProductDialog = () => {
   );
 };
 
+const RecoveryDialog = lazy(() =>
+  import('../features/recovery/components/recovery-dialog.tsx').then((m) => ({ default: m.RecoveryDialog })),
+);
+
+/** `#type=recovery` on the login page opens the administrator's recovery (docs/recovery.md). */
+const LoginRecoveryDialog = () => {
+  const { pathname } = useLocation();
+  const [asked, setAsked] = useState(() => window.location.hash === '#type=recovery');
+  useEffect(() => {
+    const onHash = () => setAsked(window.location.hash === '#type=recovery');
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  if (!asked || normalizePage(pathname) !== 'login') return null;
+  const close = () => {
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    setAsked(false);
+  };
+  return (
+    <Suspense fallback={null}>
+      <RecoveryDialog onClose={close} />
+    </Suspense>
+  );
+};
+
 /**
  * What a signed-in browser opening `pathname` can ask for before the router renders: the home
  * dashboard's reads (`/`, in single-page mode, goes there too).
@@ -129,6 +154,7 @@ const Lazy = () => (
   <Suspense fallback={<Spin fullscreen />}>
     <Outlet />
     <LoginProductDialog />
+    <LoginRecoveryDialog />
   </Suspense>
 );
 

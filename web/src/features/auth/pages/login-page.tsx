@@ -282,6 +282,11 @@ export const LoginPage = () => {
             {edition.support_show && <a href="#support">{t('login.support')}</a>}
             <a href="#type=active">{t('login.productInfo')}</a>
           </Flex>
+          <Flex justify="flex-end" style={{ marginTop: 4 }}>
+            <a href="#type=recovery" style={{ fontSize: token.fontSizeSM, color: token.colorTextTertiary }}>
+              {t('login.recovery')}
+            </a>
+          </Flex>
         </form>
       </div>
       <EditionBlocks />
