@@ -11,7 +11,7 @@ import { z } from 'zod';
  */
 export const recoveryFileName = 'recovery-code.json';
 
-/** 32 characters without look-alikes (no 0/O, 1/I/L): 12 of them are 60 random bits. */
+/** 31 characters without look-alikes (no 0/O, 1/I/L): 12 of them are about 59 random bits. */
 const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 const stored = z.object({
