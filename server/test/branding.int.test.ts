@@ -14,6 +14,20 @@ const logoType = {
 };
 const logoSize = { zh_cn: '上传文件大小不能超过 1MB！', en_us: 'The uploaded file cannot exceed 1mb!' };
 
+const infoBody = {
+  company: 'Acme 机房服务',
+  sys_name: '智慧机房监控平台',
+  sys_show: true,
+  support_show: true,
+  support_info: '400-800-1234',
+  sys_info_show: true,
+  sys_info: 'Acme Sitewatch build',
+  filing_display: true,
+  filing_info: '沪ICP备',
+  filing_number: '12345678号-1',
+  language: 'en_us',
+};
+
 describeEachDatabase('branding', (dialect) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-branding-'));
   const t = useTestApp(dialect, { dataDir });
@@ -54,20 +68,6 @@ describeEachDatabase('branding', (dialect) => {
         .executeTakeFirst()
     )?.v ?? null;
   const info = async () => (await call('GET', 'pub/info')).body.data.data[0];
-
-  const infoBody = {
-    company: 'Acme 机房服务',
-    sys_name: '智慧机房监控平台',
-    sys_show: true,
-    support_show: true,
-    support_info: '400-800-1234',
-    sys_info_show: true,
-    sys_info: 'Acme Sitewatch build',
-    filing_display: true,
-    filing_info: '沪ICP备',
-    filing_number: '12345678号-1',
-    language: 'en_us',
-  };
 
   describe('edition and information', () => {
     it('answers the defaults to anyone, before sign-in', async () => {
@@ -243,7 +243,13 @@ describeEachDatabase('branding', (dialect) => {
         .where('module', '=', 'branding')
         .execute();
       const seen = new Set(rows.map((r) => `${r.action} ${r.target}`));
-      for (const entry of ['update info', 'update edition 2', 'upload login_logo', 'upload main_logo', 'delete main_logo'])
+      for (const entry of [
+        'update info',
+        'update edition 2',
+        'upload login_logo',
+        'upload main_logo',
+        'delete main_logo',
+      ])
         expect(seen, entry).toContain(entry);
     });
   });
