@@ -99,6 +99,13 @@ export const operationLogModules = {
   'setting/recover_tpl': 'recoverTemplate',
   'setting/roles': 'roles',
   'setting/serial_port': 'serialPort',
+  // The box's time, network and services (docs/time-network.md).
+  'setting/time': 'settingTime',
+  'setting/time/syncd': 'settingTimeSyncd',
+  'setting/network/ip': 'networkIp',
+  'setting/network/dns': 'networkDns',
+  'setting/network/keep': 'networkKeep',
+  'setting/service': 'hostService',
   // The system pages (docs/system.md), written by the system module itself.
   'setting/maintain/debug_log': 'debugLog',
   'setting/maintain/sm4': 'sm4',
@@ -158,6 +165,9 @@ export const operationLogActions = {
   backup: 'backup',
   restore: 'restore',
   upload: 'upload',
+  start: 'start',
+  stop: 'stop',
+  restart: 'restart',
 } as const;
 export type OperationLogAction = keyof typeof operationLogActions;
 

@@ -18,6 +18,7 @@ export const fuzzAreas = {
   'work-orders': { tags: ['work-orders'], also: [] },
   https: { tags: ['https'], also: ['module_settings'] },
   firewall: { tags: ['firewall'], also: ['module_settings'] },
+  'time-network': { tags: ['time-network'], also: ['module_settings'] },
   system: { tags: ['system'], also: ['module_settings'] },
   maintenance: { tags: ['maintenance'], also: [] },
   branding: { tags: ['branding'], also: ['module_settings'] },

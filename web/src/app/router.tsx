@@ -24,6 +24,7 @@ import { reportsRoutes } from '../features/reports/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/routes.tsx';
 import { systemRoutes } from '../features/system/routes.tsx';
+import { timeNetworkRoutes } from '../features/time-network/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { workOrderRoutes } from '../features/work-orders/routes.tsx';
@@ -54,6 +55,7 @@ export const shellRoutes: RouteObject[] = [
   ...securityRoutes,
   ...httpsRoutes,
   ...firewallRoutes,
+  ...timeNetworkRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
   ...deviceViewRoutes,
