@@ -33,6 +33,8 @@ export const operationLogModules = {
   api_tokens: 'apiTokens',
   https: 'https',
   maintenance: 'maintenance',
+  branding: 'branding',
+  recovery: 'recovery',
   // The shared trail: the path of every write route (without its parameters).
   alarm_log: 'alarmLog',
   clean_notice_list: 'cleanNoticeList',
@@ -199,6 +201,12 @@ export interface OperationLogDetails {
   sm4Disabled: Record<string, never>;
   sm4KeyEnabled: Record<string, never>;
   sm4KeyDisabled: Record<string, never>;
+  recoveryCodeAccepted: Record<string, never>;
+  recoveryCodeWrong: Record<string, never>;
+  recoveryCodeExpired: Record<string, never>;
+  recoveryCodeNone: Record<string, never>;
+  recoveryTooMany: Record<string, never>;
+  recoveryTicketInvalid: Record<string, never>;
 }
 export const operationLogDetailCodes = [
   'passwordChangeRequired',
@@ -227,6 +235,12 @@ export const operationLogDetailCodes = [
   'sm4Disabled',
   'sm4KeyEnabled',
   'sm4KeyDisabled',
+  'recoveryCodeAccepted',
+  'recoveryCodeWrong',
+  'recoveryCodeExpired',
+  'recoveryCodeNone',
+  'recoveryTooMany',
+  'recoveryTicketInvalid',
 ] as const satisfies readonly (keyof OperationLogDetails)[];
 export type OperationLogDetailCode = (typeof operationLogDetailCodes)[number];
 

@@ -23,6 +23,8 @@ export const fuzzAreas = {
   maintenance: { tags: ['maintenance'], also: [] },
   // Custom entries live in the access area's catalogue (the custom-menus area declares no table).
   'custom-menus': { tags: ['custom-menus'], also: ['menus', 'role_menus', 'functions', 'module_settings'] },
+  branding: { tags: ['branding'], also: ['module_settings'] },
+  recovery: { tags: ['recovery'], also: ['users'] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

@@ -1,6 +1,7 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
+import { brandingRoutes, recoveryRoutes } from './route-examples-branding.ts';
 import { systemRoutes } from './route-examples-system.ts';
 import { timeNetworkRoutes } from './route-examples-time-network.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
@@ -69,6 +70,8 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 /** The route's own calls, by `METHOD /api/v1/path` as the app records it. */
 const routes: Record<string, Example> = {
   ...systemRoutes,
+  ...brandingRoutes,
+  ...recoveryRoutes,
   ...timeNetworkRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },

@@ -7,12 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../../api/client.ts';
 import { deviceTokenKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
+import { BrandLogo } from '../../../components/brand-logo.tsx';
 import { DeferredSelect } from '../../../components/deferred-select.tsx';
 import { LanguagePicker, ThemePicker } from '../../../components/preference-pickers.tsx';
-import { defaultEdition } from '../../../session/edition.ts';
+import { useEdition } from '../../../session/edition.ts';
 import { languageSyncKey } from '../../../session/session.ts';
 import { encryptAll, loginParamsQuery, newCaptchaId } from '../api.ts';
 import { CaptchaImage } from '../components/captcha.tsx';
+import { EditionBlocks } from '../components/edition-blocks.tsx';
 import type { ForcedScene } from '../components/forced-password-dialog.tsx';
 import { useAutoLogin, useEnterSubmits, useSignedInGoesOn, withPrompt } from '../use-login.ts';
 
@@ -68,7 +70,7 @@ export const LoginPage = () => {
   const userRef = useRef<InputRef>(null);
   const passwordRef = useRef<InputRef>(null);
   const captchaRef = useRef<InputRef>(null);
-  const edition = defaultEdition;
+  const edition = useEdition();
 
   const refreshCaptcha = useCallback(() => {
     setValues((v) => ({ ...v, captcha_code: '' }));
@@ -195,9 +197,12 @@ export const LoginPage = () => {
         }}
       >
         <Flex vertical align="center" gap={8} style={{ marginBottom: 24 }}>
-          <img src="/favicon.svg" alt="" width={48} height={48} />
+          <BrandLogo kind="login" maxHeight={76} fallbackSize={48} />
           {edition.sys_show && (
-            <h1 style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: 600, color: token.colorTextHeading }}>
+            <h1
+              data-testid="login-sys-name"
+              style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: 600, color: token.colorTextHeading }}
+            >
               {edition.sys_name || t('app.name')}
             </h1>
           )}
@@ -273,14 +278,18 @@ export const LoginPage = () => {
             {t('login.submit')}
           </Button>
           {/* The product information and activation dialog (000 §2.1): the app opens it on this hash. */}
-          <Flex justify="flex-end" style={{ marginTop: 12 }}>
+          <Flex justify="flex-end" gap={16} style={{ marginTop: 12 }}>
+            {edition.support_show && <a href="#support">{t('login.support')}</a>}
             <a href="#type=active">{t('login.productInfo')}</a>
+          </Flex>
+          <Flex justify="flex-end" style={{ marginTop: 4 }}>
+            <a href="#type=recovery" style={{ fontSize: token.fontSizeSM, color: token.colorTextTertiary }}>
+              {t('login.recovery')}
+            </a>
           </Flex>
         </form>
       </div>
-      {edition.filing_display && edition.filing_info && (
-        <span style={{ marginTop: 24, color: token.colorTextSecondary }}>{edition.filing_info}</span>
-      )}
+      <EditionBlocks />
       {forced && (
         <Suspense fallback={null}>
           <ForcedPasswordDialog
