@@ -18,7 +18,6 @@ export const area = defineArea({
   provides: ['recovery'],
   create: ({ kernel, needs }) => {
     const recovery = createRecoveryService({
-      db: kernel.db,
       dataDir: kernel.config.dataDir,
       clock: kernel.clock,
       auth: needs.auth,

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Language } from '@sitewatch/contract';
 import { type RootLoginAnswer, recoveryRules } from '@sitewatch/contract/recovery';
-import type { Db } from '../../db/kysely.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { AuditLog } from '../logs/index.ts';
@@ -14,9 +13,6 @@ import {
   recordFailure,
 } from './code-file.ts';
 
-/** The administrator the recovery restores: user 1, made at the first start (auth's ensureAdmin). */
-export const administratorId = 1;
-
 type Meta = { ip: string };
 
 /**
@@ -26,13 +22,12 @@ type Meta = { ip: string };
  * right or wrong, is in the operation log.
  */
 export const createRecoveryService = (deps: {
-  db: Db;
   dataDir: string;
   clock: () => number;
-  auth: Pick<AuthService, 'acceptNewPassword' | 'endSessions'>;
+  auth: Pick<AuthService, 'acceptNewPassword' | 'firstAdministrator' | 'restoreAccess'>;
   audit: AuditLog;
 }) => {
-  const { db, dataDir, audit } = deps;
+  const { dataDir, audit } = deps;
   const now = () => Math.floor(deps.clock() / 1000);
   const tickets = new Map<string, { user_id: number; expires_at: number }>();
   const ticketHash = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
@@ -44,8 +39,7 @@ export const createRecoveryService = (deps: {
     return run;
   };
 
-  const administrator = () =>
-    db.kysely.selectFrom('users').select(['id', 'user_name']).where('id', '=', administratorId).executeTakeFirst();
+  const administrator = () => deps.auth.firstAdministrator();
 
   const refuse = async (
     action: 'login' | 'change_password',
@@ -113,21 +107,7 @@ export const createRecoveryService = (deps: {
         // The password rules apply as to any new password; a refusal keeps the ticket for another try.
         const password_hash = await deps.auth.acceptNewPassword(encryptedPassword, admin.user_name, language);
         tickets.delete(hash);
-        const time = now();
-        await db.kysely
-          .updateTable('users')
-          .set({
-            password_hash,
-            password_changed_at: time,
-            must_change_password: 0,
-            enable: 1,
-            locked_at: null,
-            lock_reason: null,
-            updated_at: time,
-          })
-          .where('id', '=', admin.id)
-          .execute();
-        await deps.auth.endSessions(admin.id, 'password_changed');
+        await deps.auth.restoreAccess(admin.id, password_hash);
         await audit.write({
           module: 'recovery',
           action: 'change_password',
