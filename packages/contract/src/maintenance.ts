@@ -73,7 +73,7 @@ export const latestBackup = z.object({
   file: z.string().describe("The latest package's file name ('' before the first)."),
   read: z.boolean().describe('Whether the notice was closed.'),
   time: z.number().int().describe('When it was made (epoch seconds; 0 before the first).'),
-  ftp: z.number().int().describe('FTP sync state: 0 not synced (FTP sync is not built yet).'),
+  ftp: z.number().int().describe('FTP sync of that package: 0 not synced, 1 copied, 2 the copy failed.'),
 });
 export type LatestBackup = z.infer<typeof latestBackup>;
 
@@ -185,6 +185,17 @@ export const ftpSettings = z.strictObject({
   /** Absent or empty: the stored password is kept. */
   password: z.string().max(128).optional(),
   secure: z.boolean().default(false).describe('FTPS (explicit TLS, AUTH TLS).'),
+  ca: z
+    .string({ message: msg('ftpCa') })
+    .trim()
+    .max(32_768, { message: msg('ftpCa') })
+    .refine((v) => v === '' || /^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----$/.test(v), {
+      message: msg('ftpCa'),
+    })
+    .default('')
+    .describe(
+      "FTPS: certificates (PEM) the server's certificate may be signed by, besides the system's (a self-signed one).",
+    ),
 });
 export type FtpSettings = z.infer<typeof ftpSettings>;
 export const ftpSettingsView = ftpSettings.omit({ password: true }).extend({
@@ -211,14 +222,14 @@ export type FtpRecord = z.infer<typeof ftpRecord>;
 export const ftpRoutes = {
   get: defineRoute({
     method: 'GET',
-    path: 'setting/maintain/mysql/ftp',
+    path: 'setting/maintain/ftp',
     summary: 'The FTP server backups are copied to (the password is never answered)',
     tags: ['maintenance'],
     response: ftpSettingsView,
   }),
   save: defineRoute({
     method: 'PUT',
-    path: 'setting/maintain/mysql/ftp',
+    path: 'setting/maintain/ftp',
     summary: 'Save the FTP server (remote address, port, path are required)',
     tags: ['maintenance'],
     body: ftpSettings,
@@ -226,7 +237,7 @@ export const ftpRoutes = {
   }),
   test: defineRoute({
     method: 'POST',
-    path: 'setting/maintain/mysql/ftp/test',
+    path: 'setting/maintain/ftp/test',
     summary: 'Test the connection to the saved FTP server (signs in and lists the folder); answers the result',
     tags: ['maintenance'],
     response: z.object({
@@ -236,15 +247,15 @@ export const ftpRoutes = {
     }),
   }),
   list: defineRoute({
-    method: 'GET',
-    path: 'setting/maintain/mysql/ftp/list',
+    method: 'POST',
+    path: 'setting/maintain/ftp/list',
     summary: 'The remote folder of the saved FTP server',
     tags: ['maintenance'],
     response: z.object({ data: z.array(ftpEntry) }),
   }),
   sync: defineRoute({
     method: 'POST',
-    path: 'setting/maintain/mysql/ftp/sync',
+    path: 'setting/maintain/ftp/sync',
     summary: 'Copy a package to the FTP server now',
     tags: ['maintenance'],
     body: z.strictObject({ filename: backupFileName }),
@@ -252,7 +263,7 @@ export const ftpRoutes = {
   }),
   records: defineRoute({
     method: 'GET',
-    path: 'setting/maintain/mysql/ftp/records',
+    path: 'setting/maintain/ftp/sync_records',
     summary: 'The latest sync records, newest first',
     tags: ['maintenance'],
     response: z.object({ data: z.array(ftpRecord) }),

@@ -79,11 +79,11 @@ export const systemRoutes: Record<string, Example> = {
       multipartFile('file', 'package.tar', Buffer.from(String(p.pkg), 'base64'), 'application/x-tar'),
   },
   // No FTP server here: the copy is made, fails and is recorded (200 with ok false).
-  'POST /api/v1/setting/maintain/mysql/ftp/sync': {
+  'POST /api/v1/setting/maintain/ftp/sync': {
     prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
     body: (_s, _e, p) => ({ filename: p.file }),
   },
-  'PUT /api/v1/setting/maintain/mysql/ftp': {
+  'PUT /api/v1/setting/maintain/ftp': {
     body: () => ({ host: 'ftp.example.test', port: 21, path: '/backups' }),
   },
   'DELETE /api/v1/setting/maintain/mysql/auto_list': {
