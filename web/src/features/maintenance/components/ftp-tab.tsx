@@ -86,14 +86,14 @@ const ServerCard = () => {
         onValuesChange={() => setResult(null)}
       >
         <Row gutter={16}>
-          <Col span={10}>
+          <Col span={9}>
             <Form.Item name="host" label={t('backupPage.ftp.host')} rules={[rule(true)]}>
               <Input placeholder="192.168.1.20" maxLength={253} />
             </Form.Item>
           </Col>
-          <Col span={4}>
+          <Col span={5}>
             <Form.Item name="port" label={t('backupPage.ftp.port')} rules={[rule(true)]}>
-              <InputNumber min={1} max={65535} precision={0} style={{ width: '100%' }} />
+              <InputNumber precision={0} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col span={10}>
