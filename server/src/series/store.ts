@@ -285,13 +285,8 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       return true;
     },
     async reload() {
-      await starting.settled();
-      while (flushing || compacting) {
-        await flushing?.catch(() => undefined);
-        await compacting?.catch(() => undefined);
-      }
-      open.clear();
-      await loadLeftovers();
+      for (await starting.settled(); flushing || compacting; ) await Promise.allSettled([flushing, compacting]);
+      await loadLeftovers(true);
     },
     async stop() {
       timers.clearInterval(timer);
