@@ -269,3 +269,43 @@ export const ftpRoutes = {
     response: z.object({ data: z.array(ftpRecord) }),
   }),
 };
+
+// ---------- The install key, carried to another install (docs/maintenance.md "The install key") ----------
+
+const passphrase = z
+  .string({ message: msg('passphrase') })
+  .min(8, { message: msg('passphrase') })
+  .max(128, { message: msg('passphrase') })
+  .describe('The passphrase the key file is sealed with (8 to 128 characters).');
+
+export const installKeyRoutes = {
+  export: defineRoute({
+    method: 'POST',
+    path: 'setting/maintain/secret_key/export',
+    summary: "Export this install's secret key sealed with a passphrase (a key file to import elsewhere)",
+    tags: ['maintenance'],
+    body: z.strictObject({ passphrase, verify_password: encrypted }),
+    response: z.object({
+      filename: z.string().describe('A name to save the key file under.'),
+      file: z.string().describe('The key file (JSON text).'),
+    }),
+  }),
+  import: defineRoute({
+    method: 'POST',
+    path: 'setting/maintain/secret_key/import',
+    summary: "Make another install's exported key this install's key (its secrets are sealed again with it)",
+    tags: ['maintenance'],
+    body: z.strictObject({
+      file: z
+        .string({ message: msg('keyFile') })
+        .min(1, { message: msg('keyFile') })
+        .max(4096, { message: msg('keyFile') }),
+      passphrase,
+      verify_password: encrypted,
+    }),
+    response: z.object({
+      changed: z.boolean().describe('False when the file holds the key this install has already.'),
+      resealed: z.number().int().describe('Stored secrets sealed again with the imported key.'),
+    }),
+  }),
+};
