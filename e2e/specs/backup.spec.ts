@@ -82,6 +82,23 @@ test('the backup page in English: the schedule and the packages', async ({ page,
   await expect(page.getByRole('row', { name: /backup_\d{14}\.tar/ }).first()).toBeVisible();
   await expectNoRawKeys(page, 'the backup files (en_us)');
   await page.screenshot({ path: path.join(shots, 'backup-files-en_us.png') });
+
+  // The install key, sealed with a passphrase, downloads behind the verification password.
+  await page.getByRole('button', { name: 'Export install key' }).click();
+  const keyDialog = page.getByRole('dialog', { name: 'Export install key' });
+  await keyDialog.getByLabel('Passphrase', { exact: true }).fill('carry this key');
+  await keyDialog.getByLabel('Repeat the passphrase').fill('carry this key too');
+  await keyDialog.getByRole('button', { name: 'OK' }).click();
+  await expect(keyDialog).toContainText('The two passphrases differ!');
+  await expect(keyDialog).toContainText('The password cannot be empty!');
+  await keyDialog.getByLabel('Repeat the passphrase').fill('carry this key');
+  await keyDialog.getByLabel('Verification password').fill(adminPassword);
+  await expectNoRawKeys(page, 'the install key export (en_us)');
+  await page.screenshot({ path: path.join(shots, 'backup-key-export-en_us.png') });
+  const keyDownload = page.waitForEvent('download');
+  await keyDialog.getByRole('button', { name: 'OK' }).click();
+  expect((await keyDownload).suggestedFilename()).toBe('sitewatch-secret-key.json');
+  await expect(page.getByText('Key file exported.')).toBeVisible();
   await new Shell(page).language('简体中文');
   await page.getByRole('tab', { name: '自动备份' }).click();
   await expect(page.getByLabel('执行次数')).toBeVisible();

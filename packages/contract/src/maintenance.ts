@@ -238,6 +238,7 @@ export const ftpRoutes = {
   test: defineRoute({
     method: 'POST',
     path: 'setting/maintain/ftp/test',
+    reads: true,
     summary: 'Test the connection to the saved FTP server (signs in and lists the folder); answers the result',
     tags: ['maintenance'],
     response: z.object({
@@ -249,6 +250,7 @@ export const ftpRoutes = {
   list: defineRoute({
     method: 'POST',
     path: 'setting/maintain/ftp/list',
+    reads: true,
     summary: 'The remote folder of the saved FTP server',
     tags: ['maintenance'],
     response: z.object({ data: z.array(ftpEntry) }),

@@ -105,4 +105,14 @@ describe('parseListening', () => {
       { protocol: 'tcp', address: '0.0.0.0', port: 80, process: 'node' },
     ]);
   });
+  it('reads ss -Hlunp lines as UDP', () => {
+    const text = [
+      'UNCONN 0      0            0.0.0.0:161       0.0.0.0:*    users:(("snmpd",pid=7,fd=6))',
+      'UNCONN 0      0        [::1]:323          [::]:*    users:(("chronyd",pid=3,fd=5))',
+    ].join('\n');
+    expect(parseListening(text, 'udp')).toEqual([
+      { protocol: 'udp', address: '0.0.0.0', port: 161, process: 'snmpd' },
+      { protocol: 'udp', address: '[::1]', port: 323, process: 'chronyd' },
+    ]);
+  });
 });

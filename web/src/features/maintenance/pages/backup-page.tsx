@@ -37,6 +37,7 @@ import { formatTime } from '../../../components/time.ts';
 import { backupKeys, backupListQuery, backupScheduleQuery, formatSize } from '../api.ts';
 import { FileText } from '../components/file-text.tsx';
 import { FtpTab } from '../components/ftp-tab.tsx';
+import { InstallKeyButtons } from '../components/install-key.tsx';
 
 const hhmm = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -154,6 +155,7 @@ const FilesTab = ({ highlight }: { highlight: string | null }) => {
         >
           <Button loading={uploading}>{t('backupPage.upload')}</Button>
         </Upload>
+        <InstallKeyButtons />
       </Space>
       <Table<BackupPackage>
         rowKey="filename"
