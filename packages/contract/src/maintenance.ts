@@ -251,9 +251,13 @@ export const ftpRoutes = {
     method: 'POST',
     path: 'setting/maintain/ftp/list',
     reads: true,
-    summary: 'The remote folder of the saved FTP server',
+    summary: 'The remote folder of the saved FTP server (a failure is answered with its reason, as the test does)',
     tags: ['maintenance'],
-    response: z.object({ data: z.array(ftpEntry) }),
+    response: z.object({
+      ok: z.boolean(),
+      detail: z.string().describe('Why it failed (a text key or the server’s words), or empty.'),
+      data: z.array(ftpEntry),
+    }),
   }),
   sync: defineRoute({
     method: 'POST',

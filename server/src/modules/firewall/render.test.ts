@@ -50,6 +50,14 @@ describe('renderRuleset', () => {
     expect(renderRuleset(true, [r({ source: '172.16.5.9/12' })])).toContain('ip saddr 172.16.0.0/12 ');
   });
 
+  it('writes IPv6 sources as ip6 matches: one address, a block from its network, a range; ::/0 matches all', () => {
+    expect(renderRuleset(true, [r({ source: 'fd00:0::1' })])).toContain('ip6 saddr fd00::1 meta l4proto');
+    expect(renderRuleset(true, [r({ source: '2001:db8::77/32' })])).toContain('ip6 saddr 2001:db8::/32 ');
+    expect(renderRuleset(true, [r({ source: 'fd00::1-fd00::ff' })])).toContain('ip6 saddr fd00::1-fd00::ff ');
+    expect(renderRuleset(true, [r({ source: 'fd00::9', direction: 'out' })])).toContain('ip6 daddr fd00::9 ');
+    expect(renderRuleset(true, [r({ source: '::/0' })])).toContain('\t\tmeta l4proto');
+  });
+
   it('a disabled firewall removes the table and nothing else', () => {
     expect(renderRuleset(false, [r({})])).toBe('table inet sitewatch\ndelete table inet sitewatch\n');
   });

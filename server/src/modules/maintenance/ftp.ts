@@ -138,15 +138,22 @@ export const createFtpSync = (deps: {
         return { ok: false, entries: 0, detail: reasonOf(err) };
       }
     },
-    list: () =>
-      withServer(async (client) =>
-        (await client.list()).map((e) => ({
-          name: e.name,
-          size: e.size,
-          time: e.rawModifiedAt,
-          directory: e.isDirectory,
-        })),
-      ),
+    /** The remote folder; a failure with its reason, as the test answers it. */
+    list: async () => {
+      try {
+        const data = await withServer(async (client) =>
+          (await client.list()).map((e) => ({
+            name: e.name,
+            size: e.size,
+            time: e.rawModifiedAt,
+            directory: e.isDirectory,
+          })),
+        );
+        return { ok: true, detail: '', data };
+      } catch (err) {
+        return { ok: false, detail: reasonOf(err), data: [] };
+      }
+    },
     /** Copies one package (its path on disk); the result is recorded, a failure too, and answered. */
     sync: async (file: string): Promise<FtpRecord> => {
       const filename = path.basename(file);

@@ -140,7 +140,7 @@ export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
     () => ftp.test(),
     admin,
   );
-  addRoute(app, f.list, async () => ({ data: await ftp.list() }), admin);
+  addRoute(app, f.list, () => ftp.list(), admin);
   addRoute(
     app,
     f.sync,

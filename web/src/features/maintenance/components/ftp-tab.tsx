@@ -174,7 +174,15 @@ const RemoteCard = () => {
     retry: false,
     gcTime: 0,
   });
-  const error = list.error instanceof ApiError ? list.error.message : list.error ? t('common.operationFailed') : null;
+  const reason = useReason();
+  const error =
+    list.error instanceof ApiError
+      ? list.error.message
+      : list.error
+        ? t('common.operationFailed')
+        : list.data && !list.data.ok
+          ? reason(list.data.detail)
+          : null;
   return (
     <Card
       size="small"
