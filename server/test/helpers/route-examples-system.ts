@@ -98,12 +98,27 @@ export const systemRoutes: Record<string, Example> = {
       multipartFile('file', 'package.tar', Buffer.from(String(p.pkg), 'base64'), 'application/x-tar'),
   },
   // No FTP server here: the copy is made, fails and is recorded (200 with ok false).
-  'POST /api/v1/setting/maintain/mysql/ftp/sync': {
+  'POST /api/v1/setting/maintain/ftp/sync': {
     prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
     body: (_s, _e, p) => ({ filename: p.file }),
   },
-  'PUT /api/v1/setting/maintain/mysql/ftp': {
+  'PUT /api/v1/setting/maintain/ftp': {
     body: () => ({ host: 'ftp.example.test', port: 21, path: '/backups' }),
+  },
+  'POST /api/v1/setting/maintain/secret_key/export': {
+    body: (_s, e) => ({ passphrase: 'carry this key', verify_password: e.encrypt(e.password) }),
+  },
+  // The install's own key, exported first: imported again, it changes nothing (changed false).
+  'POST /api/v1/setting/maintain/secret_key/import': {
+    prepare: async ({ api, estate }) => ({
+      file: (
+        await api('POST', 'setting/maintain/secret_key/export', {
+          passphrase: 'carry this key',
+          verify_password: estate.encrypt(estate.password),
+        })
+      ).file,
+    }),
+    body: (_s, e, p) => ({ file: p.file, passphrase: 'carry this key', verify_password: e.encrypt(e.password) }),
   },
   'DELETE /api/v1/setting/maintain/mysql/auto_list': {
     prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),

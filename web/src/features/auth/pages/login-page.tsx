@@ -1,12 +1,12 @@
 import { type AutoLoginPeriod, authRoutes, autoLoginPeriods, type LoginAnswer } from '@sitewatch/contract/auth';
 import { ldapRoutes } from '@sitewatch/contract/ldap';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Checkbox, Flex, Input, type InputRef, Segmented, theme } from 'antd';
+import { Alert, App, Button, Checkbox, Flex, Input, type InputRef, Segmented, theme } from 'antd';
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../../api/client.ts';
-import { deviceTokenKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
+import { deviceTokenKey, signOutNoticeKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
 import { BrandLogo } from '../../../components/brand-logo.tsx';
 import { DeferredSelect } from '../../../components/deferred-select.tsx';
 import { LanguagePicker, ThemePicker } from '../../../components/preference-pickers.tsx';
@@ -62,7 +62,9 @@ export const LoginPage = () => {
   const [ldapChosen, setLdapChosen] = useState(false);
   const viaLdap = ldapChosen && (params.data?.ldap_enabled ?? false);
   const [captchaId, setCaptchaId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(() => sessionStorage.getItem(signOutReasonKey));
+  // A sign-out on purpose (a configuration restore) is told as such, not as a lost session.
+  const [notice] = useState(() => sessionStorage.getItem(signOutNoticeKey));
+  const [error, setError] = useState<string | null>(() => (notice ? null : sessionStorage.getItem(signOutReasonKey)));
   const [remember, setRemember] = useState(false);
   const [period, setPeriod] = useState<AutoLoginPeriod>(2);
   const [busy, setBusy] = useState(false);
@@ -87,6 +89,7 @@ export const LoginPage = () => {
     (answer: LoginAnswer, remembered: boolean, serverMessage?: string) => {
       storeToken(answer.access_token, answer.user_name, remembered);
       sessionStorage.removeItem(signOutReasonKey);
+      sessionStorage.removeItem(signOutNoticeKey);
       sessionStorage.setItem(languageSyncKey, '1');
       if (answer.device_token) localStorage.setItem(deviceTokenKey, answer.device_token);
       void message.success(serverMessage || t('auth.loginSuccess'));
@@ -257,6 +260,7 @@ export const LoginPage = () => {
               </Flex>
             </Field>
           )}
+          {notice === 'restored' && !error && <Alert type="success" showIcon message={t('login.restored')} />}
           <div role="alert" data-testid="login-error" style={{ minHeight: 22, color: token.colorError }}>
             {error}
           </div>
