@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type CommandResult, type CommandRunner, startHelper } from '../../src/modules/firewall/helper.ts';
+import type { CommandResult, CommandRunner } from '../../src/host-helper/kit.ts';
+import { startHelper } from '../../src/modules/firewall/helper.ts';
 
 /**
  * The firewall helper, real (its socket, protocol and renderer), over a stand-in for `nft` and `ss`

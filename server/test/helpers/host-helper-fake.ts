@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { CommandResult, CommandRunner } from '../../src/host-helper/kit.ts';
 import { startHostHelper } from '../../src/modules/time-network/helper.ts';
-import type { CommandResult, CommandRunner, HostFiles } from '../../src/modules/time-network/host.ts';
+import type { HostFiles } from '../../src/modules/time-network/host.ts';
 
 /**
  * The host helper, real (its socket, protocol, validation and command construction), over a

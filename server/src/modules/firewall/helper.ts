@@ -1,7 +1,11 @@
-import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { pathToFileURL } from 'node:url';
+import type { Server } from 'node:net';
+import {
+  type CommandResult,
+  type CommandRunner,
+  listenForRequests,
+  runCommand,
+  runHelperWhenMain,
+} from '../../host-helper/kit.ts';
 import { type HelperRequest, helperRequest, type ListeningPort, maxLineBytes, type TableState } from './protocol.ts';
 import { renderRuleset, tableFamily, tableName } from './render.ts';
 
@@ -12,34 +16,6 @@ import { renderRuleset, tableFamily, tableName } from './render.ts';
  *
  *   node server/dist/firewall-helper.js --socket /run/sitewatch/firewall.sock [--gid 998]
  */
-
-export interface CommandResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-/** Runs a program (argument list, no shell) with optional standard input; rejects with ENOENT when absent. */
-export type CommandRunner = (command: string, args: readonly string[], input?: string) => Promise<CommandResult>;
-
-export const runCommand: CommandRunner = (command, args, input) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    if (child.stdin) {
-      // A program that exits without reading its input must not take the helper down with EPIPE.
-      child.stdin.on('error', () => {});
-      child.stdin.end(input);
-    }
-  });
 
 type Answer = { ok: true; data: unknown } | { ok: false; reason: 'noNft' | 'noPrivilege' | 'failed'; detail: string };
 
@@ -116,81 +92,21 @@ export const handleRequest = async (request: HelperRequest, run: CommandRunner):
   }
 };
 
-/** Reads request lines from one connection and writes an answer line for each. */
-const serveConnection = (socket: Socket, run: CommandRunner) => {
-  let buffer = '';
-  let queue = Promise.resolve();
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffer += chunk;
-    if (buffer.length > maxLineBytes) {
-      socket.end(`${JSON.stringify({ ok: false, reason: 'failed', detail: 'request too large' })}\n`);
-      return;
-    }
-    let nl = buffer.indexOf('\n');
-    while (nl >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      queue = queue.then(async () => {
-        let answer: Answer;
-        try {
-          const parsed = helperRequest.safeParse(JSON.parse(line));
-          answer = parsed.success
-            ? await handleRequest(parsed.data, run)
-            : { ok: false, reason: 'failed', detail: 'invalid request' };
-        } catch {
-          answer = { ok: false, reason: 'failed', detail: 'invalid request' };
-        }
-        if (!socket.destroyed) socket.write(`${JSON.stringify(answer)}\n`);
-      });
-      nl = buffer.indexOf('\n');
-    }
-  });
-  socket.on('error', () => socket.destroy());
-};
-
 /**
- * Listens on `socketPath` (replacing a stale socket file), mode 0660 and, with `gid`, owned by the
- * server's group, so the server's user may talk to it and nobody else. Requests of all connections
- * run one at a time: two applies never interleave.
+ * Listens on `socketPath` for the server (listenForRequests: mode 0660, owned by `gid`, one request
+ * at a time, so two applies never interleave).
  */
-export const startHelper = async (options: {
+export const startHelper = (options: {
   socketPath: string;
   run?: CommandRunner;
   gid?: number | undefined;
 }): Promise<Server> => {
   const run = options.run ?? runCommand;
-  let serial = Promise.resolve();
-  const queued: CommandRunner = (command, args, input) => {
-    const next = serial.then(() => run(command, args, input));
-    serial = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    return next;
-  };
-  rmSync(options.socketPath, { force: true });
-  const server = createServer((socket) => serveConnection(socket, queued));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.socketPath, () => resolve());
-  });
-  chmodSync(options.socketPath, 0o660);
-  if (options.gid !== undefined) chownSync(options.socketPath, 0, options.gid);
-  return server;
+  return listenForRequests({ ...options, maxLineBytes }, helperRequest, (request) => handleRequest(request, run));
 };
 
-const argValue = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const socketPath = argValue('--socket') ?? process.env.SITEWATCH_FIREWALL_SOCKET ?? '/run/sitewatch/firewall.sock';
-  const gid = argValue('--gid');
-  const server = await startHelper({ socketPath, gid: gid === undefined ? undefined : Number(gid) });
-  process.stdout.write(`firewall helper listening on ${socketPath}\n`);
-  const stop = () => server.close(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
+runHelperWhenMain(
+  import.meta.url,
+  { label: 'firewall helper', socketEnv: 'SITEWATCH_FIREWALL_SOCKET', defaultSocket: '/run/sitewatch/firewall.sock' },
+  (socketPath, gid) => startHelper({ socketPath, gid }),
+);

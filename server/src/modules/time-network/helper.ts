@@ -1,7 +1,6 @@
-import { chmodSync, chownSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { pathToFileURL } from 'node:url';
-import { type HostAnswer, type HostDeps, handleHostRequest, realFiles, runCommand } from './host.ts';
+import type { Server } from 'node:net';
+import { argValue, listenForRequests, runCommand, runHelperWhenMain } from '../../host-helper/kit.ts';
+import { type HostDeps, handleHostRequest, realFiles } from './host.ts';
 import { hostRequest, maxHostLineBytes } from './protocol.ts';
 
 /**
@@ -11,30 +10,6 @@ import { hostRequest, maxHostLineBytes } from './protocol.ts';
  *
  *   node server/dist/host-helper.js --socket /run/sitewatch/host.sock [--gid 998] [--resolv-conf /etc/resolv.conf]
  */
-
-const serveConnection = (socket: Socket, answer: (line: string) => Promise<HostAnswer>) => {
-  let buffer = '';
-  let queue = Promise.resolve();
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffer += chunk;
-    if (buffer.length > maxHostLineBytes) {
-      socket.end(`${JSON.stringify({ ok: false, reason: 'failed', detail: 'request too large' })}\n`);
-      return;
-    }
-    let nl = buffer.indexOf('\n');
-    while (nl >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      queue = queue.then(async () => {
-        const reply = await answer(line);
-        if (!socket.destroyed) socket.write(`${JSON.stringify(reply)}\n`);
-      });
-      nl = buffer.indexOf('\n');
-    }
-  });
-  socket.on('error', () => socket.destroy());
-};
 
 /**
  * Listens on `socketPath` (mode 0660, owned by `gid` when given). Requests of all connections run one
@@ -52,48 +27,16 @@ export const startHostHelper = async (options: {
     resolvConf: '/etc/resolv.conf',
     ...options.deps,
   };
-  let serial: Promise<unknown> = Promise.resolve();
-  const answer = (line: string): Promise<HostAnswer> => {
-    const next = serial.then(async (): Promise<HostAnswer> => {
-      try {
-        const parsed = hostRequest.safeParse(JSON.parse(line));
-        return parsed.success
-          ? await handleHostRequest(parsed.data, deps)
-          : { ok: false, reason: 'failed', detail: 'invalid request' };
-      } catch {
-        return { ok: false, reason: 'failed', detail: 'invalid request' };
-      }
-    });
-    serial = next.catch(() => undefined);
-    return next;
-  };
-  rmSync(options.socketPath, { force: true });
-  const server = createServer((socket) => serveConnection(socket, answer));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.socketPath, () => resolve());
-  });
-  chmodSync(options.socketPath, 0o660);
-  if (options.gid !== undefined) chownSync(options.socketPath, 0, options.gid);
-  return server;
+  return listenForRequests({ ...options, maxLineBytes: maxHostLineBytes }, hostRequest, (request) =>
+    handleHostRequest(request, deps),
+  );
 };
 
-const argValue = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const socketPath = argValue('--socket') ?? process.env.SITEWATCH_HOST_SOCKET ?? '/run/sitewatch/host.sock';
-  const gid = argValue('--gid');
-  const resolvConf = argValue('--resolv-conf');
-  const server = await startHostHelper({
-    socketPath,
-    gid: gid === undefined ? undefined : Number(gid),
-    deps: resolvConf ? { resolvConf } : {},
-  });
-  process.stdout.write(`host helper listening on ${socketPath}\n`);
-  const stop = () => server.close(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
+runHelperWhenMain(
+  import.meta.url,
+  { label: 'host helper', socketEnv: 'SITEWATCH_HOST_SOCKET', defaultSocket: '/run/sitewatch/host.sock' },
+  (socketPath, gid) => {
+    const resolvConf = argValue('--resolv-conf');
+    return startHostHelper({ socketPath, gid, deps: resolvConf ? { resolvConf } : {} });
+  },
+);

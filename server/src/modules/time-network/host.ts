@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { prefixMask } from '@sitewatch/contract/time-network';
+import type { CommandResult, CommandRunner } from '../../host-helper/kit.ts';
 import type { HostNetwork, HostRequest, HostTime } from './protocol.ts';
 
 /**
@@ -11,29 +11,6 @@ import type { HostNetwork, HostRequest, HostTime } from './protocol.ts';
  * route; resolv.conf for the name servers; `systemctl` for the NTP service. Commands, files and the
  * privilege are injected so the command lines can be tested without a host.
  */
-export interface CommandResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-/** Runs a program (argument list, no shell); rejects with ENOENT when it is absent. */
-export type CommandRunner = (command: string, args: readonly string[]) => Promise<CommandResult>;
-
-export const runCommand: CommandRunner = (command, args) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-
 /** The files the helper reads and writes (a test points them at a folder of its own). */
 export interface HostFiles {
   exists(file: string): boolean;
