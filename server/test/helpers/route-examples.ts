@@ -1,6 +1,7 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
+import { automationRoutes } from './route-examples-automation.ts';
 import { systemRoutes } from './route-examples-system.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
@@ -68,6 +69,7 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 /** The route's own calls, by `METHOD /api/v1/path` as the app records it. */
 const routes: Record<string, Example> = {
   ...systemRoutes,
+  ...automationRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },
   'GET /api/v1/setting/device_templates/:id': { table: 'device_templates' },

@@ -35,7 +35,9 @@ export const createAutomationChecks = (deps: {
 
   const siteExists = async (id: number, scope: SiteScope) => {
     const site = await k.selectFrom('device_groups').select('id').where('id', '=', id).executeTakeFirst();
-    if (!site || !scope.has(id)) throw badRequest(m.site);
+    if (!site) throw badRequest(m.site);
+    // Another site's: refused as every write naming a site not granted is (403).
+    scope.requireSites([id]);
   };
   const actionOf = async (id: number, scope: SiteScope): Promise<StoredAction> => {
     const row = await repo.action(id);
