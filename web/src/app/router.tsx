@@ -4,6 +4,7 @@ import { lazy, Suspense, use, useEffect, useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { automationRoutes } from '../features/automation/routes.tsx';
 import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
@@ -71,6 +72,7 @@ export const shellRoutes: RouteObject[] = [
   ...licenceRoutes,
   ...systemRoutes,
   ...maintenanceRoutes,
+  ...automationRoutes,
 ];
 
 const isAdmin = () => {
