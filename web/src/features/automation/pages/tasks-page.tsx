@@ -41,7 +41,11 @@ const TaskFields = ({ form }: { form: FormInstance }) => {
         />
       </FormCol>
       <FormCol rules={rules} name="repeat" label={t('automationUi.tasks.repeat')} required>
-        <Select options={cronRepeat.options.map((o) => ({ value: o, label: t(key(`automationUi.repeats.${o}`)) }))} />
+        <Select
+          showSearch
+          optionFilterProp="label"
+          options={cronRepeat.options.map((o) => ({ value: o, label: t(key(`automationUi.repeats.${o}`)) }))}
+        />
       </FormCol>
       {repeat === 'cron' ? (
         <FormCol
