@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { adminHeaders, resetAdminLanguage, signInAsAdmin } from '../fixtures/product.ts';
+import { resetAdminLanguage, signInAsAdmin } from '../fixtures/product.ts';
 import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { addReading, addTemperature, adminApi, createStage } from '../fixtures/stage.ts';
 import { expect, type Page, test } from '../fixtures/test.ts';
 import { chooseSite } from '../pages/pickers.ts';
 import { FormDialog } from '../pages/resource-list.ts';
+import { Shell } from '../pages/shell.ts';
 
 const shots = path.resolve(import.meta.dirname, '../screenshots');
 test.afterEach(async ({ request }) => resetAdminLanguage(request));
@@ -74,7 +75,7 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
   await pick(page, dialog, '执行动作', '高温开空调');
   await dialog.save();
   const rule = page.getByRole('row', { name: /回风高温联动/ });
-  await expect(rule).toContainText('全部满足');
+  await expect(rule).toContainText('全部满足: 精密空调 / 回风温度 大于 28');
   await expect(rule).toContainText('未触发');
   const toggle = rule.getByRole('switch', { name: '启用' });
   await expect(toggle).toBeChecked();
@@ -106,17 +107,13 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
   await expect(page.getByRole('tabpanel', { name: '执行日志' })).toBeVisible();
 
   // The same pages in English.
-  await request.post('/api/v1/menus/language', {
-    headers: await adminHeaders(request),
-    data: { language: 'en_us' },
-  });
+  await new Shell(page).language('English');
   for (const [url, heading, shot] of [
     ['/setting_action', 'Add action', 'actions'],
     ['/linkage', 'Add rule', 'linkage'],
     ['/timed_tasks', 'Add timed task', 'tasks'],
   ] as const) {
     await page.goto(url);
-    await page.reload();
     await expect(page.getByRole('button', { name: heading })).toBeVisible();
     await expectNoRawKeys(page);
     await page.screenshot({ path: path.join(shots, `automation-${shot}-en_us-1366x768.png`) });

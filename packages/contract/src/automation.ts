@@ -185,6 +185,8 @@ export const linkageRow = z.object({
   period_id: z.number().int(),
   action_id: z.number().int(),
   recovery_action_id: z.number().int(),
+  /** Each condition's item as "device / item" ('' for an item deleted since). */
+  item_names: z.array(z.string()),
   /** Whether the conditions hold now (as the engine last judged them). */
   active: z.boolean(),
   last_fired: z.number().int().nullable(),

@@ -43,7 +43,7 @@ export const toAction = (r: ActionRecord): StoredAction => ({
   updated_at: Number(r.updated_at),
 });
 
-export type StoredLinkage = Omit<LinkageRow, 'active'>;
+export type StoredLinkage = Omit<LinkageRow, 'active' | 'item_names'>;
 export const toLinkage = (r: LinkageRecord): StoredLinkage => ({
   id: r.id,
   name: r.name,

@@ -39,10 +39,27 @@ export const createAutomationService = (deps: {
 
   const { actionOf, describe, checkAction, checkLinkage, checkTask } = createAutomationChecks({ ...deps, repo });
 
-  const linkageRow = (r: Parameters<typeof toLinkage>[0]): LinkageRow => ({
-    ...toLinkage(r),
-    active: deps.linkage.isActive(r.id),
-  });
+  /** Rows with each condition's item named ("device / item"), for the list. */
+  const linkageRows = async (records: Parameters<typeof toLinkage>[0][]): Promise<LinkageRow[]> => {
+    const rules = records.map(toLinkage);
+    const ids = [...new Set(rules.flatMap((x) => x.conditions.map((c) => c.item_id)))];
+    const names = new Map<number, string>();
+    if (ids.length > 0) {
+      const items = await k
+        .selectFrom('items')
+        .innerJoin('devices', 'devices.id', 'items.device_id')
+        .select(['items.id', 'items.name', 'devices.name as device_name'])
+        .where('items.id', 'in', ids)
+        .execute();
+      for (const i of items) names.set(i.id, `${i.device_name} / ${i.name}`);
+    }
+    return rules.map((x) => ({
+      ...x,
+      item_names: x.conditions.map((c) => names.get(c.item_id) ?? ''),
+      active: deps.linkage.isActive(x.id),
+    }));
+  };
+  const linkageRow = async (r: Parameters<typeof toLinkage>[0]) => (await linkageRows([r]))[0]!;
   const linkageOf = async (id: number, scope: SiteScope) => {
     const row = await repo.linkage(id);
     if (!row || !scope.has(row.device_group_id)) throw notFound();
@@ -127,7 +144,7 @@ export const createAutomationService = (deps: {
     actionOf,
     async linkages(query: Page, scope: SiteScope) {
       const { total, rows } = await repo.page('automation_linkages', query, scope.sites);
-      return { total, data: rows.map(linkageRow) };
+      return { total, data: await linkageRows(rows) };
     },
     linkage: async (id: number, scope: SiteScope) => linkageRow(await linkageOf(id, scope)),
     async createLinkage(body: LinkageBody, scope: SiteScope) {

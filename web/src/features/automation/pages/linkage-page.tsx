@@ -139,8 +139,8 @@ export const LinkagePage = () => {
           render: (_, x) =>
             `${t(key(`automationUi.linkage.matches.${x.match}`))}: ${x.conditions
               .map(
-                (c) =>
-                  `#${c.item_id} ${t(key(`automationUi.ops.${c.op}`))}${c.op === 'alarm' || c.op === 'normal' ? '' : ` ${c.value}`}`,
+                (c, i) =>
+                  `${x.item_names[i] || '—'} ${t(key(`automationUi.ops.${c.op}`))}${c.op === 'alarm' || c.op === 'normal' ? '' : ` ${c.value}`}`,
               )
               .join(', ')}${x.hold_seconds ? ` ≥ ${x.hold_seconds}s` : ''}`,
         },

@@ -17,8 +17,9 @@ const routes = { list: r.crons, create: r.createCron, update: r.updateCron, remo
 const defaults = { name: '', enable: true, repeat: 'daily', cron: '' };
 /** The form keeps the start as a date; the request as epoch seconds. */
 const toBody = (v: Record<string, unknown>) => {
-  const start = v.start as dayjs.Dayjs | undefined;
-  return { ...defaults, ...v, start: start ? start.unix() : 0 };
+  const { start, ...rest } = v as { start?: dayjs.Dayjs };
+  // A cron task has no start: absent, not 0 (which the contract refuses).
+  return { ...defaults, ...rest, ...(start ? { start: start.unix() } : {}) };
 };
 const rules = [contractRule(cronBody, { toBody })];
 
