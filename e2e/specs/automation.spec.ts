@@ -115,6 +115,8 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
   ] as const) {
     await page.goto(url);
     await expect(page.getByRole('button', { name: heading })).toBeVisible();
+    // The rows are there, their action named (the actions list has answered).
+    await expect(page.getByRole('row', { name: /高温开空调/ }).first()).toBeVisible();
     await expectNoRawKeys(page);
     await page.screenshot({ path: path.join(shots, `automation-${shot}-en_us-1366x768.png`) });
   }
