@@ -50,6 +50,9 @@ export const automationRoutes: Record<string, Example> = {
     body: (s) => ({ id: s.rows.automation_linkages, enable: false }),
   },
   'POST /api/v1/setting/cron': { table: 'automation_tasks', body: (s) => automationTask(s, `${s.label}task`) },
-  'PUT /api/v1/setting/cron/:id': { table: 'automation_tasks', body: (s) => automationTask(s, `${s.label}task edited`) },
+  'PUT /api/v1/setting/cron/:id': {
+    table: 'automation_tasks',
+    body: (s) => automationTask(s, `${s.label}task edited`),
+  },
   'DELETE /api/v1/setting/cron/:id': { table: 'automation_tasks', fresh: true },
 };
