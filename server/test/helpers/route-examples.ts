@@ -2,7 +2,9 @@ import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
 import { automationRoutes } from './route-examples-automation.ts';
+import { brandingRoutes, recoveryRoutes } from './route-examples-branding.ts';
 import { systemRoutes } from './route-examples-system.ts';
+import { timeNetworkRoutes } from './route-examples-time-network.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
 /** What a route's call was given by its `prepare` (rows it needs, made first). */
@@ -70,6 +72,9 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 const routes: Record<string, Example> = {
   ...systemRoutes,
   ...automationRoutes,
+  ...brandingRoutes,
+  ...recoveryRoutes,
+  ...timeNetworkRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },
   'GET /api/v1/setting/device_templates/:id': { table: 'device_templates' },
