@@ -33,6 +33,7 @@ export const operationLogModules = {
   api_tokens: 'apiTokens',
   https: 'https',
   maintenance: 'maintenance',
+  automation: 'automation',
   branding: 'branding',
   recovery: 'recovery',
   // The shared trail: the path of every write route (without its parameters).
@@ -132,6 +133,11 @@ export const operationLogModules = {
   work_order: 'workOrders',
   'work_order/file': 'workOrderFiles',
   work_order_set: 'workOrderSettings',
+  'setting/actions': 'automationActions',
+  'setting/auto': 'linkage',
+  'setting/auto/update_state': 'linkageState',
+  'setting/cron': 'timedTasks',
+  'pub/remote_control': 'remoteControl',
 } as const;
 export type OperationLogModule = keyof typeof operationLogModules;
 
@@ -166,6 +172,7 @@ export const operationLogActions = {
   backup: 'backup',
   restore: 'restore',
   upload: 'upload',
+  run: 'run',
   start: 'start',
   stop: 'stop',
   restart: 'restart',

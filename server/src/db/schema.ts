@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
+import type { AutomationTables } from './schema-automation.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
 import type { ElectricalSafetyTables } from './schema-electrical-safety.ts';
 import type { EnergyTables } from './schema-energy.ts';
@@ -22,7 +23,8 @@ export interface Database
     InspectionDutyTables,
     EnergyTables,
     WorkOrderTables,
-    ElectricalSafetyTables {
+    ElectricalSafetyTables,
+    AutomationTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

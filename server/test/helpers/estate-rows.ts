@@ -3,6 +3,7 @@ import type { Db } from '../../src/db/kysely.ts';
 import { encodeChunks } from '../../src/series/codec.ts';
 import { fakeTokens, type TestApp } from './build-app.ts';
 import { createUser } from './login.ts';
+import { automationAction, automationRule, automationTask } from './route-examples-automation.ts';
 import type { Api, Estate, Side } from './site-estate.ts';
 
 /**
@@ -379,6 +380,30 @@ export const makers: { [T in TableName]?: (c: MakeContext, s: Side) => Promise<n
   },
   work_order_sets: async ({ api }, s) =>
     (await api('PUT', 'work_order_set/0', dispatchRule(`${s.label}rule`, [s.site]))).id,
+  automation_actions: async ({ api }, s) =>
+    (await api('POST', 'setting/actions', automationAction(s, unique(`${s.label}action`)))).id,
+  automation_linkages: async ({ api }, s) =>
+    (await api('POST', 'setting/auto', automationRule(s, unique(`${s.label}rule`)))).id,
+  automation_tasks: async ({ api }, s) =>
+    (await api('POST', 'setting/cron', automationTask(s, unique(`${s.label}task`)))).id,
+  automation_runs: async ({ api }, s) =>
+    (await api('POST', 'pub/remote_control', { action_id: s.rows.automation_actions, dry_run: true })).id,
+  automation_task_log: async ({ db, estate }, s) => {
+    const { id } = await db.kysely
+      .insertInto('automation_task_log')
+      .values({
+        task_id: s.rows.automation_tasks ?? 0,
+        task_name: `${s.label}task`,
+        device_group_id: s.site,
+        time: estate.now,
+        ok: 1,
+        run_id: 0,
+        detail: `${s.label}run`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  },
 };
 
 /** A dispatch rule over `sites` (none: every site). */
@@ -426,6 +451,11 @@ export const makeOrder: TableName[] = [
   'work_order_history',
   'work_order_files',
   'work_order_sets',
+  'automation_actions',
+  'automation_runs',
+  'automation_linkages',
+  'automation_tasks',
+  'automation_task_log',
 ];
 
 export type Maker = (c: MakeContext, s: Side) => Promise<number | undefined>;

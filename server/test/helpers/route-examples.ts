@@ -1,6 +1,7 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
+import { automationRoutes } from './route-examples-automation.ts';
 import { brandingRoutes, recoveryRoutes } from './route-examples-branding.ts';
 import { systemRoutes } from './route-examples-system.ts';
 import { timeNetworkRoutes } from './route-examples-time-network.ts';
@@ -70,6 +71,7 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 /** The route's own calls, by `METHOD /api/v1/path` as the app records it. */
 const routes: Record<string, Example> = {
   ...systemRoutes,
+  ...automationRoutes,
   ...brandingRoutes,
   ...recoveryRoutes,
   ...timeNetworkRoutes,

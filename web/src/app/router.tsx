@@ -4,6 +4,7 @@ import { lazy, Suspense, use, useEffect, useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { automationRoutes } from '../features/automation/routes.tsx';
 import { brandingRoutes } from '../features/branding/routes.tsx';
 import { customMenusRoutes } from '../features/custom-menus/routes.tsx';
 import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
@@ -76,6 +77,7 @@ export const shellRoutes: RouteObject[] = [
   ...brandingRoutes,
   ...systemRoutes,
   ...maintenanceRoutes,
+  ...automationRoutes,
   ...customMenusRoutes,
 ];
 
