@@ -7,6 +7,7 @@ import type { InspectionDutyTables } from './schema-inspection-duty.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
 import type { TopViewTables } from './schema-site-map.ts';
 import type { ApiTokenTables } from './schema-tokens.ts';
+import type { VideoTables } from './schema-video.ts';
 import type { WorkOrderTables } from './schema-work-orders.ts';
 
 /**
@@ -22,7 +23,8 @@ export interface Database
     InspectionDutyTables,
     EnergyTables,
     WorkOrderTables,
-    ElectricalSafetyTables {
+    ElectricalSafetyTables,
+    VideoTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;
