@@ -261,19 +261,20 @@ describeEachDatabase('video: devices, test, snapshot and live view against a rea
         },
         '通道号不能重复！',
       ],
-      [{ device_group: 999_999 }, '请选择站点！'],
     ];
     for (const [patch, message] of cases) {
       const res = await call('POST', '/device', camera(patch));
       expect(res.statusCode, JSON.stringify(patch)).toBe(400);
       expect(res.body, JSON.stringify(patch)).toContain(message);
     }
+    // A site that does not exist is as one not granted: 404, nothing said of it.
+    expect((await call('POST', '/device', camera({ device_group: 999_999 }))).statusCode).toBe(404);
     expect(await count()).toBe(before);
   });
 
   it('a user of another site sees nothing of the camera and cannot add one to its site', async () => {
     const k = t.database.db.kysely;
-    const funcs = await k.selectFrom('functions').select('id').where('menu_id', 'in', [791, 792]).execute();
+    const funcs = await k.selectFrom('functions').select('id').where('menu_id', 'in', [821, 822]).execute();
     const role = (
       await t.app.inject({
         method: 'POST',
@@ -282,7 +283,7 @@ describeEachDatabase('video: devices, test, snapshot and live view against a rea
         payload: {
           name: '站点B角色',
           site_ids: [otherSite],
-          menu_ids: [791, 792],
+          menu_ids: [821, 822],
           function_ids: funcs.map((f) => f.id),
         },
       })
@@ -298,7 +299,7 @@ describeEachDatabase('video: devices, test, snapshot and live view against a rea
     expect((await call('POST', `/device/${id}/test`, undefined, 'video-b-token')).statusCode).toBe(404);
     expect((await call('GET', `/preview?DeviceID=${id}&ChannelNo=1`, undefined, 'video-b-token')).statusCode).toBe(404);
     expect((await call('DELETE', `/device/${id}`, undefined, 'video-b-token')).statusCode).toBe(404);
-    expect((await call('POST', '/device', camera(), 'video-b-token')).statusCode).toBe(400);
+    expect((await call('POST', '/device', camera(), 'video-b-token')).statusCode).toBe(404);
   });
 
   it('tests the connection: H.264 with a G.711 track, online', async () => {

@@ -20,6 +20,7 @@ export const fuzzAreas = {
   firewall: { tags: ['firewall'], also: ['module_settings'] },
   system: { tags: ['system'], also: ['module_settings'] },
   maintenance: { tags: ['maintenance'], also: [] },
+  video: { tags: ['video'], also: [] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

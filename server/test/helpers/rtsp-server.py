@@ -38,5 +38,15 @@ server.get_mount_points().add_factory("/cam1", factory)
 if server.attach(None) == 0:
     print("attach failed", flush=True)
     sys.exit(1)
+loop = GLib.MainLoop()
+
+
+def parent_gone(*_args):
+    """The test process holds our stdin: when it ends (however it ends), so does this camera."""
+    loop.quit()
+    return False
+
+
+GLib.io_add_watch(sys.stdin.fileno(), GLib.IO_HUP | GLib.IO_IN | GLib.IO_ERR, parent_gone)
 print("ready", flush=True)
-GLib.MainLoop().run()
+loop.run()

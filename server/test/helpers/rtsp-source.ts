@@ -26,7 +26,8 @@ export const startRtspSource = async (user = 'viewer', password = 'Cam-Pass-1'):
   const port = await freePort();
   const script = path.join(import.meta.dirname, 'rtsp-server.py');
   const child: ChildProcess = spawn('/usr/bin/python3', [script, String(port), user, password], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its stdin is ours: the server quits when this process ends, however it ends (no orphan camera).
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let err = '';
   child.stderr?.on('data', (b: Buffer) => {

@@ -5,7 +5,7 @@ import { withId } from '../migration-kit.ts';
  * Video devices (issue 33; docs/video.md): recorders and cameras of a site with their channels (a
  * JSON list of channel number, name, main and sub stream address), the password sealed at rest in
  * `secret` (a JSON object, the `password` field encrypted), and the state the console last saw.
- * Menus 790 (group), 791 /video_live, 792 /setting_video_mange come from the area's declaration.
+ * Menus 820 (group), 821 /video_live, 822 /setting_video_mange come from the area's declaration.
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   await withId(db, db.schema.createTable('video_devices'))

@@ -7,7 +7,7 @@ import type { LiveViews } from './live.ts';
 import type { VideoService } from './service.ts';
 
 /** Pages (menus declared in area.ts): the live view, and the setup of recorders and cameras. */
-export const videoMenus = { group: 790, live: 791, setup: 792 } as const;
+export const videoMenus = { group: 820, live: 821, setup: 822 } as const;
 
 const livePage = { menu: videoMenus.live } as const;
 const setup = (func: string) => ({ menu: videoMenus.setup, func });
@@ -97,9 +97,10 @@ export const registerVideo = (
   addRoute(
     app,
     r.release,
-    async ({ body, request }) => ({
-      released: live.release(request.principal?.user_id ?? 0, body.DeviceID, body.LiveID),
-    }),
+    async ({ body, request }) => {
+      await service.visible(body.DeviceID, await sites(request));
+      return { released: live.release(request.principal?.user_id ?? 0, body.DeviceID, body.LiveID) };
+    },
     { permission: livePage },
   );
   // The console serves the stream itself: its own origin (the page adds ws: or wss:), never localhost:43210.

@@ -65,6 +65,7 @@ export const createVideoService = (deps: {
     port: row.port,
     user: row.user,
     device_group: row.device_group_id,
+    device_group_id: row.device_group_id,
     device_group_name: row.device_group_name ?? '',
     enable: row.enable === 1,
     state: row.state as VideoState,
@@ -83,8 +84,9 @@ export const createVideoService = (deps: {
   });
 
   const write = async (input: Input, sites: number[] | null, stored?: VideoRow) => {
-    if (sites !== null && !sites.includes(input.device_group)) throw badRequest(videoMessages.siteRequired);
-    if (!(await repo.siteExists(input.device_group))) throw badRequest(videoMessages.siteRequired);
+    // Another site's, or none: as if it did not exist (the caller learns nothing of it).
+    if (sites !== null && !sites.includes(input.device_group)) throw notFound();
+    if (!(await repo.siteExists(input.device_group))) throw notFound();
     const plain = input.password || (stored ? password(stored) : '');
     return {
       name: input.name,
@@ -161,6 +163,10 @@ export const createVideoService = (deps: {
       await found(id, sites);
       await repo.remove(id);
       return { id };
+    },
+    /** Throws 404 unless the device is of one of the caller's sites. */
+    async visible(id: number, sites: number[] | null) {
+      await found(id, sites);
     },
     async test(id: number, sites: number[] | null) {
       return check(await found(id, sites));
