@@ -25,6 +25,7 @@ import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/rou
 import { systemRoutes } from '../features/system/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
+import { videoRoutes } from '../features/video/routes.tsx';
 import { workOrderRoutes } from '../features/work-orders/routes.tsx';
 import { allTextsLoaded, loadAllTexts } from '../i18n/index.ts';
 import { normalizePage } from '../session/guard.ts';
@@ -66,6 +67,7 @@ export const shellRoutes: RouteObject[] = [
   ...inspectionRoutes,
   ...dutyRoutes,
   ...workOrderRoutes,
+  ...videoRoutes,
   ...energyRoutes,
   ...electricalSafetyRoutes,
   ...licenceRoutes,
