@@ -60,9 +60,10 @@ export const VideoLivePage = () => {
   return (
     <div style={{ display: 'flex', gap: 12, alignItems: 'stretch' }}>
       <Card size="small" title={t('videoUi.channels')} style={{ width: 280, flex: 'none' }}>
-        {devices.length === 0 && !list.isPending ? (
+        {list.isPending ? null : devices.length === 0 ? (
           <Empty description={t('videoUi.noDevices')} />
         ) : (
+          // Made once the list is there, so that every site and device opens.
           <Tree treeData={tree} defaultExpandAll onSelect={(keys) => keys[0] && choose(String(keys[0]))} />
         )}
       </Card>
