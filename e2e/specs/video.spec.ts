@@ -4,6 +4,7 @@ import path from 'node:path';
 import { resetAdminLanguage, signInAsAdmin } from '../fixtures/product.ts';
 import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { expect, test } from '../fixtures/test.ts';
+import { chooseSite } from '../pages/pickers.ts';
 import { Shell } from '../pages/shell.ts';
 
 const shots = path.resolve(import.meta.dirname, '../screenshots');
@@ -59,20 +60,25 @@ test('a camera is added, tested and watched live; it stays near the live edge', 
     device_group: site.id,
     channels: [{ channel_no: 1, name: '全景', main_stream: `rtsp://127.0.0.1:${port}/cam1`, sub_stream: '' }],
   });
-  await post(`${video}/device`, {
-    name: '门口摄像机',
-    brand: 'dahua',
-    type: 2,
-    ip_address: '127.0.0.1',
-    port: 554,
-    user: 'admin',
-    password: 'x',
-    device_group: site.id,
-    channels: [{ channel_no: 1, name: '门口', main_stream: 'rtsp://127.0.0.1:9/cam', sub_stream: '' }],
-  });
 
-  // The setup page: the connection test tells what the stream carries; the dead one says why.
+  // The setup page: a camera added through the dialog (the server's message for a bad address),
+  // the connection test tells what the stream carries; the dead one says why.
   await page.goto('/setting_video_mange');
+  await page.getByRole('button', { name: /添\s*加/ }).click();
+  const dialog = page.getByRole('dialog', { name: '添加视频设备' });
+  await dialog.getByLabel('名称', { exact: true }).fill('门口摄像机');
+  await chooseSite(page, dialog.getByLabel('站点'), '一号机房');
+  await dialog.getByLabel('IP地址', { exact: true }).fill('127.0.0.1');
+  await dialog.getByLabel('用户名', { exact: true }).fill('admin');
+  await dialog.getByLabel('密码', { exact: true }).fill('x');
+  await dialog.getByLabel('通道名称').fill('门口');
+  await dialog.getByLabel('主码流地址').fill('http://127.0.0.1:9/cam');
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(dialog.getByText('码流地址格式不正确，须以 rtsp:// 开头！')).toBeVisible();
+  await dialog.getByLabel('主码流地址').fill('rtsp://127.0.0.1:9/cam');
+  await page.screenshot({ path: path.join(shots, 'video-add-zh_cn.png') });
+  await dialog.getByRole('button', { name: /确\s*定|OK/ }).click();
+  await expect(dialog).toBeHidden();
   const row = page.getByRole('row', { name: /机房全景/ });
   await row.getByRole('button', { name: '测试连接' }).click();
   await expect(page.getByText('连接成功：h264，640×360')).toBeVisible({ timeout: 20_000 });

@@ -67,6 +67,12 @@ export const VideoSetupPage = () => {
     },
     onError: (err) => void message.error(err.message),
   });
+  // The contract's rule, said at the field before anything is sent.
+  const streamRule = {
+    validator: async (_: unknown, v?: string) => {
+      if (v && !/^rtsps?:\/\/[^\s/?#]+/i.test(v.trim())) throw new Error(t('videoUi.streamFormat'));
+    },
+  };
   const open = (row: VideoDevice | 'new') => {
     form.resetFields();
     form.setFieldsValue(
@@ -246,10 +252,10 @@ export const VideoSetupPage = () => {
                     <Form.Item name={[f.name, 'name']} label={t('videoUi.channelName')}>
                       <Input style={{ width: 120 }} />
                     </Form.Item>
-                    <Form.Item name={[f.name, 'main_stream']} label={t('videoUi.mainStream')}>
+                    <Form.Item name={[f.name, 'main_stream']} label={t('videoUi.mainStream')} rules={[streamRule]}>
                       <Input style={{ width: 200 }} placeholder="rtsp://" />
                     </Form.Item>
-                    <Form.Item name={[f.name, 'sub_stream']} label={t('videoUi.subStream')}>
+                    <Form.Item name={[f.name, 'sub_stream']} label={t('videoUi.subStream')} rules={[streamRule]}>
                       <Input style={{ width: 200 }} placeholder="rtsp://" />
                     </Form.Item>
                     {fields.length > 1 && (
