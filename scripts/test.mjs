@@ -38,6 +38,8 @@ const systemPackages = [
   { pkg: 'pebble', file: '/usr/bin/pebble' },
   // The firewall helper applies real nftables rules inside a network namespace the test makes
   // (server/test/firewall-netns.int.test.ts); `ip` (iproute2) makes the namespace and its veth pair.
+  // The host helper of the time-network area changes addresses with `ip` inside such a namespace too
+  // (server/test/time-network-netns.int.test.ts, e2e/specs/time-network.spec.ts).
   { pkg: 'nftables', file: '/usr/sbin/nft' },
   { pkg: 'iproute2', file: '/usr/sbin/ip' },
   // The system tools' tests ping and trace the route to loopback (docs/system.md, "Tools").

@@ -26,6 +26,8 @@ await build({
     'series-writer': path.join(serverDir, 'src/series/writer-worker.mjs'),
     // The privileged firewall helper runs as its own process, as root (docs/firewall.md): dist/firewall-helper.js.
     'firewall-helper': path.join(serverDir, 'src/modules/firewall/helper.ts'),
+    // The privileged host helper for time, network and the NTP service (docs/time-network.md): dist/host-helper.js.
+    'host-helper': path.join(serverDir, 'src/modules/time-network/helper.ts'),
   },
   outdir: path.join(serverDir, 'dist'),
   bundle: true,

@@ -91,7 +91,13 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
         let stopMaintenance: (() => void) | undefined;
         return {
           provides: { series },
-          ...(series ? { settled: (between) => series.settled(between) } : {}),
+          ...(series
+            ? {
+                settled: (between) => series.settled(between),
+                // A restore replaced the history tables: reads must stop answering the blocks held in memory.
+                reload: () => series.reload(),
+              }
+            : {}),
           start: () => {
             if (!owned || !series) return;
             series.start();

@@ -24,6 +24,8 @@ const inside = `swfwn${tag}`;
 const subnet = (process.pid % 250) + 1;
 const hostAddress = `10.231.${subnet}.1`;
 const nsAddress = `10.231.${subnet}.2`;
+const host6 = `fd31:${subnet.toString(16)}::1`;
+const ns6 = `fd31:${subnet.toString(16)}::2`;
 
 const missing = (() => {
   if (process.getuid?.() !== 0) return 'not root: making a network namespace needs CAP_SYS_ADMIN';
@@ -62,9 +64,9 @@ const startInNs = (args: string[], word: string, cwd = serverDir) =>
   });
 
 /** Whether a TCP connection from this side to the namespace's port is accepted or refused. */
-const reach = (port: number) =>
+const reach = (port: number, host = nsAddress) =>
   new Promise<'connected' | 'refused' | 'timeout'>((resolve) => {
-    const socket = connect({ host: nsAddress, port });
+    const socket = connect({ host, port });
     socket.setTimeout(3000, () => {
       socket.destroy();
       resolve('timeout');
@@ -104,9 +106,13 @@ describe.skipIf(missing !== null)('firewall helper in a network namespace (real 
     sh('ip', 'addr', 'add', `${hostAddress}/30`, 'dev', outside);
     sh('ip', 'link', 'set', outside, 'up');
     inNs('ip', 'addr', 'add', `${nsAddress}/30`, 'dev', inside);
+    // IPv6 on the same pair (no duplicate address detection: usable at once).
+    sh('ip', '-6', 'addr', 'add', `${host6}/64`, 'dev', outside, 'nodad');
+    inNs('ip', '-6', 'addr', 'add', `${ns6}/64`, 'dev', inside, 'nodad');
     inNs('ip', 'link', 'set', inside, 'up');
     inNs('ip', 'link', 'set', 'lo', 'up');
-    const listen = `const net=require('node:net');let n=0;for(const p of [7001,7002,7003])net.createServer(s=>{s.on('error',()=>{});s.end('hi')}).listen(p,'0.0.0.0',()=>{if(++n===3)console.log('ready')})`;
+    // TCP on both families ('::' takes IPv4 too) and one UDP socket, for the listening list.
+    const listen = `const net=require('node:net');let n=0;const up=()=>{if(++n===4)console.log('ready')};for(const p of [7001,7002,7003])net.createServer(s=>{s.on('error',()=>{});s.end('hi')}).listen(p,'::',up);require('node:dgram').createSocket('udp4').bind(7004,'0.0.0.0',up)`;
     children.push(await startInNs([process.execPath, '-e', listen], 'ready'));
     children.push(
       await startInNs(
@@ -132,7 +138,12 @@ describe.skipIf(missing !== null)('firewall helper in a network namespace (real 
     expect(await host.probe()).toMatchObject({ ok: true, data: { nft: expect.stringMatching(/^nftables v/) } });
     expect(await host.state()).toEqual({ ok: true, data: { table: false, rules: 0 } });
     const ports = await host.ports();
-    expect(ports.ok && ports.data.map((p) => p.port)).toEqual([7001, 7002, 7003]);
+    expect(ports.ok && ports.data.map((p) => `${p.protocol} ${p.port}`)).toEqual([
+      'tcp 7001',
+      'tcp 7002',
+      'tcp 7003',
+      'udp 7004',
+    ]);
     expect(await Promise.all([reach(7001), reach(7002), reach(7003)])).toEqual(['connected', 'connected', 'connected']);
   });
 
@@ -201,6 +212,22 @@ describe.skipIf(missing !== null)('firewall helper in a network namespace (real 
     expect(after.pending).toBeNull();
     expect(after.rules).toEqual(before.rules);
     expect(await Promise.all([reach(7002), reach(7003)])).toEqual(['refused', 'connected']);
+  });
+
+  it('IPv6 sources: an address and a block refuse over IPv6 only, IPv4 callers pass', async () => {
+    const rule = (source: string, port: string) =>
+      ({ direction: 'in', source, port, authorised: false, Disabled: false, remark: '' }) as const;
+    await service.save(
+      { rules: [rule(host6, '7002:7002'), rule(`${host6}/64`, '7003:7003')], confirm: false, confirm_lockout: false },
+      author,
+    );
+    expect(inNs('nft', 'list', 'table', 'inet', 'sitewatch').toString()).toContain(`ip6 saddr ${host6}`);
+    expect(await Promise.all([reach(7001, ns6), reach(7002, ns6), reach(7003, ns6)])).toEqual([
+      'connected',
+      'refused',
+      'refused',
+    ]);
+    expect(await Promise.all([reach(7002), reach(7003)])).toEqual(['connected', 'connected']);
   });
 
   it('turned off, the table is gone and every port connects', async () => {

@@ -134,7 +134,10 @@ describeEachDatabase('firewall (002 §4, §5.3, §7.2)', (dialect) => {
       [3, '8080:8090'],
     ]);
     const ports = await ok(await call('GET', 'open_ports'));
-    expect(ports).toMatchObject({ available: true, data: [{ port: 22 }, { port: 80, process: 'node' }] });
+    expect(ports).toMatchObject({
+      available: true,
+      data: [{ port: 22 }, { port: 80, process: 'node' }, { protocol: 'udp', port: 161, process: 'snmpd' }],
+    });
     const log = await t.app.inject({ method: 'GET', url: '/api/v1/operation_record?limit=50', headers: admin });
     const modules = log.json().data.data.map((r: { module: string; action: string }) => `${r.module} ${r.action}`);
     expect(modules).toEqual(

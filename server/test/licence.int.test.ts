@@ -6,6 +6,8 @@ import { itemBody } from './helpers/estate-rows.ts';
 import { testLicenceCode, testLicenceKeys } from './helpers/licence-keys.ts';
 
 const DAY = 86_400_000;
+/** The version the server package states: CHANGELOG.md's newest entry names it. */
+const res0Version = (await import('../package.json', { with: { type: 'json' } })).default.version;
 const start = Date.UTC(2026, 0, 5, 1, 0, 0);
 
 describeEachDatabase('licence', (dialect) => {
@@ -173,6 +175,13 @@ describeEachDatabase('licence', (dialect) => {
       expect(res.body.data.version).toMatch(/^\d+\.\d+\.\d+/);
       expect(res.body.data.components.map((c: { name: string }) => c.name)).toContain('Node.js');
       expect(res.body.data.licence.sn).toBe(sn);
+    });
+
+    it('carries the changelog of the build, newest version first', async () => {
+      const { changelog } = (await call('GET', 'setting/software_version')).body.data;
+      expect(changelog[0].version).toBe(res0Version);
+      expect(changelog[0].changes.length).toBeGreaterThan(0);
+      expect(changelog[0].changes.join(' ')).toContain('recovery');
     });
   });
 });

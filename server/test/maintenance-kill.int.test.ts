@@ -10,6 +10,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { contentsOf } from '../src/modules/maintenance/package.ts';
 import { loadOrCreateSecretBox } from '../src/secrets/index.ts';
 import { testLoginKey } from './helpers/build-app.ts';
+import { childBundle } from './helpers/child-bundle.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { snapshotDigest } from './helpers/db-snapshot.ts';
 
@@ -132,7 +133,7 @@ describeEachDatabase('kill -9 during a restore', (dialect: Dialect) => {
         : [0, 300, 600, 700, 800, 900, 1500, 4000];
     for (const delayMs of delays) {
       await restoreHere(pkgA);
-      const proc = spawn(process.execPath, ['--import', 'tsx', child, dataDir, url, pkgB], {
+      const proc = spawn(process.execPath, [await childBundle(child), dataDir, url, pkgB], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const exited = new Promise((resolve) => proc.on('exit', resolve));

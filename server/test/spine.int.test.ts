@@ -103,7 +103,13 @@ describeEachDatabase('the event bus carries samples, changes and alarms', (diale
     expect(t.sitewatch.collector?.liveItem(ids.item)?.state).toBe(monitorState.abnormal);
     expect(trail[raised]!.at - started).toBeLessThan(2000);
     // The dashboard counts it at once, not after the collector's next write of item rows.
-    expect(await call('GET', 'overview/statistics')).toMatchObject({ items: 1, item_abnormal: 1, item_normal: 0 });
+    const counted = { items: 1, item_abnormal: 1, item_normal: 0 };
+    expect(t.sitewatch.collector!.unsavedStates()).toContainEqual([ids.item, monitorState.abnormal]);
+    expect(await call('GET', 'overview/statistics')).toMatchObject(counted);
+    // It is counted from its row once the collector has written it, and the same.
+    await t.sitewatch.collector!.persist();
+    expect(t.sitewatch.collector!.unsavedStates()).not.toContainEqual([ids.item, expect.anything()]);
+    expect(await call('GET', 'overview/statistics')).toMatchObject(counted);
   });
 
   it('live values are pushed within a second to browsers watching the site, and only to those granted it', async () => {

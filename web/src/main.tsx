@@ -6,7 +6,8 @@ import { readToken } from './api/tokens.ts';
 import { loadAntdLocale } from './app/antd-locales.ts';
 import { Providers } from './app/providers.tsx';
 import { createRouter, prefetchLanding } from './app/router.tsx';
-import { initI18n, storedLanguage } from './i18n/index.ts';
+import { initI18n } from './i18n/index.ts';
+import { startLanguage } from './session/edition.ts';
 import { useSession } from './session/session.ts';
 import './styles.css';
 
@@ -20,7 +21,8 @@ if (readToken() && window.location.pathname !== '/login') {
 }
 // The texts of the one language in use load before the first render; the login page's part only
 // on the login page (the router loads the rest before any other page renders).
-const language = storedLanguage();
+// A browser with no stored language takes the installation's from the edition answer (000 §4.11).
+const language = await startLanguage();
 const [locale] = await Promise.all([
   loadAntdLocale(language),
   initI18n(language, window.location.pathname !== '/login'),

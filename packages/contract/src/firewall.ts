@@ -15,6 +15,7 @@ export const firewallMessages = {
   sourceFormat: 'firewall.sourceFormat',
   ipFormat: 'firewall.ipFormat',
   maskFormat: 'firewall.maskFormat',
+  mask6Format: 'firewall.mask6Format',
   segmentFormat: 'firewall.segmentFormat',
   segmentOrder: 'firewall.segmentOrder',
 } as const;
@@ -37,12 +38,103 @@ const addressProblem = (text: string, shape: string): string | null =>
   !dotted.test(text) ? shape : ipv4Number(text) === null ? firewallMessages.ipFormat : null;
 
 /**
+ * An IPv6 address as a 128-bit number, or null: eight groups of 1–4 hex digits, `::` once for a
+ * run of zero groups, the last 32 bits optionally dotted (`::ffff:10.0.0.1`). No zone (`%eth0`).
+ */
+export const ipv6Number = (text: string): bigint | null => {
+  if (!/^[0-9a-fA-F:.]+$/.test(text) || text.split('::').length > 2) return null;
+  let hexText = text;
+  const lastColon = text.lastIndexOf(':');
+  if (text.slice(lastColon + 1).includes('.')) {
+    // The last 32 bits dotted: written as two groups.
+    const v4 = ipv4Number(text.slice(lastColon + 1));
+    if (v4 === null) return null;
+    hexText = `${text.slice(0, lastColon + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+  }
+  const groupsOf = (part: string) => (part === '' ? [] : part.split(':'));
+  const [head = '', rest] = hexText.split('::') as [string, string | undefined];
+  const left = groupsOf(head);
+  const right = rest === undefined ? [] : groupsOf(rest);
+  const given = left.length + right.length;
+  if (rest === undefined ? given !== 8 : given > 7) return null;
+  const all = [...left, ...Array<string>(8 - given).fill('0'), ...right];
+  if (all.some((g) => !/^[0-9a-fA-F]{1,4}$/.test(g))) return null;
+  return all.reduce((n, g) => (n << 16n) + BigInt(Number.parseInt(g, 16)), 0n);
+};
+
+/** An IPv6 number as text, the longest run of zero groups (two or more) written `::` (RFC 5952). */
+export const ipv6Text = (n: bigint): string => {
+  const groups = Array.from({ length: 8 }, (_, i) => Number((n >> BigInt(112 - 16 * i)) & 0xffffn));
+  let best = [-1, 0];
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > best[1]! && j - i >= 2) best = [i, j - i];
+    i = j === i ? i + 1 : j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (best[0]! < 0) return hex.join(':');
+  return `${hex.slice(0, best[0]).join(':')}::${hex.slice(best[0]! + best[1]!).join(':')}`;
+};
+
+const ipv6Max = (1n << 128n) - 1n;
+
+/** A source of IPv6 addresses (it has a colon); its problem, or null. */
+const source6Problem = (s: string): string | null => {
+  if (s.includes('/')) {
+    const [address = '', mask = '', ...rest] = s.split('/');
+    if (rest.length > 0 || ipv6Number(address) === null) return firewallMessages.sourceFormat;
+    return /^\d{1,3}$/.test(mask) && Number(mask) <= 128 ? null : firewallMessages.mask6Format;
+  }
+  if (s.includes('-')) {
+    const [start = '', end = '', ...rest] = s.split('-');
+    const a = ipv6Number(start.trim());
+    const b = ipv6Number(end.trim());
+    if (rest.length > 0 || a === null || b === null) return firewallMessages.segmentFormat;
+    return a > b ? firewallMessages.segmentOrder : null;
+  }
+  return ipv6Number(s) === null ? firewallMessages.sourceFormat : null;
+};
+
+/** 6 for a source of IPv6 addresses, else 4. */
+export const sourceFamily = (source: string): 4 | 6 => (source.includes(':') ? 6 : 4);
+
+/** The IPv6 addresses a valid IPv6 source covers, as [first, last]. */
+export const source6Span = (source: string): [bigint, bigint] => {
+  const s = source.trim();
+  if (s.includes('/')) {
+    const [address = '', mask = '0'] = s.split('/');
+    const host = 128n - BigInt(mask);
+    const start = (ipv6Number(address)! >> host) << host;
+    return [start, start + (1n << host) - 1n];
+  }
+  if (s.includes('-')) {
+    const [a = '', b = ''] = s.split('-');
+    return [ipv6Number(a.trim())!, ipv6Number(b.trim())!];
+  }
+  const n = ipv6Number(s)!;
+  return [n, n];
+};
+
+/** Whether a valid source is every address (`{ip}/0`, IPv4 or IPv6): no address match at all. */
+export const sourceIsEverything = (source: string): boolean => {
+  if (sourceFamily(source) === 6) {
+    const [first, last] = source6Span(source);
+    return first === 0n && last === ipv6Max;
+  }
+  const [first, last] = sourceSpan(source);
+  return first === 0 && last === 0xffff_ffff;
+};
+
+/**
  * The message key refusing a source address, or null when it is one IP, a CIDR block
- * (`{ip}/{0–32}`; `{ip}/0` is every address) or a range (`a-b`, start not above end).
+ * (`{ip}/{0–32}`, IPv6 `{ip}/{0–128}`; `{ip}/0` is every address) or a range (`a-b`, start not
+ * above end), IPv4 or IPv6.
  */
 export const sourceProblem = (source: string): string | null => {
   const s = source.trim();
   if (s === '') return firewallMessages.sourceEmpty;
+  if (sourceFamily(s) === 6) return source6Problem(s);
   if (s.includes('/')) {
     const [address = '', mask = '', ...rest] = s.split('/');
     if (rest.length > 0) return firewallMessages.sourceFormat;
@@ -98,7 +190,7 @@ export const firewallRuleInput = z.object({
   direction: firewallDirection.describe('in: network access to this box; out: from this box out of the net.'),
   source: z
     .string({ error: firewallMessages.sourceEmpty })
-    .max(64, { message: firewallMessages.sourceFormat })
+    .max(96, { message: firewallMessages.sourceFormat })
     .superRefine((value, ctx) => {
       const problem = sourceProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -193,11 +285,17 @@ export const openPorts = z.object({
 /** What the rules below read of a rule. */
 export type RuleShape = Pick<FirewallRule, 'direction' | 'source' | 'port' | 'authorised' | 'Disabled'>;
 
-/** Whether an address (IPv4, or IPv4-mapped IPv6) falls in a rule's source. */
+/** Whether an address (IPv4, IPv4-mapped IPv6 as IPv4, or IPv6) falls in a rule's source. */
 const covers = (rule: RuleShape, address: string): boolean => {
+  if (sourceIsEverything(rule.source)) return true;
+  const v4 = address.replace(/^::ffff:(?=\d+\.)/i, '');
+  if (sourceFamily(rule.source) === 6) {
+    const n = v4.includes(':') ? ipv6Number(v4) : null;
+    const [first, last] = source6Span(rule.source);
+    return n !== null && n >= first && n <= last;
+  }
   const [first, last] = sourceSpan(rule.source);
-  if (first === 0 && last === 0xffff_ffff) return true;
-  const n = ipv4Number(address.replace(/^::ffff:/i, ''));
+  const n = ipv4Number(v4);
   return n !== null && n >= first && n <= last;
 };
 

@@ -88,13 +88,16 @@ export const licenceRoutes = {
   softwareVersion: defineRoute({
     method: 'GET',
     path: 'setting/software_version',
-    summary: 'Version, build, components and their versions, licence summary',
+    summary: 'Version, build, components and their versions, licence summary, changelog',
     tags,
     response: z.object({
       version: z.string(),
       build: z.string(),
       components: z.array(z.object({ name: z.string(), version: z.string() })),
       licence: licenceInfo,
+      changelog: z
+        .array(z.object({ version: z.string(), date: z.string(), changes: z.array(z.string()) }))
+        .describe('CHANGELOG.md of the build, newest version first.'),
     }),
   }),
 };

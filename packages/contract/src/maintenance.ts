@@ -73,7 +73,7 @@ export const latestBackup = z.object({
   file: z.string().describe("The latest package's file name ('' before the first)."),
   read: z.boolean().describe('Whether the notice was closed.'),
   time: z.number().int().describe('When it was made (epoch seconds; 0 before the first).'),
-  ftp: z.number().int().describe('FTP sync state: 0 not synced (FTP sync is not built yet).'),
+  ftp: z.number().int().describe('FTP sync of that package: 0 not synced, 1 copied, 2 the copy failed.'),
 });
 export type LatestBackup = z.infer<typeof latestBackup>;
 
@@ -185,6 +185,17 @@ export const ftpSettings = z.strictObject({
   /** Absent or empty: the stored password is kept. */
   password: z.string().max(128).optional(),
   secure: z.boolean().default(false).describe('FTPS (explicit TLS, AUTH TLS).'),
+  ca: z
+    .string({ message: msg('ftpCa') })
+    .trim()
+    .max(32_768, { message: msg('ftpCa') })
+    .refine((v) => v === '' || /^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----$/.test(v), {
+      message: msg('ftpCa'),
+    })
+    .default('')
+    .describe(
+      "FTPS: certificates (PEM) the server's certificate may be signed by, besides the system's (a self-signed one).",
+    ),
 });
 export type FtpSettings = z.infer<typeof ftpSettings>;
 export const ftpSettingsView = ftpSettings.omit({ password: true }).extend({
@@ -211,14 +222,14 @@ export type FtpRecord = z.infer<typeof ftpRecord>;
 export const ftpRoutes = {
   get: defineRoute({
     method: 'GET',
-    path: 'setting/maintain/mysql/ftp',
+    path: 'setting/maintain/ftp',
     summary: 'The FTP server backups are copied to (the password is never answered)',
     tags: ['maintenance'],
     response: ftpSettingsView,
   }),
   save: defineRoute({
     method: 'PUT',
-    path: 'setting/maintain/mysql/ftp',
+    path: 'setting/maintain/ftp',
     summary: 'Save the FTP server (remote address, port, path are required)',
     tags: ['maintenance'],
     body: ftpSettings,
@@ -226,7 +237,8 @@ export const ftpRoutes = {
   }),
   test: defineRoute({
     method: 'POST',
-    path: 'setting/maintain/mysql/ftp/test',
+    path: 'setting/maintain/ftp/test',
+    reads: true,
     summary: 'Test the connection to the saved FTP server (signs in and lists the folder); answers the result',
     tags: ['maintenance'],
     response: z.object({
@@ -236,15 +248,20 @@ export const ftpRoutes = {
     }),
   }),
   list: defineRoute({
-    method: 'GET',
-    path: 'setting/maintain/mysql/ftp/list',
-    summary: 'The remote folder of the saved FTP server',
+    method: 'POST',
+    path: 'setting/maintain/ftp/list',
+    reads: true,
+    summary: 'The remote folder of the saved FTP server (a failure is answered with its reason, as the test does)',
     tags: ['maintenance'],
-    response: z.object({ data: z.array(ftpEntry) }),
+    response: z.object({
+      ok: z.boolean(),
+      detail: z.string().describe('Why it failed (a text key or the server’s words), or empty.'),
+      data: z.array(ftpEntry),
+    }),
   }),
   sync: defineRoute({
     method: 'POST',
-    path: 'setting/maintain/mysql/ftp/sync',
+    path: 'setting/maintain/ftp/sync',
     summary: 'Copy a package to the FTP server now',
     tags: ['maintenance'],
     body: z.strictObject({ filename: backupFileName }),
@@ -252,9 +269,49 @@ export const ftpRoutes = {
   }),
   records: defineRoute({
     method: 'GET',
-    path: 'setting/maintain/mysql/ftp/records',
+    path: 'setting/maintain/ftp/sync_records',
     summary: 'The latest sync records, newest first',
     tags: ['maintenance'],
     response: z.object({ data: z.array(ftpRecord) }),
+  }),
+};
+
+// ---------- The install key, carried to another install (docs/maintenance.md "The install key") ----------
+
+const passphrase = z
+  .string({ message: msg('passphrase') })
+  .min(8, { message: msg('passphrase') })
+  .max(128, { message: msg('passphrase') })
+  .describe('The passphrase the key file is sealed with (8 to 128 characters).');
+
+export const installKeyRoutes = {
+  export: defineRoute({
+    method: 'POST',
+    path: 'setting/maintain/secret_key/export',
+    summary: "Export this install's secret key sealed with a passphrase (a key file to import elsewhere)",
+    tags: ['maintenance'],
+    body: z.strictObject({ passphrase, verify_password: encrypted }),
+    response: z.object({
+      filename: z.string().describe('A name to save the key file under.'),
+      file: z.string().describe('The key file (JSON text).'),
+    }),
+  }),
+  import: defineRoute({
+    method: 'POST',
+    path: 'setting/maintain/secret_key/import',
+    summary: "Make another install's exported key this install's key (its secrets are sealed again with it)",
+    tags: ['maintenance'],
+    body: z.strictObject({
+      file: z
+        .string({ message: msg('keyFile') })
+        .min(1, { message: msg('keyFile') })
+        .max(4096, { message: msg('keyFile') }),
+      passphrase,
+      verify_password: encrypted,
+    }),
+    response: z.object({
+      changed: z.boolean().describe('False when the file holds the key this install has already.'),
+      resealed: z.number().int().describe('Stored secrets sealed again with the imported key.'),
+    }),
   }),
 };

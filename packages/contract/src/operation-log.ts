@@ -33,6 +33,8 @@ export const operationLogModules = {
   api_tokens: 'apiTokens',
   https: 'https',
   maintenance: 'maintenance',
+  branding: 'branding',
+  recovery: 'recovery',
   // The shared trail: the path of every write route (without its parameters).
   alarm_log: 'alarmLog',
   clean_notice_list: 'cleanNoticeList',
@@ -89,6 +91,7 @@ export const operationLogModules = {
   'setting/items/bulk': 'itemsBulk',
   'setting/items/data_history': 'itemsDataHistory',
   'setting/maintain/firewall/keep': 'firewallKeep',
+  'setting/menus': 'menus',
   'setting/maintain/firewall/ports': 'firewallRules',
   'setting/maintain/firewall/status': 'firewallStatus',
   'setting/notice_tpl': 'noticeTemplate',
@@ -97,6 +100,13 @@ export const operationLogModules = {
   'setting/recover_tpl': 'recoverTemplate',
   'setting/roles': 'roles',
   'setting/serial_port': 'serialPort',
+  // The box's time, network and services (docs/time-network.md).
+  'setting/time': 'settingTime',
+  'setting/time/syncd': 'settingTimeSyncd',
+  'setting/network/ip': 'networkIp',
+  'setting/network/dns': 'networkDns',
+  'setting/network/keep': 'networkKeep',
+  'setting/service': 'hostService',
   // The system pages (docs/system.md), written by the system module itself.
   'setting/maintain/debug_log': 'debugLog',
   'setting/maintain/sm4': 'sm4',
@@ -156,6 +166,9 @@ export const operationLogActions = {
   backup: 'backup',
   restore: 'restore',
   upload: 'upload',
+  start: 'start',
+  stop: 'stop',
+  restart: 'restart',
 } as const;
 export type OperationLogAction = keyof typeof operationLogActions;
 
@@ -188,6 +201,12 @@ export interface OperationLogDetails {
   sm4Disabled: Record<string, never>;
   sm4KeyEnabled: Record<string, never>;
   sm4KeyDisabled: Record<string, never>;
+  recoveryCodeAccepted: Record<string, never>;
+  recoveryCodeWrong: Record<string, never>;
+  recoveryCodeExpired: Record<string, never>;
+  recoveryCodeNone: Record<string, never>;
+  recoveryTooMany: Record<string, never>;
+  recoveryTicketInvalid: Record<string, never>;
 }
 export const operationLogDetailCodes = [
   'passwordChangeRequired',
@@ -216,6 +235,12 @@ export const operationLogDetailCodes = [
   'sm4Disabled',
   'sm4KeyEnabled',
   'sm4KeyDisabled',
+  'recoveryCodeAccepted',
+  'recoveryCodeWrong',
+  'recoveryCodeExpired',
+  'recoveryCodeNone',
+  'recoveryTooMany',
+  'recoveryTicketInvalid',
 ] as const satisfies readonly (keyof OperationLogDetails)[];
 export type OperationLogDetailCode = (typeof operationLogDetailCodes)[number];
 

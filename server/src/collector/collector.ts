@@ -77,6 +77,11 @@ export interface Collector {
   siteOfDevice(deviceId: number): number | undefined;
   /** Writes changed item values and states now. */
   persist(): Promise<void>;
+  /**
+   * The collected items whose live state may not be their row's yet ([item id, live state]): a
+   * count over the rows corrected by these counts live states (monitoring's statistics).
+   */
+  unsavedStates(): Array<[itemId: number, live: number]>;
 }
 
 /** A collected device on the main thread, and what its loop last said of its connection. */
@@ -198,6 +203,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
     live.view,
     live.dirtyItems,
     options.log,
+    (id, state) => live.slots.wroteState(id, state),
   );
   let subscriptions: Array<() => void> = [];
   const setDeviceState = deviceStateSetter(options, now, liveDevices);
@@ -326,6 +332,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
   /** Re-reads devices (all without an id: a full resync) and installs them afresh. */
   const reloadNow = async (deviceId?: number) => {
     const targets = deviceId === undefined ? [...entries.keys()] : [deviceId];
+    const forgotten: number[] = [];
     for (const id of targets) {
       const entry = entries.get(id);
       if (!entry) continue;
@@ -334,6 +341,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
         if (itemIndex[item.id] !== undefined) itemCount -= 1;
         itemIndex[item.id] = undefined;
         live.forget(item.id);
+        forgotten.push(item.id);
       }
       await poller?.remove(id);
     }
@@ -342,6 +350,8 @@ export const createCollector = (options: CollectorOptions): Collector => {
     for (const device of fresh) {
       if (!entries.has(device.id)) install(device);
     }
+    // Items no longer collected (deleted, disabled) are no longer counted in their live state.
+    for (const id of forgotten) if (itemIndex[id] === undefined) live.slots.unsaved.delete(id);
     if (deviceId !== undefined && fresh.length === 0) liveDevices.delete(deviceId);
   };
   let reloading: Promise<void> = Promise.resolve();
@@ -410,6 +420,7 @@ export const createCollector = (options: CollectorOptions): Collector => {
     deviceOfItem: (id) => itemIndex[id]?.device_id,
     siteOfDevice: (id) => entries.get(id)?.device.device_group_id,
     persist,
+    unsavedStates: () => live.unsavedStates((id) => itemIndex[id] !== undefined),
   };
   return collector;
 };

@@ -46,6 +46,8 @@ export const createItemRowWriter = (
   liveItems: Map<number, LiveRow>,
   dirtyItems: ChangedIds,
   log?: { warn(obj: object, msg: string): void },
+  /** Told of each row written, with the state written (the live slots' `saved`). */
+  wroteState?: (itemId: number, state: number) => void,
 ) => {
   let persisting: Promise<void> | null = null;
   const pg = db.dialect === 'postgres';
@@ -61,6 +63,7 @@ export const createItemRowWriter = (
       params = [];
       rows = 0;
     };
+    const states: number[] = [];
     let left = ids.reduce((n, id) => (liveItems.has(id) ? n + 1 : n), 0);
     let size = 0;
     for (const id of ids) {
@@ -68,12 +71,14 @@ export const createItemRowWriter = (
       if (!s) continue;
       if (rows === 0) size = rowCounts.find((c) => c <= left)!;
       params.push(id, s.value, s.state, s.last_check, s.info);
+      states.push(id, s.state);
       left--;
       if (++rows === size) close();
     }
     if (statements.length === 0) return;
     // On SQLite while the series store runs: its writer thread (series/writer.ts), off the main thread.
     await writer().transaction(statements);
+    if (wroteState) for (let i = 0; i < states.length; i += 2) wroteState(states[i]!, states[i + 1]!);
   };
   return async () => {
     while (persisting) await persisting;

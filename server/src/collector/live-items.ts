@@ -288,6 +288,14 @@ export const createLiveItems = (bus: Pick<EventBus, 'publish'>) => {
 
   return {
     liveOf: (itemId: number) => live.read(itemId),
+    slots: live,
+    /** The collected items whose live state is not in their row yet ([item id, live state]). */
+    unsavedStates: (collected: (itemId: number) => boolean) => {
+      const out: Array<[number, number]> = [];
+      // Not while a reload has an item out (it comes back, or leaves the set when the reload ends).
+      for (const id of live.unsaved) if (collected(id)) out.push([id, live.state[live.slotOf(id)!]!]);
+      return out;
+    },
     view: new LiveView(),
     dirtyItems,
     onItemState,

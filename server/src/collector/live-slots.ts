@@ -14,6 +14,9 @@ export interface LiveItemState {
 
 type Column = Float64Array | Uint8Array;
 
+/** `saved` of an item whose row this process has not written (no state is 255). */
+export const unsavedState = 255;
+
 /**
  * Each item's live state by slot (struct of arrays, as the alarm engine's alarms/items.ts). What
  * the collector took: its value (NaN: none yet), last check (s), when its value was last refreshed
@@ -32,7 +35,14 @@ export class LiveSlots {
   heard = new Uint8Array(1024);
   state = new Uint8Array(1024);
   alarm = new Uint8Array(1024);
+  /** The state last written to the item's row (`unsavedState`: not written yet). */
+  saved = new Uint8Array(1024);
   info: string[] = [];
+  /**
+   * The items whose live state is not the one in their row: what a count over the rows must
+   * correct to count live states (the dashboard's statistics) without reading every row.
+   */
+  readonly unsaved = new Set<number>();
 
   slotOf(itemId: number): number | undefined {
     return this.slots.get(itemId);
@@ -60,6 +70,7 @@ export class LiveSlots {
       this.heard = grow(this.heard);
       this.state = grow(this.state);
       this.alarm = grow(this.alarm);
+      this.saved = grow(this.saved);
     }
     this.slots.set(itemId, s);
     this.value[s] = Number.NaN;
@@ -69,6 +80,8 @@ export class LiveSlots {
     this.heard[s] = 0;
     this.state[s] = monitorState.notReady;
     this.alarm[s] = 0;
+    this.saved[s] = unsavedState;
+    this.unsaved.add(itemId);
     this.info[s] = '';
     return s;
   }
@@ -94,6 +107,16 @@ export class LiveSlots {
     this.state[s] = state;
     this.info[s] = info.slice(0, 280);
     this.alarm[s] = alarm ? 1 : 0;
+    if (state === this.saved[s]) this.unsaved.delete(item_id);
+    else this.unsaved.add(item_id);
     return true;
+  }
+
+  /** The item's row was written with this state. */
+  wroteState(itemId: number, state: number) {
+    const s = this.slots.get(itemId);
+    if (s === undefined) return;
+    this.saved[s] = state;
+    if (this.state[s] === state) this.unsaved.delete(itemId);
   }
 }

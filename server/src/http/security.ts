@@ -21,6 +21,9 @@ export const registerSecurityHeaders = async (app: FastifyInstance, options: { h
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
+        // Custom menu entries open http(s) pages in a sandboxed frame (docs/custom-menus.md); which
+        // addresses a user may open is the server's check (GET menus/link), not this header's.
+        frameSrc: ["'self'", 'http:', 'https:'],
         frameAncestors: ["'self'"],
       },
     },

@@ -173,6 +173,14 @@ export const createOpenBlocks = () => {
       blocks.delete(seq);
       samples -= b.n;
     },
+    /** Forgets every block and the compaction's progress (a restore replaced the tables). */
+    clear() {
+      blocks.clear();
+      samples = 0;
+      state.claimed = new Set();
+      state.nextItem = 0;
+      state.version += 2;
+    },
     samples: () => samples,
     size: () => blocks.size,
     raw(itemId: number, t1ms: number, t2ms: number) {

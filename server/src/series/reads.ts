@@ -108,8 +108,12 @@ export const createSeriesReads = (kysely: Kysely<Database>, open: OpenBlocks) =>
     return { resolution, points: minMaxBuckets(rows, t1, t2, maxPoints) };
   };
 
-  /** Blocks left by a stopped or crashed server are read back, so reads see them until compacted. */
-  const loadLeftovers = async () => {
+  /**
+   * Blocks left by a stopped or crashed server are read back, so reads see them until compacted;
+   * `again` (after a restore replaced the tables) forgets the blocks held first.
+   */
+  const loadLeftovers = async (again = false) => {
+    if (again) open.clear();
     const progress = await kysely
       .selectFrom('series_compaction')
       .select('next_item')

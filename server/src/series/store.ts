@@ -82,6 +82,12 @@ export interface SeriesStore {
    * `between` (two timers of the test clock): the buffer waits for its flush timer.
    */
   settled(between?: boolean): Promise<boolean>;
+  /**
+   * After a restore replaced the history tables: waits for the flush and compaction in flight,
+   * forgets the blocks it held in memory and reads the tables' blocks again, so reads answer the
+   * restored history (samples still buffered are written after, as new ones).
+   */
+  reload(): Promise<void>;
   read(
     itemId: number,
     t1: number,
@@ -277,6 +283,10 @@ export const createSeriesStore = (db: Db, options: SeriesStoreOptions = {}): Ser
       if (between || (buffer.size() === 0 && !flushing)) return busy;
       await flushBlocks().catch((err) => options.onFlushError?.(err));
       return true;
+    },
+    async reload() {
+      for (await starting.settled(); flushing || compacting; ) await Promise.allSettled([flushing, compacting]);
+      await loadLeftovers(true);
     },
     async stop() {
       timers.clearInterval(timer);

@@ -18,9 +18,14 @@ export const fuzzAreas = {
   'work-orders': { tags: ['work-orders'], also: [] },
   https: { tags: ['https'], also: ['module_settings'] },
   firewall: { tags: ['firewall'], also: ['module_settings'] },
+  'time-network': { tags: ['time-network'], also: ['module_settings'] },
   system: { tags: ['system'], also: ['module_settings'] },
   maintenance: { tags: ['maintenance'], also: [] },
   video: { tags: ['video'], also: [] },
+  // Custom entries live in the access area's catalogue (the custom-menus area declares no table).
+  'custom-menus': { tags: ['custom-menus'], also: ['menus', 'role_menus', 'functions', 'module_settings'] },
+  branding: { tags: ['branding'], also: ['module_settings'] },
+  recovery: { tags: ['recovery'], also: ['users'] },
 } satisfies Record<string, { tags: string[]; also: string[] }>;
 
 export type FuzzArea = keyof typeof fuzzAreas;

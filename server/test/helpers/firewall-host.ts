@@ -47,6 +47,7 @@ export const startFakeFirewallHost = async (options: { unref?: boolean } = {}): 
     }
     if (line === 'ss -Hltnp')
       return ok('LISTEN 0 511 0.0.0.0:80 0.0.0.0:* users:(("node",pid=9,fd=20))\nLISTEN 0 128 [::]:22 [::]:*\n');
+    if (line === 'ss -Hlunp') return ok('UNCONN 0 0 0.0.0.0:161 0.0.0.0:* users:(("snmpd",pid=11,fd=6))\n');
     return { code: 1, stdout: '', stderr: `unexpected ${line}` };
   };
   const server: Server = await startHelper({ socketPath: host.socketPath, run });

@@ -1,3 +1,4 @@
+import { unique } from './estate-rows.ts';
 import { type FakeFirewallHost, startFakeFirewallHost } from './firewall-host.ts';
 import { makePair } from './https-certs.ts';
 import { startPebble } from './pebble.ts';
@@ -61,6 +62,24 @@ export const systemRoutes: Record<string, Example> = {
       return {};
     },
   },
+  // Custom menus (issue 31 item 4; docs/custom-menus.md): a link entry; its grants go with a delete.
+  // One body for both sides: entries are global (no site of theirs to tell apart).
+  'POST /api/v1/setting/menus': {
+    body: () => ({ name: 'Vendor portal', parent_id: 0, url: 'https://portal.example.com/', weight: 1 }),
+  },
+  'PUT /api/v1/setting/menus/:id': {
+    table: 'menus',
+    make: async ({ api }) =>
+      (await api('POST', 'setting/menus', { name: unique('entry'), parent_id: 0, url: '', weight: 1 })).id,
+    body: () => ({ weight: 2, display: true }),
+  },
+  'DELETE /api/v1/setting/menus': {
+    prepare: async ({ api }) => ({
+      id: (await api('POST', 'setting/menus', { name: unique('entry'), parent_id: 0, url: '', weight: 1 })).id,
+    }),
+    body: (_s, _e, p) => ({ ids: [Number(p.id)] }),
+  },
+  'GET /api/v1/menus/link': { query: () => ({ url: 'https://portal.example.com/' }) },
   'GET /.well-known/acme-challenge/:token': { params: () => ({ token: 'no-such-token' }) },
   // A package made first: the restore puts back the estate of that moment (issue 30).
   'POST /api/v1/setting/maintain/mysql/restore': {
@@ -79,12 +98,27 @@ export const systemRoutes: Record<string, Example> = {
       multipartFile('file', 'package.tar', Buffer.from(String(p.pkg), 'base64'), 'application/x-tar'),
   },
   // No FTP server here: the copy is made, fails and is recorded (200 with ok false).
-  'POST /api/v1/setting/maintain/mysql/ftp/sync': {
+  'POST /api/v1/setting/maintain/ftp/sync': {
     prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),
     body: (_s, _e, p) => ({ filename: p.file }),
   },
-  'PUT /api/v1/setting/maintain/mysql/ftp': {
+  'PUT /api/v1/setting/maintain/ftp': {
     body: () => ({ host: 'ftp.example.test', port: 21, path: '/backups' }),
+  },
+  'POST /api/v1/setting/maintain/secret_key/export': {
+    body: (_s, e) => ({ passphrase: 'carry this key', verify_password: e.encrypt(e.password) }),
+  },
+  // The install's own key, exported first: imported again, it changes nothing (changed false).
+  'POST /api/v1/setting/maintain/secret_key/import': {
+    prepare: async ({ api, estate }) => ({
+      file: (
+        await api('POST', 'setting/maintain/secret_key/export', {
+          passphrase: 'carry this key',
+          verify_password: estate.encrypt(estate.password),
+        })
+      ).file,
+    }),
+    body: (_s, e, p) => ({ file: p.file, passphrase: 'carry this key', verify_password: e.encrypt(e.password) }),
   },
   'DELETE /api/v1/setting/maintain/mysql/auto_list': {
     prepare: async ({ api }) => ({ file: (await api('POST', 'setting/maintain/mysql/backup', {})).filename }),

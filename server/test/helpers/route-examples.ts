@@ -1,7 +1,9 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique, videoDevice } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
+import { brandingRoutes, recoveryRoutes } from './route-examples-branding.ts';
 import { systemRoutes } from './route-examples-system.ts';
+import { timeNetworkRoutes } from './route-examples-time-network.ts';
 import { type RtspSource, startRtspSource } from './rtsp-source.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
@@ -90,6 +92,9 @@ const routes: Record<string, Example> = {
   },
   [`GET ${video}/preview`]: { query: (s) => ({ DeviceID: s.rows.video_devices ?? 0, ChannelNo: 1 }) },
   [`DELETE ${video}/preview`]: { body: (s) => ({ DeviceID: s.rows.video_devices, LiveID: 'not-a-live-view' }) },
+  ...brandingRoutes,
+  ...recoveryRoutes,
+  ...timeNetworkRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },
   'GET /api/v1/setting/device_templates/:id': { table: 'device_templates' },

@@ -93,6 +93,7 @@ const idleCollector = (): Collector => ({
   load: async () => undefined,
   stop: async () => undefined,
   running: () => true,
+  unsavedStates: () => [],
   reload: async () => undefined,
   accept: () => undefined,
   write: async () => undefined,

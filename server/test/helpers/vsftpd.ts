@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,8 @@ export interface Vsftpd {
   port: number;
   /** The folder anonymous users write into (`/backups` on the server). */
   uploads: string;
+  /** The server's certificate (PEM), when started with TLS. */
+  certificate?: string;
   stop(): Promise<void>;
 }
 
@@ -22,10 +24,27 @@ const freePort = () =>
   });
 
 /**
+ * A self-signed RSA certificate for `localhost` (and 127.0.0.1 only when asked), made by openssl
+ * for the run: the FTPS server's. RSA because vsftpd 3.0.3 sets up no curve for an EC key.
+ */
+export const makeFtpsCertificate = (dir: string, names: string[] = ['DNS:localhost']) => {
+  const cert = path.join(dir, 'ftps-cert.pem');
+  const key = path.join(dir, 'ftps-key.pem');
+  // biome-ignore format: flag and value in pairs
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '3650', '-subj', '/CN=localhost',
+    '-addext', `subjectAltName=${names.join(',')}`, '-keyout', key, '-out', cert,
+  ], { stdio: 'ignore' });
+  return { cert, key };
+};
+
+/**
  * Debian's vsftpd on a free loopback port, with an anonymous user that may write into `/backups`
  * (the test's FTP server; the product talks to it as to any). Started as root, as vsftpd wants.
+ * With `tls`, FTPS (explicit, AUTH TLS) is required of every sign-in and transfer, with a
+ * certificate made here; its PEM is answered as `certificate`.
  */
-export const startVsftpd = async (): Promise<Vsftpd> => {
+export const startVsftpd = async (options: { tls?: boolean } = {}): Promise<Vsftpd> => {
   if (userInfo().uid !== 0) throw new Error('vsftpd needs root to start');
   const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-vsftpd-'));
   const root = path.join(dir, 'root');
@@ -40,6 +59,21 @@ export const startVsftpd = async (): Promise<Vsftpd> => {
   const port = await freePort();
   const pasv = await freePort();
   const conf = path.join(dir, 'vsftpd.conf');
+  const pair = options.tls ? makeFtpsCertificate(dir) : null;
+  const tlsLines = pair
+    ? [
+        'ssl_enable=YES',
+        'allow_anon_ssl=YES',
+        'force_anon_logins_ssl=YES',
+        'force_anon_data_ssl=YES',
+        'ssl_tlsv1=YES',
+        'ssl_sslv2=NO',
+        'ssl_sslv3=NO',
+        'ssl_ciphers=HIGH',
+        `rsa_cert_file=${pair.cert}`,
+        `rsa_private_key_file=${pair.key}`,
+      ]
+    : [];
   writeFileSync(
     conf,
     [
@@ -67,6 +101,7 @@ export const startVsftpd = async (): Promise<Vsftpd> => {
       'secure_chroot_dir=/var/run/vsftpd/empty',
       'xferlog_enable=NO',
       `vsftpd_log_file=${path.join(dir, 'vsftpd.log')}`,
+      ...tlsLines,
       '',
     ].join('\n'),
   );
@@ -91,6 +126,7 @@ export const startVsftpd = async (): Promise<Vsftpd> => {
   return {
     port,
     uploads,
+    ...(pair ? { certificate: readFileSync(pair.cert, 'utf8') } : {}),
     stop: async () => {
       if (!exited) {
         const gone = new Promise((resolve) => child.once('exit', resolve));

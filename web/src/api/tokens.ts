@@ -7,6 +7,20 @@ export const deviceTokenKey = 'device_token';
 export const lastActivityKey = 'last_activity';
 /** Why the last session ended (shown on the login page). */
 export const signOutReasonKey = 'sign_out_reason';
+/**
+ * Why this browser was signed out on purpose, told as good news on the login page (not an error):
+ * `restored` after the administrator's own configuration restore, which ends every session.
+ */
+export const signOutNoticeKey = 'sign_out_notice';
+export type SignOutNotice = 'restored';
+
+/** Signs out now and opens the login page, which tells `notice`. */
+export const signOutWithNotice = (notice: SignOutNotice) => {
+  sessionStorage.setItem(signOutNoticeKey, notice);
+  sessionStorage.removeItem(signOutReasonKey);
+  clearTokens();
+  window.location.assign('/login');
+};
 
 export const readToken = (): string | null => sessionStorage.getItem(tokenKey) ?? localStorage.getItem(tokenKey);
 

@@ -4,6 +4,8 @@ import { lazy, Suspense, use, useEffect, useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { brandingRoutes } from '../features/branding/routes.tsx';
+import { customMenusRoutes } from '../features/custom-menus/routes.tsx';
 import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
@@ -23,6 +25,7 @@ import { reportsRoutes } from '../features/reports/routes.tsx';
 import { securityRoutes } from '../features/security/routes.tsx';
 import { siteMapRoutes, siteMapStandaloneRoutes } from '../features/site-map/routes.tsx';
 import { systemRoutes } from '../features/system/routes.tsx';
+import { timeNetworkRoutes } from '../features/time-network/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
 import { videoRoutes } from '../features/video/routes.tsx';
@@ -54,6 +57,7 @@ export const shellRoutes: RouteObject[] = [
   ...securityRoutes,
   ...httpsRoutes,
   ...firewallRoutes,
+  ...timeNetworkRoutes,
   ...logsRoutes,
   ...monitoringRoutes,
   ...deviceViewRoutes,
@@ -71,8 +75,10 @@ export const shellRoutes: RouteObject[] = [
   ...energyRoutes,
   ...electricalSafetyRoutes,
   ...licenceRoutes,
+  ...brandingRoutes,
   ...systemRoutes,
   ...maintenanceRoutes,
+  ...customMenusRoutes,
 ];
 
 const isAdmin = () => {
@@ -117,6 +123,31 @@ const LoginProductDialog = () => {
   );
 };
 
+const RecoveryDialog = lazy(() =>
+  import('../features/recovery/components/recovery-dialog.tsx').then((m) => ({ default: m.RecoveryDialog })),
+);
+
+/** `#type=recovery` on the login page opens the administrator's recovery (docs/recovery.md). */
+const LoginRecoveryDialog = () => {
+  const { pathname } = useLocation();
+  const [asked, setAsked] = useState(() => window.location.hash === '#type=recovery');
+  useEffect(() => {
+    const onHash = () => setAsked(window.location.hash === '#type=recovery');
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  if (!asked || normalizePage(pathname) !== 'login') return null;
+  const close = () => {
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    setAsked(false);
+  };
+  return (
+    <Suspense fallback={null}>
+      <RecoveryDialog onClose={close} />
+    </Suspense>
+  );
+};
+
 /**
  * What a signed-in browser opening `pathname` can ask for before the router renders: the home
  * dashboard's reads (`/`, in single-page mode, goes there too).
@@ -129,6 +160,7 @@ const Lazy = () => (
   <Suspense fallback={<Spin fullscreen />}>
     <Outlet />
     <LoginProductDialog />
+    <LoginRecoveryDialog />
   </Suspense>
 );
 

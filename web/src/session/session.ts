@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import { api } from '../api/client.ts';
 import { clearTokens } from '../api/tokens.ts';
 import { languageStorageKey, storedLanguage } from '../i18n/index.ts';
+import { normalizePage } from './guard.ts';
 import { useTabs } from './tabs.ts';
 
 /** Set by a sign-in: the next session load takes the user's language from the server. */
@@ -16,6 +17,20 @@ export const menuLeaves = (nodes: MenuNode[]): MenuNode[] =>
     .sort((a, b) => b.weight - a.weight)
     .flatMap((n) => (n.url ? [n] : menuLeaves(n.children)));
 
+/**
+ * The menu leaf a location shows: the one whose page it is, or for /external_link the entry whose
+ * address is its pathUrl (every such entry is the same page, told apart by the address).
+ */
+export const leafAt = (nodes: MenuNode[], pathname: string, search: string): MenuNode | undefined => {
+  const leaves = menuLeaves(nodes);
+  const page = normalizePage(pathname);
+  if (page === 'external_link') {
+    const url = new URLSearchParams(search).get('pathUrl');
+    return leaves.find((leaf) => leaf.url === url);
+  }
+  return leaves.find((leaf) => normalizePage(leaf.url) === page);
+};
+
 interface Session {
   status: 'idle' | 'loading' | 'ready' | 'error';
   user: CurrentUser | null;
@@ -25,6 +40,8 @@ interface Session {
   /** The first page of the menu: where an emptied tab strip returns. */
   firstPage: string | null;
   load(): Promise<void>;
+  /** Reads the menu again (after /setting_menu changed it) without leaving the ready state. */
+  refreshMenus(): Promise<void>;
   clear(): void;
 }
 
@@ -61,6 +78,12 @@ export const useSession = create<Session>((set, get) => ({
     } catch {
       set({ status: 'error' });
     }
+  },
+  async refreshMenus() {
+    if (get().status !== 'ready') return;
+    const menus = await api.call(authRoutes.menus);
+    const leaves = menuLeaves(menus.list);
+    set({ menus: menus.list, enableMenuList: leaves.map((leaf) => leaf.url), firstPage: leaves[0]?.url ?? null });
   },
   clear() {
     clearTokens();

@@ -1,17 +1,20 @@
 import { defineArea } from '../../area.ts';
+import { createMenuCatalogue, type MenuCatalogue } from './catalogue.ts';
 import { type AccessService, createAccessService, registerAccessRoutes } from './index.ts';
 
 declare module '../../area.ts' {
   interface Services {
     /** What each user may reach: pages, functions, sites and contacts (docs/users.md). */
     access: AccessService;
+    /** Adds, changes and deletes custom menu entries; built-in ones keep id, name and route (docs/menus.md). */
+    menuCatalogue: MenuCatalogue;
   }
 }
 
 /** Who may reach what, and the menu tree each user sees (000 §6, docs/menus.md). */
 export const area = defineArea({
   name: 'access',
-  provides: ['access'],
+  provides: ['access', 'menuCatalogue'],
   tables: {
     menus: { sites: 'global' },
     functions: { sites: 'global' },
@@ -27,6 +30,9 @@ export const area = defineArea({
   ],
   create: ({ kernel }) => {
     const access = createAccessService(kernel.db);
-    return { provides: { access }, routes: (app) => registerAccessRoutes(app, kernel.db, access) };
+    return {
+      provides: { access, menuCatalogue: createMenuCatalogue(kernel.db) },
+      routes: (app) => registerAccessRoutes(app, kernel.db, access),
+    };
   },
 });

@@ -255,3 +255,4 @@ export const registerAccessRoutes = (app: FastifyInstance, db: Db, access: Acces
     };
   });
 };
+export { createMenuCatalogue, type MenuCatalogue, type MenuRow } from './catalogue.ts';

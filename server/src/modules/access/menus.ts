@@ -1,3 +1,4 @@
+import { customMenuIdStart } from '@sitewatch/contract/custom-menus';
 import type { MenuDeclaration } from '../../area.ts';
 import type { Db } from '../../db/kysely.ts';
 
@@ -17,6 +18,8 @@ export const ensureDeclaredMenus = async (db: Db, menus: readonly MenuDeclaratio
   };
   const missing = menus.filter((m) => !have.has(m.id)).sort((a, b) => depth(a) - depth(b));
   for (const m of missing) {
+    if (m.id >= customMenuIdStart)
+      throw new Error(`menu ${m.id} is in the custom entries' range (${customMenuIdStart} up)`);
     if (m.parent_id !== 0 && !have.has(m.parent_id) && !declaredIds.has(m.parent_id))
       throw new Error(`menu ${m.id} names parent ${m.parent_id}, which no area declares`);
     await k

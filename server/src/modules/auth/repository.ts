@@ -56,6 +56,21 @@ const accountQueries = (k: Kysely<Database>) => ({
       .set({ locked_at: time, lock_reason: reason, updated_at: time })
       .where('id', '=', id)
       .execute(),
+  /** A recovered account: the new password, enabled and unlocked. */
+  restoreAccess: (id: number, password_hash: string, time: number) =>
+    k
+      .updateTable('users')
+      .set({
+        password_hash,
+        password_changed_at: time,
+        must_change_password: 0,
+        enable: 1,
+        locked_at: null,
+        lock_reason: null,
+        updated_at: time,
+      })
+      .where('id', '=', id)
+      .execute(),
   unlockUser: (id: number, time: number) =>
     k.updateTable('users').set({ locked_at: null, lock_reason: null, updated_at: time }).where('id', '=', id).execute(),
 });

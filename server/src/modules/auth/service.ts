@@ -252,6 +252,21 @@ export const createAuthService = ({
       return hashPassword(plain);
     },
 
+    /** The first administrator (user 1): the one account the recovery path restores (docs/recovery.md). */
+    async firstAdministrator(): Promise<{ id: number; user_name: string } | undefined> {
+      const user = await repo.findUserById(1);
+      return user && { id: user.id, user_name: user.user_name };
+    },
+
+    /**
+     * Gives a locked-out account back to its owner (the recovery path): the new password (a hash of
+     * acceptNewPassword), enabled and unlocked, every session of it ended.
+     */
+    async restoreAccess(userId: number, passwordHash: string) {
+      await repo.restoreAccess(userId, passwordHash, now());
+      await sessions.endSessions(userId, 'password_changed');
+    },
+
     async setLanguage(principal: Principal, language: string) {
       if (isLanguage(language)) await repo.setLanguage(principal.user_id, language, now());
     },

@@ -62,8 +62,15 @@ const readTable = async (run: CommandRunner): Promise<Answer> => {
   return { ok: true, data: state };
 };
 
-/** `ss -Hltnp` lines: `LISTEN 0 511 0.0.0.0:80 0.0.0.0:* users:(("node",pid=1,fd=20))`. */
-export const parseListening = (text: string): ListeningPort[] =>
+/** The listening sockets of one protocol, in port order. */
+const byPort = (a: ListeningPort, b: ListeningPort) =>
+  a.port - b.port || a.protocol.localeCompare(b.protocol) || a.address.localeCompare(b.address);
+
+/**
+ * `ss -Hltnp` lines (`LISTEN 0 511 0.0.0.0:80 0.0.0.0:* users:(("node",pid=1,fd=20))`) or, with
+ * `udp`, `ss -Hlunp` lines (`UNCONN 0 0 0.0.0.0:161 0.0.0.0:* users:(("snmpd",…))`): the same columns.
+ */
+export const parseListening = (text: string, protocol: 'tcp' | 'udp' = 'tcp'): ListeningPort[] =>
   text
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
@@ -74,9 +81,9 @@ export const parseListening = (text: string): ListeningPort[] =>
       const port = Number(local.slice(at + 1));
       if (at < 0 || !Number.isInteger(port)) return [];
       const process = /users:\(\("([^"]+)"/.exec(cols.slice(5).join(' '))?.[1] ?? '';
-      return [{ protocol: 'tcp', address: local.slice(0, at).replace(/%\S+$/, ''), port, process }];
+      return [{ protocol, address: local.slice(0, at).replace(/%\S+$/, ''), port, process }];
     })
-    .sort((a, b) => a.port - b.port || a.address.localeCompare(b.address));
+    .sort(byPort);
 
 /** Answers one validated request. */
 export const handleRequest = async (request: HelperRequest, run: CommandRunner): Promise<Answer> => {
@@ -96,9 +103,12 @@ export const handleRequest = async (request: HelperRequest, run: CommandRunner):
       return readTable(run);
     }
     if (request.op === 'state') return readTable(run);
-    const ss = await run('ss', ['-Hltnp']);
-    if (ss.code !== 0) return failure(ss);
-    return { ok: true, data: parseListening(ss.stdout) };
+    // TCP and UDP sockets listening (docs/firewall.md): a rule covers both protocols.
+    const tcp = await run('ss', ['-Hltnp']);
+    if (tcp.code !== 0) return failure(tcp);
+    const udp = await run('ss', ['-Hlunp']);
+    if (udp.code !== 0) return failure(udp);
+    return { ok: true, data: [...parseListening(tcp.stdout), ...parseListening(udp.stdout, 'udp')].sort(byPort) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, reason: 'noNft', detail: String((err as Error).message) };

@@ -50,6 +50,14 @@ describe('renderRuleset', () => {
     expect(renderRuleset(true, [r({ source: '172.16.5.9/12' })])).toContain('ip saddr 172.16.0.0/12 ');
   });
 
+  it('writes IPv6 sources as ip6 matches: one address, a block from its network, a range; ::/0 matches all', () => {
+    expect(renderRuleset(true, [r({ source: 'fd00:0::1' })])).toContain('ip6 saddr fd00::1 meta l4proto');
+    expect(renderRuleset(true, [r({ source: '2001:db8::77/32' })])).toContain('ip6 saddr 2001:db8::/32 ');
+    expect(renderRuleset(true, [r({ source: 'fd00::1-fd00::ff' })])).toContain('ip6 saddr fd00::1-fd00::ff ');
+    expect(renderRuleset(true, [r({ source: 'fd00::9', direction: 'out' })])).toContain('ip6 daddr fd00::9 ');
+    expect(renderRuleset(true, [r({ source: '::/0' })])).toContain('\t\tmeta l4proto');
+  });
+
   it('a disabled firewall removes the table and nothing else', () => {
     expect(renderRuleset(false, [r({})])).toBe('table inet sitewatch\ndelete table inet sitewatch\n');
   });
@@ -103,6 +111,16 @@ describe('parseListening', () => {
       { protocol: 'tcp', address: '[::]', port: 22, process: 'sshd' },
       { protocol: 'tcp', address: '127.0.0.53', port: 53, process: '' },
       { protocol: 'tcp', address: '0.0.0.0', port: 80, process: 'node' },
+    ]);
+  });
+  it('reads ss -Hlunp lines as UDP', () => {
+    const text = [
+      'UNCONN 0      0            0.0.0.0:161       0.0.0.0:*    users:(("snmpd",pid=7,fd=6))',
+      'UNCONN 0      0        [::1]:323          [::]:*    users:(("chronyd",pid=3,fd=5))',
+    ].join('\n');
+    expect(parseListening(text, 'udp')).toEqual([
+      { protocol: 'udp', address: '0.0.0.0', port: 161, process: 'snmpd' },
+      { protocol: 'udp', address: '[::1]', port: 323, process: 'chronyd' },
     ]);
   });
 });

@@ -1,4 +1,14 @@
-import { type FirewallRule, ipv4Text, portSpan, sourceProblem, sourceSpan } from '@sitewatch/contract/firewall';
+import {
+  type FirewallRule,
+  ipv4Text,
+  ipv6Text,
+  portSpan,
+  source6Span,
+  sourceFamily,
+  sourceIsEverything,
+  sourceProblem,
+  sourceSpan,
+} from '@sitewatch/contract/firewall';
 
 export { guardedPorts, newlyClosedGuardedPorts, refusesIncoming } from '@sitewatch/contract/firewall';
 
@@ -9,11 +19,22 @@ export const tableName = 'sitewatch';
 /** What the renderer needs of a rule (the helper receives exactly this, validated). */
 export type RenderRule = Pick<FirewallRule, 'direction' | 'source' | 'port' | 'authorised' | 'Disabled'>;
 
-/** `ip saddr …` (in) or `ip daddr …` (out) for a source, or '' for `{ip}/0` (every address, IPv6 too). */
+/**
+ * `ip saddr …` / `ip6 saddr …` (in) or `… daddr …` (out) for a source, or '' for `{ip}/0` (every
+ * address, IPv4 and IPv6: no address match is written).
+ */
 const addressMatch = (rule: RenderRule): string => {
+  if (sourceIsEverything(rule.source)) return '';
+  const side = rule.direction === 'in' ? 'saddr' : 'daddr';
+  if (sourceFamily(rule.source) === 6) {
+    const [first, last] = source6Span(rule.source);
+    const field = `ip6 ${side}`;
+    if (first === last) return `${field} ${ipv6Text(first)} `;
+    if (rule.source.includes('/')) return `${field} ${ipv6Text(first)}/${rule.source.trim().split('/')[1]} `;
+    return `${field} ${ipv6Text(first)}-${ipv6Text(last)} `;
+  }
   const [first, last] = sourceSpan(rule.source);
-  if (first === 0 && last === 0xffff_ffff) return '';
-  const field = rule.direction === 'in' ? 'ip saddr' : 'ip daddr';
+  const field = `ip ${side}`;
   if (first === last) return `${field} ${ipv4Text(first)} `;
   const bits = 32 - Math.log2(last - first + 1);
   // A CIDR block is written as a prefix (its address normalised to the network); a range as a-b.

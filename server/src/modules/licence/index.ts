@@ -6,6 +6,7 @@ import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
+import { changelog } from './changelog.ts';
 import type { CountedTable, LicenceService } from './service.ts';
 import { componentVersions, productVersion } from './version.ts';
 
@@ -94,6 +95,7 @@ export const registerLicence = (
       ...productVersion(),
       components: componentVersions(),
       licence: await licence.info(),
+      changelog: changelog(),
     }),
     { permission: { menu: 415 } },
   );

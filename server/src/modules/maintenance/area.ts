@@ -3,6 +3,7 @@ import { autoBackupSettings, ftpSettings, latestBackup } from '@sitewatch/contra
 import { defineArea } from '../../area.ts';
 import { createFtpSync } from './ftp.ts';
 import { registerMaintenance } from './index.ts';
+import { createInstallKey } from './install-key.ts';
 import { createBackupSchedule } from './schedule.ts';
 import { createMaintenanceService, type MaintenanceService } from './service.ts';
 
@@ -54,6 +55,7 @@ export const area = defineArea({
         registerMaintenance(app, {
           service,
           ftp,
+          installKey: createInstallKey({ kernel, declarations: needs.declarations, secrets: needs.secrets }),
           auth: needs.auth,
           audit: needs.audit,
           reschedule: schedule.reschedule,

@@ -1,17 +1,19 @@
 import { createReadStream } from 'node:fs';
-import { ftpRoutes as f, maintenanceRoutes as r } from '@sitewatch/contract/maintenance';
+import { ftpRoutes as f, installKeyRoutes as k, maintenanceRoutes as r } from '@sitewatch/contract/maintenance';
 import type { OperationLogAction } from '@sitewatch/contract/operation-log';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { addRoute } from '../../http/route.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { AuditLog } from '../logs/index.ts';
 import type { FtpSync } from './ftp.ts';
+import type { InstallKey } from './install-key.ts';
 import type { MaintenanceService } from './service.ts';
 import { registerBackupUpload } from './upload.ts';
 
 interface Deps {
   service: MaintenanceService;
   ftp: FtpSync;
+  installKey: InstallKey;
   auth: Pick<AuthService, 'verifyOwnPassword'>;
   audit: AuditLog;
   /** After the schedule's settings change. */
@@ -138,7 +140,7 @@ export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
     () => ftp.test(),
     admin,
   );
-  addRoute(app, f.list, async () => ({ data: await ftp.list() }), admin);
+  addRoute(app, f.list, () => ftp.list(), admin);
   addRoute(
     app,
     f.sync,
@@ -150,4 +152,32 @@ export const registerMaintenance = (app: FastifyInstance, deps: Deps) => {
     admin,
   );
   addRoute(app, f.records, async () => ({ data: await ftp.records() }), admin);
+  // The install key (docs/maintenance.md "The install key"): both behind the verification password, audited.
+  addRoute(
+    app,
+    k.export,
+    async ({ body, request }) => {
+      await deps.auth.verifyOwnPassword(request.principal!, body.verify_password, { ip: request.ip });
+      const file = deps.installKey.export(body.passphrase);
+      await log(request, 'export', 'secret_key');
+      return { filename: 'sitewatch-secret-key.json', file };
+    },
+    admin,
+  );
+  addRoute(
+    app,
+    k.import,
+    async ({ body, request }) => {
+      await deps.auth.verifyOwnPassword(request.principal!, body.verify_password, { ip: request.ip });
+      try {
+        const done = await deps.installKey.import(body.file, body.passphrase);
+        await log(request, 'import', 'secret_key', true, JSON.stringify(done));
+        return done;
+      } catch (err) {
+        await log(request, 'import', 'secret_key', false, err instanceof Error ? err.message : String(err));
+        throw err;
+      }
+    },
+    admin,
+  );
 };

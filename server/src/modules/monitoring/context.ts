@@ -32,6 +32,8 @@ export interface LiveSource {
   ): { value: number | null; state: number; last_check: number; info: string; alarm?: boolean } | undefined;
   liveDevice(deviceId: number): { state: number; reason: string; time: number } | undefined;
   write(itemId: number, value: number): Promise<void>;
+  /** The items whose live state may not be in their row yet: [item id, live state]. */
+  unsavedStates?(): Array<[itemId: number, live: number]>;
 }
 
 export interface MonitoringDeps {

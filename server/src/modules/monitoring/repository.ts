@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { EventBus } from '../../bus/bus.ts';
 import { announceAtOnce, type Changes, gatherChanges } from '../../db/changes.ts';
 import type { Db } from '../../db/kysely.ts';
@@ -263,7 +263,34 @@ const itemQueries = ({ k, changes, itemsChanged, itemQuery }: QueryBase) => ({
       ).n,
     ),
   /** Every item's stored state (the live state, when the collector runs, is newer). */
-  itemStates: (allowed: AllowedSites = null) => itemQuery({}, allowed).select(['items.id', 'items.state']).execute(),
+  /** The rows' states of the caller's sites' items (`ids`: of these only). */
+  itemStates: (allowed: AllowedSites = null, ids?: number[]) =>
+    itemQuery(ids ? { ids } : {}, allowed)
+      .select(['items.id', 'items.state'])
+      .execute(),
+  /**
+   * How many items of the caller's sites each state has, as their rows say, and the rows' states of
+   * the items `ids` among them: one statement, so both are of one moment (a row written between two
+   * reads would be counted in one state and corrected from the other).
+   */
+  itemStateCounts: async (allowed: AllowedSites, ids: number[]) => {
+    const counts = itemQuery({}, allowed)
+      .select([sql<number>`0`.as('kind'), 'items.state as a', (eb) => eb.fn.countAll<number | string>().as('b')])
+      .groupBy('items.state');
+    const rows = await (ids.length
+      ? counts.unionAll(
+          itemQuery({ ids }, allowed).select([sql<number>`1`.as('kind'), 'items.id as a', 'items.state as b']),
+        )
+      : counts
+    ).execute();
+    const byState = new Map<number, number>();
+    const states = new Map<number, number>();
+    for (const r of rows) {
+      if (Number(r.kind) === 0) byState.set(Number(r.a), Number(r.b));
+      else states.set(Number(r.a), Number(r.b));
+    }
+    return { byState, states };
+  },
   countSites: async (allowed: AllowedSites = null) => {
     let q = k.selectFrom('device_groups');
     if (allowed) q = q.where('id', 'in', allowed.length ? allowed : [0]);

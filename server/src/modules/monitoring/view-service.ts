@@ -3,9 +3,34 @@ import { badRequest, conflict } from '../../http/errors.ts';
 import { abnormalStates, type MonitoringContext, offsetOf, type Page, SETPOINT_MAX } from './context.ts';
 import type { AllowedSites } from './repository.ts';
 
+/** Past this many items whose live state is not in their row, statistics reads every row instead. */
+const maxUnsavedCorrected = 2000;
+
 /** Live views, setpoint writes, the data list and statistics (002 §7.3, 000 §3). */
 export const createViewService = (ctx: MonitoringContext) => {
   const { deps, repo, toDevice, getDevice, toItem, getItem, toLiveItem } = ctx;
+
+  /** Items per state, each counted in its live state: every row read (the slow way). */
+  const liveStateCounts = async (allowed: AllowedSites) => {
+    const counts = new Map<number, number>();
+    for (const row of await repo.itemStates(allowed)) {
+      const state = deps.live?.liveItem(row.id)?.state ?? row.state;
+      counts.set(state, (counts.get(state) ?? 0) + 1);
+    }
+    return counts;
+  };
+  /** The same, from the rows counted by state and the items whose live state is not in their row yet. */
+  const correctedStateCounts = async (allowed: AllowedSites, unsaved: Array<[number, number]>) => {
+    const live = new Map(unsaved);
+    const { byState: counts, states } = await repo.itemStateCounts(allowed, [...live.keys()]);
+    // Only the rows the count saw (the caller's sites, not deleted since): each moves to its live state.
+    for (const [id, stored] of states) {
+      const state = live.get(id)!;
+      counts.set(stored, counts.get(stored)! - 1);
+      counts.set(state, (counts.get(state) ?? 0) + 1);
+    }
+    return counts;
+  };
 
   return {
     // ---------- live views ----------
@@ -82,22 +107,26 @@ export const createViewService = (ctx: MonitoringContext) => {
     },
     /**
      * 000 §3 dashboard statistics over the caller's sites (null: all). Item states are the live ones:
-     * the stored rows lag up to the collector's write interval behind an alarm.
+     * the stored rows lag up to the collector's write interval behind an alarm. The rows are counted
+     * by state, then the few items whose live state is not in their row yet are moved to it; only
+     * while the collector has not written most rows (its first seconds) is every row read.
      */
     async statistics(allowed: AllowedSites = null) {
-      const [sites, devices, states] = await Promise.all([
+      const unsaved = deps.live?.unsavedStates?.() ?? [];
+      const [sites, devices, counts] = await Promise.all([
         repo.countSites(allowed),
         repo.countDevices({}, allowed),
-        repo.itemStates(allowed),
+        unsaved.length > maxUnsavedCorrected ? liveStateCounts(allowed) : correctedStateCounts(allowed, unsaved),
       ]);
+      let items = 0;
       let normal = 0;
       let abnormal = 0;
-      for (const row of states) {
-        const state = deps.live?.liveItem(row.id)?.state ?? row.state;
-        if (state === monitorState.normal) normal += 1;
-        else if (abnormalStates.has(state)) abnormal += 1;
+      for (const [state, n] of counts) {
+        items += n;
+        if (state === monitorState.normal) normal += n;
+        else if (abnormalStates.has(state)) abnormal += n;
       }
-      return { device_groups: sites, devices, items: states.length, item_normal: normal, item_abnormal: abnormal };
+      return { device_groups: sites, devices, items, item_normal: normal, item_abnormal: abnormal };
     },
   };
 };

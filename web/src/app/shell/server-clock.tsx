@@ -24,7 +24,7 @@ export const ServerClock = () => {
   }, []);
   if (offset === null) return null;
   return (
-    <span data-testid="server-clock" style={{ fontVariantNumeric: 'tabular-nums' }}>
+    <span data-testid="server-clock" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
       {dayjs(now + offset).format(timeFormat)}
     </span>
   );

@@ -9,7 +9,7 @@ import { readToken } from '../../api/tokens.ts';
 import { AlarmNotices } from '../../features/alarms/components/alarm-notices.tsx';
 import { BackupNotice } from '../../features/maintenance/components/backup-notice.tsx';
 import { guardVerdict, normalizePage } from '../../session/guard.ts';
-import { menuLeaves, useSession } from '../../session/session.ts';
+import { leafAt, menuLeaves, useSession } from '../../session/session.ts';
 import { useTabs } from '../../session/tabs.ts';
 import { extraTabPages } from './extra-tab-pages.ts';
 import { IdleLogout } from './idle-logout.tsx';
@@ -68,7 +68,7 @@ export const ShellLayout = () => {
     }
     if (verdict !== 'allow') return;
     lastAllowed.current = `${location.pathname}${location.search}`;
-    const leaf = menuLeaves(menus).find((m) => normalizePage(m.url) === page);
+    const leaf = leafAt(menus, location.pathname, location.search);
     const url = `${location.pathname}${location.search}`;
     if (leaf) openTab({ id: String(leaf.id), name: leaf.name, label: leaf.name, url });
     // An always-allowed page gets a tab when opened inside the shell, not when shown alone (fullShow).

@@ -1,19 +1,24 @@
 import type { MenuNode } from '@sitewatch/contract/auth';
+import { isExternalAddress } from '@sitewatch/contract/custom-menus';
 import { Menu, type MenuProps } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
-import { normalizePage } from '../../session/guard.ts';
-import { useSession } from '../../session/session.ts';
+import { leafAt, useSession } from '../../session/session.ts';
 
 type Item = Required<MenuProps>['items'][number];
 
-/** Opens a menu entry: `_blank` in a new window (internal paths with fullShow=yes), else in the shell (000 §2.4). */
+/**
+ * Opens a menu entry (000 §2.4, §2.5): `_blank` in a new window (internal paths with fullShow=yes,
+ * http and /static/ addresses as they are), an http or /static/ address in the shell through
+ * /external_link (docs/custom-menus.md), any other page in the shell.
+ */
 export const openMenuEntry = (node: MenuNode, navigate: (to: string) => void) => {
+  const external = isExternalAddress(node.url);
   if (node.target === '_blank') {
-    if (/^https?:/i.test(node.url)) window.open(node.url, '_blank', 'noopener');
+    if (external) window.open(node.url, '_blank', 'noopener,noreferrer');
     else window.open(`${node.url}${node.url.includes('?') ? '&' : '?'}fullShow=yes`, '_blank', 'noopener');
     return;
   }
-  navigate(node.url);
+  navigate(external ? `/external_link?pathUrl=${encodeURIComponent(node.url)}` : node.url);
 };
 
 const toItems = (nodes: MenuNode[]): Item[] =>
@@ -44,15 +49,8 @@ export const SideMenu = () => {
   const menus = useSession((s) => s.menus);
   const navigate = useNavigate();
   const location = useLocation();
-  const page = normalizePage(location.pathname);
-  const selected = (function find(nodes: MenuNode[]): string | undefined {
-    for (const n of nodes) {
-      if (n.url && normalizePage(n.url) === page) return String(n.id);
-      const hit = find(n.children);
-      if (hit) return hit;
-    }
-    return undefined;
-  })(menus);
+  const leaf = leafAt(menus, location.pathname, location.search);
+  const selected = leaf ? String(leaf.id) : undefined;
   return (
     <Menu
       mode="inline"

@@ -6,12 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
 import { readUserName } from '../../api/tokens.ts';
+import { BrandLogo } from '../../components/brand-logo.tsx';
 import { LanguagePicker, ThemePicker } from '../../components/preference-pickers.tsx';
 import { topBarSlotId } from '../../components/top-bar-slot.ts';
 import { AlarmBell } from '../../features/alarms/components/alarm-bell.tsx';
 import { LicenceReminder } from '../../features/licence/components/licence-reminder.tsx';
 import { WorkOrderBell } from '../../features/work-orders/components/work-order-bell.tsx';
-import { defaultEdition } from '../../session/edition.ts';
+import { useEdition } from '../../session/edition.ts';
 import { useLogoutConfirm } from '../../session/logout.ts';
 import { useSession } from '../../session/session.ts';
 import { PasswordDialog } from './password-dialog.tsx';
@@ -25,7 +26,7 @@ export const TopBar = () => {
   const user = useSession((s) => s.user);
   const [passwordOpen, setPasswordOpen] = useState(false);
   const confirmLogout = useLogoutConfirm();
-  const edition = defaultEdition;
+  const edition = useEdition();
   const lt2 = user?.login_type === 2;
   const openInNewPage = () => {
     const url = new URL(window.location.href);
@@ -35,9 +36,13 @@ export const TopBar = () => {
   return (
     <Flex align="center" justify="space-between" style={{ height: '100%', gap: 16 }}>
       <Flex align="center" gap={12}>
-        <img src="/favicon.svg" alt="" width={28} height={28} />
+        <BrandLogo kind="main" maxHeight={40} fallbackSize={28} />
         {edition.sys_show && (
-          <Typography.Title level={4} style={{ margin: 0, color: token.colorPrimary, whiteSpace: 'nowrap' }}>
+          <Typography.Title
+            level={4}
+            data-testid="shell-sys-name"
+            style={{ margin: 0, color: token.colorPrimary, whiteSpace: 'nowrap' }}
+          >
             {edition.sys_name || t('app.name')}
           </Typography.Title>
         )}

@@ -4,7 +4,7 @@ import { electricalSafetyRoutes } from '@sitewatch/contract/electrical-safety';
 import { inspectionRoutes } from '@sitewatch/contract/inspection';
 import { monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { seriesRoutes } from '@sitewatch/contract/series';
-import { type FetchQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { refreshOnAlarm } from '../../api/live.ts';
 
@@ -104,21 +104,3 @@ export const lastInspectionQuery = queryOptions({
   queryFn: () => api.call(inspectionRoutes.last, { query: {} }),
   ...slow,
 });
-
-/**
- * The dashboard's reads, asked for as the app starts on /home (app/router.tsx `prefetchLanding`),
- * beside the texts, the user and the menus instead of after the shell's first render.
- */
-export const prefetchHomeReads = (client: QueryClient) => {
-  for (const query of [
-    statisticsQuery,
-    levelCountQuery,
-    rankingQuery,
-    recentAlarmsQuery,
-    systemInfoQuery,
-    lastInspectionQuery,
-    environmentQuery,
-    electricalQuery,
-  ])
-    void client.prefetchQuery(query as FetchQueryOptions); // eight reads of eight answer types
-};

@@ -1,5 +1,6 @@
 import { type CurveRange, curveWindow } from '@sitewatch/contract';
-import { fetchTrend, type TrendPoint } from './api.ts';
+import { queryOptions } from '@tanstack/react-query';
+import { curveRefreshMs, fetchTrend, type TrendPoint } from './api.ts';
 
 /** One decimal for temperature and humidity (000 §9). */
 export const oneDecimal = (v: number) => Math.round(v * 10) / 10;
@@ -43,3 +44,22 @@ export const readCurve = async (req: CurveRequest, itemName: string): Promise<Ar
   }
   return points.map((p) => [p.ts * 1000, oneDecimal(p.value)]);
 };
+
+/**
+ * The curve's temperature and humidity reads for a device and range (000 §2.6): the panel's query,
+ * and the one the start of the app asks for with the environment read (prefetch.ts).
+ */
+export const curveQuery = (choice: Omit<CurveRequest, 'nowMs'>) =>
+  queryOptions({
+    queryKey: ['home', 'curve', choice.deviceName, choice.range, choice.weekInterval, choice.custom],
+    queryFn: async () => {
+      const req = { ...choice, nowMs: Date.now() };
+      const [temp, hum] = await Promise.all([readCurve(req, 'TEMP'), readCurve(req, 'HUM')]);
+      return { temp, hum };
+    },
+    refetchInterval: curveRefreshMs,
+    retry: 0,
+  });
+
+/** The curve the panel shows first: the first device of the environment answer, the last 4 hours. */
+export const firstCurve = (deviceName: string) => curveQuery({ deviceName, range: 0, weekInterval: 3600 });

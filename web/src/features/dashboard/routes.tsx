@@ -12,4 +12,4 @@ export const homeRoutes: RouteObject[] = [
 ];
 
 /** Starts the dashboard's reads for a browser opening /home (its chunk is the page's own). */
-export const prefetchHome = (client: QueryClient) => import('./api.ts').then((m) => m.prefetchHomeReads(client));
+export const prefetchHome = (client: QueryClient) => import('./prefetch.ts').then((m) => m.prefetchHomeReads(client));

@@ -1,4 +1,4 @@
-import { maintenanceRoutes as r } from '@sitewatch/contract/maintenance';
+import { ftpRoutes as f, maintenanceRoutes as r } from '@sitewatch/contract/maintenance';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 
@@ -30,3 +30,20 @@ export const formatSize = (bytes: number) => {
   }
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 };
+
+export const ftpKeys = {
+  all: ['maintenance', 'ftp'] as const,
+  settings: ['maintenance', 'ftp', 'settings'] as const,
+  records: ['maintenance', 'ftp', 'records'] as const,
+  remote: ['maintenance', 'ftp', 'remote'] as const,
+};
+
+export const ftpSettingsQuery = queryOptions({
+  queryKey: ftpKeys.settings,
+  queryFn: () => api.call(f.get),
+});
+
+export const ftpRecordsQuery = queryOptions({
+  queryKey: ftpKeys.records,
+  queryFn: () => api.call(f.records),
+});

@@ -1,18 +1,20 @@
 import { type AutoLoginPeriod, authRoutes, autoLoginPeriods, type LoginAnswer } from '@sitewatch/contract/auth';
 import { ldapRoutes } from '@sitewatch/contract/ldap';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Checkbox, Flex, Input, type InputRef, Segmented, theme } from 'antd';
+import { Alert, App, Button, Checkbox, Flex, Input, type InputRef, Segmented, theme } from 'antd';
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../../../api/client.ts';
-import { deviceTokenKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
+import { deviceTokenKey, signOutNoticeKey, signOutReasonKey, storeToken } from '../../../api/tokens.ts';
+import { BrandLogo } from '../../../components/brand-logo.tsx';
 import { DeferredSelect } from '../../../components/deferred-select.tsx';
 import { LanguagePicker, ThemePicker } from '../../../components/preference-pickers.tsx';
-import { defaultEdition } from '../../../session/edition.ts';
+import { useEdition } from '../../../session/edition.ts';
 import { languageSyncKey } from '../../../session/session.ts';
 import { encryptAll, loginParamsQuery, newCaptchaId } from '../api.ts';
 import { CaptchaImage } from '../components/captcha.tsx';
+import { EditionBlocks } from '../components/edition-blocks.tsx';
 import type { ForcedScene } from '../components/forced-password-dialog.tsx';
 import { useAutoLogin, useEnterSubmits, useSignedInGoesOn, withPrompt } from '../use-login.ts';
 
@@ -60,7 +62,9 @@ export const LoginPage = () => {
   const [ldapChosen, setLdapChosen] = useState(false);
   const viaLdap = ldapChosen && (params.data?.ldap_enabled ?? false);
   const [captchaId, setCaptchaId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(() => sessionStorage.getItem(signOutReasonKey));
+  // A sign-out on purpose (a configuration restore) is told as such, not as a lost session.
+  const [notice] = useState(() => sessionStorage.getItem(signOutNoticeKey));
+  const [error, setError] = useState<string | null>(() => (notice ? null : sessionStorage.getItem(signOutReasonKey)));
   const [remember, setRemember] = useState(false);
   const [period, setPeriod] = useState<AutoLoginPeriod>(2);
   const [busy, setBusy] = useState(false);
@@ -68,7 +72,7 @@ export const LoginPage = () => {
   const userRef = useRef<InputRef>(null);
   const passwordRef = useRef<InputRef>(null);
   const captchaRef = useRef<InputRef>(null);
-  const edition = defaultEdition;
+  const edition = useEdition();
 
   const refreshCaptcha = useCallback(() => {
     setValues((v) => ({ ...v, captcha_code: '' }));
@@ -85,6 +89,7 @@ export const LoginPage = () => {
     (answer: LoginAnswer, remembered: boolean, serverMessage?: string) => {
       storeToken(answer.access_token, answer.user_name, remembered);
       sessionStorage.removeItem(signOutReasonKey);
+      sessionStorage.removeItem(signOutNoticeKey);
       sessionStorage.setItem(languageSyncKey, '1');
       if (answer.device_token) localStorage.setItem(deviceTokenKey, answer.device_token);
       void message.success(serverMessage || t('auth.loginSuccess'));
@@ -195,9 +200,12 @@ export const LoginPage = () => {
         }}
       >
         <Flex vertical align="center" gap={8} style={{ marginBottom: 24 }}>
-          <img src="/favicon.svg" alt="" width={48} height={48} />
+          <BrandLogo kind="login" maxHeight={76} fallbackSize={48} />
           {edition.sys_show && (
-            <h1 style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: 600, color: token.colorTextHeading }}>
+            <h1
+              data-testid="login-sys-name"
+              style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: 600, color: token.colorTextHeading }}
+            >
               {edition.sys_name || t('app.name')}
             </h1>
           )}
@@ -252,6 +260,7 @@ export const LoginPage = () => {
               </Flex>
             </Field>
           )}
+          {notice === 'restored' && !error && <Alert type="success" showIcon message={t('login.restored')} />}
           <div role="alert" data-testid="login-error" style={{ minHeight: 22, color: token.colorError }}>
             {error}
           </div>
@@ -273,14 +282,18 @@ export const LoginPage = () => {
             {t('login.submit')}
           </Button>
           {/* The product information and activation dialog (000 §2.1): the app opens it on this hash. */}
-          <Flex justify="flex-end" style={{ marginTop: 12 }}>
+          <Flex justify="flex-end" gap={16} style={{ marginTop: 12 }}>
+            {edition.support_show && <a href="#support">{t('login.support')}</a>}
             <a href="#type=active">{t('login.productInfo')}</a>
+          </Flex>
+          <Flex justify="flex-end" style={{ marginTop: 4 }}>
+            <a href="#type=recovery" style={{ fontSize: token.fontSizeSM, color: token.colorTextTertiary }}>
+              {t('login.recovery')}
+            </a>
           </Flex>
         </form>
       </div>
-      {edition.filing_display && edition.filing_info && (
-        <span style={{ marginTop: 24, color: token.colorTextSecondary }}>{edition.filing_info}</span>
-      )}
+      <EditionBlocks />
       {forced && (
         <Suspense fallback={null}>
           <ForcedPasswordDialog

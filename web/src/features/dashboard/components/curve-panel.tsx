@@ -4,8 +4,7 @@ import { DatePicker, Empty, Flex, Radio, Select, Space, theme } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { curveRefreshMs } from '../api.ts';
-import { readCurve } from '../curve.ts';
+import { curveQuery } from '../curve.ts';
 import type { HomeQueries } from '../use-home-queries.ts';
 import { fs, Panel } from './panel.tsx';
 
@@ -37,16 +36,8 @@ export const useEnvCurve = (environment: HomeQueries['environment']) => {
   const [weekInterval, setWeekInterval] = useState<120 | 3600>(3600);
   const [custom, setCustom] = useState<{ t1: number; t2: number } | undefined>();
   const curve = useQuery({
-    queryKey: ['home', 'curve', device?.device_name, range, weekInterval, custom],
-    queryFn: async () => {
-      const req = { deviceName: device!.device_name, range, weekInterval, custom, nowMs: Date.now() };
-      const [temp, hum] = await Promise.all([readCurve(req, 'TEMP'), readCurve(req, 'HUM')]);
-      return { temp, hum };
-    },
+    ...curveQuery({ deviceName: device?.device_name ?? '', range, weekInterval, custom }),
     enabled: Boolean(device) && (range !== 5 || Boolean(custom)),
-    refetchInterval: curveRefreshMs,
-    retry: 0,
-    staleTime: 0,
   });
   const [chartDrawn, setChartDrawn] = useState(false);
   const settled =

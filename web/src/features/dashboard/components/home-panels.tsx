@@ -3,7 +3,8 @@ import { riskOf, signalLevel } from '@sitewatch/contract';
 import { App, Button, Empty, Flex, Progress, Space, Tooltip, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { defaultEdition } from '../../../session/edition.ts';
+import { BrandLogo } from '../../../components/brand-logo.tsx';
+import { useEdition } from '../../../session/edition.ts';
 import { useLogoutConfirm } from '../../../session/logout.ts';
 import { useSession } from '../../../session/session.ts';
 import { useTabs } from '../../../session/tabs.ts';
@@ -37,6 +38,7 @@ export const HomeHeader = () => {
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const confirmLogout = useLogoutConfirm();
+  const edition = useEdition();
   const session = useSession();
   /** The monitoring console: the first open tab, else the first page of the menu (000 §2.6). */
   const openConsole = () => {
@@ -59,12 +61,12 @@ export const HomeHeader = () => {
       }}
     >
       {/* The title stands in the middle: the shell's waiting-alarm button sits in the free space at the left. */}
-      <img src="/favicon.svg" alt="" width={28} height={28} style={{ justifySelf: 'start' }} />
+      <BrandLogo kind="main" maxHeight={40} fallbackSize={28} style={{ justifySelf: 'start' }} />
       <h1
         style={{ margin: 0, fontSize: fs.huge, color: token.colorPrimary, whiteSpace: 'nowrap', justifySelf: 'center' }}
         data-testid="home-title"
       >
-        {defaultEdition.sys_name || t('app.name')}
+        {edition.sys_show ? edition.sys_name || t('app.name') : ''}
       </h1>
       <Space size="middle" style={{ justifySelf: 'end' }}>
         <Button type="link" icon={<MonitorOutlined />} onClick={openConsole} data-testid="home-console">

@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Descriptions, Flex, Spin, Table } from 'antd';
+import { Card, Descriptions, Flex, Spin, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../components/time.ts';
 import { softwareVersionQuery } from '../api.ts';
 import { LicenceStateTag } from '../components/product-dialog.tsx';
 
-/** /software_version (002 §2.1, §2.3): version, build, components and their versions, licence summary. */
+/**
+ * /software_version (002 §2.1, §2.3): version, build, components and their versions, licence summary
+ * and the changelog of the build (CHANGELOG.md, kept in English: docs/licence.md).
+ */
 export const SoftwareVersionPage = () => {
   const { t } = useTranslation();
   const { data } = useQuery(softwareVersionQuery);
@@ -60,6 +63,27 @@ export const SoftwareVersionPage = () => {
             { title: t('licenceUi.componentVersion'), dataIndex: 'version' },
           ]}
         />
+      </Card>
+      <Card title={t('licenceUi.changelog')} size="small" data-testid="software-changelog">
+        {data.changelog.length === 0 ? (
+          <Typography.Text type="secondary">{t('licenceUi.noChangelog')}</Typography.Text>
+        ) : (
+          data.changelog.map((entry) => (
+            <section key={entry.version} style={{ marginBottom: 12 }}>
+              <Typography.Title level={5} style={{ margin: 0 }}>
+                {entry.version}
+                {entry.date && <Typography.Text type="secondary">{`  ${entry.date}`}</Typography.Text>}
+              </Typography.Title>
+              <ul style={{ margin: '4px 0 0', paddingLeft: 20 }}>
+                {entry.changes.map((change) => (
+                  <li key={change} data-raw-ok>
+                    {change}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))
+        )}
       </Card>
     </Flex>
   );

@@ -31,10 +31,13 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../../api/client.ts';
 import { encryptForServer } from '../../../api/crypto.ts';
+import { signOutWithNotice } from '../../../api/tokens.ts';
 import { downloadFile } from '../../../components/download.ts';
 import { formatTime } from '../../../components/time.ts';
 import { backupKeys, backupListQuery, backupScheduleQuery, formatSize } from '../api.ts';
 import { FileText } from '../components/file-text.tsx';
+import { FtpTab } from '../components/ftp-tab.tsx';
+import { InstallKeyButtons } from '../components/install-key.tsx';
 
 const hhmm = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -55,6 +58,8 @@ const RestoreDialog = ({ pkg, onClose }: { pkg: BackupPackage | null; onClose: (
       });
     },
     onSuccess: () => {
+      // A configuration restore ended every session, this one too: the login page says it finished.
+      if (pkg?.kind === 'config') return signOutWithNotice('restored');
       void message.success(t('backupPage.restored'));
       onClose();
       void client.invalidateQueries({ queryKey: backupKeys.all });
@@ -150,6 +155,7 @@ const FilesTab = ({ highlight }: { highlight: string | null }) => {
         >
           <Button loading={uploading}>{t('backupPage.upload')}</Button>
         </Upload>
+        <InstallKeyButtons />
       </Space>
       <Table<BackupPackage>
         rowKey="filename"
@@ -284,13 +290,15 @@ const ScheduleTab = () => {
 };
 
 /**
- * /setting_backup (000 §2.5, 002 §2.1): tab 1 the automatic schedule, tab 2 the packages. The
+ * /setting_backup (000 §2.5, 002 §2.1): tab 1 the automatic schedule, tab 2 the packages, tab 3 the
+ * FTP server packages are copied to. The
  * latest-backup notice opens it with `backupShow=true&tabActive=2`: the packages, the latest marked.
  */
 export const BackupPage = () => {
   const { t } = useTranslation();
   const [search, setSearch] = useSearchParams();
-  const active = search.get('tabActive') === '2' ? '2' : '1';
+  const tab = search.get('tabActive');
+  const active = tab === '2' || tab === '3' ? tab : '1';
   const latest = useQuery({ queryKey: backupKeys.latest, queryFn: () => api.call(r.latest) });
   const highlight = search.get('backupShow') === 'true' ? (latest.data?.file ?? null) : null;
   return (
@@ -306,6 +314,7 @@ export const BackupPage = () => {
         items={[
           { key: '1', label: t('backupPage.scheduleTab'), children: <ScheduleTab /> },
           { key: '2', label: t('backupPage.filesTab'), children: <FilesTab highlight={highlight} /> },
+          { key: '3', label: t('backupPage.ftpTab'), children: <FtpTab /> },
         ]}
       />
     </Card>
