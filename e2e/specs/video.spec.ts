@@ -120,6 +120,8 @@ test('a camera is added, tested and watched live; it stays near the live edge', 
   await page.getByText('门口', { exact: true }).click();
   await expect(page.getByText('Device offline!')).toBeVisible();
   await expect(player).toHaveAttribute('data-status', 'playing', { timeout: 20_000 });
+  // Frames are shown, not only appended: the picture in the screenshot is the camera's.
+  await expect.poll(at, { timeout: 10_000 }).toBeGreaterThan(1);
   await expectNoRawKeys(page, 'the live video (en_us)');
   await page.screenshot({ path: path.join(shots, 'video-live-en_us.png') });
   await page.goto('/setting_video_mange');
