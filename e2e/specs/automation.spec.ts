@@ -51,7 +51,7 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
   await row.getByRole('button', { name: '执行记录' }).click();
   await expect(page.getByRole('dialog').getByText('手动')).toBeVisible();
   await page.keyboard.press('Escape');
-  await expectNoRawKeys(page);
+  await expectNoRawKeys(page, 'the actions page');
   await page.screenshot({ path: path.join(shots, 'automation-actions-zh_cn-1366x768.png') });
 
   // An empty action is refused with the spec's words, and nothing is added.
@@ -81,7 +81,7 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
   await expect(toggle).toBeChecked();
   await toggle.click();
   await expect(toggle).not.toBeChecked();
-  await expectNoRawKeys(page);
+  await expectNoRawKeys(page, 'the linkage page');
   await page.screenshot({ path: path.join(shots, 'automation-linkage-zh_cn-1366x768.png') });
 
   // /timed_tasks: a cron expression; a bad one is refused.
@@ -101,7 +101,7 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
   const task = page.getByRole('row', { name: /夜间开空调/ });
   await expect(task).toContainText('0 3 * * *');
   await expect(task).toContainText('已启用');
-  await expectNoRawKeys(page);
+  await expectNoRawKeys(page, 'the timed tasks page');
   await page.screenshot({ path: path.join(shots, 'automation-tasks-zh_cn-1366x768.png') });
   await page.getByRole('tab', { name: '执行日志' }).click();
   await expect(page.getByRole('tabpanel', { name: '执行日志' })).toBeVisible();
@@ -117,7 +117,7 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
     await expect(page.getByRole('button', { name: heading })).toBeVisible();
     // The rows are there, their action named (the actions list has answered).
     await expect(page.getByRole('row', { name: /高温开空调/ }).first()).toBeVisible();
-    await expectNoRawKeys(page);
+    await expectNoRawKeys(page, 'the automation pages in English');
     await page.screenshot({ path: path.join(shots, `automation-${shot}-en_us-1366x768.png`) });
   }
   const rules = await adminApi(request, 'get', 'setting/auto');

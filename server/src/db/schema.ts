@@ -8,6 +8,7 @@ import type { InspectionDutyTables } from './schema-inspection-duty.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
 import type { TopViewTables } from './schema-site-map.ts';
 import type { ApiTokenTables } from './schema-tokens.ts';
+import type { VideoTables } from './schema-video.ts';
 import type { WorkOrderTables } from './schema-work-orders.ts';
 
 /**
@@ -24,7 +25,8 @@ export interface Database
     EnergyTables,
     WorkOrderTables,
     ElectricalSafetyTables,
-    AutomationTables {
+    AutomationTables,
+    VideoTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

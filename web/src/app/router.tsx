@@ -29,6 +29,7 @@ import { systemRoutes } from '../features/system/routes.tsx';
 import { timeNetworkRoutes } from '../features/time-network/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
+import { videoRoutes } from '../features/video/routes.tsx';
 import { workOrderRoutes } from '../features/work-orders/routes.tsx';
 import { allTextsLoaded, loadAllTexts } from '../i18n/index.ts';
 import { normalizePage } from '../session/guard.ts';
@@ -71,6 +72,7 @@ export const shellRoutes: RouteObject[] = [
   ...inspectionRoutes,
   ...dutyRoutes,
   ...workOrderRoutes,
+  ...videoRoutes,
   ...energyRoutes,
   ...electricalSafetyRoutes,
   ...licenceRoutes,
