@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createManualClock, type ManualClock } from '../src/clock/manual.ts';
 import { ControllerError, type DoorEvent } from '../src/modules/door-access/controller.ts';
 import { cardDiff, pushCards, syncEvents } from '../src/modules/door-access/sync.ts';
-import { createWgAdapter, startWgListener, type WgAdapter, type WgListener } from '../src/modules/door-access/wg/adapter.ts';
+import {
+  createWgAdapter,
+  startWgListener,
+  type WgAdapter,
+  type WgListener,
+} from '../src/modules/door-access/wg/adapter.ts';
 import { startWgSimulator, type WgSimulator } from '../src/modules/door-access/wg/simulator.ts';
 
 /**
@@ -108,7 +113,10 @@ describe('DoorController conformance: WG / UHPPOTE UDP', () => {
     r.sim.swipe(100, 2);
     expect(await r.ctrl.lastEventIndex()).toBe(2);
     const first = await r.ctrl.event(1);
-    expect(first).toMatchObject({ status: 'ok', event: { index: 1, kind: 'swipe', granted: true, card: 100, door: 1 } });
+    expect(first).toMatchObject({
+      status: 'ok',
+      event: { index: 1, kind: 'swipe', granted: true, card: 100, door: 1 },
+    });
     expect(await r.ctrl.event(2)).toMatchObject({ status: 'ok', event: { granted: false, reason: 6 } });
     expect(await r.ctrl.event(3)).toEqual({ index: 3, status: 'missing' });
     const status = await r.ctrl.status();

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
+import type { DoorAccessTables } from './schema-door-access.ts';
 import type { ElectricalSafetyTables } from './schema-electrical-safety.ts';
 import type { EnergyTables } from './schema-energy.ts';
 import type { InspectionDutyTables } from './schema-inspection-duty.ts';
@@ -22,7 +23,8 @@ export interface Database
     InspectionDutyTables,
     EnergyTables,
     WorkOrderTables,
-    ElectricalSafetyTables {
+    ElectricalSafetyTables,
+    DoorAccessTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

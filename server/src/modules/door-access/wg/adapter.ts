@@ -53,6 +53,8 @@ export const createWgAdapter = async (opts: WgAdapterOptions): Promise<WgAdapter
   let refused = 0;
   let closed = false;
   let waiting: Waiting | null = null;
+  /** Ends the attempt in flight at once (on close: nothing waits for a timer after it). */
+  let abort: (() => void) | null = null;
   let queue: Promise<unknown> = Promise.resolve();
 
   socket.on('message', (reply) => {
@@ -83,6 +85,11 @@ export const createWgAdapter = async (opts: WgAdapterOptions): Promise<WgAdapter
         if (waiting?.seq === w.seq) waiting = null;
         resolve({ ok: false });
       }, timeoutMs);
+      abort = () => {
+        opts.timers.clearTimeout(timer);
+        waiting = null;
+        resolve({ ok: false });
+      };
       waiting = {
         ...w,
         resolve: (value) => {
@@ -108,6 +115,7 @@ export const createWgAdapter = async (opts: WgAdapterOptions): Promise<WgAdapter
           },
         });
         if (result.ok) return result.value as T;
+        if (closed) throw new ControllerError('closed', 'controller connection closed');
       }
       throw new ControllerError('timeout', `controller ${opts.serial} did not answer`);
     };
@@ -176,6 +184,7 @@ export const createWgAdapter = async (opts: WgAdapterOptions): Promise<WgAdapter
     async close() {
       closed = true;
       detach?.();
+      abort?.();
       await queue;
       await new Promise<void>((resolve) => socket.close(() => resolve()));
     },

@@ -30,11 +30,7 @@ describe('WG encoder against uhppoted', () => {
     ['GetDevice', encode.getDevice(S), oracle.enc.GetDevice(S)],
     ['GetStatus', encode.getStatus(S), oracle.enc.GetStatus(S)],
     ['GetTime', encode.getTime(S), oracle.enc.GetTime(S)],
-    [
-      'SetTime',
-      encode.setTime(S, '2026-11-28 09:05:07'),
-      oracle.enc.SetTime(S, { datetime: '2026-11-28 09:05:07' }),
-    ],
+    ['SetTime', encode.setTime(S, '2026-11-28 09:05:07'), oracle.enc.SetTime(S, { datetime: '2026-11-28 09:05:07' })],
     ['OpenDoor', encode.openDoor(S, 3), oracle.enc.OpenDoor(S, { door: 3 })],
     [
       'SetDoorControl normally open',
@@ -147,7 +143,18 @@ describe('WG decoder against uhppoted', () => {
   });
 
   it('reads a status as uhppoted does', () => {
-    const r = reply(fn.getStatus, { 28: 1, 30: 1, 33: 1, 36: 0, 37: 0x09, 38: 0x05, 39: 0x07, 51: 0x26, 52: 0x11, 53: 0x28 });
+    const r = reply(fn.getStatus, {
+      28: 1,
+      30: 1,
+      33: 1,
+      36: 0,
+      37: 0x09,
+      38: 0x05,
+      39: 0x07,
+      51: 0x26,
+      52: 0x11,
+      53: 0x28,
+    });
     r.writeUInt32LE(9, 8);
     r.writeUInt8(3, 12);
     r.writeUInt8(2, 14);

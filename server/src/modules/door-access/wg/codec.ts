@@ -1,4 +1,11 @@
-import type { ControllerCard, ControllerInfo, ControllerStatus, DoorEvent, DoorMode, EventRead } from '../controller.ts';
+import type {
+  ControllerCard,
+  ControllerInfo,
+  ControllerStatus,
+  DoorEvent,
+  DoorMode,
+  EventRead,
+} from '../controller.ts';
 
 /**
  * The WG / UHPPOTE ("微耕") UDP protocol: every request and reply is one 64-byte frame, little-endian,
@@ -58,20 +65,20 @@ export const frame = (fnCode: number, serial: number): Buffer => {
   return out;
 };
 
-const bcdByte = (n: number) => ((Math.floor(n / 10) % 10) << 4) | n % 10;
+const bcdByte = (n: number) => ((Math.floor(n / 10) % 10) << 4) | (n % 10);
 
 /** `YYYY-MM-DD` → 4 BCD bytes at `offset`. */
 export const writeDate = (out: Buffer, offset: number, date: string) => {
   const m = /^(\d{2})(\d{2})-(\d{2})-(\d{2})$/.exec(date);
   if (!m) throw new FrameError(`date ${JSON.stringify(date)} is not YYYY-MM-DD`);
-  m.slice(1).forEach((part, i) => out.writeUInt8(bcdByte(Number(part)), offset + i));
+  for (const [i, part] of m.slice(1).entries()) out.writeUInt8(bcdByte(Number(part)), offset + i);
 };
 
 /** `YYYY-MM-DD HH:mm:ss` → 7 BCD bytes at `offset`. */
 export const writeDateTime = (out: Buffer, offset: number, local: string) => {
   const m = /^(\d{2})(\d{2})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(local);
   if (!m) throw new FrameError(`time ${JSON.stringify(local)} is not YYYY-MM-DD HH:mm:ss`);
-  m.slice(1).forEach((part, i) => out.writeUInt8(bcdByte(Number(part)), offset + i));
+  for (const [i, part] of m.slice(1).entries()) out.writeUInt8(bcdByte(Number(part)), offset + i);
 };
 
 const bcdDigits = (bytes: Buffer, offset: number, length: number): string => {
@@ -187,7 +194,7 @@ export const encode = {
   },
   setListener: (serial: number, address: string, port: number) => {
     const out = frame(fn.setListener, serial);
-    address.split('.').forEach((part, i) => out.writeUInt8(Number(part) & 0xff, 8 + i));
+    for (const [i, part] of address.split('.').entries()) out.writeUInt8(Number(part) & 0xff, 8 + i);
     out.writeUInt16LE(port, 12);
     return out;
   },

@@ -1,7 +1,7 @@
 import dgram from 'node:dgram';
 import type { Timers } from '../../../clock/timers.ts';
 import type { ControllerCard, DoorMode } from '../controller.ts';
-import { FRAME, GUARD, MAGIC, fn, frame, readDate, writeDate, writeDateTime } from './codec.ts';
+import { FRAME, fn, frame, GUARD, MAGIC, readDate, writeDate, writeDateTime } from './codec.ts';
 
 /**
  * A WG / UHPPOTE controller on loopback: it answers the real 64-byte frames on a UDP port, keeps
@@ -61,6 +61,66 @@ export interface WgSimulator {
   close(): Promise<void>;
 }
 
+const writeEvent = (out: Buffer, e: SimEvent | undefined, offset = 8) => {
+  if (!e) return;
+  out.writeUInt32LE(e.index, offset);
+  out.writeUInt8(e.type, offset + 4);
+  out.writeUInt8(e.granted ? 1 : 0, offset + 5);
+  out.writeUInt8(e.door, offset + 6);
+  out.writeUInt8(e.direction, offset + 7);
+  out.writeUInt32LE(e.card >>> 0, offset + 8);
+  writeDateTime(out, offset + 12, e.time);
+  out.writeUInt8(e.reason, offset + 19);
+};
+
+type SimDoors = Map<number, { mode: DoorMode; delay: number; open: boolean }>;
+
+/** A status frame (the reply to 0x20, and what the listener gets for each event). */
+const statusOf = (serial: number, e: SimEvent | undefined, doors: SimDoors, now: string) => {
+  const out = frame(fn.getStatus, serial);
+  writeEvent(out, e);
+  for (let d = 1; d <= 4; d++) out.writeUInt8(doors.get(d)?.open ? 1 : 0, 27 + d);
+  const bcd = (s: string) => ((Number(s[0]) << 4) | Number(s[1])) & 0xff;
+  const [date, time] = now.split(' ') as [string, string];
+  out.writeUInt8(bcd(time.slice(0, 2)), 37);
+  out.writeUInt8(bcd(time.slice(3, 5)), 38);
+  out.writeUInt8(bcd(time.slice(6, 8)), 39);
+  out.writeUInt8(bcd(date.slice(2, 4)), 51);
+  out.writeUInt8(bcd(date.slice(5, 7)), 52);
+  out.writeUInt8(bcd(date.slice(8, 10)), 53);
+  return out;
+};
+
+const cardOf = (f: number, serial: number, card: ControllerCard | undefined) => {
+  const out = frame(f, serial);
+  if (!card) return out;
+  out.writeUInt32LE(card.card, 8);
+  writeDate(out, 12, card.from);
+  writeDate(out, 16, card.to);
+  for (let d = 1; d <= 4; d++) {
+    const p = card.doors[d];
+    out.writeUInt8(p === true ? 1 : typeof p === 'number' ? p : 0, 19 + d);
+  }
+  out.writeUIntLE(card.pin & 0xffffff, 24, 3);
+  return out;
+};
+
+const okOf = (f: number, serial: number, yes: boolean) => {
+  const out = frame(f, serial);
+  out.writeUInt8(yes ? 1 : 0, 8);
+  return out;
+};
+
+const readPermissions = (req: Buffer) => {
+  const doorsOf: ControllerCard['doors'] = {};
+  for (let d = 1; d <= 4; d++) {
+    const p = req[19 + d] ?? 0;
+    if (p === 1) doorsOf[d] = true;
+    else if (p >= 2 && p <= 254) doorsOf[d] = p;
+  }
+  return doorsOf;
+};
+
 export const startWgSimulator = async (opts: SimulatorOptions): Promise<WgSimulator> => {
   const socket = dgram.createSocket('udp4');
   const ringSize = opts.ringSize ?? 100_000;
@@ -84,53 +144,9 @@ export const startWgSimulator = async (opts: SimulatorOptions): Promise<WgSimula
     return event;
   };
 
-  const writeEvent = (out: Buffer, e: SimEvent | undefined, offset = 8) => {
-    if (!e) return;
-    out.writeUInt32LE(e.index, offset);
-    out.writeUInt8(e.type, offset + 4);
-    out.writeUInt8(e.granted ? 1 : 0, offset + 5);
-    out.writeUInt8(e.door, offset + 6);
-    out.writeUInt8(e.direction, offset + 7);
-    out.writeUInt32LE(e.card >>> 0, offset + 8);
-    writeDateTime(out, offset + 12, e.time);
-    out.writeUInt8(e.reason, offset + 19);
-  };
-
-  const statusFrame = (e: SimEvent | undefined) => {
-    const out = frame(fn.getStatus, opts.serial);
-    writeEvent(out, e);
-    for (let d = 1; d <= 4; d++) out.writeUInt8(doors.get(d)?.open ? 1 : 0, 27 + d);
-    const now = opts.now();
-    const bcd = (s: string) => ((Number(s[0]) << 4) | Number(s[1])) & 0xff;
-    const [date, time] = now.split(' ') as [string, string];
-    out.writeUInt8(bcd(time.slice(0, 2)), 37);
-    out.writeUInt8(bcd(time.slice(3, 5)), 38);
-    out.writeUInt8(bcd(time.slice(6, 8)), 39);
-    out.writeUInt8(bcd(date.slice(2, 4)), 51);
-    out.writeUInt8(bcd(date.slice(5, 7)), 52);
-    out.writeUInt8(bcd(date.slice(8, 10)), 53);
-    return out;
-  };
-
-  const cardFrame = (f: number, card: ControllerCard | undefined) => {
-    const out = frame(f, opts.serial);
-    if (!card) return out;
-    out.writeUInt32LE(card.card, 8);
-    writeDate(out, 12, card.from);
-    writeDate(out, 16, card.to);
-    for (let d = 1; d <= 4; d++) {
-      const p = card.doors[d];
-      out.writeUInt8(p === true ? 1 : typeof p === 'number' ? p : 0, 19 + d);
-    }
-    out.writeUIntLE(card.pin & 0xffffff, 24, 3);
-    return out;
-  };
-
-  const ok = (f: number, yes = true) => {
-    const out = frame(f, opts.serial);
-    out.writeUInt8(yes ? 1 : 0, 8);
-    return out;
-  };
+  const statusFrame = (e: SimEvent | undefined) => statusOf(opts.serial, e, doors, opts.now());
+  const cardFrame = (f: number, card: ControllerCard | undefined) => cardOf(f, opts.serial, card);
+  const ok = (f: number, yes = true) => okOf(f, opts.serial, yes);
 
   const answer = (req: Buffer): Buffer | null => {
     if (req.length !== FRAME || req[0] !== MAGIC) return null;
@@ -191,13 +207,7 @@ export const startWgSimulator = async (opts: SimulatorOptions): Promise<WgSimula
           const from = readDate(req, 12);
           const to = readDate(req, 16);
           if (!from || !to || number === 0) return ok(f, false);
-          const doorsOf: ControllerCard['doors'] = {};
-          for (let d = 1; d <= 4; d++) {
-            const p = req[19 + d] ?? 0;
-            if (p === 1) doorsOf[d] = true;
-            else if (p >= 2 && p <= 254) doorsOf[d] = p;
-          }
-          cards.set(number, { card: number, from, to, doors: doorsOf, pin: req.readUIntLE(24, 3) });
+          cards.set(number, { card: number, from, to, doors: readPermissions(req), pin: req.readUIntLE(24, 3) });
           return ok(f);
         } catch {
           return ok(f, false);
@@ -225,7 +235,7 @@ export const startWgSimulator = async (opts: SimulatorOptions): Promise<WgSimula
       }
       case fn.getListener: {
         const out = frame(f, opts.serial);
-        listener.address.split('.').forEach((p, i) => out.writeUInt8(Number(p), 8 + i));
+        for (const [i, p] of listener.address.split('.').entries()) out.writeUInt8(Number(p), 8 + i);
         out.writeUInt16LE(listener.port, 12);
         return out;
       }
