@@ -13,13 +13,13 @@ import { defineRoute } from './route.ts';
 const msg = (key: string) => `doorAccess.validation.${key}`;
 const tags = ['door-access'];
 
-/** Menu ids (docs/menus.md): 790 the group, then one per page of 002 §2.1. */
+/** Menu ids (docs/menus.md): 800 the group, then one per page of 002 §2.1. */
 export const doorMenus = {
-  group: 790,
-  devices: 791,
-  cards: 792,
-  remoteControl: 793,
-  logs: 794,
+  group: 800,
+  devices: 801,
+  cards: 802,
+  remoteControl: 803,
+  logs: 804,
 } as const;
 
 /** Protocols an adapter exists for (supporttedlist answers these; docs/door-access.md says what is left). */

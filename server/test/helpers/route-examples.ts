@@ -1,6 +1,7 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
+import { doorAccessRoutes } from './route-examples-door-access.ts';
 import { systemRoutes } from './route-examples-system.ts';
 import { timeNetworkRoutes } from './route-examples-time-network.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
@@ -70,6 +71,7 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 const routes: Record<string, Example> = {
   ...systemRoutes,
   ...timeNetworkRoutes,
+  ...doorAccessRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },
   'GET /api/v1/setting/device_templates/:id': { table: 'device_templates' },

@@ -30,6 +30,8 @@ export interface SimulatorOptions {
   /** Events the ring keeps before it overwrites the oldest (real controllers: ~100 000). */
   ringSize?: number;
   port?: number;
+  /** Answers every serial as its own (one simulator behind many test controllers; state shared). */
+  anySerial?: boolean;
 }
 
 interface SimEvent {
@@ -152,7 +154,7 @@ export const startWgSimulator = async (opts: SimulatorOptions): Promise<WgSimula
     if (req.length !== FRAME || req[0] !== MAGIC) return null;
     const f = req[1] ?? 0;
     const to = req.readUInt32LE(4);
-    if (to !== 0 && to !== opts.serial) return null;
+    if (to !== 0 && to !== opts.serial && !opts.anySerial) return null;
     switch (f) {
       case fn.getDevice: {
         const out = frame(f, opts.serial);
@@ -282,6 +284,7 @@ export const startWgSimulator = async (opts: SimulatorOptions): Promise<WgSimula
     // WG controllers echo the request's sequence number (bytes 40..43).
     out = Buffer.from(out);
     req.copy(out, 40, 40, 44);
+    if (opts.anySerial && req.readUInt32LE(4) !== 0) out.writeUInt32LE(req.readUInt32LE(4), 4);
     const faults = sim.faults;
     if ((faults.drop ?? 0) > 0) {
       faults.drop = (faults.drop ?? 0) - 1;
