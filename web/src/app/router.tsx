@@ -7,6 +7,7 @@ import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
 import { customMenusRoutes } from '../features/custom-menus/routes.tsx';
 import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
+import { doorAccessRoutes } from '../features/door-access/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
 import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
@@ -75,6 +76,7 @@ export const shellRoutes: RouteObject[] = [
   ...systemRoutes,
   ...maintenanceRoutes,
   ...customMenusRoutes,
+  ...doorAccessRoutes,
 ];
 
 const isAdmin = () => {
