@@ -12,7 +12,9 @@ import { startWgListener, type WgListener } from './wg/adapter.ts';
  * controller's event index, and remote control. Every table belongs to a site.
  *
  * `SITEWATCH_DOOR_LISTENER` (`address:port`, e.g. `0.0.0.0:60001`) opens the UDP port controllers
- * push events to (off unless set); `SITEWATCH_DOOR_SYNC_SECONDS` the periodic pass (60; 0 none).
+ * push events to (off unless set), told to each controller on its first sync (the address
+ * `SITEWATCH_DOOR_LISTENER_ADDRESS`, else the bound one unless 0.0.0.0); `SITEWATCH_DOOR_SYNC_SECONDS`
+ * the periodic pass (60; 0 none).
  */
 const site = { site: 'device_group_id' } as const;
 
@@ -77,6 +79,10 @@ export const area = defineArea({
       syncSeconds: Number.isFinite(syncSeconds) ? syncSeconds : 60,
       get listener() {
         return listener;
+      },
+      advertise: () => {
+        const at = process.env.SITEWATCH_DOOR_LISTENER_ADDRESS ?? process.env.SITEWATCH_DOOR_LISTENER?.split(':')[0];
+        return at && at !== '0.0.0.0' ? at : null;
       },
     });
     return {

@@ -24,6 +24,8 @@ export interface DoorLinksOptions {
   syncSeconds: number;
   timeoutMs?: number;
   listener?: WgListener | null;
+  /** The address controllers reach the listener at (SITEWATCH_DOOR_LISTENER's, unless 0.0.0.0). */
+  advertise?: () => string | null;
 }
 
 export interface SyncResult {
@@ -39,6 +41,7 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
   const adapters = new Map<number, { key: string; ctrl: Promise<DoorController> }>();
   const running = new Map<number, Promise<SyncResult>>();
   const pending = createPending();
+  const told = new WeakSet<DoorController>();
   let timer: Timer | null = null;
 
   const adapterOf = async (row: { id: number; serial: number; address: string; port: number; protocol: string }) => {
@@ -74,6 +77,12 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
     let online = p.error === null;
     if (online) {
       try {
+        // Where the controller pushes its events: told once per adapter, when Sitewatch listens.
+        const at = opts.listener ? opts.advertise?.() : null;
+        if (at && opts.listener && !told.has(ctrl)) {
+          const wg = ctrl as DoorController & { setListener?: (a: string, p: number) => Promise<boolean> };
+          if (await wg.setListener?.(at, opts.listener.port)) told.add(ctrl);
+        }
         cards = await pushCards(ctrl, await opts.rows.desiredCards(id));
       } catch (err) {
         online = false;
