@@ -89,7 +89,11 @@ test('an administrator adds a controller and a card, a swipe reaches the log, a 
 
   await page.goto('/door_remote_control');
   const before = sim.lastIndex();
-  await page.locator('tbody tr').first().getByRole('button', { name: /^开\s*门$/ }).click();
+  await page
+    .locator('tbody tr')
+    .first()
+    .getByRole('button', { name: /^开\s*门$/ })
+    .click();
   const ask = page.getByRole('dialog', { name: '开门' });
   await ask.getByPlaceholder('验证密码').fill(adminPassword);
   await page.screenshot({ path: path.join(shots, 'door-remote-zh_cn.png') });

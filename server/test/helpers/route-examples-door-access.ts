@@ -63,8 +63,14 @@ export const doorAccessRoutes: Record<string, Example> = {
     body: (s, _e, p) => doorController(s, Number(p.port)),
   },
   'DELETE /api/v1/access_control/device/:id': { table: 'door_controllers', fresh: true },
-  'POST /api/v1/access_control/card': { table: 'door_cards', body: (s) => doorCard(s, s.rows.door_doors ? [s.rows.door_doors] : []) },
-  'PUT /api/v1/access_control/card/:id': { table: 'door_cards', body: (s) => doorCard(s, s.rows.door_doors ? [s.rows.door_doors] : []) },
+  'POST /api/v1/access_control/card': {
+    table: 'door_cards',
+    body: (s) => doorCard(s, s.rows.door_doors ? [s.rows.door_doors] : []),
+  },
+  'PUT /api/v1/access_control/card/:id': {
+    table: 'door_cards',
+    body: (s) => doorCard(s, s.rows.door_doors ? [s.rows.door_doors] : []),
+  },
   'DELETE /api/v1/access_control/card/:id': { table: 'door_cards', fresh: true },
   'POST /api/v1/access_control/copy': {
     table: 'door_cards',

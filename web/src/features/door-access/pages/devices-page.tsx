@@ -126,7 +126,8 @@ export const DoorDevicesPage = () => {
           { title: t('doorPage.address'), render: (_, c) => `${c.address}:${c.port}` },
           {
             title: t('doorPage.doors'),
-            render: (_, c) => c.doors.map((d) => d.nickname || t('doorPage.doorN', { n: d.number })).join(t('doorPage.separator')),
+            render: (_, c) =>
+              c.doors.map((d) => d.nickname || t('doorPage.doorN', { n: d.number })).join(t('doorPage.separator')),
           },
           {
             title: t('doorPage.state'),
