@@ -101,6 +101,12 @@ export const operationLogModules = {
   'setting/recover_tpl': 'recoverTemplate',
   'setting/roles': 'roles',
   'setting/serial_port': 'serialPort',
+  // Door access (docs/door-access.md).
+  'access_control/device': 'doorDevices',
+  'access_control/card': 'doorCards',
+  'access_control/copy': 'doorCopy',
+  'access_control/ctrl': 'doorCtrl',
+  'access_control/log_sync': 'doorLogSync',
   // The box's time, network and services (docs/time-network.md).
   'setting/time': 'settingTime',
   'setting/time/syncd': 'settingTimeSyncd',
@@ -176,6 +182,8 @@ export const operationLogActions = {
   start: 'start',
   stop: 'stop',
   restart: 'restart',
+  open_door: 'openDoor',
+  door_mode: 'doorMode',
 } as const;
 export type OperationLogAction = keyof typeof operationLogActions;
 

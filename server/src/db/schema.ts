@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
 import type { AutomationTables } from './schema-automation.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
+import type { DoorAccessTables } from './schema-door-access.ts';
 import type { ElectricalSafetyTables } from './schema-electrical-safety.ts';
 import type { EnergyTables } from './schema-energy.ts';
 import type { InspectionDutyTables } from './schema-inspection-duty.ts';
@@ -26,7 +27,8 @@ export interface Database
     WorkOrderTables,
     ElectricalSafetyTables,
     AutomationTables,
-    VideoTables {
+    VideoTables,
+    DoorAccessTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

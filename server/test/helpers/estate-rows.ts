@@ -3,7 +3,9 @@ import type { Db } from '../../src/db/kysely.ts';
 import { encodeChunks } from '../../src/series/codec.ts';
 import { fakeTokens, type TestApp } from './build-app.ts';
 import { createUser } from './login.ts';
-import { automationAction, automationRule, automationTask } from './route-examples-automation.ts';
+import { automationMakers } from './route-examples-automation.ts';
+import { doorCard, doorController, doorSimulator } from './route-examples-door-access.ts';
+import { videoMakers } from './route-examples-video.ts';
 import type { Api, Estate, Side } from './site-estate.ts';
 
 /**
@@ -193,6 +195,49 @@ export const makers: { [T in TableName]?: (c: MakeContext, s: Side) => Promise<n
         device_group_id: s.site,
       })
     ).id,
+  // Door access (docs/door-access.md): a controller at the shared loopback simulator, its first
+  // door, a card with permission over it, that permission, and a log row.
+  door_controllers: async ({ api }, s) =>
+    (await api('POST', 'access_control/device', doorController(s, (await doorSimulator()).port))).id,
+  door_doors: async ({ db }, s) =>
+    (
+      await db.kysely
+        .selectFrom('door_doors')
+        .select('id')
+        .where('controller_id', '=', s.rows.door_controllers ?? 0)
+        .orderBy('number')
+        .executeTakeFirstOrThrow()
+    ).id,
+  door_cards: async ({ api }, s) =>
+    (await api('POST', 'access_control/card', doorCard(s, s.rows.door_doors ? [s.rows.door_doors] : []))).id,
+  door_permissions: async ({ db }, s) =>
+    (
+      await db.kysely
+        .selectFrom('door_permissions')
+        .select('id')
+        .where('card_id', '=', s.rows.door_cards ?? 0)
+        .executeTakeFirstOrThrow()
+    ).id,
+  door_logs: async ({ db, estate }, s) =>
+    (
+      await db.kysely
+        .insertInto('door_logs')
+        .values({
+          controller_id: s.rows.door_controllers ?? 0,
+          device_group_id: s.site,
+          event_index: 1,
+          kind: 'swipe',
+          granted: 1,
+          door: 1,
+          direction: 'in',
+          card: 0,
+          time: estate.now - 60,
+          reason: 1,
+          gap_to: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id,
   electrical_meters: async ({ api }, s) => {
     await api('PUT', `electricity_safe/meters/${s.device}`, {});
     return s.device;
@@ -380,49 +425,9 @@ export const makers: { [T in TableName]?: (c: MakeContext, s: Side) => Promise<n
   },
   work_order_sets: async ({ api }, s) =>
     (await api('PUT', 'work_order_set/0', dispatchRule(`${s.label}rule`, [s.site]))).id,
-  automation_actions: async ({ api }, s) =>
-    (await api('POST', 'setting/actions', automationAction(s, unique(`${s.label}action`)))).id,
-  automation_linkages: async ({ api }, s) =>
-    (await api('POST', 'setting/auto', automationRule(s, unique(`${s.label}rule`)))).id,
-  automation_tasks: async ({ api }, s) =>
-    (await api('POST', 'setting/cron', automationTask(s, unique(`${s.label}task`)))).id,
-  automation_runs: async ({ api }, s) =>
-    (await api('POST', 'pub/remote_control', { action_id: s.rows.automation_actions, dry_run: true })).id,
-  automation_task_log: async ({ db, estate }, s) => {
-    const { id } = await db.kysely
-      .insertInto('automation_task_log')
-      .values({
-        task_id: s.rows.automation_tasks ?? 0,
-        task_name: `${s.label}task`,
-        device_group_id: s.site,
-        time: estate.now,
-        ok: 1,
-        run_id: 0,
-        detail: `${s.label}run`,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return id;
-  },
-  video_devices: async ({ api }, s) => (await api('POST', '/bbnvideo/api/v3.4.0/device', videoDevice(s))).id,
+  ...automationMakers,
+  ...videoMakers,
 };
-
-/**
- * A camera of the side's site. Its stream is a closed port of loopback: a check of it fails at once
- * (offline with the reason); the routes that need a picture use a real source (route-examples.ts).
- */
-export const videoDevice = (s: Side, stream = 'rtsp://127.0.0.1:9/cam', port = 554) => ({
-  name: `${s.label}camera`,
-  brand: 'hikvision',
-  protocol: 'rtsp',
-  type: 2,
-  ip_address: '127.0.0.1',
-  port,
-  user: 'viewer',
-  password: 'Cam-Pass-1',
-  device_group: s.site,
-  channels: [{ channel_no: 1, name: `${s.label}channel`, main_stream: stream, sub_stream: '' }],
-});
 
 /** A dispatch rule over `sites` (none: every site). */
 export const dispatchRule = (name: string, sites: number[]) => ({
@@ -475,6 +480,11 @@ export const makeOrder: TableName[] = [
   'automation_tasks',
   'automation_task_log',
   'video_devices',
+  'door_controllers',
+  'door_doors',
+  'door_cards',
+  'door_permissions',
+  'door_logs',
 ];
 
 export type Maker = (c: MakeContext, s: Side) => Promise<number | undefined>;

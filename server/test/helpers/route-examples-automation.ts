@@ -1,3 +1,4 @@
+import { type MakeContext, unique } from './estate-rows.ts';
 import type { Example } from './route-examples.ts';
 import type { Side } from './site-estate.ts';
 
@@ -55,4 +56,32 @@ export const automationRoutes: Record<string, Example> = {
     body: (s) => automationTask(s, `${s.label}task edited`),
   },
   'DELETE /api/v1/setting/cron/:id': { table: 'automation_tasks', fresh: true },
+};
+
+/** The automation area's rows made for the generated suites (estate-rows.ts `makers`). */
+export const automationMakers: Record<string, (c: MakeContext, s: Side) => Promise<number | undefined>> = {
+  automation_actions: async ({ api }, s) =>
+    (await api('POST', 'setting/actions', automationAction(s, unique(`${s.label}action`)))).id,
+  automation_linkages: async ({ api }, s) =>
+    (await api('POST', 'setting/auto', automationRule(s, unique(`${s.label}rule`)))).id,
+  automation_tasks: async ({ api }, s) =>
+    (await api('POST', 'setting/cron', automationTask(s, unique(`${s.label}task`)))).id,
+  automation_runs: async ({ api }, s) =>
+    (await api('POST', 'pub/remote_control', { action_id: s.rows.automation_actions, dry_run: true })).id,
+  automation_task_log: async ({ db, estate }, s) => {
+    const { id } = await db.kysely
+      .insertInto('automation_task_log')
+      .values({
+        task_id: s.rows.automation_tasks ?? 0,
+        task_name: `${s.label}task`,
+        device_group_id: s.site,
+        time: estate.now,
+        ok: 1,
+        run_id: 0,
+        detail: `${s.label}run`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  },
 };

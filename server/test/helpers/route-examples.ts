@@ -1,11 +1,12 @@
 import type { TableName } from '../../src/area.ts';
-import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique, videoDevice } from './estate-rows.ts';
+import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
 import { automationRoutes } from './route-examples-automation.ts';
 import { brandingRoutes, recoveryRoutes } from './route-examples-branding.ts';
+import { doorAccessRoutes } from './route-examples-door-access.ts';
 import { systemRoutes } from './route-examples-system.ts';
 import { timeNetworkRoutes } from './route-examples-time-network.ts';
-import { type RtspSource, startRtspSource } from './rtsp-source.ts';
+import { videoRoutes } from './route-examples-video.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
 /** What a route's call was given by its `prepare` (rows it needs, made first). */
@@ -66,10 +67,6 @@ const ldapSettings = (s: Side, e: Estate) => ({
   timeout_seconds: 5,
 });
 
-/** A camera on loopback for the routes that need a picture, started once per test file (helpers/rtsp-source.ts). */
-let camera: Promise<RtspSource> | null = null;
-const video = '/bbnvideo/api/v3.4.0';
-
 /** An item of the side's device (the catalogue's own). */
 const item = (s: Side) => itemBody(s.device, 'catalogue item');
 
@@ -77,26 +74,11 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 const routes: Record<string, Example> = {
   ...systemRoutes,
   ...automationRoutes,
-  // ---------- video (docs/video.md) ----------
-  [`POST ${video}/device`]: { table: 'video_devices', body: (s) => videoDevice(s) },
-  [`PUT ${video}/device`]: { body: (s) => ({ ...videoDevice(s), id: s.rows.video_devices }) },
-  [`DELETE ${video}/device/:id`]: { table: 'video_devices', fresh: true },
-  [`POST ${video}/device/:id/test`]: { table: 'video_devices' },
-  // A picture needs a stream: site A's call names a camera of its site reading a real RTSP source.
-  [`POST ${video}/image/capture_on_device`]: {
-    prepare: async ({ api, estate }) => {
-      camera ??= startRtspSource();
-      const src = await camera;
-      const device = await api('POST', `${video}/device`, videoDevice(estate.a, src.url, src.port));
-      return { device: device.id };
-    },
-    body: (s, _e, p) => ({ DeviceID: s.name === 'A' ? p.device : s.rows.video_devices, ChannelNo: 1 }),
-  },
-  [`GET ${video}/preview`]: { query: (s) => ({ DeviceID: s.rows.video_devices ?? 0, ChannelNo: 1 }) },
-  [`DELETE ${video}/preview`]: { body: (s) => ({ DeviceID: s.rows.video_devices, LiveID: 'not-a-live-view' }) },
+  ...videoRoutes,
   ...brandingRoutes,
   ...recoveryRoutes,
   ...timeNetworkRoutes,
+  ...doorAccessRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },
   'GET /api/v1/setting/device_templates/:id': { table: 'device_templates' },

@@ -9,6 +9,7 @@ import { brandingRoutes } from '../features/branding/routes.tsx';
 import { customMenusRoutes } from '../features/custom-menus/routes.tsx';
 import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
+import { doorAccessRoutes } from '../features/door-access/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
 import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
@@ -81,6 +82,7 @@ export const shellRoutes: RouteObject[] = [
   ...maintenanceRoutes,
   ...automationRoutes,
   ...customMenusRoutes,
+  ...doorAccessRoutes,
 ];
 
 const isAdmin = () => {
