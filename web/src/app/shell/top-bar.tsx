@@ -35,13 +35,15 @@ export const TopBar = () => {
   };
   return (
     <Flex align="center" justify="space-between" style={{ height: '100%', gap: 16 }}>
-      <Flex align="center" gap={12}>
+      {/* The name gives way first (ellipsis, the whole name on hover): the bar never overflows at 1366 px. */}
+      <Flex align="center" gap={12} style={{ minWidth: 0 }}>
         <BrandLogo kind="main" maxHeight={40} fallbackSize={28} />
         {edition.sys_show && (
           <Typography.Title
             level={4}
             data-testid="shell-sys-name"
-            style={{ margin: 0, color: token.colorPrimary, whiteSpace: 'nowrap' }}
+            ellipsis={{ tooltip: edition.sys_name || t('app.name') }}
+            style={{ margin: 0, color: token.colorPrimary, whiteSpace: 'nowrap', minWidth: 0 }}
           >
             {edition.sys_name || t('app.name')}
           </Typography.Title>
@@ -49,7 +51,7 @@ export const TopBar = () => {
         {/* The alarm prompts (features/alarms), in the bar's flow. */}
         <div id={topBarSlotId} style={{ display: 'flex', whiteSpace: 'nowrap' }} />
       </Flex>
-      <Space size={12} wrap={false}>
+      <Space size={12} wrap={false} style={{ flex: 'none' }}>
         <LicenceReminder />
         <ServerClock />
         <AlarmBell />
