@@ -230,7 +230,13 @@ export const cronBody = z
     action_id: z.coerce.number({ error: m.action }).int().min(1, { message: m.action }).max(2_147_483_647),
     repeat: cronRepeat,
     /** The first run (epoch seconds): the anchor of the repeat options. */
-    start: z.coerce.number({ error: m.start }).int().min(1, { message: m.start }).max(4_102_444_800).default(0),
+    start: z.coerce
+      .number({ error: m.start })
+      .int()
+      .min(1, { message: m.start })
+      .max(4_102_444_800)
+      .default(0)
+      .describe('The first run (epoch seconds); required for every repeat but cron.'),
     /** Five or six fields (`*\/5 * * * *`), with `repeat: 'cron'`. */
     cron: z.string().trim().max(120).default(''),
     t: tParam,
