@@ -1,3 +1,0 @@
-import { fuzzArea } from './harness.ts';
-
-fuzzArea('automation');
