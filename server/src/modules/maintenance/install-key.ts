@@ -3,42 +3,23 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { DeclarationCatalogue, Kernel, SecretDeclaration } from '../../area.ts';
 import { badRequest } from '../../http/errors.ts';
+import { rewriteDeclaredSecrets } from '../../secrets/at-rest.ts';
 import { createSecretBox, mapJsonFields, type SecretBox } from '../../secrets/index.ts';
 import { KeyFileRefused, openKeyFile } from '../../secrets/key-file.ts';
 
 type Raw = Kysely<Record<string, Record<string, string | number>>>;
 
 /** Seals every declared secret again with `next` (opened with `box`); a value that does not open is kept. */
-const resealAll = async (k: Raw, declared: SecretDeclaration[], box: SecretBox, next: SecretBox) => {
-  let changed = 0;
+const resealAll = (k: Raw, declared: SecretDeclaration[], box: SecretBox, next: SecretBox) => {
   const reseal = (v: string) => {
     if (!box.isEncrypted(v)) return v;
     const plain = box.decrypt(v);
     return plain === '' ? v : next.encrypt(plain);
   };
-  for (const secret of declared) {
-    if ('key' in secret) {
-      const row = await k.selectFrom(secret.table).select('v').where('k', '=', secret.key).executeTakeFirst();
-      if (!row) continue;
-      const v = mapJsonFields(String(row.v), secret.fields, reseal);
-      if (v === String(row.v)) continue;
-      await k.updateTable(secret.table).set({ v }).where('k', '=', secret.key).execute();
-      changed++;
-      continue;
-    }
-    for (const row of await k.selectFrom(secret.table).select(['id', secret.column]).execute()) {
-      const before = String(row[secret.column]);
-      const value = mapJsonFields(before, secret.fields, reseal);
-      if (value === before) continue;
-      await k
-        .updateTable(secret.table)
-        .set({ [secret.column]: value })
-        .where('id', '=', row.id!)
-        .execute();
-      changed++;
-    }
-  }
-  return changed;
+  return rewriteDeclaredSecrets(k, declared, (text, fields) => {
+    const value = mapJsonFields(text, fields, reseal);
+    return value === text ? null : value;
+  });
 };
 
 /**
