@@ -65,11 +65,11 @@ const startInNs = (args: string[], word: string) =>
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
 
-/** Whether a TCP connection from this side to an address in the namespace is accepted (1 s at most). */
+/** Whether a TCP connection from this side to an address in the namespace is accepted (3 s at most, as firewall-netns: a bound on the real network, not a wait for a timer). */
 const reach = (host: string) =>
   new Promise<'connected' | 'refused' | 'timeout'>((resolve) => {
     const socket = connect({ host, port: 7101 });
-    socket.setTimeout(1000, () => {
+    socket.setTimeout(3000, () => {
       socket.destroy();
       resolve('timeout');
     });
