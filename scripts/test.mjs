@@ -45,6 +45,14 @@ const systemPackages = [
   // The system tools' tests ping and trace the route to loopback (docs/system.md, "Tools").
   { pkg: 'iputils-ping', file: '/usr/bin/ping' },
   { pkg: 'traceroute', file: '/usr/bin/traceroute.db' },
+  // Video: the stream hub, connection test and snapshots run Debian's ffmpeg; the tests' camera is
+  // GStreamer's RTSP server (H.264 from x264 with a PCMA track) driven from Python (docs/video.md).
+  { pkg: 'ffmpeg', file: '/usr/bin/ffmpeg' },
+  { pkg: 'gir1.2-gst-rtsp-server-1.0', file: '/usr/lib/x86_64-linux-gnu/girepository-1.0/GstRtspServer-1.0.typelib' },
+  { pkg: 'python3-gi', file: '/usr/lib/python3/dist-packages/gi/__init__.py' },
+  { pkg: 'gstreamer1.0-plugins-base', file: '/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstvideotestsrc.so' },
+  { pkg: 'gstreamer1.0-plugins-good', file: '/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstrtp.so' },
+  { pkg: 'gstreamer1.0-plugins-ugly', file: '/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstx264.so' },
 ];
 
 function findPgBin(name) {

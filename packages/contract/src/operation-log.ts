@@ -33,6 +33,7 @@ export const operationLogModules = {
   api_tokens: 'apiTokens',
   https: 'https',
   maintenance: 'maintenance',
+  automation: 'automation',
   branding: 'branding',
   recovery: 'recovery',
   // The shared trail: the path of every write route (without its parameters).
@@ -100,6 +101,12 @@ export const operationLogModules = {
   'setting/recover_tpl': 'recoverTemplate',
   'setting/roles': 'roles',
   'setting/serial_port': 'serialPort',
+  // Door access (docs/door-access.md).
+  'access_control/device': 'doorDevices',
+  'access_control/card': 'doorCards',
+  'access_control/copy': 'doorCopy',
+  'access_control/ctrl': 'doorCtrl',
+  'access_control/log_sync': 'doorLogSync',
   // The box's time, network and services (docs/time-network.md).
   'setting/time': 'settingTime',
   'setting/time/syncd': 'settingTimeSyncd',
@@ -132,6 +139,11 @@ export const operationLogModules = {
   work_order: 'workOrders',
   'work_order/file': 'workOrderFiles',
   work_order_set: 'workOrderSettings',
+  'setting/actions': 'automationActions',
+  'setting/auto': 'linkage',
+  'setting/auto/update_state': 'linkageState',
+  'setting/cron': 'timedTasks',
+  'pub/remote_control': 'remoteControl',
 } as const;
 export type OperationLogModule = keyof typeof operationLogModules;
 
@@ -166,9 +178,12 @@ export const operationLogActions = {
   backup: 'backup',
   restore: 'restore',
   upload: 'upload',
+  run: 'run',
   start: 'start',
   stop: 'stop',
   restart: 'restart',
+  open_door: 'openDoor',
+  door_mode: 'doorMode',
 } as const;
 export type OperationLogAction = keyof typeof operationLogActions;
 

@@ -30,6 +30,9 @@ import * as m0028itemCheckInterval from './migrations/0028-item-check-interval.t
 import * as m0029energyMeasured from './migrations/0029-energy-measured.ts';
 import * as m0030holes from './migrations/0030-captcha-images-and-upload-owners.ts';
 import * as m0031itemPurpose from './migrations/0031-item-purpose.ts';
+import * as m0032automation from './migrations/0032-automation.ts';
+import * as m0033video from './migrations/0033-video.ts';
+import * as m0034doorAccess from './migrations/0034-door-access.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +67,9 @@ const migrations: Record<string, Migration> = {
   '0029-energy-measured': m0029energyMeasured,
   '0030-captcha-images-and-upload-owners': m0030holes,
   '0031-item-purpose': m0031itemPurpose,
+  '0032-automation': m0032automation,
+  '0033-video': m0033video,
+  '0034-door-access': m0034doorAccess,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,12 +1,15 @@
 import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
+import type { AutomationTables } from './schema-automation.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
+import type { DoorAccessTables } from './schema-door-access.ts';
 import type { ElectricalSafetyTables } from './schema-electrical-safety.ts';
 import type { EnergyTables } from './schema-energy.ts';
 import type { InspectionDutyTables } from './schema-inspection-duty.ts';
 import type { MonitoringTables } from './schema-monitoring.ts';
 import type { TopViewTables } from './schema-site-map.ts';
 import type { ApiTokenTables } from './schema-tokens.ts';
+import type { VideoTables } from './schema-video.ts';
 import type { WorkOrderTables } from './schema-work-orders.ts';
 
 /**
@@ -22,7 +25,10 @@ export interface Database
     InspectionDutyTables,
     EnergyTables,
     WorkOrderTables,
-    ElectricalSafetyTables {
+    ElectricalSafetyTables,
+    AutomationTables,
+    VideoTables,
+    DoorAccessTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;

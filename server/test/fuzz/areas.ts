@@ -21,6 +21,9 @@ export const fuzzAreas = {
   'time-network': { tags: ['time-network'], also: ['module_settings'] },
   system: { tags: ['system'], also: ['module_settings'] },
   maintenance: { tags: ['maintenance'], also: [] },
+  automation: { tags: ['automation'], also: [] },
+  video: { tags: ['video'], also: [] },
+  'door-access': { tags: ['door-access'], also: [] },
   // Custom entries live in the access area's catalogue (the custom-menus area declares no table).
   'custom-menus': { tags: ['custom-menus'], also: ['menus', 'role_menus', 'functions', 'module_settings'] },
   branding: { tags: ['branding'], also: ['module_settings'] },

@@ -3,6 +3,9 @@ import type { Db } from '../../src/db/kysely.ts';
 import { encodeChunks } from '../../src/series/codec.ts';
 import { fakeTokens, type TestApp } from './build-app.ts';
 import { createUser } from './login.ts';
+import { automationMakers } from './route-examples-automation.ts';
+import { doorCard, doorController, doorSimulator } from './route-examples-door-access.ts';
+import { videoMakers } from './route-examples-video.ts';
 import type { Api, Estate, Side } from './site-estate.ts';
 
 /**
@@ -192,6 +195,49 @@ export const makers: { [T in TableName]?: (c: MakeContext, s: Side) => Promise<n
         device_group_id: s.site,
       })
     ).id,
+  // Door access (docs/door-access.md): a controller at the shared loopback simulator, its first
+  // door, a card with permission over it, that permission, and a log row.
+  door_controllers: async ({ api }, s) =>
+    (await api('POST', 'access_control/device', doorController(s, (await doorSimulator()).port))).id,
+  door_doors: async ({ db }, s) =>
+    (
+      await db.kysely
+        .selectFrom('door_doors')
+        .select('id')
+        .where('controller_id', '=', s.rows.door_controllers ?? 0)
+        .orderBy('number')
+        .executeTakeFirstOrThrow()
+    ).id,
+  door_cards: async ({ api }, s) =>
+    (await api('POST', 'access_control/card', doorCard(s, s.rows.door_doors ? [s.rows.door_doors] : []))).id,
+  door_permissions: async ({ db }, s) =>
+    (
+      await db.kysely
+        .selectFrom('door_permissions')
+        .select('id')
+        .where('card_id', '=', s.rows.door_cards ?? 0)
+        .executeTakeFirstOrThrow()
+    ).id,
+  door_logs: async ({ db, estate }, s) =>
+    (
+      await db.kysely
+        .insertInto('door_logs')
+        .values({
+          controller_id: s.rows.door_controllers ?? 0,
+          device_group_id: s.site,
+          event_index: 1,
+          kind: 'swipe',
+          granted: 1,
+          door: 1,
+          direction: 'in',
+          card: 0,
+          time: estate.now - 60,
+          reason: 1,
+          gap_to: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id,
   electrical_meters: async ({ api }, s) => {
     await api('PUT', `electricity_safe/meters/${s.device}`, {});
     return s.device;
@@ -379,6 +425,8 @@ export const makers: { [T in TableName]?: (c: MakeContext, s: Side) => Promise<n
   },
   work_order_sets: async ({ api }, s) =>
     (await api('PUT', 'work_order_set/0', dispatchRule(`${s.label}rule`, [s.site]))).id,
+  ...automationMakers,
+  ...videoMakers,
 };
 
 /** A dispatch rule over `sites` (none: every site). */
@@ -426,6 +474,17 @@ export const makeOrder: TableName[] = [
   'work_order_history',
   'work_order_files',
   'work_order_sets',
+  'automation_actions',
+  'automation_runs',
+  'automation_linkages',
+  'automation_tasks',
+  'automation_task_log',
+  'video_devices',
+  'door_controllers',
+  'door_doors',
+  'door_cards',
+  'door_permissions',
+  'door_logs',
 ];
 
 export type Maker = (c: MakeContext, s: Side) => Promise<number | undefined>;

@@ -1,9 +1,12 @@
 import type { TableName } from '../../src/area.ts';
 import { dispatchRule, itemBody, type MakeContext, type Maker, ownUser, unique } from './estate-rows.ts';
 import { testLicenceCode } from './licence-keys.ts';
+import { automationRoutes } from './route-examples-automation.ts';
 import { brandingRoutes, recoveryRoutes } from './route-examples-branding.ts';
+import { doorAccessRoutes } from './route-examples-door-access.ts';
 import { systemRoutes } from './route-examples-system.ts';
 import { timeNetworkRoutes } from './route-examples-time-network.ts';
+import { videoRoutes } from './route-examples-video.ts';
 import { type Estate, multipartFile, png, type Side, uploadImage } from './site-estate.ts';
 
 /** What a route's call was given by its `prepare` (rows it needs, made first). */
@@ -70,9 +73,12 @@ const item = (s: Side) => itemBody(s.device, 'catalogue item');
 /** The route's own calls, by `METHOD /api/v1/path` as the app records it. */
 const routes: Record<string, Example> = {
   ...systemRoutes,
+  ...automationRoutes,
+  ...videoRoutes,
   ...brandingRoutes,
   ...recoveryRoutes,
   ...timeNetworkRoutes,
+  ...doorAccessRoutes,
   // ---------- reads that name a row ----------
   'GET /api/v1/setting/device_groups/:id': { table: 'device_groups' },
   'GET /api/v1/setting/device_templates/:id': { table: 'device_templates' },

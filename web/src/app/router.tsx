@@ -4,10 +4,12 @@ import { lazy, Suspense, use, useEffect, useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, useLocation } from 'react-router';
 import { alarmsRoutes } from '../features/alarms/routes.tsx';
 import { authRoutes, authShellRoutes } from '../features/auth/routes.tsx';
+import { automationRoutes } from '../features/automation/routes.tsx';
 import { brandingRoutes } from '../features/branding/routes.tsx';
 import { customMenusRoutes } from '../features/custom-menus/routes.tsx';
 import { homeRoutes, prefetchHome } from '../features/dashboard/routes.tsx';
 import { deviceViewRoutes } from '../features/device-view/routes.tsx';
+import { doorAccessRoutes } from '../features/door-access/routes.tsx';
 import { dutyRoutes } from '../features/duty/routes.tsx';
 import { electricalSafetyRoutes } from '../features/electrical-safety/routes.tsx';
 import { energyRoutes } from '../features/energy/routes.tsx';
@@ -28,6 +30,7 @@ import { systemRoutes } from '../features/system/routes.tsx';
 import { timeNetworkRoutes } from '../features/time-network/routes.tsx';
 import { tokensShellRoutes } from '../features/tokens/routes.tsx';
 import { usersRoutes } from '../features/users/routes.tsx';
+import { videoRoutes } from '../features/video/routes.tsx';
 import { workOrderRoutes } from '../features/work-orders/routes.tsx';
 import { allTextsLoaded, loadAllTexts } from '../i18n/index.ts';
 import { normalizePage } from '../session/guard.ts';
@@ -70,13 +73,16 @@ export const shellRoutes: RouteObject[] = [
   ...inspectionRoutes,
   ...dutyRoutes,
   ...workOrderRoutes,
+  ...videoRoutes,
   ...energyRoutes,
   ...electricalSafetyRoutes,
   ...licenceRoutes,
   ...brandingRoutes,
   ...systemRoutes,
   ...maintenanceRoutes,
+  ...automationRoutes,
   ...customMenusRoutes,
+  ...doorAccessRoutes,
 ];
 
 const isAdmin = () => {

@@ -66,10 +66,11 @@ const ItemFields = () => {
       <PeriodSelect noneLabel={t('monitoringUi.items.always')} />
     </FormCol>
   );
-  // The overrun and recovery actions: a select that says they are configured under automation.
+  // The overrun and recovery actions: the automation area's actions (not the same one twice).
   const actionField = (name: string, label: string) => (
     <FormCol
       span={6}
+      rules={itemRules}
       name={name}
       label={label}
       tooltip={t('monitoringUi.items.actionsHelp')}

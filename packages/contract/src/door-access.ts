@@ -1,0 +1,354 @@
+import { z } from 'zod';
+import { id, idParams, msg as monitoringMsg } from './monitoring/fields.ts';
+import { defineRoute } from './route.ts';
+
+/**
+ * Door access (002 §2.1, §3 "Door access", §7.1 `setting/access_control`, §7.8; issue 34;
+ * docs/door-access.md): controllers of a site, their doors, cards with their holder, each card's
+ * permissions over doors, the swipe log synchronised from the controllers, remote control. The spec
+ * names the service's sub-paths (device, card, log, ctrl, copy, log_sync, supporttedlist …) but not
+ * its prefix: they live under `access_control/`, beside §7.1's `setting/access_control`.
+ */
+
+const msg = (key: string) => `doorAccess.validation.${key}`;
+const tags = ['door-access'];
+
+/** Menu ids (docs/menus.md): 800 the group, then one per page of 002 §2.1. */
+export const doorMenus = {
+  group: 800,
+  devices: 801,
+  cards: 802,
+  remoteControl: 803,
+  logs: 804,
+} as const;
+
+/** Protocols an adapter exists for (supporttedlist answers these; docs/door-access.md says what is left). */
+export const doorProtocols = ['wg-udp'] as const;
+export const doorProtocol = z.enum(doorProtocols);
+
+/** Card formats: the raw number is what the controller stores; the format says how people read it. */
+export const cardFormats = ['wiegand26', 'wiegand34', 'plain'] as const;
+export const cardFormat = z.enum(cardFormats);
+export type CardFormat = z.infer<typeof cardFormat>;
+
+/**
+ * A card number shown both ways: Wiegand-26 as facility code (8 bits) and card number (16 bits),
+ * Wiegand-34 as facility (16 bits) and card (16 bits); plain as the decimal number only.
+ */
+export const cardDisplay = (raw: number, format: CardFormat): string => {
+  if (format === 'wiegand26') return `${(raw >>> 16) & 0xff}:${raw & 0xffff}`;
+  if (format === 'wiegand34') return `${(raw >>> 16) & 0xffff}:${raw & 0xffff}`;
+  return String(raw);
+};
+
+/** Whether a raw number fits its format (Wiegand-26 holds 24 bits, Wiegand-34 and plain 32). */
+export const cardFits = (raw: number, format: CardFormat) =>
+  Number.isInteger(raw) && raw >= 1 && raw <= (format === 'wiegand26' ? 0xffffff : 0xfffffffe);
+
+const text = (max: number, key: string) =>
+  z
+    .string({ message: monitoringMsg(key) })
+    .trim()
+    .min(1, { message: monitoringMsg(key) })
+    .max(max, { message: monitoringMsg('tooLong') });
+const optional = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message: monitoringMsg('tooLong') })
+    .default('');
+const ipv4 = z
+  .string({ message: monitoringMsg('ip') })
+  .trim()
+  .regex(/^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/, {
+    message: monitoringMsg('ip'),
+  });
+const date = z
+  .string({ message: msg('date') })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: msg('date') })
+  .refine(
+    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    {
+      message: msg('date'),
+    },
+  );
+
+export const doorInput = z.strictObject({
+  number: z
+    .number({ message: msg('door') })
+    .int({ message: msg('door') })
+    .min(1, { message: msg('door') })
+    .max(4, {
+      message: msg('door'),
+    }),
+  nickname: optional(64),
+  direction: z.enum(['in', 'out', 'both']).default('both'),
+});
+
+export const controllerInput = z.strictObject({
+  name: text(64, 'name'),
+  device_group_id: z
+    .number({ message: monitoringMsg('site') })
+    .int()
+    .min(1, { message: monitoringMsg('site') }),
+  brand: optional(64),
+  model: optional(64),
+  protocol: doorProtocol.default('wg-udp'),
+  serial: z
+    .number({ message: msg('serial') })
+    .int({ message: msg('serial') })
+    .min(1, { message: msg('serial') })
+    .max(0xfffffffe, { message: msg('serial') }),
+  address: ipv4,
+  port: z
+    .number({ message: monitoringMsg('port') })
+    .int({ message: monitoringMsg('port') })
+    .min(1, { message: monitoringMsg('port') })
+    .max(65535, { message: monitoringMsg('port') })
+    .default(60000),
+  doors: z
+    .array(doorInput)
+    .max(4, { message: msg('door') })
+    .refine((d) => new Set(d.map((x) => x.number)).size === d.length, { message: msg('doorTwice') })
+    .default([{ number: 1, nickname: '', direction: 'both' }]),
+});
+export type ControllerInput = z.output<typeof controllerInput>;
+
+export const doorRow = z.object({
+  id: z.number(),
+  controller_id: z.number(),
+  number: z.number(),
+  nickname: z.string(),
+  direction: z.string(),
+});
+export const controllerRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  device_group_id: z.number(),
+  brand: z.string(),
+  model: z.string(),
+  protocol: z.string(),
+  serial: z.number(),
+  address: z.string(),
+  port: z.number(),
+  online: z.boolean(),
+  last_event_index: z.number(),
+  doors: z.array(doorRow),
+});
+export type ControllerRow = z.infer<typeof controllerRow>;
+
+const permission = z.strictObject({
+  door_id: id,
+  /** 0 any time; 2..254 a time profile on the controller. */
+  profile: z.number().int().min(0).max(254).default(0),
+});
+
+export const cardInput = z
+  .strictObject({
+    number: z.number({ message: msg('card') }).int({ message: msg('card') }),
+    format: cardFormat.default('plain'),
+    device_group_id: z
+      .number({ message: monitoringMsg('site') })
+      .int()
+      .min(1, { message: monitoringMsg('site') }),
+    holder: text(64, 'name'),
+    gender: z.enum(['', 'male', 'female']).default(''),
+    department: optional(64),
+    job_number: optional(32),
+    valid_from: date,
+    valid_to: date,
+    /** Keypad PIN, 0 none; never answered back, never logged. */
+    pin: z
+      .number({ message: msg('pin') })
+      .int({ message: msg('pin') })
+      .min(0, { message: msg('pin') })
+      .max(999999, {
+        message: msg('pin'),
+      })
+      .default(0),
+    doors: z.array(permission).max(64).default([]),
+  })
+  .refine((c) => cardFits(c.number, c.format), { message: msg('card'), path: ['number'] })
+  .refine((c) => c.valid_to >= c.valid_from, { message: monitoringMsg('endBeforeStart'), path: ['valid_to'] });
+export type CardInput = z.output<typeof cardInput>;
+
+export const cardRow = z.object({
+  id: z.number(),
+  number: z.number(),
+  format: cardFormat,
+  display: z.string(),
+  device_group_id: z.number(),
+  holder: z.string(),
+  gender: z.string(),
+  department: z.string(),
+  job_number: z.string(),
+  valid_from: z.string(),
+  valid_to: z.string(),
+  has_pin: z.boolean(),
+  doors: z.array(z.object({ door_id: z.number(), profile: z.number() })),
+});
+export type CardRow = z.infer<typeof cardRow>;
+
+export const doorLogRow = z.object({
+  id: z.number(),
+  controller_id: z.number(),
+  controller_name: z.string(),
+  event_index: z.number(),
+  /** swipe, door, alarm, gap (the controller's ring overwrote `event_index`..`gap_to`). */
+  kind: z.string(),
+  granted: z.boolean(),
+  door: z.number(),
+  direction: z.string(),
+  card: z.string(),
+  holder: z.string(),
+  time: z.number(),
+  reason: z.number(),
+  gap_to: z.number().nullable(),
+});
+
+export const doorLogQuery = z.strictObject({
+  controller_id: id.optional(),
+  kind: z.enum(['swipe', 'door', 'alarm', 'gap']).optional(),
+  start: z.coerce.number().int().min(0).optional(),
+  end: z.coerce.number().int().min(0).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export const ctrlInput = z.strictObject({
+  door_id: id,
+  action: z.enum(['open', 'normallyOpen', 'normallyClosed', 'controlled']),
+  /** Seconds the lock stays open in controlled mode. */
+  delay: z.number().int().min(0).max(255).default(3),
+  verify_password: z.string({ message: msg('password') }).min(1, { message: msg('password') }),
+});
+
+export const copyInput = z.strictObject({
+  from_card_id: id,
+  to_card_ids: z
+    .array(id)
+    .min(1, { message: monitoringMsg('ids') })
+    .max(500),
+});
+
+const listOf = <T extends z.ZodType>(row: T) => z.object({ list: z.array(row) });
+
+export const doorAccessRoutes = {
+  settings: defineRoute({
+    method: 'GET',
+    path: 'setting/access_control',
+    summary: 'Door access settings: the protocols Sitewatch speaks and the log sync interval',
+    tags,
+    response: z.object({ protocols: z.array(z.string()), sync_seconds: z.number() }),
+  }),
+  supported: defineRoute({
+    method: 'GET',
+    path: 'access_control/supporttedlist',
+    summary: 'Controller protocols Sitewatch has an adapter for',
+    tags,
+    response: listOf(z.object({ protocol: z.string(), brands: z.array(z.string()) })),
+  }),
+  devices: defineRoute({
+    method: 'GET',
+    path: 'access_control/device',
+    summary: 'Door controllers of the granted sites, with their doors',
+    tags,
+    response: listOf(controllerRow),
+  }),
+  createDevice: defineRoute({
+    method: 'POST',
+    path: 'access_control/device',
+    summary: 'Add a door controller and its doors',
+    tags,
+    body: controllerInput,
+    response: z.object({ id: z.number() }),
+  }),
+  updateDevice: defineRoute({
+    method: 'PUT',
+    path: 'access_control/device/:id',
+    summary: 'Change a door controller and its doors',
+    tags,
+    params: idParams,
+    body: controllerInput,
+    response: z.null(),
+  }),
+  removeDevice: defineRoute({
+    method: 'DELETE',
+    path: 'access_control/device/:id',
+    summary: 'Remove a door controller, its doors and the permissions over them',
+    tags,
+    params: idParams,
+    response: z.null(),
+  }),
+  cards: defineRoute({
+    method: 'GET',
+    path: 'access_control/card',
+    summary: 'Cards of the granted sites with their holder and permissions (never the PIN)',
+    tags,
+    response: listOf(cardRow),
+  }),
+  createCard: defineRoute({
+    method: 'POST',
+    path: 'access_control/card',
+    summary: 'Issue a card to a person with permissions over doors',
+    tags,
+    body: cardInput,
+    response: z.object({ id: z.number() }),
+  }),
+  updateCard: defineRoute({
+    method: 'PUT',
+    path: 'access_control/card/:id',
+    summary: 'Change a card, its holder or its permissions',
+    tags,
+    params: idParams,
+    body: cardInput,
+    response: z.null(),
+  }),
+  removeCard: defineRoute({
+    method: 'DELETE',
+    path: 'access_control/card/:id',
+    summary: 'Withdraw a card (the next push removes it from the controllers)',
+    tags,
+    params: idParams,
+    response: z.null(),
+  }),
+  copy: defineRoute({
+    method: 'POST',
+    path: 'access_control/copy',
+    summary: 'Copy one card’s door permissions to other cards',
+    tags,
+    body: copyInput,
+    response: z.object({ copied: z.number() }),
+  }),
+  logs: defineRoute({
+    method: 'GET',
+    path: 'access_control/log',
+    summary: 'Swipes, door events, alarms and gaps from the controllers',
+    tags,
+    query: doorLogQuery,
+    response: z.object({ list: z.array(doorLogRow), total: z.number() }),
+  }),
+  logSync: defineRoute({
+    method: 'POST',
+    path: 'access_control/log_sync',
+    summary: 'Read a controller’s events since the last one held, and push its cards',
+    tags,
+    body: z.strictObject({ controller_id: id }),
+    response: z.object({
+      events: z.number(),
+      gaps: z.number(),
+      through: z.number(),
+      cards_put: z.number(),
+      cards_removed: z.number(),
+      online: z.boolean(),
+    }),
+  }),
+  ctrl: defineRoute({
+    method: 'POST',
+    path: 'access_control/ctrl',
+    summary: 'Open a door, or set it normally open, normally closed or controlled (verification password)',
+    tags,
+    body: ctrlInput,
+    response: z.object({ done: z.boolean() }),
+  }),
+};

@@ -1,0 +1,139 @@
+import { doorMenus, doorProtocols, doorAccessRoutes as r } from '@sitewatch/contract/door-access';
+import type { FastifyInstance } from 'fastify';
+import { badRequest, conflict } from '../../http/errors.ts';
+import { addRoute } from '../../http/route.ts';
+import type { AccessService } from '../access/index.ts';
+import type { AuthService } from '../auth/index.ts';
+import type { AuditLog } from '../logs/index.ts';
+import type { DoorLinks } from './links.ts';
+import type { DoorRows } from './service.ts';
+
+interface Deps {
+  rows: DoorRows;
+  links: DoorLinks;
+  access: AccessService;
+  auth: AuthService;
+  audit: AuditLog;
+  syncSeconds: number;
+}
+
+/**
+ * The routes of 002 §7.1 `setting/access_control` and §7.8's access-control service under
+ * `access_control/` (docs/door-access.md). Each page's function guards its writes; rows of another
+ * site answer 404; a remote command needs the control function and the caller's verification
+ * password and is in the operation log with its result.
+ */
+export const registerDoorAccess = (app: FastifyInstance, d: Deps) => {
+  const page = (menu: number, func?: string) => ({ permission: func ? { menu, func } : { menu } });
+  const scope = (request: Parameters<AccessService['scope']>[0]) => d.access.scope(request);
+
+  addRoute(
+    app,
+    r.settings,
+    () => ({ protocols: [...doorProtocols], sync_seconds: d.syncSeconds }),
+    page(doorMenus.devices),
+  );
+  addRoute(
+    app,
+    r.supported,
+    () => ({ list: [{ protocol: 'wg-udp', brands: ['UHPPOTE', 'WG (微耕)'] }] }),
+    page(doorMenus.devices),
+  );
+  addRoute(
+    app,
+    r.devices,
+    async ({ request }) => ({ list: await d.rows.controllers(await scope(request)) }),
+    page(doorMenus.devices),
+  );
+  addRoute(app, r.createDevice, async ({ body, request }) => d.rows.createController(body, await scope(request)), {
+    ...page(doorMenus.devices, 'add'),
+    messageKey: 'doorAccess.saved',
+  });
+  addRoute(
+    app,
+    r.updateDevice,
+    async ({ params, body, request }) => {
+      await d.rows.updateController(params.id, body, await scope(request));
+      d.links.forget(params.id);
+      return null;
+    },
+    { ...page(doorMenus.devices, 'edit'), messageKey: 'doorAccess.saved' },
+  );
+  addRoute(
+    app,
+    r.removeDevice,
+    async ({ params, request }) => {
+      await d.rows.removeController(params.id, await scope(request));
+      d.links.forget(params.id);
+      return null;
+    },
+    { ...page(doorMenus.devices, 'delete'), messageKey: 'doorAccess.deleted' },
+  );
+  addRoute(
+    app,
+    r.cards,
+    async ({ request }) => ({ list: await d.rows.cards(await scope(request)) }),
+    page(doorMenus.cards),
+  );
+  addRoute(app, r.createCard, async ({ body, request }) => d.rows.createCard(body, await scope(request)), {
+    ...page(doorMenus.cards, 'add'),
+    messageKey: 'doorAccess.saved',
+  });
+  addRoute(
+    app,
+    r.updateCard,
+    async ({ params, body, request }) => d.rows.updateCard(params.id, body, await scope(request)),
+    {
+      ...page(doorMenus.cards, 'edit'),
+      messageKey: 'doorAccess.saved',
+    },
+  );
+  addRoute(app, r.removeCard, async ({ params, request }) => d.rows.removeCard(params.id, await scope(request)), {
+    ...page(doorMenus.cards, 'delete'),
+    messageKey: 'doorAccess.deleted',
+  });
+  addRoute(
+    app,
+    r.copy,
+    async ({ body, request }) => d.rows.copy(body.from_card_id, body.to_card_ids, await scope(request)),
+    {
+      ...page(doorMenus.cards, 'edit'),
+      messageKey: 'doorAccess.saved',
+    },
+  );
+  addRoute(app, r.logs, async ({ query, request }) => d.rows.logs(query, await scope(request)), page(doorMenus.logs));
+  addRoute(
+    app,
+    r.logSync,
+    async ({ body, request }) => {
+      await d.rows.controller(body.controller_id, await scope(request));
+      return d.links.sync(body.controller_id);
+    },
+    page(doorMenus.devices, 'edit'),
+  );
+  addRoute(
+    app,
+    r.ctrl,
+    async ({ body, request }) => {
+      const door = await d.rows.door(body.door_id, await scope(request));
+      const ctrl = await d.rows.controller(door.controller_id, await scope(request));
+      await d.auth.verifyOwnPassword(request.principal!, body.verify_password, { ip: request.ip });
+      const entry = {
+        module: 'access_control/ctrl' as const,
+        action: body.action === 'open' ? ('open_door' as const) : ('door_mode' as const),
+        target: `${ctrl.name} #${door.number}`,
+      };
+      let done = false;
+      try {
+        done = await d.links.command(ctrl, door.number, body.action, body.delay);
+      } catch {
+        await d.audit.write({ ...entry, success: false, detail: body.action }, request);
+        throw conflict('doorAccess.errors.offline');
+      }
+      await d.audit.write({ ...entry, success: done, detail: body.action }, request);
+      if (!done) throw badRequest('doorAccess.errors.refused');
+      return { done };
+    },
+    { ...page(doorMenus.remoteControl, 'control'), messageKey: 'doorAccess.done' },
+  );
+};

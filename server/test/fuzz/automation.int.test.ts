@@ -1,0 +1,3 @@
+import { fuzzArea } from './harness.ts';
+
+fuzzArea('automation');
