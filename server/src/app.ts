@@ -380,7 +380,17 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
         made.map((m) => m.area),
       );
       if (sealed > 0) app.log.info({ sealed }, 'stored secrets encrypted');
-      for (const { parts } of made) await parts.start?.();
+      for (const { area, parts } of made) {
+        if (!parts.start) continue;
+        // Wall time, not the kernel's: a start that hangs is told in the log, whatever the clock.
+        const slow = setTimeout(() => app.log.warn({ area: area.name }, 'area still starting after 10 s'), 10_000);
+        slow.unref();
+        try {
+          await parts.start();
+        } finally {
+          clearTimeout(slow);
+        }
+      }
       await tlsListener?.start();
       // Polling starts last: every consumer of samples is running.
       if (collecting) await collector?.start();
