@@ -125,7 +125,9 @@ const uploadAndHistoryCases = (r: Rig) => {
     const manifest = await manifestOf(path.join(backups, made.filename));
     // Every table an area declares as history (the series store's and the areas' logs), none else.
     expect(manifest.tables).toEqual(contentsOf(t.sitewatch.areas, 'history').tables);
-    expect(manifest.tables).toEqual(expect.arrayContaining(['sample_blocks', 'sample_chunks', 'samples_1h', 'samples_1m']));
+    expect(manifest.tables).toEqual(
+      expect.arrayContaining(['sample_blocks', 'sample_chunks', 'samples_1h', 'samples_1m']),
+    );
     expect(manifest.uploads).toEqual([]);
     await k().deleteFrom('samples_1m').where('item_id', '=', 9001).execute();
     await k()
