@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = path.join(root, '.tmp');
@@ -204,6 +205,14 @@ const readJson = (file) => {
 let pgCluster = null;
 let exitCode = 0;
 const counts = { vitest: { passed: 0, failed: 0 }, browser: { passed: 0, failed: 0 } };
+// The failed tests by name, repeated at the very end: a CI log's tail says what failed.
+const failedNames = [];
+const firstLine = (text) =>
+  stripVTControlCharacters(String(text ?? ''))
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 200) ?? '';
 try {
   ensureSystemPackages();
   run('Lint and format (Biome)', 'npx', ['biome', 'check', '.']);
@@ -254,7 +263,13 @@ try {
   );
   stageTimes.push([vitestTitle, vitest.took]);
   const vitestReport = readJson(vitestJson);
-  if (vitestReport) counts.vitest = { passed: vitestReport.numPassedTests, failed: vitestReport.numFailedTests };
+  if (vitestReport) {
+    counts.vitest = { passed: vitestReport.numPassedTests, failed: vitestReport.numFailedTests };
+    for (const file of vitestReport.testResults ?? [])
+      for (const t of file.assertionResults ?? [])
+        if (t.status === 'failed')
+          failedNames.push(`${path.relative(root, file.name)} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+  }
   let failure = vitest.failure;
   if (journeys) {
     console.log('\nWaiting for the journeys, which started beside Vitest…');
@@ -271,11 +286,20 @@ try {
     }
   }
   const browserReport = readJson(browserJson);
-  if (browserReport)
+  if (browserReport) {
     counts.browser = {
       passed: browserReport.stats.expected + browserReport.stats.flaky,
       failed: browserReport.stats.unexpected,
     };
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? [])
+          if (t.status === 'unexpected')
+            failedNames.push(`${spec.file} › ${spec.title}: ${firstLine(t.results?.at(-1)?.error?.message)}`);
+      for (const inner of suite.suites ?? []) walk(inner);
+    };
+    for (const suite of browserReport.suites ?? []) walk(suite);
+  }
   if (failure) throw new Error(failure);
 } catch (err) {
   console.error(`\n${err.message}`);
@@ -291,6 +315,7 @@ console.log(`\nUnit and integration tests: ${counts.vitest.passed} passed, ${cou
 console.log(
   `Browser tests run: ${counts.browser.passed + counts.browser.failed} (${counts.browser.passed} passed, ${counts.browser.failed} failed)`,
 );
+if (failedNames.length) console.log(`Failed:\n${failedNames.map((n) => `  ${n}`).join('\n')}`);
 console.log(`npm test took ${seconds} s`);
 const passed = counts.vitest.passed + counts.browser.passed;
 const failed =
