@@ -1,7 +1,8 @@
 import type { AlarmPushMessage } from '@sitewatch/contract/alarms';
 import type { LiveDeviceUpdate, LiveItemUpdate } from '@sitewatch/contract/push';
-import { type Query, type QueryClient, type QueryKey, replaceEqualDeep } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { markPatched } from './live-sharing.ts';
 import { pushClient } from './push-client.ts';
 
 /** The live values of one push message, by item and device id. */
@@ -29,15 +30,6 @@ export const livePatch = <T>(
 ) => {
   patches.push({ queryKey, predicate, patch: patch as LivePatch['patch'] });
 };
-
-/**
- * Answers made by a live patch. A patch already keeps every unchanged part of the old answer, so the
- * query client's structural sharing (a deep comparison of old and new) is skipped for them: on a
- * site picture of 2 000 components it was most of the browser's work for each live message.
- */
-const patched = new WeakSet<object>();
-export const liveStructuralSharing = (old: unknown, next: unknown): unknown =>
-  typeof next === 'object' && next !== null && patched.has(next) ? next : replaceEqualDeep(old, next);
 
 /** Rows of items (id, value, state, last check, info, and the alarm flag where they have it) with the changed ones replaced. */
 export const patchItemRows = <R extends { id: number }>(rows: R[], changes: LiveChanges): R[] =>
@@ -117,7 +109,7 @@ export const connectLive = (queryClient: QueryClient) => {
       queryClient.setQueriesData({ queryKey, ...(predicate ? { predicate } : {}) }, (old: unknown) => {
         if (old === undefined) return old;
         const next = patch(old as never, changes);
-        if (next !== old && typeof next === 'object' && next !== null) patched.add(next);
+        if (next !== old && typeof next === 'object' && next !== null) markPatched(next);
         return next;
       });
   });

@@ -3,7 +3,7 @@ import { message } from 'antd';
 import { ZodError } from 'zod';
 import { i18n } from '../i18n/index.ts';
 import { ApiError } from './client.ts';
-import { liveStructuralSharing } from './live.ts';
+import { liveStructuralSharing } from './live-sharing.ts';
 
 /**
  * What a failed mutation tells the user: the server's text (or the HTTP error text); or, when the
