@@ -342,7 +342,28 @@ describeEachDatabase('video: devices, test, snapshot and live view against a rea
     expect(row.state_reason).toMatch(/refused/i);
     expect(row.channels[0]!.Capacity.Preview).toBe(false);
     expect((await call('GET', `/preview?DeviceID=${row.id}&ChannelNo=1`)).body).toContain('设备离线状态！');
+    // Each is an open communication alarm of its site, named after it; removed, each recovers.
+    const sources = [bad, dead].map((d) => `video:${d.json().data.id}`);
+    const alarmsOf = async () => {
+      await t.sitewatch.settled();
+      return t.database.db.kysely
+        .selectFrom('alarms')
+        .select(['source', 'kind', 'device_name', 'info', 'end_time'])
+        .where('source', 'in', sources)
+        .orderBy('source')
+        .execute();
+    };
+    const open = await alarmsOf();
+    expect(open.map((a) => [a.kind, a.device_name, a.end_time])).toEqual(
+      expect.arrayContaining([
+        ['communication', '错误密码', null],
+        ['communication', '无人应答', null],
+      ]),
+    );
+    expect(open).toHaveLength(2);
+    expect(open.find((a) => a.device_name === '无人应答')!.info).toMatch(/refused/i);
     for (const d of [bad, dead]) expect((await call('DELETE', `/device/${d.json().data.id}`)).statusCode).toBe(200);
+    expect((await alarmsOf()).every((a) => a.end_time !== null)).toBe(true);
   });
 
   it('grabs a JPEG from the stream', async () => {

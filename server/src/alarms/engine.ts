@@ -19,6 +19,7 @@ import { createNotices } from './notices.ts';
 import { createAlarmOperations } from './operations.ts';
 import { judgeJitter } from './rules/jitter.ts';
 import type { AlarmSettings } from './settings.ts';
+import { createSourceAlarms, type SourceAlarm } from './sources.ts';
 import { createEngineState, type OperationInput } from './state.ts';
 import { createAlarmStore } from './store.ts';
 
@@ -61,6 +62,16 @@ export interface AlarmEngine {
    */
   settled(): Promise<boolean>;
   toRow(a: AlarmsTable): AlarmRow;
+  /**
+   * An area's own alarm (a camera or a door controller that stopped answering, a door forced open;
+   * docs/alarms.md "Alarms of other areas"): one open alarm for each `source`, raising it again while
+   * it is open changes nothing. Told in order, written after the open alarms are loaded.
+   */
+  raiseSource(input: SourceAlarm): void;
+  /** Recovers the open alarm of `source`, if there is one. */
+  recoverSource(source: string): void;
+  /** The sources of the open area alarms that start with `prefix`: an area reconciles them at start. */
+  openSources(prefix: string): Promise<string[]>;
   /** Jitter percent of an item (0 when not tracked). */
   jitterOf(itemId: number): number;
   /** Whether an item is jittering now (its notices are held). */
@@ -119,6 +130,24 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     warn,
   });
   const { publish, raise, recover, onJitter, jitterSettings, ids: alarmIds } = lifecycle;
+  const sourceAlarms = createSourceAlarms({
+    state,
+    lifecycle,
+    clock,
+    defaultLevel: () => options.settings.peek('commons').point_fault_level,
+  });
+  // Source alarms in the order they were told (a recovery never overtakes its raise's site lookup).
+  let sourceQueue: Promise<void> = Promise.resolve();
+  const queueSource = (work: () => void | Promise<void>) => {
+    sourceQueue = reloads.track(
+      sourceQueue
+        .then(ensureStarted)
+        .then(work)
+        .catch((err) => warn({ err }, 'an area alarm was not recorded')),
+    );
+  };
+  const siteName = async (siteId: number) =>
+    (await db.selectFrom('device_groups').select('name').where('id', '=', siteId).executeTakeFirst())?.name ?? '';
   let started: Promise<void> | null = null;
   let flushTimer: Timer | null = null;
   let tickTimer: Timer | null = null;
@@ -258,6 +287,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       for (const id of [...items.slots.keys()]) items.remove(id);
       devices.clear();
       open.clear();
+      state.sources.clear();
       jitteringItems.clear();
       await loadItems();
       await loadOpen(db, state, Math.floor(clock() / 1000));
@@ -286,6 +316,14 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
         recover(a, t, null);
       }
       if (wasDown) judge.deviceBack(dev, tsMs);
+    },
+    raiseSource: (input) =>
+      queueSource(async () => sourceAlarms.raiseSource({ ...input, site_name: await siteName(input.site_id) })),
+    recoverSource: (source) => queueSource(() => sourceAlarms.recoverSource(source)),
+    async openSources(prefix) {
+      await ensureStarted();
+      await sourceQueue;
+      return sourceAlarms.openSources(prefix);
     },
     ...createAlarmOperations({ db, state, store, publish, clock, ensureStarted }),
     flush,
