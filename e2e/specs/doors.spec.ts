@@ -17,9 +17,9 @@ const shots = path.resolve(import.meta.dirname, '../screenshots');
 const SERIAL = 423187757;
 
 let sim: WgSimulator;
-// The product (started after this file loads) opens its listener from its environment.
+// This file's product opens its listener on this port (its environment alone: other files' products bind none).
 const listenerPort = 40_000 + (process.pid % 20_000);
-process.env.SITEWATCH_DOOR_LISTENER = `127.0.0.1:${listenerPort}`;
+test.use({ productEnv: { SITEWATCH_DOOR_LISTENER: `127.0.0.1:${listenerPort}` } });
 
 test.beforeAll(async () => {
   sim = await startWgSimulator({ serial: SERIAL, timers: realTimers, now: () => localTime(Date.now()) });
