@@ -318,7 +318,11 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       if (wasDown) judge.deviceBack(dev, tsMs);
     },
     raiseSource: (input) =>
-      queueSource(async () => sourceAlarms.raiseSource({ ...input, site_name: await siteName(input.site_id) })),
+      queueSource(async () => {
+        // Told again while open (a controller silent at every pass): nothing to look up or change.
+        if (state.sources.has(input.source)) return;
+        sourceAlarms.raiseSource({ ...input, site_name: await siteName(input.site_id) });
+      }),
     recoverSource: (source) => queueSource(() => sourceAlarms.recoverSource(source)),
     async openSources(prefix) {
       await ensureStarted();
