@@ -40,7 +40,12 @@ describeEachDatabase('the work-order action kind', (dialect) => {
       },
     });
     const body = { name: '派发巡检工单', device_group_id: site, commands: [command()] };
-    const refused = await call('POST', 'setting/actions', { ...body, commands: [command({ handler_id: 99_999 })] }, 400);
+    const refused = await call(
+      'POST',
+      'setting/actions',
+      { ...body, commands: [command({ handler_id: 99_999 })] },
+      400,
+    );
     expect(refused.message).toBeTruthy();
     await call('POST', 'setting/actions', { ...body, commands: [command({ priority: 9 })] }, 400);
     const action = (await call('POST', 'setting/actions', body)).data;

@@ -130,24 +130,6 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     warn,
   });
   const { publish, raise, recover, onJitter, jitterSettings, ids: alarmIds } = lifecycle;
-  const sourceAlarms = createSourceAlarms({
-    state,
-    lifecycle,
-    clock,
-    defaultLevel: () => options.settings.peek('commons').point_fault_level,
-  });
-  // Source alarms in the order they were told (a recovery never overtakes its raise's site lookup).
-  let sourceQueue: Promise<void> = Promise.resolve();
-  const queueSource = (work: () => void | Promise<void>) => {
-    sourceQueue = reloads.track(
-      sourceQueue
-        .then(ensureStarted)
-        .then(work)
-        .catch((err) => warn({ err }, 'an area alarm was not recorded')),
-    );
-  };
-  const siteName = async (siteId: number) =>
-    (await db.selectFrom('device_groups').select('name').where('id', '=', siteId).executeTakeFirst())?.name ?? '';
   let started: Promise<void> | null = null;
   let flushTimer: Timer | null = null;
   let tickTimer: Timer | null = null;
@@ -177,6 +159,17 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     })();
     return started;
   };
+
+  const sourceAlarms = createSourceAlarms({
+    state,
+    lifecycle,
+    clock,
+    db,
+    defaultLevel: () => options.settings.peek('commons').point_fault_level,
+    loaded: ensureStarted,
+    pending: reloads,
+    warn,
+  });
 
   const tick = () => {
     const nowS = Math.floor(clock() / 1000);
@@ -317,18 +310,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       }
       if (wasDown) judge.deviceBack(dev, tsMs);
     },
-    raiseSource: (input) =>
-      queueSource(async () => {
-        // Told again while open (a controller silent at every pass): nothing to look up or change.
-        if (state.sources.has(input.source)) return;
-        sourceAlarms.raiseSource({ ...input, site_name: await siteName(input.site_id) });
-      }),
-    recoverSource: (source) => queueSource(() => sourceAlarms.recoverSource(source)),
-    async openSources(prefix) {
-      await ensureStarted();
-      await sourceQueue;
-      return sourceAlarms.openSources(prefix);
-    },
+    ...sourceAlarms,
     ...createAlarmOperations({ db, state, store, publish, clock, ensureStarted }),
     flush,
     toRow,
