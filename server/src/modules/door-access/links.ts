@@ -46,6 +46,7 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
   const pending = createPending();
   const told = new WeakSet<DoorController>();
   let timer: Timer | null = null;
+  let stopping = false;
 
   const adapterOf = async (row: { id: number; serial: number; address: string; port: number; protocol: string }) => {
     const key = `${row.protocol}|${row.serial}|${row.address}|${row.port}`;
@@ -118,9 +119,12 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
       const before = running.get(id) ?? Promise.resolve(null);
       const next = before.catch(() => null).then(() => pass(id));
       running.set(id, next);
-      void next.finally(() => {
-        if (running.get(id) === next) running.delete(id);
-      });
+      // The caller handles the pass's failure; this bookkeeping must not raise it a second time.
+      next
+        .finally(() => {
+          if (running.get(id) === next) running.delete(id);
+        })
+        .catch(() => undefined);
       return next;
     },
     /** A remote command on a door of a controller; true when the controller did it. */
@@ -148,6 +152,7 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
       timer.unref();
     },
     async stop() {
+      stopping = true;
       opts.timers.clearInterval(timer);
       timer = null;
       // Closing the adapters ends their requests at once; then the passes finish their writes.
@@ -156,7 +161,10 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
       await Promise.allSettled(running.values());
       await pending.settled();
     },
-    /** Forgets a controller's adapter (removed, or its address changed). */
+    /**
+     * Forgets a controller's link (removed, or its address changed). One still there is linked again
+     * at once by a pass, so its pushed events reach the log without waiting for the periodic pass.
+     */
     forget(id: number) {
       const held = adapters.get(id);
       adapters.delete(id);
@@ -164,7 +172,9 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
         void pending
           .track(opts.alarms.forget(id))
           .catch((err) => opts.log.warn({ err, controller: id }, 'door alarms not recovered'));
-      if (held) void held.ctrl.then((c) => c.close()).catch(() => undefined);
+      const closed = held ? held.ctrl.then((c) => c.close()).catch(() => undefined) : Promise.resolve();
+      // A removed controller's pass finds no row and ends there.
+      void closed.then(() => (stopping ? null : links.sync(id))).catch(() => undefined);
     },
     settled: () => pending.settled(),
   };
