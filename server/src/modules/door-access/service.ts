@@ -10,6 +10,7 @@ import type { Db } from '../../db/kysely.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { SiteScope } from '../access/index.ts';
 import { createDoorLogRows } from './log-rows.ts';
+import { createPermissionRows } from './permission-rows.ts';
 
 export { epochOfLocal, localTime } from './time.ts';
 
@@ -292,6 +293,7 @@ export const createDoorRows = (db: Db, clock: () => number) => {
       return row;
     },
     ...createDoorLogRows(db, clock),
+    ...createPermissionRows(db, clock),
   };
 };
 
