@@ -31,6 +31,29 @@ const userWith = async (t: TestApp, roleId: number, name: string, menus: number[
   return loginHeader(t.app, name, 'Some-Pass-123');
 };
 
+/** The one sheet of an xlsx answer. */
+const sheetOf = async (res: { rawPayload: Buffer }) => {
+  const { default: ExcelJS } = await import('exceljs');
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  return book.worksheets[0]!;
+};
+
+/** Each door page's holder reads what the page shows (the shared reads), and nothing more. */
+const checkReaders = async (t: TestApp, call: AdminCall) => {
+  const custom = await userWith(t, 61, 'logreader', [doorMenus.group, doorMenus.logCustom]);
+  expect((await call('GET', 'access_control/log', custom)).statusCode).toBe(200);
+  expect((await call('GET', 'access_control/device', custom)).statusCode).toBe(200);
+  expect((await call('GET', 'access_control/card', custom)).statusCode).toBe(403);
+  expect((await call('GET', 'access_control/permission', custom)).statusCode).toBe(403);
+  // Export is a function of the page, not granted here.
+  expect((await call('GET', 'access_control/log/export', custom)).statusCode).toBe(403);
+  const perm = await userWith(t, 62, 'permreader', [doorMenus.group, doorMenus.permission]);
+  expect((await call('GET', 'access_control/card', perm)).statusCode).toBe(200);
+  expect((await call('GET', 'access_control/permission', perm)).statusCode).toBe(200);
+  expect((await call('GET', 'access_control/log', perm)).statusCode).toBe(403);
+};
+
 /**
  * The routes of the door pages built after the first session (docs/door-access.md, "Log pages",
  * "Permission page"): the log's filters (door, person, granted, time range), its xlsx export, the
@@ -125,16 +148,13 @@ describeEachDatabase('door pages (002 §2.1 /door_log_custom, /doors_logs, /door
   });
 
   it('exports the filtered log as xlsx in the caller’s language', async () => {
-    const { default: ExcelJS } = await import('exceljs');
     const res = await call('GET', `access_control/log/export?door_id=${doorIds[1]}&tz_offset=480`, {
       ...admin,
       'accept-language': 'zh_cn',
     });
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    const sheet = book.worksheets[0]!;
+    const sheet = await sheetOf(res);
     expect(sheet.name).toBe('门禁日志');
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
     expect(values(1)).toEqual([
@@ -174,10 +194,9 @@ describeEachDatabase('door pages (002 §2.1 /door_log_custom, /doors_logs, /door
     ]);
     expect(sheet.rowCount).toBe(3);
     const english = await call('GET', 'access_control/log/export?person=Li', { ...admin, 'accept-language': 'en_us' });
-    const en = new ExcelJS.Workbook();
-    await en.xlsx.load(english.rawPayload as unknown as ArrayBuffer);
-    expect((en.worksheets[0]!.getRow(2).values as unknown[]).slice(3, 6)).toEqual(['Front', 'Card swipe', 'No']);
-    expect(en.worksheets[0]!.rowCount).toBe(2);
+    const en = await sheetOf(english);
+    expect((en.getRow(2).values as unknown[]).slice(3, 6)).toEqual(['Front', 'Card swipe', 'No']);
+    expect(en.rowCount).toBe(2);
   });
 
   it('lists permissions by door and sets a door’s cards as a whole, pushed at the next sync', async () => {
@@ -202,7 +221,6 @@ describeEachDatabase('door pages (002 §2.1 /door_log_custom, /doors_logs, /door
       ['Li Na', '1:515'],
       ['Zhang Wei', '124:2603'],
     ]);
-    // The card page sees the same permissions; the controller gets them at the next sync.
     const cards = (await ok(await call('GET', 'access_control/card'))).list as Array<{ id: number; doors: unknown[] }>;
     expect(cards.find((c) => c.id === cardIds[1])?.doors).toEqual([{ door_id: doorIds[1], profile: 0 }]);
     await ok(await call('POST', 'access_control/log_sync', admin, { controller_id: controllerId }));
@@ -229,22 +247,33 @@ describeEachDatabase('door pages (002 §2.1 /door_log_custom, /doors_logs, /door
     }
     expect(await snapshotDigest(t.database.db)).toBe(before);
 
+    // A card edited without its PIN keeps it (the pages never see it to send it back).
+    const pinned = (
+      await ok(
+        await call('POST', 'access_control/card', admin, {
+          ...card(4242, 'Zhao Lei', 'D-4', [doorIds[0]!], site),
+          pin: 1357,
+        }),
+      )
+    ).id as number;
+    await ok(
+      await call('PUT', `access_control/card/${pinned}`, admin, card(4242, 'Zhao Lei', 'D-5', [doorIds[0]!], site)),
+    );
+    await ok(await call('POST', 'access_control/log_sync', admin, { controller_id: controllerId }));
+    expect(sim.cards.get(4242)?.pin).toBe(1357);
+    await ok(
+      await call('PUT', `access_control/card/${pinned}`, admin, {
+        ...card(4242, 'Zhao Lei', 'D-5', [doorIds[0]!], site),
+        pin: 0,
+      }),
+    );
+    await ok(await call('POST', 'access_control/log_sync', admin, { controller_id: controllerId }));
+    expect(sim.cards.get(4242)?.pin).toBe(0);
+
     // An empty list withdraws the door from every card.
     await ok(await call('PUT', `access_control/permission/${doorIds[1]}`, admin, { cards: [] }));
     expect(await perms(doorIds[1]!)).toEqual([]);
   });
 
-  it('lets a holder of one door page read what that page shows, and nothing else', async () => {
-    const custom = await userWith(t, 61, 'logreader', [doorMenus.group, doorMenus.logCustom]);
-    expect((await call('GET', 'access_control/log', custom)).statusCode).toBe(200);
-    expect((await call('GET', 'access_control/device', custom)).statusCode).toBe(200);
-    expect((await call('GET', 'access_control/card', custom)).statusCode).toBe(403);
-    expect((await call('GET', 'access_control/permission', custom)).statusCode).toBe(403);
-    // Export is a function of the page, not granted here.
-    expect((await call('GET', 'access_control/log/export', custom)).statusCode).toBe(403);
-    const perm = await userWith(t, 62, 'permreader', [doorMenus.group, doorMenus.permission]);
-    expect((await call('GET', 'access_control/card', perm)).statusCode).toBe(200);
-    expect((await call('GET', 'access_control/permission', perm)).statusCode).toBe(200);
-    expect((await call('GET', 'access_control/log', perm)).statusCode).toBe(403);
-  });
+  it('lets a holder of one door page read what that page shows, and nothing else', () => checkReaders(t, call));
 });

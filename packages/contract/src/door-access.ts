@@ -178,7 +178,10 @@ export const cardInput = z
     job_number: optional(32),
     valid_from: date,
     valid_to: date,
-    /** Keypad PIN, 0 none; never answered back, never logged. */
+    /**
+     * Keypad PIN, 0 none; never answered back, never logged. Left out: none on a new card, the
+     * card's own kept on an edit (the pages never see it to send it back).
+     */
     pin: z
       .number({ message: msg('pin') })
       .int({ message: msg('pin') })
@@ -186,7 +189,7 @@ export const cardInput = z
       .max(999999, {
         message: msg('pin'),
       })
-      .default(0),
+      .optional(),
     doors: z.array(permission).max(64).default([]),
   })
   .refine((c) => cardFits(c.number, c.format), { message: msg('card'), path: ['number'] })
