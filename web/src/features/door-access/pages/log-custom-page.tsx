@@ -50,6 +50,8 @@ export const DoorLogCustomPage = () => {
       ...(range ? { start: range[0].unix(), end: range[1].unix() } : {}),
     });
     setPage(1);
+    // The same filter again reads the log again (new records since).
+    void logs.refetch();
   };
   const onExport = async () => {
     setExporting(true);

@@ -48,8 +48,9 @@ const EditDialog = ({
         onChange={(keys) => setChosen(keys.map(Number))}
         render={(o) => o.title}
         titles={[t('doorPage.notPermitted'), t('doorPage.permitted')]}
+        operations={[t('doorPage.permit'), t('doorPage.unpermit')]}
         showSearch
-        listStyle={{ width: 320, height: 360 }}
+        listStyle={{ width: 280, height: 360 }}
       />
     </Modal>
   );
