@@ -102,7 +102,7 @@ export const DoorDevicePage = () => {
             dataSource={ctrl.doors}
             columns={[
               { title: t('doorPage.doorNumber'), dataIndex: 'number' },
-              { title: t('doorPage.nickname'), dataIndex: 'nickname' },
+              { title: t('doorPage.nickname'), render: (_, d) => d.nickname || '—' },
               {
                 title: t('doorPage.direction'),
                 render: (_, d) => t(`doorPage.directions.${d.direction as 'in' | 'out' | 'both'}`),
