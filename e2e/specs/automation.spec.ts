@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { resetAdminLanguage, signInAsAdmin } from '../fixtures/product.ts';
 import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
-import { addReading, addTemperature, adminApi, createStage } from '../fixtures/stage.ts';
+import { addReading, addTemperature, adminApi, createSite, createStage } from '../fixtures/stage.ts';
 import { expect, type Page, test } from '../fixtures/test.ts';
 import { chooseSite } from '../pages/pickers.ts';
 import { FormDialog } from '../pages/resource-list.ts';
@@ -122,4 +122,36 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
   }
   const rules = await adminApi(request, 'get', 'setting/auto');
   expect(rules.data.find((r: { name: string }) => r.name === '回风高温联动')?.enable).toBe(false);
+});
+
+test('an action sends a work order: its kind, priority and people picked by name, run from the page', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signInAsAdmin(page, request);
+  await createSite(request, '工单机房');
+  await page.goto('/setting_action');
+  await page.getByRole('button', { name: '添加动作' }).click();
+  const dialog = new FormDialog(page);
+  await dialog.field('名称').fill('派发巡检');
+  await chooseSite(page, dialog.field('站点'), '工单机房');
+  await pick(page, dialog, '命令类型', '派发工单');
+  await dialog.field('问题描述').fill('巡检UPS电池');
+  await pick(page, dialog, '优先级', '高');
+  await pick(page, dialog, '处理人', 'Administrator');
+  await pick(page, dialog, '审核人', 'Administrator');
+  await dialog.field('处理时限(小时)').fill('4');
+  await page.screenshot({ path: path.join(shots, 'automation-work-order-zh_cn-1366x768.png') });
+  await dialog.save();
+  const row = page.getByRole('row', { name: /派发巡检/ });
+  await expect(row).toContainText('→ Administrator: 巡检UPS电池');
+  await row.getByRole('button', { name: '执行', exact: true }).click();
+  await expect(page.locator('.ant-modal-confirm-title')).toHaveText('确定立即执行动作“派发巡检”吗？');
+  await page.getByRole('button', { name: /确\s*定/ }).click();
+  const result = page.locator('.ant-modal-confirm').filter({ hasText: '执行结果' });
+  await expect(result).toContainText('→ Administrator: 巡检UPS电池');
+  await result.getByRole('button', { name: /确\s*定|知道了|OK/ }).click();
+  await page.goto('/work_order');
+  await expect(page.getByRole('row', { name: /巡检UPS电池/ })).toBeVisible();
 });

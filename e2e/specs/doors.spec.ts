@@ -5,6 +5,7 @@ import { startWgSimulator, type WgSimulator } from '../../server/src/modules/doo
 import { adminPassword, signInAsAdmin } from '../fixtures/product.ts';
 import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { expect, test } from '../fixtures/test.ts';
+import { Alarms } from '../pages/alarms.ts';
 import { Shell } from '../pages/shell.ts';
 
 /**
@@ -127,9 +128,9 @@ const editAndSearch = async (page: Page, request: Request, headers: Record<strin
   await expectNoRawKeys(page, '/door_device (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'door-device-zh_cn.png') });
 };
-// The product (started after this file loads) opens its listener from its environment.
+// This file's product opens its listener on this port (its environment alone: other files' products bind none).
 const listenerPort = 40_000 + (process.pid % 20_000);
-process.env.SITEWATCH_DOOR_LISTENER = `127.0.0.1:${listenerPort}`;
+test.use({ productEnv: { SITEWATCH_DOOR_LISTENER: `127.0.0.1:${listenerPort}` } });
 
 test.beforeAll(async () => {
   sim = await startWgSimulator({ serial: SERIAL, timers: realTimers, now: () => localTime(Date.now()) });
@@ -195,6 +196,14 @@ test('an administrator adds a controller and a card, a swipe reaches the log, a 
   await expect(page.locator('tbody tr').first()).toContainText('允许通过');
   sim.forceOpen(1);
   await expect(page.locator('tbody tr').first()).toContainText('强行开门', { timeout: 2000 });
+  // The forced door is an alarm of the site: its pop-up names the controller, the door and why.
+  const alarms = new Alarms(page);
+  const notice = alarms.notice('机房A门禁');
+  await expect(notice.or(page.getByTestId('alarm-notices-open'))).toBeVisible();
+  if (await page.getByTestId('alarm-notices-open').isVisible()) await page.getByTestId('alarm-notices-open').click();
+  await expect(notice).toBeVisible();
+  await expect(notice.getByTestId('alarm-notice-info')).toHaveText('强行开门');
+  await page.screenshot({ path: path.join(shots, 'door-forced-alarm-zh_cn.png') });
   await expectNoRawKeys(page, '/door_logs (zh_cn)');
   await page.screenshot({ path: path.join(shots, 'door-logs-zh_cn.png') });
 

@@ -19,7 +19,7 @@ const ns = `swfwe${process.pid % 100_000}`;
 const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-e2e-fw-'));
 const socketPath = path.join(dir, 'helper.sock');
 // The product (started after this file loads) reads the helper's socket from its environment.
-process.env.SITEWATCH_FIREWALL_SOCKET = socketPath;
+test.use({ productEnv: { SITEWATCH_FIREWALL_SOCKET: socketPath } });
 
 const missing = (() => {
   if (process.getuid?.() !== 0) return 'not root';

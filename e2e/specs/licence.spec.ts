@@ -16,7 +16,7 @@ const vendor = makeVendorKeys();
 const keyFile = path.join(tmpdir(), `sitewatch-e2e-licence-${process.pid}.pem`);
 writeFileSync(keyFile, vendor.publicKey);
 // The product of this file starts after this line (the fixture spawns it with this environment).
-process.env.SITEWATCH_LICENCE_PUBLIC_KEY = keyFile;
+test.use({ productEnv: { SITEWATCH_LICENCE_PUBLIC_KEY: keyFile } });
 
 const code = (sn: string, over: Record<string, unknown> = {}) =>
   signCode(

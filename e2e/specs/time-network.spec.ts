@@ -22,7 +22,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'sitewatch-e2e-tn-'));
 const socketPath = path.join(dir, 'host.sock');
 const resolvConf = path.join(dir, 'resolv.conf');
 // The product (started after this file loads) reads the helper's socket from its environment.
-process.env.SITEWATCH_HOST_SOCKET = socketPath;
+test.use({ productEnv: { SITEWATCH_HOST_SOCKET: socketPath } });
 
 const missing = (() => {
   if (process.getuid?.() !== 0) return 'not root';

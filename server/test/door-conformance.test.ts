@@ -255,3 +255,14 @@ describe('log sync and card push against the simulator', () => {
     expect(r.sim.cards.get(100)?.doors).toEqual({ 1: true, 2: true });
   });
 });
+
+describe('the event listener', () => {
+  it('refuses a port another listener holds at once, instead of never starting', async () => {
+    const first = await startWgListener('127.0.0.1', 0);
+    try {
+      await expect(startWgListener('127.0.0.1', first.port)).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await first.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { videoBase } from '@sitewatch/contract/video';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { StreamHub } from '../src/modules/video/hub.ts';
+import { areaAlarms } from './helpers/area-alarms.ts';
 import { fakeTokens, useManualTestApp } from './helpers/build-app.ts';
 import { describeEachDatabase } from './helpers/databases.ts';
 import { createUser } from './helpers/login.ts';
@@ -342,7 +343,28 @@ describeEachDatabase('video: devices, test, snapshot and live view against a rea
     expect(row.state_reason).toMatch(/refused/i);
     expect(row.channels[0]!.Capacity.Preview).toBe(false);
     expect((await call('GET', `/preview?DeviceID=${row.id}&ChannelNo=1`)).body).toContain('设备离线状态！');
+    // Each is an open communication alarm of its site, named after it; removed, each recovers.
+    const alarmsOf = (d: typeof bad) => areaAlarms(t, `video:${d.json().data.id}`);
+    expect(await alarmsOf(bad)).toEqual([
+      {
+        kind: 'communication',
+        device_name: '错误密码',
+        item_name: '',
+        info: expect.stringMatching(/401|Unauthorized/i),
+        open: true,
+      },
+    ]);
+    expect(await alarmsOf(dead)).toEqual([
+      {
+        kind: 'communication',
+        device_name: '无人应答',
+        item_name: '',
+        info: expect.stringMatching(/refused/i),
+        open: true,
+      },
+    ]);
     for (const d of [bad, dead]) expect((await call('DELETE', `/device/${d.json().data.id}`)).statusCode).toBe(200);
+    for (const d of [bad, dead]) expect((await alarmsOf(d)).map((a) => a.open)).toEqual([false]);
   });
 
   it('grabs a JPEG from the stream', async () => {

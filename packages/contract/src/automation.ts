@@ -126,7 +126,7 @@ export const actionKindInfo = z.object({
   fields: z.array(
     z.object({
       key: z.string(),
-      type: z.enum(['item', 'number', 'contact_group', 'text', 'work_order_priority']),
+      type: z.enum(['item', 'number', 'contact_group', 'text', 'work_order_priority', 'user']),
       required: z.boolean(),
     }),
   ),

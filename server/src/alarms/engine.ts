@@ -19,6 +19,7 @@ import { createNotices } from './notices.ts';
 import { createAlarmOperations } from './operations.ts';
 import { judgeJitter } from './rules/jitter.ts';
 import type { AlarmSettings } from './settings.ts';
+import { createSourceAlarms, type SourceAlarm } from './sources.ts';
 import { createEngineState, type OperationInput } from './state.ts';
 import { createAlarmStore } from './store.ts';
 
@@ -61,6 +62,16 @@ export interface AlarmEngine {
    */
   settled(): Promise<boolean>;
   toRow(a: AlarmsTable): AlarmRow;
+  /**
+   * An area's own alarm (a camera or a door controller that stopped answering, a door forced open;
+   * docs/alarms.md "Alarms of other areas"): one open alarm for each `source`, raising it again while
+   * it is open changes nothing. Told in order, written after the open alarms are loaded.
+   */
+  raiseSource(input: SourceAlarm): void;
+  /** Recovers the open alarm of `source`, if there is one. */
+  recoverSource(source: string): void;
+  /** The sources of the open area alarms that start with `prefix`: an area reconciles them at start. */
+  openSources(prefix: string): Promise<string[]>;
   /** Jitter percent of an item (0 when not tracked). */
   jitterOf(itemId: number): number;
   /** Whether an item is jittering now (its notices are held). */
@@ -148,6 +159,17 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     })();
     return started;
   };
+
+  const sourceAlarms = createSourceAlarms({
+    state,
+    lifecycle,
+    clock,
+    db,
+    defaultLevel: () => options.settings.peek('commons').point_fault_level,
+    loaded: ensureStarted,
+    pending: reloads,
+    warn,
+  });
 
   const tick = () => {
     const nowS = Math.floor(clock() / 1000);
@@ -258,6 +280,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       for (const id of [...items.slots.keys()]) items.remove(id);
       devices.clear();
       open.clear();
+      state.sources.clear();
       jitteringItems.clear();
       await loadItems();
       await loadOpen(db, state, Math.floor(clock() / 1000));
@@ -287,6 +310,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       }
       if (wasDown) judge.deviceBack(dev, tsMs);
     },
+    ...sourceAlarms,
     ...createAlarmOperations({ db, state, store, publish, clock, ensureStarted }),
     flush,
     toRow,

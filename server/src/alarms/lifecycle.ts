@@ -66,7 +66,8 @@ export const createAlarmLifecycle = (deps: {
       }
     },
   });
-  const slotOfAlarm = (a: Alarm) => (a.kind === 'communication' ? null : (items.slotOf(a.item_id) ?? null));
+  const slotOfAlarm = (a: Alarm) =>
+    a.kind === 'communication' || a.source !== '' ? null : (items.slotOf(a.item_id) ?? null);
 
   const announce = (a: Alarm) => {
     open.set(a.id, a);
@@ -111,7 +112,13 @@ export const createAlarmLifecycle = (deps: {
           : items.contactGroup[it]!,
       unit: it === null ? '' : items.unit[it]!,
       next_notify_at: t,
+      source: '',
     };
+    return raised(a);
+  };
+
+  /** Announces a new alarm once its id is reserved (at once when one is). */
+  const raised = (a: Alarm) => {
     if (a.id === 0) waiting.push(a);
     else announce(a);
     return a;
@@ -168,7 +175,7 @@ export const createAlarmLifecycle = (deps: {
     };
   };
 
-  return { publish, raise, recover, onJitter, jitterSettings, ids };
+  return { publish, raise, raised, recover, onJitter, jitterSettings, ids };
 };
 
 export type AlarmLifecycle = ReturnType<typeof createAlarmLifecycle>;

@@ -230,7 +230,8 @@ export const loadOpen = async (db: Kysely<Database>, state: EngineState, nowS: n
       unit: it === undefined ? '' : items.unit[it]!,
       next_notify_at: r.notify_count > 0 && it !== undefined && interval > 0 ? nowS + interval : nowS,
     };
-    if (r.kind === 'communication') {
+    if (r.source !== '') state.sources.set(r.source, a);
+    else if (r.kind === 'communication') {
       if (!dev) continue;
       dev.comm = a;
     } else {

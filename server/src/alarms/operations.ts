@@ -63,6 +63,8 @@ export const createAlarmOperations = (deps: {
           break;
         case 2:
           a.handling = handlingState.disabled;
+          // An area's own alarm is disabled alone: it has no item or device of the engine's.
+          if (a.source !== '') break;
           (disableKind === 'device' ? disabledDevices : disabledItems).add(target);
           await db
             .insertInto('alarm_disabled')
@@ -73,13 +75,14 @@ export const createAlarmOperations = (deps: {
         case 3:
           if (a.handling === handlingState.disabled)
             a.handling = a.end_time === null ? handlingState.unprocessed : handlingState.processed;
+          if (live) live.next_notify_at = t;
+          if (a.source !== '') break;
           (disableKind === 'device' ? disabledDevices : disabledItems).delete(target);
           await db
             .deleteFrom('alarm_disabled')
             .where('kind', '=', disableKind)
             .where('target_id', '=', target)
             .execute();
-          if (live) live.next_notify_at = t;
           break;
       }
       a.remarks = input.remarks;

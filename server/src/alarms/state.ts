@@ -38,6 +38,8 @@ export interface EngineState {
   devices: Map<number, DeviceRuntime>;
   /** Open alarms by id. */
   open: Map<number, Alarm>;
+  /** The open alarms of other areas by their source (sources.ts). */
+  sources: Map<string, Alarm>;
   disabledItems: Set<number>;
   disabledDevices: Set<number>;
   periods: Map<number, PeriodRange[]>;
@@ -54,6 +56,7 @@ export const createEngineState = (): EngineState => ({
   items: new ItemTable(),
   devices: new Map(),
   open: new Map(),
+  sources: new Map(),
   disabledItems: new Set(),
   disabledDevices: new Set(),
   periods: new Map(),

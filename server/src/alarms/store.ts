@@ -46,6 +46,7 @@ const alarmColumns = [
   'confirmed_at',
   'notify_count',
   'escalated',
+  'source',
 ] as const satisfies readonly (keyof AlarmsTable)[];
 const updatedColumns = [
   'status',
@@ -75,7 +76,7 @@ const logColumns = [
   'user_name',
   'attempts',
 ] as const satisfies readonly (keyof AlarmLogsTable)[];
-/** Rows per statement, largest first (22 values each: far below either database's parameter limit). */
+/** Rows per statement, largest first (23 values each: far below either database's parameter limit). */
 const chunkSizes = [200, 50, 10, 1];
 
 const texts = new Map<string, string>();
@@ -199,6 +200,7 @@ export const createAlarmStore = (
       a.confirmed_at,
       a.notify_count,
       a.escalated,
+      a.source,
     );
   };
   const bindLog = (e: Omit<AlarmLogsTable, 'id'>, out: unknown[]) => {

@@ -33,6 +33,7 @@ import * as m0031itemPurpose from './migrations/0031-item-purpose.ts';
 import * as m0032automation from './migrations/0032-automation.ts';
 import * as m0033video from './migrations/0033-video.ts';
 import * as m0034doorAccess from './migrations/0034-door-access.ts';
+import * as m0035alarmSources from './migrations/0035-alarm-sources.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0032-automation': m0032automation,
   '0033-video': m0033video,
   '0034-door-access': m0034doorAccess,
+  '0035-alarm-sources': m0035alarmSources,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

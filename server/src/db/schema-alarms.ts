@@ -4,7 +4,8 @@ import type { Generated } from 'kysely';
 export interface AlarmTables {
   alarm_levels: { id: Generated<number>; name: string; level: number; color: string; sound: number };
   alarm_settings: { k: string; v: string; updated_at: number };
-  alarms: AlarmsTable;
+  // `source` has a default: rows written by other code than the engine (tests, seeds) leave it out.
+  alarms: Omit<AlarmsTable, 'source'> & { source: Generated<string> };
   /** Id counters (migration 0027): `next_id` is the first id no process has reserved yet. */
   id_blocks: { name: string; next_id: number };
   alarm_disabled: { kind: string; target_id: number; user_name: string; time: number };
@@ -38,6 +39,8 @@ export interface AlarmsTable {
   confirmed_at: number | null;
   notify_count: number;
   escalated: number;
+  /** What raised an area's own alarm (`video:3`); '' for the engine's item and device alarms. */
+  source: string;
 }
 
 export interface AlarmLogsTable {

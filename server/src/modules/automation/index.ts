@@ -5,6 +5,9 @@ import type { AccessService } from '../access/index.ts';
 import type { Runner } from './runner.ts';
 import type { AutomationService } from './service.ts';
 
+/** The plug-in family other areas contribute to (`contributes: { actionKinds }`). */
+export type { ActionKind } from './kinds.ts';
+
 /** Menu ids (docs/menus.md): 780 the group, 781 /linkage, 782 /setting_action, 783 /timed_tasks. */
 export const automationMenus = { group: 780, linkage: 781, actions: 782, tasks: 783 } as const;
 

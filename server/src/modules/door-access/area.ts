@@ -1,5 +1,6 @@
 import { doorMenus } from '@sitewatch/contract/door-access';
 import { defineArea } from '../../area.ts';
+import { createDoorAlarms } from './alarms.ts';
 import { registerDoorAccess } from './index.ts';
 import { createDoorLinks } from './links.ts';
 import { createDoorRows } from './service.ts';
@@ -20,7 +21,7 @@ const site = { site: 'device_group_id' } as const;
 
 export const area = defineArea({
   name: 'door-access',
-  needs: ['access', 'auth', 'audit'],
+  needs: ['access', 'auth', 'audit', 'alarms'],
   tables: {
     door_controllers: { sites: site },
     door_doors: { sites: site },
@@ -120,6 +121,7 @@ export const area = defineArea({
         const at = process.env.SITEWATCH_DOOR_LISTENER_ADDRESS ?? process.env.SITEWATCH_DOOR_LISTENER?.split(':')[0];
         return at && at !== '0.0.0.0' ? at : null;
       },
+      alarms: createDoorAlarms(kernel.db, needs.alarms),
     });
     return {
       routes: (app) =>

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createPending, type Timer, type Timers } from '../../clock/timers.ts';
 import { siteScope } from '../access/index.ts';
+import type { DoorAlarms } from './alarms.ts';
 import { ControllerError, type DoorController, type DoorMode } from './controller.ts';
 import { type DoorRows, localTime } from './service.ts';
 import { pushCards, syncEvents } from './sync.ts';
@@ -26,6 +27,8 @@ export interface DoorLinksOptions {
   listener?: WgListener | null;
   /** The address controllers reach the listener at (SITEWATCH_DOOR_LISTENER's, unless 0.0.0.0). */
   advertise?: () => string | null;
+  /** Told of each pass's answer and events, and of a controller forgotten (alarms.ts). */
+  alarms?: DoorAlarms;
 }
 
 export interface SyncResult {
@@ -73,6 +76,7 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
     const ctrl = await adapterOf(row);
     const p = await syncEvents(ctrl, row.last_event_index);
     await pending.track(opts.rows.recordEvents(row, p.events, p.gaps, p.through));
+    if (opts.alarms) await pending.track(opts.alarms.events(row, p.events));
     let cards = { put: 0, removed: 0, failed: 0 };
     let online = p.error === null;
     if (online) {
@@ -90,6 +94,7 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
       }
     }
     if (online !== (row.online === 1)) await pending.track(opts.rows.setOnline(id, online));
+    opts.alarms?.link(row, online ? null : p.error);
     if (p.error)
       opts.log.warn(
         { controller: id, serial: row.serial, code: p.error instanceof ControllerError ? p.error.code : 'error' },
@@ -155,6 +160,10 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
     forget(id: number) {
       const held = adapters.get(id);
       adapters.delete(id);
+      if (opts.alarms)
+        void pending
+          .track(opts.alarms.forget(id))
+          .catch((err) => opts.log.warn({ err, controller: id }, 'door alarms not recovered'));
       if (held) void held.ctrl.then((c) => c.close()).catch(() => undefined);
     },
     settled: () => pending.settled(),

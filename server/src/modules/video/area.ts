@@ -1,4 +1,5 @@
 import { defineArea } from '../../area.ts';
+import { createPending } from '../../clock/timers.ts';
 import { probe, snapshotJpeg } from './ffmpeg.ts';
 import { createVideoHealth } from './health.ts';
 import { createStreamHub, type StreamHub } from './hub.ts';
@@ -14,13 +15,15 @@ declare module '../../area.ts' {
   }
 }
 
+const sourceOf = (id: number) => `video:${id}`;
+
 /**
  * Video: recorders and cameras of a site, their connection test, snapshots, state, and the live
  * view over /ws/live (001 §3, §4, §7; 002 §2.1; docs/video.md).
  */
 export const area = defineArea({
   name: 'video',
-  needs: ['secrets', 'access'],
+  needs: ['secrets', 'access', 'alarms'],
   provides: ['video'],
   tables: {
     video_devices: { sites: { site: 'device_group_id' } },
@@ -54,9 +57,32 @@ export const area = defineArea({
       secrets: needs.secrets,
       tools: { probe, snapshot: snapshotJpeg },
       clock: kernel.clock,
-      onState: (row, state, reason) =>
-        kernel.log.warn({ video_device: row.id, name: row.name, state, reason }, 'video device state changed'),
+      onState: (row, state, reason) => {
+        kernel.log.warn({ video_device: row.id, name: row.name, state, reason }, 'video device state changed');
+        // A camera or recorder that stops answering is an alarm of its site (docs/video.md, "Health").
+        if (state === 'offline')
+          needs.alarms.raiseSource({
+            source: sourceOf(row.id),
+            kind: 'communication',
+            site_id: row.device_group_id,
+            device_name: row.name,
+            item_name: '',
+            info: reason,
+          });
+        else needs.alarms.recoverSource(sourceOf(row.id));
+      },
     });
+    // A device removed or disabled has nothing left to answer for: its alarm recovers.
+    const pending = createPending();
+    const recoverIfGone = (id: number) =>
+      pending.track(
+        repo
+          .get(id, null)
+          .then((row) => {
+            if (!row || row.enable !== 1) needs.alarms.recoverSource(sourceOf(id));
+          })
+          .catch((err) => kernel.log.warn({ err, video_device: id }, 'video alarm not reconciled')),
+      );
     const hub = createStreamHub({
       timers: kernel.timers,
       log: kernel.log,
@@ -79,16 +105,21 @@ export const area = defineArea({
           access: needs.access,
           live,
           dropDevice: (id) => {
+            void recoverIfGone(id);
             live.dropDevice(id);
             hub.drop(`${id}:`, 'device changed');
           },
         }),
-      start: () => health.start(),
+      async start() {
+        // Removed or disabled while the server was down.
+        for (const source of await needs.alarms.openSources('video:')) await recoverIfGone(Number(source.slice(6)));
+        health.start();
+      },
       stop: () => {
         health.stop();
         hub.stop();
       },
-      settled: () => health.settled(),
+      settled: async () => (await health.settled()) || (await pending.settled()),
     };
   },
 });

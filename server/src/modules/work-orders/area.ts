@@ -1,5 +1,6 @@
 import { defineArea } from '../../area.ts';
-import { registerWorkOrders } from './index.ts';
+import { workOrderKind } from './action-kind.ts';
+import { createWorkOrders, registerWorkOrders } from './index.ts';
 
 /** Work orders, their dispatch rules and statistics (002 §2.3; docs/work-orders.md). */
 export const area = defineArea({
@@ -34,17 +35,22 @@ export const area = defineArea({
       functions: ['view'],
     },
   ],
-  create: ({ kernel, needs }) => ({
+  create: ({ kernel, needs }) => {
     // Who is on duty is recorded on each order.
-    routes: (app) =>
-      registerWorkOrders(app, {
-        db: kernel.db,
-        bus: kernel.bus,
-        push: needs.push,
-        dataDir: kernel.config.dataDir,
-        clock: kernel.clock,
-        duty: needs.duty,
-        access: needs.access,
-      }),
-  }),
+    const orders = createWorkOrders({ db: kernel.db, push: needs.push, clock: kernel.clock, duty: needs.duty });
+    return {
+      // An action (linkage, timed task, an item's overrun) may send an order, as a dispatch rule does.
+      contributes: { actionKinds: [workOrderKind(orders.service, orders.repo)] },
+      routes: (app) =>
+        registerWorkOrders(app, {
+          db: kernel.db,
+          bus: kernel.bus,
+          push: needs.push,
+          dataDir: kernel.config.dataDir,
+          clock: kernel.clock,
+          access: needs.access,
+          orders,
+        }),
+    };
+  },
 });

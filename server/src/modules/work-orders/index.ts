@@ -43,17 +43,11 @@ export const registerWorkOrders = (
     push: PushHub;
     dataDir: string;
     clock?: () => number;
-    duty?: DutyLookup | undefined;
     access: AccessService;
+    orders: WorkOrders;
   },
 ) => {
-  const repo = createWorkOrderRepository(deps.db);
-  const service = createWorkOrderService({
-    repo,
-    clock: deps.clock,
-    duty: deps.duty,
-    notify: (order, userIds) => deps.push.publish({ type: 'work_order', ...order }, (p) => userIds.includes(p.user_id)),
-  });
+  const { repo, service } = deps.orders;
   const sites = (request: FastifyRequest) => deps.access.sites(request);
   const user = (request: FastifyRequest) => ({
     id: request.principal?.user_id ?? 0,
@@ -237,3 +231,21 @@ export const registerWorkOrders = (
     },
   });
 };
+
+/** The orders' store and service, made once: the routes and the action kind (action-kind.ts) share them. */
+export const createWorkOrders = (deps: {
+  db: Db;
+  push: PushHub;
+  clock?: (() => number) | undefined;
+  duty?: DutyLookup | undefined;
+}) => {
+  const repo = createWorkOrderRepository(deps.db);
+  const service = createWorkOrderService({
+    repo,
+    clock: deps.clock,
+    duty: deps.duty,
+    notify: (order, userIds) => deps.push.publish({ type: 'work_order', ...order }, (p) => userIds.includes(p.user_id)),
+  });
+  return { repo, service };
+};
+export type WorkOrders = ReturnType<typeof createWorkOrders>;

@@ -1,4 +1,5 @@
 import { automationRoutes as r } from '@sitewatch/contract/automation';
+import { workOrderRoutes } from '@sitewatch/contract/work-orders';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 
@@ -15,6 +16,13 @@ export const actionsQuery = queryOptions({
 export const kindsQuery = queryOptions({
   queryKey: [...automationKey, 'kinds'],
   queryFn: () => api.call(r.actionKinds),
+  staleTime: 60_000,
+});
+
+/** The people a work-order command may name as handler or reviewer (enabled users). */
+export const peopleQuery = queryOptions({
+  queryKey: [...automationKey, 'people'],
+  queryFn: () => api.call(workOrderRoutes.users, { query: {} }),
   staleTime: 60_000,
 });
 

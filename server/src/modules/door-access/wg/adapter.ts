@@ -219,8 +219,19 @@ export const startWgListener = async (address = '127.0.0.1', port = 0): Promise<
       refused += 1;
     }
   });
+  // A port taken or an address not this host's refuses the start (the area logs it and goes on):
+  // an error event that nobody waits for would leave the bind, and the server's start, pending forever.
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(port, address, () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  }).catch((err) => {
+    socket.close();
+    throw err;
+  });
   socket.on('error', () => {});
-  await new Promise<void>((resolve) => socket.bind(port, address, resolve));
   return {
     port: socket.address().port,
     attach(serial, onEvent) {

@@ -262,8 +262,8 @@ export const AlarmNotices = () => {
                     {n.jitter > 0 && <Tag color="purple">{t('alarmPages.jitter', { pct: n.jitter })}</Tag>}
                     <Typography.Text type="secondary">{time(n.end_time ?? n.start_time)}</Typography.Text>
                   </Space>
-                  {/* Why a point fault is one: the reason the item cannot be read. */}
-                  {n.kind === 'point_fault' && n.info ? (
+                  {/* Why: the reason a point cannot be read, a device or camera does not answer, a door alarms. */}
+                  {(n.kind === 'point_fault' || n.item_id === 0) && n.info ? (
                     <Typography.Text type="secondary" ellipsis={{ tooltip: n.info }} data-testid="alarm-notice-info">
                       {n.info}
                     </Typography.Text>

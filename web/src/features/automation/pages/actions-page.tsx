@@ -32,7 +32,7 @@ import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
-import { automationKey, key, kindsQuery } from '../api.ts';
+import { automationKey, key, kindsQuery, peopleQuery } from '../api.ts';
 
 const page = '/setting_action';
 const routes = { list: r.actions, create: r.createAction, update: r.updateAction, remove: r.deleteAction };
@@ -59,6 +59,7 @@ const CommandFields = ({ form, index, site }: { form: FormInstance; index: numbe
     enabled: kind === 'notify.group',
   });
   const fields = kinds.data?.find((k) => k.kind === kind)?.fields ?? [];
+  const people = useQuery({ ...peopleQuery, enabled: fields.some((f) => f.type === 'user') });
   const presetCommands: readonly string[] = actionPresets[preset];
   return (
     <>
@@ -97,6 +98,18 @@ const CommandFields = ({ form, index, site }: { form: FormInstance; index: numbe
             />
           ) : f.type === 'contact_group' ? (
             <Select options={(groups.data?.data ?? []).map((g) => ({ value: g.id, label: g.name }))} />
+          ) : f.type === 'user' ? (
+            <Select
+              showSearch
+              optionFilterProp="label"
+              aria-label={t(key(`automationUi.fields.${f.key}`))}
+              options={(people.data ?? []).map((u) => ({ value: u.id, label: u.name }))}
+            />
+          ) : f.type === 'work_order_priority' ? (
+            <Select
+              aria-label={t(key(`automationUi.fields.${f.key}`))}
+              options={[1, 2, 3, 4, 5].map((p) => ({ value: p, label: t(key(`workOrderUi.priorities.${p}`)) }))}
+            />
           ) : f.type === 'text' ? (
             <Input maxLength={500} />
           ) : (

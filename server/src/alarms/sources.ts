@@ -1,0 +1,116 @@
+import { handlingState } from '@sitewatch/contract/alarms';
+import { monitorState } from '@sitewatch/contract/monitoring';
+import type { Kysely } from 'kysely';
+import type { Pending } from '../clock/timers.ts';
+import type { Database } from '../db/schema.ts';
+import type { AlarmLifecycle } from './lifecycle.ts';
+import type { Alarm, EngineState } from './state.ts';
+
+/** What an area tells the alarm engine of one of its own alarms (docs/alarms.md, "Alarms of other areas"). */
+export interface SourceAlarm {
+  /** What raised it, one open alarm at most for each: `<area>:<thing>` (`video:3`, `door-access:forced:2:1`). */
+  source: string;
+  /** communication: something stopped answering; threshold: an event out of the normal (a door forced open). */
+  kind: 'communication' | 'threshold';
+  site_id: number;
+  /** The thing (a camera, a door controller) and what of it (a channel, a door), shown as device and item. */
+  device_name: string;
+  item_name: string;
+  /** 1 most severe … 5; by default the alarm settings' point-fault level (a thing that cannot be read). */
+  level?: number;
+  info: string;
+  /** Whose channels get its notices besides the pop-up and the bell (0, the default: none). */
+  contact_group_id?: number;
+}
+
+/**
+ * Alarms other areas raise and recover by a source name, through the engine's lifecycle: the same
+ * ids, rows, log, push (the users of its site), pop-up, sound, notices, confirmation and escalation
+ * as the engine's own. An open one is found again by its source after a restart (loader.ts). They
+ * are queued in the order told (a recovery never overtakes its raise's site lookup) and written
+ * once the open alarms are loaded.
+ */
+export const createSourceAlarms = (deps: {
+  state: EngineState;
+  lifecycle: Pick<AlarmLifecycle, 'raised' | 'recover' | 'ids'>;
+  clock: () => number;
+  db: Kysely<Database>;
+  defaultLevel: () => number;
+  /** Loads the open alarms (once). */
+  loaded: () => Promise<void>;
+  /** Where queued work is counted until it settles (the engine's `settled()`). */
+  pending: Pending;
+  warn: (obj: object, msg: string) => void;
+}) => {
+  const { sources, levelColors } = deps.state;
+  const now = () => Math.floor(deps.clock() / 1000);
+  let queue: Promise<void> = Promise.resolve();
+  const queued = (work: () => void | Promise<void>) => {
+    queue = deps.pending.track(
+      queue
+        .then(deps.loaded)
+        .then(work)
+        .catch((err) => deps.warn({ err }, 'an area alarm was not recorded')),
+    );
+  };
+  const siteName = async (siteId: number) =>
+    (await deps.db.selectFrom('device_groups').select('name').where('id', '=', siteId).executeTakeFirst())?.name ?? '';
+
+  const raise = (input: SourceAlarm, siteName: string) => {
+    const t = now();
+    const level = Math.min(5, Math.max(1, Math.round(input.level ?? deps.defaultLevel())));
+    const a: Alarm = {
+      id: deps.lifecycle.ids.take() ?? 0,
+      item_id: 0,
+      device_id: 0,
+      device_group_id: input.site_id,
+      item_name: input.item_name,
+      device_name: input.device_name,
+      device_group_name: siteName,
+      kind: input.kind,
+      status: input.kind === 'communication' ? monitorState.unknown : monitorState.abnormal,
+      level,
+      color: levelColors.get(level) ?? '',
+      info: input.info,
+      value: null,
+      start_time: t,
+      end_time: null,
+      last_check: t,
+      handling: handlingState.unprocessed,
+      remarks: '',
+      confirmed_by: '',
+      confirmed_at: null,
+      notify_count: 0,
+      escalated: 0,
+      contact_group_id: input.contact_group_id ?? 0,
+      unit: '',
+      next_notify_at: t,
+      source: input.source,
+    };
+    sources.set(input.source, a);
+    deps.lifecycle.raised(a);
+  };
+
+  return {
+    raiseSource: (input: SourceAlarm) =>
+      queued(async () => {
+        // Told again while open (a controller silent at every pass): nothing to look up or change.
+        if (sources.has(input.source)) return;
+        const name = await siteName(input.site_id);
+        if (!sources.has(input.source)) raise(input, name);
+      }),
+    recoverSource: (source: string) =>
+      queued(() => {
+        const a = sources.get(source);
+        if (!a) return;
+        sources.delete(source);
+        deps.lifecycle.recover(a, now(), null);
+      }),
+    /** The sources of the open alarms whose source starts with `prefix` (an area reconciling at start). */
+    async openSources(prefix: string) {
+      await deps.loaded();
+      await queue;
+      return [...sources.keys()].filter((s) => s.startsWith(prefix));
+    },
+  };
+};
