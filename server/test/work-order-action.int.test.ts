@@ -78,5 +78,47 @@ describeEachDatabase('the work-order action kind', (dialect) => {
     const later = (await call('POST', 'pub/remote_control', { action_id: action.id })).data;
     expect(later.results[0]).toMatchObject({ ok: false, detail: 'workOrders.handlerNotFound' });
     expect(await orders()).toHaveLength(1);
+    await t.database.db.kysely.updateTable('users').set({ enable: 1 }).where('id', '=', handler).execute();
+
+    // An item's overrun action: the order is linked to the alarm, its priority at least the level's.
+    const device = (
+      await call('POST', 'setting/devices', {
+        name: 'UPS-1',
+        device_group_id: site,
+        driver: 'simulator',
+        code: 'temp_hum',
+        check_interval: 60,
+      })
+    ).data.id as number;
+    const item = (
+      await call('POST', 'setting/items', {
+        device_id: device,
+        name: '电池温度',
+        value_type: 1,
+        threshold_min: 0,
+        threshold_max: 40,
+        overrun_point: 0,
+        recovery_point: 1,
+        repetitions: 1,
+        alarm_level: 1,
+        overrun_action_id: action.id,
+        source: { kind: 'simulator', model: 'analog', base: 20, spread: 0, noise: 0 },
+      })
+    ).data.id as number;
+    await t.sitewatch.alarms.start();
+    t.sitewatch.alarms.onSample(item, 55, Date.now());
+    await t.sitewatch.settled();
+    const alarm = await t.database.db.kysely
+      .selectFrom('alarms')
+      .select('id')
+      .where('item_id', '=', item)
+      .executeTakeFirstOrThrow();
+    const linked = await t.database.db.kysely
+      .selectFrom('work_orders')
+      .select(['priority', 'alarm_id', 'alarm_level', 'description'])
+      .where('alarm_id', '=', alarm.id)
+      .execute();
+    expect(linked).toEqual([{ priority: 5, alarm_id: alarm.id, alarm_level: 1, description: expect.any(String) }]);
+    expect(linked[0]!.description).toMatch(/^巡检UPS电池\n.*UPS-1.*电池温度/s);
   });
 });

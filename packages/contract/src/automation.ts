@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, pageQuery, tParam } from './envelope.ts';
+import { repeatRule } from './inspection.ts';
 import { defineRoute } from './route.ts';
 
 /**
@@ -199,27 +200,7 @@ export const updateStateBody = z.object({ id, enable: z.boolean(), t: tParam });
 // ---------- timed tasks ----------
 
 /** The repeat options of 002 §4 for scheduled items, and `cron` for an expression. */
-export const cronRepeat = z.enum([
-  'once',
-  'hours4',
-  'hours8',
-  'hours12',
-  'daily',
-  'days2',
-  'days3',
-  'days4',
-  'days5',
-  'days6',
-  'days7',
-  'days15',
-  'days30',
-  'weekly',
-  'monthly',
-  'months3',
-  'months6',
-  'yearly',
-  'cron',
-]);
+export const cronRepeat = z.enum([...repeatRule.options, 'cron']);
 export type CronRepeat = z.infer<typeof cronRepeat>;
 
 export const cronBody = z

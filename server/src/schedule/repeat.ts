@@ -1,29 +1,11 @@
+import { repeatRule } from '@sitewatch/contract/inspection';
 /**
  * The spec's fixed repeat options for scheduled items (002 §4): every 4, 8 or 12 hours; daily;
  * every 2–7, 15 or 30 days; weekly; monthly; every 3 or 6 months; yearly; once. Hour steps are
  * elapsed time (a DST change does not move them off the clock); day, week, month and year steps
  * keep the anchor's wall-clock time in the zone (docs/schedules.md).
  */
-export const repeatRules = [
-  'once',
-  'hours4',
-  'hours8',
-  'hours12',
-  'daily',
-  'days2',
-  'days3',
-  'days4',
-  'days5',
-  'days6',
-  'days7',
-  'days15',
-  'days30',
-  'weekly',
-  'monthly',
-  'months3',
-  'months6',
-  'yearly',
-] as const;
+export const repeatRules = repeatRule.options;
 export type RepeatRule = (typeof repeatRules)[number];
 
 type Step = { unit: 'hour' | 'day' | 'month'; n: number } | null;
