@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tParam } from './envelope.ts';
 import { id, idParams, msg as monitoringMsg } from './monitoring/fields.ts';
 import { defineRoute } from './route.ts';
 
@@ -20,7 +21,27 @@ export const doorMenus = {
   cards: 802,
   remoteControl: 803,
   logs: 804,
+  doorLogs: 805,
+  logCustom: 806,
+  permission: 807,
+  device: 808,
 } as const;
+
+/** The pages that read the controllers and their doors (each shows or filters by them). */
+export const doorReaders = [
+  doorMenus.devices,
+  doorMenus.cards,
+  doorMenus.remoteControl,
+  doorMenus.logs,
+  doorMenus.doorLogs,
+  doorMenus.logCustom,
+  doorMenus.permission,
+  doorMenus.device,
+] as const;
+/** The pages that read the log. */
+export const logReaders = [doorMenus.logs, doorMenus.doorLogs, doorMenus.logCustom, doorMenus.device] as const;
+/** The pages that read the cards. */
+export const cardReaders = [doorMenus.cards, doorMenus.permission] as const;
 
 /** Protocols an adapter exists for (supporttedlist answers these; docs/door-access.md says what is left). */
 export const doorProtocols = ['wg-udp'] as const;
@@ -157,7 +178,10 @@ export const cardInput = z
     job_number: optional(32),
     valid_from: date,
     valid_to: date,
-    /** Keypad PIN, 0 none; never answered back, never logged. */
+    /**
+     * Keypad PIN, 0 none; never answered back, never logged. Left out: none on a new card, the
+     * card's own kept on an edit (the pages never see it to send it back).
+     */
     pin: z
       .number({ message: msg('pin') })
       .int({ message: msg('pin') })
@@ -165,7 +189,7 @@ export const cardInput = z
       .max(999999, {
         message: msg('pin'),
       })
-      .default(0),
+      .optional(),
     doors: z.array(permission).max(64).default([]),
   })
   .refine((c) => cardFits(c.number, c.format), { message: msg('card'), path: ['number'] })
@@ -198,21 +222,72 @@ export const doorLogRow = z.object({
   kind: z.string(),
   granted: z.boolean(),
   door: z.number(),
+  /** The door's nickname, '' when it has none or the door is gone. */
+  door_name: z.string(),
   direction: z.string(),
   card: z.string(),
   holder: z.string(),
+  job_number: z.string(),
   time: z.number(),
   reason: z.number(),
   gap_to: z.number().nullable(),
 });
 
-export const doorLogQuery = z.strictObject({
+export type DoorLogRow = z.infer<typeof doorLogRow>;
+
+export const doorLogKinds = ['swipe', 'door', 'alarm', 'gap'] as const;
+
+/**
+ * The log's filters (/door_logs, /doors_logs, /door_log_custom): controller, door (a door row: its
+ * controller and number), person (the holder's name or job number, or the card as its raw number or
+ * as facility:card), kind, granted or refused, and a time range in epoch seconds.
+ */
+const doorLogFilter = {
   controller_id: id.optional(),
-  kind: z.enum(['swipe', 'door', 'alarm', 'gap']).optional(),
+  door_id: id.optional(),
+  person: z
+    .string()
+    .trim()
+    .max(64, { message: monitoringMsg('tooLong') })
+    .optional(),
+  kind: z.enum(doorLogKinds).optional(),
+  granted: z.enum(['true', 'false']).optional(),
   start: z.coerce.number().int().min(0).optional(),
   end: z.coerce.number().int().min(0).optional(),
+};
+export const doorLogQuery = z.strictObject({
+  ...doorLogFilter,
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type DoorLogFilter = Omit<z.output<typeof doorLogQuery>, 'page' | 'page_size'>;
+export const doorLogExportQuery = z.strictObject({
+  ...doorLogFilter,
+  tz_offset: z.coerce.number().int().min(-720).max(840).default(0),
+  t: tParam,
+});
+/** At most this many rows go into one log export. */
+export const doorLogExportLimit = 100_000;
+
+/** One card's permission over one door, with what the page shows of both. */
+export const permissionRow = z.object({
+  card_id: z.number(),
+  door_id: z.number(),
+  profile: z.number(),
+  holder: z.string(),
+  job_number: z.string(),
+  department: z.string(),
+  display: z.string(),
+  valid_from: z.string(),
+  valid_to: z.string(),
+});
+export const permissionQuery = z.strictObject({ door_id: id.optional() });
+/** The cards allowed through one door (all of them: those not named lose it). */
+export const doorPermissionInput = z.strictObject({
+  cards: z
+    .array(permission.omit({ door_id: true }).extend({ card_id: id }))
+    .max(2000)
+    .refine((c) => new Set(c.map((x) => x.card_id)).size === c.length, { message: msg('cardTwice') }),
 });
 
 export const ctrlInput = z.strictObject({
@@ -327,6 +402,31 @@ export const doorAccessRoutes = {
     tags,
     query: doorLogQuery,
     response: z.object({ list: z.array(doorLogRow), total: z.number() }),
+  }),
+  logExport: defineRoute({
+    method: 'GET',
+    path: 'access_control/log/export',
+    summary: 'Every row of the filtered door log as an xlsx file (/door_log_custom)',
+    tags,
+    query: doorLogExportQuery,
+    response: z.null(),
+  }),
+  permissions: defineRoute({
+    method: 'GET',
+    path: 'access_control/permission',
+    summary: 'Permissions of cards over doors, with the holder and the card (/door_permission)',
+    tags,
+    query: permissionQuery,
+    response: listOf(permissionRow),
+  }),
+  setPermissions: defineRoute({
+    method: 'PUT',
+    path: 'access_control/permission/:id',
+    summary: 'Set the cards allowed through one door (the next push gives the controller the difference)',
+    tags,
+    params: idParams,
+    body: doorPermissionInput,
+    response: z.object({ cards: z.number() }),
   }),
   logSync: defineRoute({
     method: 'POST',

@@ -107,6 +107,7 @@ export const operationLogModules = {
   'access_control/copy': 'doorCopy',
   'access_control/ctrl': 'doorCtrl',
   'access_control/log_sync': 'doorLogSync',
+  'access_control/permission': 'doorPermissions',
   // The box's time, network and services (docs/time-network.md).
   'setting/time': 'settingTime',
   'setting/time/syncd': 'settingTimeSyncd',

@@ -76,6 +76,10 @@ export const doorAccessRoutes: Record<string, Example> = {
     table: 'door_cards',
     body: (s) => ({ from_card_id: s.rows.door_cards, to_card_ids: [s.rows.door_cards] }),
   },
+  'PUT /api/v1/access_control/permission/:id': {
+    table: 'door_doors',
+    body: (s) => ({ cards: s.rows.door_cards ? [{ card_id: s.rows.door_cards, profile: 0 }] : [] }),
+  },
   'POST /api/v1/access_control/log_sync': {
     table: 'door_controllers',
     prepare,

@@ -1,11 +1,21 @@
-import { doorMenus, doorProtocols, doorAccessRoutes as r } from '@sitewatch/contract/door-access';
-import type { FastifyInstance } from 'fastify';
+import {
+  cardReaders,
+  doorMenus,
+  doorProtocols,
+  doorReaders,
+  logReaders,
+  doorAccessRoutes as r,
+} from '@sitewatch/contract/door-access';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requestLanguage } from '../../http/envelope.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
+import { sendXlsx } from '../../http/xlsx.ts';
 import type { AccessService } from '../access/index.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { AuditLog } from '../logs/index.ts';
 import type { DoorLinks } from './links.ts';
+import { doorLogWorkbook } from './log-export.ts';
 import type { DoorRows } from './service.ts';
 
 interface Deps {
@@ -26,6 +36,22 @@ interface Deps {
 export const registerDoorAccess = (app: FastifyInstance, d: Deps) => {
   const page = (menu: number, func?: string) => ({ permission: func ? { menu, func } : { menu } });
   const scope = (request: Parameters<AccessService['scope']>[0]) => d.access.scope(request);
+  /**
+   * Reads several pages share (the controllers, the cards, the log): allowed to a holder of any one
+   * of them, each of which shows or filters by what the read answers.
+   */
+  const anyOf = async (request: FastifyRequest, menus: readonly number[]) => {
+    let refused: unknown = null;
+    for (const menu of menus) {
+      try {
+        await d.access.require(request, { menu });
+        return;
+      } catch (err) {
+        refused ??= err;
+      }
+    }
+    throw refused;
+  };
 
   addRoute(
     app,
@@ -39,12 +65,10 @@ export const registerDoorAccess = (app: FastifyInstance, d: Deps) => {
     () => ({ list: [{ protocol: 'wg-udp', brands: ['UHPPOTE', 'WG (微耕)'] }] }),
     page(doorMenus.devices),
   );
-  addRoute(
-    app,
-    r.devices,
-    async ({ request }) => ({ list: await d.rows.controllers(await scope(request)) }),
-    page(doorMenus.devices),
-  );
+  addRoute(app, r.devices, async ({ request }) => {
+    await anyOf(request, doorReaders);
+    return { list: await d.rows.controllers(await scope(request)) };
+  });
   addRoute(app, r.createDevice, async ({ body, request }) => d.rows.createController(body, await scope(request)), {
     ...page(doorMenus.devices, 'add'),
     messageKey: 'doorAccess.saved',
@@ -69,12 +93,10 @@ export const registerDoorAccess = (app: FastifyInstance, d: Deps) => {
     },
     { ...page(doorMenus.devices, 'delete'), messageKey: 'doorAccess.deleted' },
   );
-  addRoute(
-    app,
-    r.cards,
-    async ({ request }) => ({ list: await d.rows.cards(await scope(request)) }),
-    page(doorMenus.cards),
-  );
+  addRoute(app, r.cards, async ({ request }) => {
+    await anyOf(request, cardReaders);
+    return { list: await d.rows.cards(await scope(request)) };
+  });
   addRoute(app, r.createCard, async ({ body, request }) => d.rows.createCard(body, await scope(request)), {
     ...page(doorMenus.cards, 'add'),
     messageKey: 'doorAccess.saved',
@@ -101,7 +123,33 @@ export const registerDoorAccess = (app: FastifyInstance, d: Deps) => {
       messageKey: 'doorAccess.saved',
     },
   );
-  addRoute(app, r.logs, async ({ query, request }) => d.rows.logs(query, await scope(request)), page(doorMenus.logs));
+  addRoute(app, r.logs, async ({ query, request }) => {
+    await anyOf(request, logReaders);
+    return d.rows.logs(query, await scope(request));
+  });
+  addRoute(
+    app,
+    r.logExport,
+    async ({ query, request, reply }) => {
+      const { tz_offset, t: _t, ...filter } = query;
+      const rows = await d.rows.logsForExport(filter, await scope(request));
+      await sendXlsx(reply, 'door_log.xlsx', await doorLogWorkbook(rows, requestLanguage(request), tz_offset));
+      return null;
+    },
+    page(doorMenus.logCustom, 'export'),
+  );
+  addRoute(
+    app,
+    r.permissions,
+    async ({ query, request }) => d.rows.permissions(query, await scope(request)),
+    page(doorMenus.permission),
+  );
+  addRoute(
+    app,
+    r.setPermissions,
+    async ({ params, body, request }) => d.rows.setDoorPermissions(params.id, body, await scope(request)),
+    { ...page(doorMenus.permission, 'edit'), messageKey: 'doorAccess.saved' },
+  );
   addRoute(
     app,
     r.logSync,

@@ -10,6 +10,7 @@ import type { Db } from '../../db/kysely.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { SiteScope } from '../access/index.ts';
 import { createDoorLogRows } from './log-rows.ts';
+import { createPermissionRows } from './permission-rows.ts';
 
 export { epochOfLocal, localTime } from './time.ts';
 
@@ -221,10 +222,10 @@ export const createDoorRows = (db: Db, clock: () => number) => {
       await checkDoors(input, scope);
       if (await numberTaken(input.number, null)) throw conflict('doorAccess.errors.cardTaken');
       return k.transaction().execute(async (trx) => {
-        const { doors, ...fields } = input;
+        const { doors, pin, ...fields } = input;
         const { id } = await trx
           .insertInto('door_cards')
-          .values({ ...fields, updated_at: now() })
+          .values({ ...fields, pin: pin ?? 0, updated_at: now() })
           .returning('id')
           .executeTakeFirstOrThrow();
         for (const d of doors)
@@ -241,10 +242,10 @@ export const createDoorRows = (db: Db, clock: () => number) => {
       await checkDoors(input, scope);
       if (await numberTaken(input.number, id)) throw conflict('doorAccess.errors.cardTaken');
       await k.transaction().execute(async (trx) => {
-        const { doors, ...fields } = input;
+        const { doors, pin, ...fields } = input;
         await trx
           .updateTable('door_cards')
-          .set({ ...fields, updated_at: now() })
+          .set({ ...fields, ...(pin === undefined ? {} : { pin }), updated_at: now() })
           .where('id', '=', id)
           .execute();
         await trx.deleteFrom('door_permissions').where('card_id', '=', id).execute();
@@ -292,6 +293,7 @@ export const createDoorRows = (db: Db, clock: () => number) => {
       return row;
     },
     ...createDoorLogRows(db, clock),
+    ...createPermissionRows(db, clock),
   };
 };
 

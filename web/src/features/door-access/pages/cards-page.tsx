@@ -1,11 +1,11 @@
 import { type CardRow, cardFormats } from '@sitewatch/contract/door-access';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Table, Tag } from 'antd';
+import { App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
-import { cardsQuery, devicesQuery, useCreateCard, useRemoveCard } from '../api.ts';
+import { cardsQuery, devicesQuery, useCreateCard, useRemoveCard, useUpdateCard } from '../api.ts';
 
 interface Draft {
   holder: string;
@@ -17,12 +17,15 @@ interface Draft {
   valid_from: string;
   valid_to: string;
   doors: number[];
+  pin?: number | null;
 }
 
-const AddDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
+/** The card dialog: a new card, or `editing` changed (its PIN kept unless a new one is typed). */
+const CardDialog = ({ editing, onClose }: { editing: CardRow | null; onClose: () => void }) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<Draft>();
   const create = useCreateCard();
+  const update = useUpdateCard();
   const devices = useQuery(devicesQuery);
   const site = Form.useWatch('device_group_id', form);
   const { message } = App.useApp();
@@ -32,19 +35,46 @@ const AddDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) =>
       c.doors.map((d) => ({ value: d.id, label: `${c.name} · ${d.nickname || t('doorPage.doorN', { n: d.number })}` })),
     );
   const submit = async () => {
-    const v = await form.validateFields();
-    await create.mutateAsync({ ...v, doors: (v.doors ?? []).map((door_id) => ({ door_id, profile: 0 })) });
+    const { pin, ...v } = await form.validateFields();
+    // A permission's time profile is kept for the doors the card already had.
+    const profiles = new Map((editing?.doors ?? []).map((d) => [d.door_id, d.profile]));
+    const body = {
+      ...v,
+      ...(typeof pin === 'number' ? { pin } : {}),
+      doors: (v.doors ?? []).map((door_id) => ({ door_id, profile: profiles.get(door_id) ?? 0 })),
+    };
+    if (editing) await update.mutateAsync({ id: editing.id, body });
+    else await create.mutateAsync(body);
     message.success(t('doorPage.saved'));
-    form.resetFields();
     onClose();
   };
   const year = new Date().getFullYear();
   return (
-    <Modal open={open} title={t('doorPage.addCard')} onOk={submit} onCancel={onClose} confirmLoading={create.isPending}>
+    <Modal
+      open
+      title={editing ? t('doorPage.editCard') : t('doorPage.addCard')}
+      onOk={submit}
+      onCancel={onClose}
+      confirmLoading={create.isPending || update.isPending}
+    >
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ format: 'wiegand26', valid_from: `${year}-01-01`, valid_to: `${year}-12-31`, doors: [] }}
+        initialValues={
+          editing
+            ? {
+                holder: editing.holder,
+                job_number: editing.job_number,
+                department: editing.department,
+                number: editing.number,
+                format: editing.format,
+                device_group_id: editing.device_group_id,
+                valid_from: editing.valid_from,
+                valid_to: editing.valid_to,
+                doors: editing.doors.map((d) => d.door_id),
+              }
+            : { format: 'wiegand26', valid_from: `${year}-01-01`, valid_to: `${year}-12-31`, doors: [] }
+        }
       >
         <Form.Item
           name="holder"
@@ -82,6 +112,14 @@ const AddDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) =>
         <Form.Item name="valid_to" label={t('doorPage.validTo')}>
           <Input placeholder="YYYY-MM-DD" />
         </Form.Item>
+        <Form.Item name="pin" label={t('doorPage.pin')}>
+          <InputNumber
+            min={0}
+            max={999999}
+            style={{ width: '100%' }}
+            placeholder={editing?.has_pin ? t('doorPage.pinKept') : t('doorPage.pinNone')}
+          />
+        </Form.Item>
         <Form.Item name="doors" label={t('doorPage.permissions')}>
           <Select mode="multiple" options={doorOptions} />
         </Form.Item>
@@ -96,7 +134,8 @@ export const DoorCardsPage = () => {
   const cards = useQuery(cardsQuery);
   const devices = useQuery(devicesQuery);
   const remove = useRemoveCard();
-  const [adding, setAdding] = useState(false);
+  const [dialog, setDialog] = useState<{ editing: CardRow | null } | null>(null);
+  const canEdit = useCan('/door_cards', 'edit');
   const canAdd = useCan('/door_cards', 'add');
   const canDelete = useCan('/door_cards', 'delete');
   const doorName = new Map(
@@ -109,7 +148,7 @@ export const DoorCardsPage = () => {
       title={t('doorPage.cardsTitle')}
       extra={
         canAdd && (
-          <Button type="primary" onClick={() => setAdding(true)}>
+          <Button type="primary" onClick={() => setDialog({ editing: null })}>
             {t('doorPage.addCard')}
           </Button>
         )
@@ -136,18 +175,26 @@ export const DoorCardsPage = () => {
           },
           {
             title: t('doorPage.actions'),
-            render: (_, c) =>
-              canDelete && (
-                <Popconfirm title={t('doorPage.withdrawConfirm')} onConfirm={() => remove.mutateAsync(c.id)}>
-                  <Button size="small" danger>
-                    {t('doorPage.withdraw')}
+            render: (_, c) => (
+              <Space>
+                {canEdit && (
+                  <Button size="small" onClick={() => setDialog({ editing: c })}>
+                    {t('doorPage.edit')}
                   </Button>
-                </Popconfirm>
-              ),
+                )}
+                {canDelete && (
+                  <Popconfirm title={t('doorPage.withdrawConfirm')} onConfirm={() => remove.mutateAsync(c.id)}>
+                    <Button size="small" danger>
+                      {t('doorPage.withdraw')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
           },
         ]}
       />
-      <AddDialog open={adding} onClose={() => setAdding(false)} />
+      {dialog && <CardDialog editing={dialog.editing} onClose={() => setDialog(null)} />}
     </Card>
   );
 };

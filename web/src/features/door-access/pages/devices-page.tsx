@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { useCan } from '../../../session/permissions.ts';
-import { devicesQuery, useCreateDevice, useRemoveDevice, useSync } from '../api.ts';
+import { devicesQuery, useCreateDevice, useRemoveDevice, useSync, useUpdateDevice } from '../api.ts';
 
 interface Draft {
   name: string;
@@ -18,31 +18,55 @@ interface Draft {
   doors: number;
 }
 
-const AddDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
+/** The controller dialog: a new one, or `editing` changed (its doors' names and directions kept). */
+const ControllerDialog = ({ editing, onClose }: { editing: ControllerRow | null; onClose: () => void }) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<Draft>();
   const create = useCreateDevice();
+  const update = useUpdateDevice();
   const { message } = App.useApp();
   const submit = async () => {
     const v = await form.validateFields();
-    await create.mutateAsync({
-      ...v,
-      protocol: 'wg-udp',
-      doors: Array.from({ length: v.doors }, (_, i) => ({ number: i + 1, nickname: '', direction: 'both' as const })),
+    const doors = Array.from({ length: v.doors }, (_, i) => {
+      const held = editing?.doors.find((d) => d.number === i + 1);
+      return {
+        number: i + 1,
+        nickname: held?.nickname ?? '',
+        direction: (held?.direction ?? 'both') as 'in' | 'out' | 'both',
+      };
     });
+    const body = { ...v, protocol: 'wg-udp' as const, doors };
+    if (editing) await update.mutateAsync({ id: editing.id, body });
+    else await create.mutateAsync(body);
     message.success(t('doorPage.saved'));
-    form.resetFields();
     onClose();
   };
   return (
     <Modal
-      open={open}
-      title={t('doorPage.addController')}
+      open
+      title={editing ? t('doorPage.editController') : t('doorPage.addController')}
       onOk={submit}
       onCancel={onClose}
-      confirmLoading={create.isPending}
+      confirmLoading={create.isPending || update.isPending}
     >
-      <Form form={form} layout="vertical" initialValues={{ port: 60000, doors: 2, brand: 'UHPPOTE' }}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={
+          editing
+            ? {
+                name: editing.name,
+                device_group_id: editing.device_group_id,
+                brand: editing.brand,
+                model: editing.model,
+                serial: editing.serial,
+                address: editing.address,
+                port: editing.port,
+                doors: Math.max(1, editing.doors.length),
+              }
+            : { port: 60000, doors: 2, brand: 'UHPPOTE' }
+        }
+      >
         <Form.Item
           name="name"
           label={t('doorPage.name')}
@@ -96,7 +120,7 @@ const AddDialog = ({ open, onClose }: { open: boolean; onClose: () => void }) =>
 export const DoorDevicesPage = () => {
   const { t } = useTranslation();
   const devices = useQuery(devicesQuery);
-  const [adding, setAdding] = useState(false);
+  const [dialog, setDialog] = useState<{ editing: ControllerRow | null } | null>(null);
   const remove = useRemoveDevice();
   const sync = useSync();
   const { message } = App.useApp();
@@ -108,7 +132,7 @@ export const DoorDevicesPage = () => {
       title={t('doorPage.devicesTitle')}
       extra={
         canAdd && (
-          <Button type="primary" onClick={() => setAdding(true)}>
+          <Button type="primary" onClick={() => setDialog({ editing: null })}>
             {t('doorPage.addController')}
           </Button>
         )
@@ -143,6 +167,11 @@ export const DoorDevicesPage = () => {
             render: (_, c) => (
               <Space>
                 {canEdit && (
+                  <Button size="small" onClick={() => setDialog({ editing: c })}>
+                    {t('doorPage.edit')}
+                  </Button>
+                )}
+                {canEdit && (
                   <Button
                     size="small"
                     loading={sync.isPending && sync.variables === c.id}
@@ -168,7 +197,7 @@ export const DoorDevicesPage = () => {
           },
         ]}
       />
-      <AddDialog open={adding} onClose={() => setAdding(false)} />
+      {dialog && <ControllerDialog editing={dialog.editing} onClose={() => setDialog(null)} />}
     </Card>
   );
 };
