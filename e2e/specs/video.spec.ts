@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { resetAdminLanguage, signInAsAdmin } from '../fixtures/product.ts';
+import { createUser, resetAdminLanguage, signInAsAdmin, signInWithToken, tokenOf } from '../fixtures/product.ts';
 import { expectNoRawKeys } from '../fixtures/raw-keys.ts';
 import { expect, test } from '../fixtures/test.ts';
 import { chooseSite } from '../pages/pickers.ts';
@@ -128,5 +128,114 @@ test('a camera is added, tested and watched live; it stays near the live edge', 
   await expect(page.getByRole('row', { name: /机房全景/ }).getByText('Online')).toBeVisible();
   await expectNoRawKeys(page, 'the video devices (en_us)');
   await page.screenshot({ path: path.join(shots, 'video-setup-en_us.png') });
+  await resetAdminLanguage(request);
+});
+
+test('the role form grants one channel: its user sees that camera, a user without a video grant sees none', async ({
+  page,
+  freshPage,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const headers = await signInAsAdmin(page, request);
+  const post = async (url: string, data: object) => {
+    const res = await request.post(url, { headers, data });
+    expect(res.status(), await res.text()).toBe(200);
+    return (await res.json()).data;
+  };
+  const site = await post('/api/v1/setting/device_groups', { name: '二号机房', weight: 1 });
+  const camera = (name: string, channel: string) => ({
+    name,
+    brand: 'hikvision',
+    type: 2,
+    ip_address: '127.0.0.1',
+    port: 9,
+    user: 'viewer',
+    password: 'Cam-Pass-1',
+    device_group: site.id,
+    channels: [{ channel_no: 1, name: channel, main_stream: 'rtsp://127.0.0.1:9/cam', sub_stream: '' }],
+  });
+  await post(`${video}/device`, camera('走廊摄像机', '走廊画面'));
+  await post(`${video}/device`, camera('仓库摄像机', '仓库画面'));
+
+  // The role form: the site, the video pages, and one channel of the two (grouped by site and device).
+  await page.goto('/authority_groups');
+  await page.getByRole('button', { name: /添\s*加/ }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('权限组名称').fill('只看走廊');
+  const node = (testId: string, name: RegExp) =>
+    dialog
+      .getByTestId(testId)
+      .locator('.ant-tree-treenode')
+      .filter({ hasText: name })
+      .first()
+      .locator('.ant-tree-checkbox');
+  await node('site-grants', /^二号机房$/).click();
+  await node('menu-grants', /^视频监控$/).click();
+  const channels = dialog.getByTestId('video-grants');
+  await expect(channels.getByText('仓库摄像机')).toBeVisible();
+  await node('video-grants', /^走廊画面$/).click();
+  await expectNoRawKeys(page, 'the role form with video grants');
+  await page.screenshot({ path: path.join(shots, 'video-grants-role-zh_cn.png') });
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.getByRole('cell', { name: '只看走廊' })).toBeVisible();
+
+  // The same pages and site without a channel, through the API.
+  const roles = (await (await request.get('/api/v1/setting/roles', { headers })).json()).data;
+  const granted = roles.data.find((r: { name: string }) => r.name === '只看走廊');
+  const detail = (await (await request.get(`/api/v1/setting/roles/${granted.id}`, { headers })).json()).data;
+  expect(detail.video_ids).toHaveLength(1);
+  const blind = await post('/api/v1/setting/roles', {
+    name: '无视频授权',
+    site_ids: [site.id],
+    menu_ids: detail.menu_ids,
+    function_ids: detail.function_ids,
+    video_ids: [],
+  });
+  const userWith = async (name: string, roleId: number) => {
+    await createUser(request, { user_name: name, role_ids: [roleId] }, 'Video-Grant-Pass-1');
+    const other = await freshPage();
+    await other.setViewportSize({ width: 1366, height: 768 });
+    await signInWithToken(other, await tokenOf(request, name, 'Video-Grant-Pass-1'));
+    await other.goto('/video_live');
+    return other;
+  };
+
+  const viewer = await userWith('cam-viewer', granted.id);
+  await expect(viewer.getByText('走廊画面', { exact: true })).toBeVisible();
+  await expect(viewer.getByText('走廊摄像机')).toBeVisible();
+  await expect(viewer.getByText('仓库摄像机')).toHaveCount(0);
+  await expect(viewer.getByText('仓库画面')).toHaveCount(0);
+  await viewer.screenshot({ path: path.join(shots, 'video-grants-live-zh_cn.png') });
+
+  const nobody = await userWith('cam-blind', blind.id);
+  await expect(nobody.getByText('暂无视频设备')).toBeVisible();
+  await expect(nobody.getByText('走廊画面')).toHaveCount(0);
+  await expect(nobody.getByText('仓库画面')).toHaveCount(0);
+  await nobody.screenshot({ path: path.join(shots, 'video-grants-none-zh_cn.png') });
+  await new Shell(nobody).language('English');
+  await expect(nobody.getByText('No video devices')).toBeVisible();
+  await expectNoRawKeys(nobody, 'no video grant (en_us)');
+  await nobody.screenshot({ path: path.join(shots, 'video-grants-none-en_us.png') });
+
+  await new Shell(viewer).language('English');
+  await expect(viewer.getByText('走廊画面', { exact: true })).toBeVisible();
+  await expect(viewer.getByText('仓库画面')).toHaveCount(0);
+  await viewer.screenshot({ path: path.join(shots, 'video-grants-live-en_us.png') });
+
+  // The role form in English, the saved channel checked.
+  await new Shell(page).language('English');
+  await page
+    .getByRole('row', { name: /只看走廊/ })
+    .getByRole('button', { name: /edit/i })
+    .click();
+  const grantsEn = page.getByRole('dialog').getByTestId('video-grants');
+  await grantsEn.scrollIntoViewIfNeeded();
+  await expect(page.getByRole('dialog').getByText('Video channel grants')).toBeVisible();
+  await expect(grantsEn.locator('.ant-tree-treenode-checkbox-checked').filter({ hasText: /^走廊画面$/ })).toHaveCount(
+    1,
+  );
+  await expectNoRawKeys(page, 'the role form (en_us)');
+  await page.screenshot({ path: path.join(shots, 'video-grants-role-en_us.png') });
   await resetAdminLanguage(request);
 });

@@ -190,7 +190,7 @@ export const videoRoutes = {
   list: defineRoute({
     method: 'GET',
     path: `${videoBase}/device`,
-    summary: 'Video devices of the granted sites',
+    summary: 'Video devices of the granted sites that have a granted channel, with only the granted channels',
     tags: ['video'],
     query: videoListQuery,
     response: z.array(videoDevice),

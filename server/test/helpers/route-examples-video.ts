@@ -26,8 +26,25 @@ export const videoDevice = (s: Side, stream = 'rtsp://127.0.0.1:9/cam', port = 5
   channels: [{ channel_no: 1, name: `${s.label}channel`, main_stream: stream, sub_stream: '' }],
 });
 
+/**
+ * Site A's user (role 77) holds the channels of site A's cameras (docs/video.md, "Video grants"): a
+ * camera the administrator adds for A after the role exists is granted to it here.
+ */
+const grantToSiteA = async ({ db }: MakeContext, s: Side, id: number) => {
+  const k = db.kysely;
+  if (s.name !== 'A' || !(await k.selectFrom('roles').select('id').where('id', '=', 77).executeTakeFirst())) return;
+  await k
+    .insertInto('role_videos')
+    .values({ role_id: 77, video_id: id * 1000 + 1 })
+    .execute();
+};
+
 export const videoMakers: Record<string, (c: MakeContext, s: Side) => Promise<number | undefined>> = {
-  video_devices: async ({ api }, s) => (await api('POST', `${video}/device`, videoDevice(s))).id,
+  video_devices: async (c, s) => {
+    const id = (await c.api('POST', `${video}/device`, videoDevice(s))).id as number;
+    await grantToSiteA(c, s, id);
+    return id;
+  },
 };
 
 export const videoRoutes: Record<string, Example> = {
@@ -37,10 +54,11 @@ export const videoRoutes: Record<string, Example> = {
   [`POST ${video}/device/:id/test`]: { table: 'video_devices' },
   // A picture needs a stream: site A's call names a camera of its site reading a real RTSP source.
   [`POST ${video}/image/capture_on_device`]: {
-    prepare: async ({ api, estate }) => {
+    prepare: async (c) => {
       camera ??= startRtspSource();
       const src = await camera;
-      const device = await api('POST', `${video}/device`, videoDevice(estate.a, src.url, src.port));
+      const device = await c.api('POST', `${video}/device`, videoDevice(c.estate.a, src.url, src.port));
+      await grantToSiteA(c, c.estate.a, device.id);
       return { device: device.id };
     },
     body: (s, _e, p) => ({ DeviceID: s.name === 'A' ? p.device : s.rows.video_devices, ChannelNo: 1 }),

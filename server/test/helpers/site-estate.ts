@@ -266,12 +266,22 @@ const spanningRows = async ({ api, estate }: MakeContext) => {
   });
 };
 
-/** Role 77: every page and function, site A only, the shared contact; its user is site A's. */
+/** Role 77: every page and function, site A only, the shared contact, site A's video channels; its user is site A's. */
 const userOfSiteA = async (db: Db, estate: Estate) => {
   const k = db.kysely;
   await k.insertInto('roles').values({ id: 77, name: 'site A', remark: '', created_at: 0 }).execute();
   await k.insertInto('role_sites').values({ role_id: 77, site_id: estate.a.site }).execute();
   await k.insertInto('role_contacts').values({ role_id: 77, contact_id: estate.contact }).execute();
+  for (const v of await k
+    .selectFrom('video_devices')
+    .select(['id', 'channels'])
+    .where('device_group_id', '=', estate.a.site)
+    .execute())
+    for (const c of JSON.parse(v.channels) as { channel_no: number }[])
+      await k
+        .insertInto('role_videos')
+        .values({ role_id: 77, video_id: v.id * 1000 + c.channel_no })
+        .execute();
   for (const m of await k.selectFrom('menus').select('id').execute())
     await k.insertInto('role_menus').values({ role_id: 77, menu_id: m.id }).execute();
   for (const f of await k.selectFrom('functions').select('id').execute())

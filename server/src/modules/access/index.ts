@@ -23,6 +23,8 @@ export interface Access {
   siteIds: number[] | null;
   /** null: every contact. Contact grants decide which contacts a user sees and manages (docs/users.md). */
   contactIds: number[] | null;
+  /** null: every video channel. Channel ids (device id × 1000 + channel number) the roles grant (docs/video.md). */
+  videoIds: number[] | null;
   /** Pages removed whatever the grants: login type 2 loses the personnel pages and full screen (000 §4.4, §6). */
   excluded: Set<number>;
 }
@@ -92,10 +94,14 @@ export interface AccessService {
   sites(request: FastifyRequest): Promise<number[] | null>;
   /** The contacts the caller may see and manage: null for every contact (user 1 and role 1). */
   contacts(request: FastifyRequest): Promise<number[] | null>;
+  /** The video channels the caller may see and use: null for every channel (user 1 and role 1). */
+  videos(request: FastifyRequest): Promise<number[] | null>;
   /** The caller's site scope, for reads and writes of site-bound rows. */
   scope(request: FastifyRequest): Promise<SiteScope>;
   /** Grants new sites to every role of the caller (a restricted user keeps seeing what they add). */
   grantSitesToCaller(request: FastifyRequest, siteIds: number[]): Promise<void>;
+  /** Grants video channels to every role of the caller that lacks them (a restricted user keeps seeing what they add). */
+  grantVideosToCaller(request: FastifyRequest, videoIds: number[]): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -124,9 +130,9 @@ export const createAccessService = (db: Db): AccessService => {
         : new Set<number>();
     const all = userId === rootUserId || roleIds.includes(adminRoleId);
     const none = { menuIds: new Set<number>(), functions: new Set<string>(), excluded };
-    if (all) return { all, roleIds, ...none, siteIds: null, contactIds: null };
-    if (roleIds.length === 0) return { all, roleIds, ...none, siteIds: [], contactIds: [] };
-    const [menus, functions, sites, contacts] = await Promise.all([
+    if (all) return { all, roleIds, ...none, siteIds: null, contactIds: null, videoIds: null };
+    if (roleIds.length === 0) return { all, roleIds, ...none, siteIds: [], contactIds: [], videoIds: [] };
+    const [menus, functions, sites, contacts, videos] = await Promise.all([
       db.kysely.selectFrom('role_menus').select('menu_id').where('role_id', 'in', roleIds).execute(),
       db.kysely
         .selectFrom('role_functions')
@@ -136,6 +142,7 @@ export const createAccessService = (db: Db): AccessService => {
         .execute(),
       db.kysely.selectFrom('role_sites').select('site_id').where('role_id', 'in', roleIds).execute(),
       db.kysely.selectFrom('role_contacts').select('contact_id').where('role_id', 'in', roleIds).execute(),
+      db.kysely.selectFrom('role_videos').select('video_id').where('role_id', 'in', roleIds).execute(),
     ]);
     return {
       all,
@@ -144,6 +151,7 @@ export const createAccessService = (db: Db): AccessService => {
       functions: new Set(functions.map((f) => `${f.menu_id}:${f.code}`)),
       siteIds: [...new Set(sites.map((s) => s.site_id))],
       contactIds: [...new Set(contacts.map((c) => c.contact_id))],
+      videoIds: [...new Set(videos.map((v) => v.video_id))],
       excluded,
     };
   };
@@ -157,6 +165,7 @@ export const createAccessService = (db: Db): AccessService => {
     forUser,
     sites: async (request) => (await cached(request)).siteIds,
     contacts: async (request) => (await cached(request)).contactIds,
+    videos: async (request) => (await cached(request)).videoIds,
     scope: async (request) => siteScope((await cached(request)).siteIds),
     async grantSitesToCaller(request, siteIds) {
       const access = await cached(request);
@@ -164,6 +173,24 @@ export const createAccessService = (db: Db): AccessService => {
       const rows = access.roleIds.flatMap((role_id) => siteIds.map((site_id) => ({ role_id, site_id })));
       if (rows.length) await db.kysely.insertInto('role_sites').values(rows).execute();
       access.siteIds = [...access.siteIds, ...siteIds];
+    },
+    async grantVideosToCaller(request, videoIds) {
+      const access = await cached(request);
+      if (access.videoIds === null || videoIds.length === 0 || access.roleIds.length === 0) return;
+      const wanted = [...new Set(videoIds)];
+      // A role may name some already (a channel removed and added again): only the missing ones are added.
+      const held = await db.kysely
+        .selectFrom('role_videos')
+        .select(['role_id', 'video_id'])
+        .where('role_id', 'in', access.roleIds)
+        .where('video_id', 'in', wanted)
+        .execute();
+      const has = new Set(held.map((r) => `${r.role_id}:${r.video_id}`));
+      const rows = access.roleIds.flatMap((role_id) =>
+        wanted.filter((video_id) => !has.has(`${role_id}:${video_id}`)).map((video_id) => ({ role_id, video_id })),
+      );
+      if (rows.length) await db.kysely.insertInto('role_videos').values(rows).execute();
+      access.videoIds = [...new Set([...access.videoIds, ...wanted])];
     },
     async require(request, permission) {
       const access = await cached(request);

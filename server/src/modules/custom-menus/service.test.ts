@@ -55,6 +55,7 @@ const access = (menuIds: number[]): Access => ({
   functions: new Set(),
   siteIds: [],
   contactIds: [],
+  videoIds: [],
   excluded: new Set(),
 });
 

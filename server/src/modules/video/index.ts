@@ -4,7 +4,7 @@ import { conflict } from '../../http/errors.ts';
 import { addRoute } from '../../http/route.ts';
 import type { AccessService } from '../access/index.ts';
 import type { LiveViews } from './live.ts';
-import type { VideoService } from './service.ts';
+import type { VideoGrant, VideoService } from './service.ts';
 
 /** Pages (menus declared in area.ts): the live view, and the setup of recorders and cameras. */
 export const videoMenus = { group: 820, live: 821, setup: 822 } as const;
@@ -14,26 +14,43 @@ const setup = (func: string) => ({ menu: videoMenus.setup, func });
 
 /**
  * The video service's routes (001 §7, under /bbnvideo/api/v3.4.0; docs/video.md). Every row is a
- * site's: reads and writes see only the caller's granted sites (another site's device is 404).
+ * site's: reads and writes see only the caller's granted sites (another site's device is 404), and
+ * only the channels their roles grant (`role_videos`; docs/video.md, "Video grants").
  */
 export const registerVideo = (
   app: FastifyInstance,
   deps: { service: VideoService; access: AccessService; live: LiveViews; dropDevice: (id: number) => void },
 ) => {
   const { service, live } = deps;
-  const sites = (request: FastifyRequest) => deps.access.sites(request);
+  const sites = async (request: FastifyRequest): Promise<VideoGrant> => ({
+    sites: await deps.access.sites(request),
+    channels: await deps.access.videos(request),
+  });
+  /** A restricted user keeps seeing the channels they add (their roles are granted them). */
+  const keep = (request: FastifyRequest, device: { channels: { ID: number }[] }) =>
+    deps.access.grantVideosToCaller(
+      request,
+      device.channels.map((c) => c.ID),
+    );
   addRoute(app, r.list, async ({ query, request }) => service.list(await sites(request), query.device_group_id), {
     permission: livePage,
   });
-  addRoute(app, r.create, async ({ body, request }) => service.create(body, await sites(request)), {
-    permission: setup('add'),
-    messageKey: 'video.saved',
-  });
+  addRoute(
+    app,
+    r.create,
+    async ({ body, request }) => {
+      const device = await service.create(body, await sites(request));
+      await keep(request, device);
+      return device;
+    },
+    { permission: setup('add'), messageKey: 'video.saved' },
+  );
   addRoute(
     app,
     r.update,
     async ({ body, request }) => {
       const device = await service.update(body.id, body, await sites(request));
+      await keep(request, device);
       deps.dropDevice(body.id);
       return device;
     },

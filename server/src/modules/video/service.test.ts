@@ -6,7 +6,10 @@ import { codecsOf, createBoxReader } from './boxes.ts';
 import type { ProbeResult } from './ffmpeg.ts';
 import { redacted, withCredentials } from './ffmpeg.ts';
 import type { VideoRepository, VideoRow } from './repository.ts';
-import { createVideoService } from './service.ts';
+import { createVideoService, type VideoGrant } from './service.ts';
+
+/** Sites only: every channel of them. */
+const g = (sites: number[]): VideoGrant => ({ sites, channels: null });
 
 /** The rules of the video service over an in-memory repository and stand-in ffmpeg tools. */
 const rig = (tools: { probe?: Partial<ProbeResult>; snapshot?: { jpeg: Buffer } | { reason: string } }) => {
@@ -73,7 +76,7 @@ const rig = (tools: { probe?: Partial<ProbeResult>; snapshot?: { jpeg: Buffer } 
         device_group: 1,
         channels: [{ channel_no: 1, main_stream: 'rtsp://10.0.0.9/main', sub_stream: 'rtsp://10.0.0.9/sub' }],
       }),
-      [1],
+      g([1]),
     );
   return { service, rows, urls, add };
 };
@@ -84,18 +87,18 @@ describe('video service', () => {
   it('refuses an answer that is not a JPEG, and passes a JPEG on', async () => {
     const html = rig({ snapshot: { jpeg: Buffer.from('<html>login</html>') } });
     const d = await html.add();
-    await expect(html.service.capture(d.id, 1, [1]).catch(keyOf)).resolves.toBe('video.notImage');
+    await expect(html.service.capture(d.id, 1, g([1])).catch(keyOf)).resolves.toBe('video.notImage');
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
     const ok = rig({ snapshot: { jpeg } });
     const d2 = await ok.add();
-    expect((await ok.service.capture(d2.id, 1, [1])).data).toBe(jpeg.toString('base64'));
+    expect((await ok.service.capture(d2.id, 1, g([1]))).data).toBe(jpeg.toString('base64'));
   });
 
   it('puts the credentials into the address only when reading it, escaped', async () => {
     const r = rig({});
     const d = await r.add();
     expect(r.rows.get(d.id)!.secret).toMatch(/^\{"password":"enc:v1:/);
-    await r.service.test(d.id, [1]);
+    await r.service.test(d.id, g([1]));
     expect(r.urls).toEqual(['rtsp://ad%20min:p%40ss%3Aword@10.0.0.9/sub']);
     expect(redacted(`failed ${r.urls[0]}`)).toBe('failed rtsp://***@10.0.0.9/sub');
     expect(withCredentials('rtsp://h/x', '', 'p')).toBe('rtsp://h/x');
@@ -104,18 +107,18 @@ describe('video service', () => {
   it('an H.265 camera is unsupported and its live view refused; an offline one too', async () => {
     const r = rig({ probe: { video_codec: 'hevc' } });
     const d = await r.add();
-    expect((await r.service.test(d.id, [1])).state).toBe('unsupported');
-    await expect(r.service.liveStream(d.id, 1, 2, [1]).catch(keyOf)).resolves.toBe('video.unsupported');
+    expect((await r.service.test(d.id, g([1]))).state).toBe('unsupported');
+    await expect(r.service.liveStream(d.id, 1, 2, g([1])).catch(keyOf)).resolves.toBe('video.unsupported');
     const off = rig({ probe: { ok: false, reason: 'Connection refused', video_codec: '' } });
     const d2 = await off.add();
-    expect((await off.service.test(d2.id, [1])).state).toBe('offline');
-    await expect(off.service.liveStream(d2.id, 1, 2, [1]).catch(keyOf)).resolves.toBe('video.offline');
+    expect((await off.service.test(d2.id, g([1]))).state).toBe('offline');
+    await expect(off.service.liveStream(d2.id, 1, 2, g([1])).catch(keyOf)).resolves.toBe('video.offline');
   });
 
   it('another site’s device or site is not found', async () => {
     const r = rig({});
     const d = await r.add();
-    await expect(r.service.test(d.id, [2]).catch((e) => (e as AppError).name)).resolves.toBe('notFound');
+    await expect(r.service.test(d.id, g([2])).catch((e) => (e as AppError).name)).resolves.toBe('notFound');
     const input = r.service.input.parse({
       name: 'x',
       type: 2,
@@ -125,7 +128,7 @@ describe('video service', () => {
       device_group: 2,
       channels: [{ channel_no: 1, main_stream: 'rtsp://cam.local/a' }],
     });
-    await expect(r.service.create(input, [1]).catch((e) => (e as AppError).name)).resolves.toBe('notFound');
+    await expect(r.service.create(input, g([1])).catch((e) => (e as AppError).name)).resolves.toBe('notFound');
   });
 });
 

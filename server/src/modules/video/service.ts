@@ -15,6 +15,18 @@ import type { VideoRepository, VideoRow } from './repository.ts';
 
 type Input = z.infer<typeof videoDeviceInput>;
 
+/**
+ * The caller's reach over video (docs/video.md, "Video grants"): the granted sites, and the granted
+ * channel ids (device id × 1000 + channel number; null: every channel, for user 1 and role 1).
+ */
+export interface VideoGrant {
+  sites: number[] | null;
+  channels: number[] | null;
+}
+
+/** A channel's id, as the list answers it (`ID`) and `role_videos` names it. */
+export const channelId = (deviceId: number, channelNo: number) => deviceId * 1000 + channelNo;
+
 export interface VideoTools {
   probe(url: string): Promise<ProbeResult>;
   snapshot(url: string): Promise<{ jpeg: Buffer } | { reason: string }>;
@@ -35,6 +47,10 @@ const channelsOf = (row: VideoRow): VideoChannelInput[] => {
 /** The stream a live view or snapshot reads: the sub stream for quality 2 when there is one, else the main. */
 export const streamOf = (c: VideoChannelInput, quality: number) =>
   (quality === 2 ? c.sub_stream || c.main_stream : c.main_stream || c.sub_stream) || '';
+
+/** Every site and channel: the server's own reads, and the administrator. */
+export const everyVideo: VideoGrant = { sites: null, channels: null };
+const all = everyVideo;
 
 export const createVideoService = (deps: {
   repo: VideoRepository;
@@ -74,7 +90,7 @@ export const createVideoService = (deps: {
     video_codec: row.video_codec,
     audio_codec: row.audio_codec,
     channels: channelsOf(row).map((c) => ({
-      ID: row.id * 1000 + c.channel_no,
+      ID: channelId(row.id, c.channel_no),
       Name: c.name,
       ChannelNo: c.channel_no,
       main_stream: c.main_stream,
@@ -83,7 +99,7 @@ export const createVideoService = (deps: {
     })),
   });
 
-  const write = async (input: Input, sites: number[] | null, stored?: VideoRow) => {
+  const write = async (input: Input, { sites }: VideoGrant, stored?: VideoRow) => {
     // Another site's, or none: as if it did not exist (the caller learns nothing of it).
     if (sites !== null && !sites.includes(input.device_group)) throw notFound();
     if (!(await repo.siteExists(input.device_group))) throw notFound();
@@ -103,15 +119,27 @@ export const createVideoService = (deps: {
     };
   };
 
-  const found = async (id: number, sites: number[] | null) => {
-    const row = await repo.get(id, sites);
+  /**
+   * A device of the caller's sites, else 404. `need`: which of its channels the caller must hold —
+   * `all` for the setup calls (a restricted user never rewrites channels they cannot see), `any` for
+   * a call on the device as the list shows it, `none` when the call checks one channel itself.
+   */
+  const found = async (id: number, grant: VideoGrant, need: 'all' | 'any' | 'none' = 'all') => {
+    const row = await repo.get(id, grant.sites);
     if (!row) throw notFound();
+    if (grant.channels !== null && need !== 'none') {
+      const held = new Set(grant.channels);
+      const ids = channelsOf(row).map((c) => channelId(row.id, c.channel_no));
+      if (need === 'all' ? !ids.every((c) => held.has(c)) : !ids.some((c) => held.has(c))) throw notFound();
+    }
     return row;
   };
 
-  const channel = (row: VideoRow, channelNo: number) => {
+  /** A channel of the device the caller holds; another (or none) is the spec's channel-not-found, 404. */
+  const channel = (row: VideoRow, channelNo: number, grant: VideoGrant) => {
     const c = channelsOf(row).find((x) => x.channel_no === channelNo);
-    if (!c) throw notFound(videoMessages.noChannel);
+    if (!c || (grant.channels !== null && !grant.channels.includes(channelId(row.id, channelNo))))
+      throw notFound(videoMessages.noChannel);
     return c;
   };
 
@@ -147,35 +175,41 @@ export const createVideoService = (deps: {
   return {
     toDevice,
     channelsOf,
-    async list(sites: number[] | null, siteId?: number) {
-      return (await repo.list(sites, siteId)).map(toDevice);
+    /** Devices of the granted sites; a restricted caller gets only granted channels, and devices with one. */
+    async list(grant: VideoGrant, siteId?: number) {
+      const devices = (await repo.list(grant.sites, siteId)).map(toDevice);
+      if (grant.channels === null) return devices;
+      const held = new Set(grant.channels);
+      return devices
+        .map((d) => ({ ...d, channels: d.channels.filter((c) => held.has(c.ID)) }))
+        .filter((d) => d.channels.length > 0);
     },
-    async create(input: Input, sites: number[] | null) {
-      const id = await repo.insert(await write(input, sites), nowS());
-      return toDevice({ ...(await found(id, null)), device_group_name: '' });
+    async create(input: Input, grant: VideoGrant) {
+      const id = await repo.insert(await write(input, grant), nowS());
+      return toDevice({ ...(await found(id, all)), device_group_name: '' });
     },
-    async update(id: number, input: Input, sites: number[] | null) {
-      const stored = await found(id, sites);
-      await repo.update(id, await write(input, sites, stored), nowS());
-      return toDevice(await found(id, null));
+    async update(id: number, input: Input, grant: VideoGrant) {
+      const stored = await found(id, grant);
+      await repo.update(id, await write(input, grant, stored), nowS());
+      return toDevice(await found(id, all));
     },
-    async remove(id: number, sites: number[] | null) {
-      await found(id, sites);
+    async remove(id: number, grant: VideoGrant) {
+      await found(id, grant);
       await repo.remove(id);
       return { id };
     },
-    /** Throws 404 unless the device is of one of the caller's sites. */
-    async visible(id: number, sites: number[] | null) {
-      await found(id, sites);
+    /** Throws 404 unless the device is of one of the caller's sites and they hold one of its channels. */
+    async visible(id: number, grant: VideoGrant) {
+      await found(id, grant, 'any');
     },
-    async test(id: number, sites: number[] | null) {
-      return check(await found(id, sites));
+    async test(id: number, grant: VideoGrant) {
+      return check(await found(id, grant));
     },
     check,
     /** A JPEG of the channel now; a non-image answer is refused, never passed on. */
-    async capture(id: number, channelNo: number, sites: number[] | null) {
-      const row = await found(id, sites);
-      const c = channel(row, channelNo);
+    async capture(id: number, channelNo: number, grant: VideoGrant) {
+      const row = await found(id, grant, 'none');
+      const c = channel(row, channelNo, grant);
       const got = await tools.snapshot(urlOf(row, c, 1));
       if ('reason' in got) {
         await record(row, { state: 'offline', reason: got.reason });
@@ -190,9 +224,9 @@ export const createVideoService = (deps: {
       };
     },
     /** The stream a live view of a channel reads: its hub key and address; refused when it cannot play. */
-    async liveStream(id: number, channelNo: number, quality: number, sites: number[] | null) {
-      const row = await found(id, sites);
-      const c = channel(row, channelNo);
+    async liveStream(id: number, channelNo: number, quality: number, grant: VideoGrant) {
+      const row = await found(id, grant, 'none');
+      const c = channel(row, channelNo, grant);
       if (row.enable !== 1 || row.state === 'offline') throw conflict(videoMessages.offline);
       if (!playable(row.video_codec)) throw conflict(videoMessages.unsupported);
       const q = streamOf(c, quality) === c.sub_stream ? 2 : 1;

@@ -1,5 +1,6 @@
 import { monitoringRoutes } from '@sitewatch/contract/monitoring';
 import { usersRoutes } from '@sitewatch/contract/users';
+import { videoRoutes } from '@sitewatch/contract/video';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 
@@ -16,6 +17,11 @@ export const catalogueQuery = queryOptions({
 export const grantableContactsQuery = queryOptions({
   queryKey: ['users', 'grantable-contacts'],
   queryFn: () => api.call(usersRoutes.grantableContacts),
+});
+/** The channels a role editor may grant: the video list they see (their own video grant; all for the administrator). */
+export const grantableVideosQuery = queryOptions({
+  queryKey: ['users', 'grantable-videos'],
+  queryFn: () => api.call(videoRoutes.list, { query: {} }),
 });
 export const siteTreeQuery = queryOptions({
   queryKey: ['users', 'site-tree'],

@@ -1,4 +1,5 @@
 import { type CatalogueMenu, roleInput, usersRoutes } from '@sitewatch/contract/users';
+import type { VideoDevice } from '@sitewatch/contract/video';
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Col, Form, Input, Row, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
@@ -7,9 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client.ts';
 import { contractRule } from '../../../components/form-rules.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
-import { useIsAdministrator } from '../../../session/permissions.ts';
+import { useCan, useIsAdministrator } from '../../../session/permissions.ts';
 import { useSession } from '../../../session/session.ts';
-import { catalogueQuery, grantableContactsQuery, siteTreeQuery } from '../api.ts';
+import { catalogueQuery, grantableContactsQuery, grantableVideosQuery, siteTreeQuery } from '../api.ts';
 
 type Role = { id: number; name: string; remark: string; user_count: number };
 type SiteNode = { id: number; name: string; children: SiteNode[] };
@@ -26,6 +27,29 @@ const grantTree = (menus: CatalogueMenu[]): DataNode[] =>
   }));
 const siteTree = (sites: SiteNode[]): DataNode[] =>
   sites.map((s) => ({ key: s.id, title: s.name, children: siteTree(s.children) }));
+/**
+ * Video channels by site and device (docs/video.md, "Video grants"): channel keys are `c<ID>` (the
+ * channel id, device id × 1000 + channel number), the site and device nodes only group them.
+ */
+const videoTree = (devices: VideoDevice[], channelName: (no: number) => string): DataNode[] => {
+  const bySite = new Map<number, VideoDevice[]>();
+  for (const d of devices) bySite.set(d.device_group_id, [...(bySite.get(d.device_group_id) ?? []), d]);
+  return [...bySite].map(([site, ds]) => ({
+    key: `s${site}`,
+    title: ds[0]?.device_group_name ?? '',
+    children: ds.map((d) => ({
+      key: `d${d.id}`,
+      title: d.name,
+      children: d.channels.map((c) => ({ key: `c${c.ID}`, title: c.Name || channelName(c.ChannelNo), isLeaf: true })),
+    })),
+  }));
+};
+const videoIdsOf = (keys: Key[]) =>
+  keys
+    .map(String)
+    .filter((k) => k.startsWith('c'))
+    .map((k) => Number(k.slice(1)));
+
 /** A menu is granted when any of its entries is checked, so its group shows too. */
 const menuIdsOf = (menus: CatalogueMenu[], checked: Set<string>): number[] =>
   menus.flatMap((menu) => {
@@ -82,6 +106,10 @@ export const RolesPage = () => {
   const catalogue = useQuery(catalogueQuery);
   const sites = useQuery(siteTreeQuery);
   const contacts = useQuery(grantableContactsQuery);
+  // The channels come from the video list the editor sees; without the live page there are none to offer.
+  const canSeeVideo = useCan('/video_live', 'view');
+  const videos = useQuery({ ...grantableVideosQuery, enabled: canSeeVideo });
+  const videoNodes = videoTree(videos.data ?? [], (no) => `${t('userPages.channel')} ${no}`);
   // A restricted user does not edit a role they hold: it would change their own grants (docs/users.md).
   const isAdministrator = useIsAdministrator();
   const ownRoles = useSession((s) => s.user?.role_ids ?? []);
@@ -94,8 +122,7 @@ export const RolesPage = () => {
       site_ids: ((values.site_ids ?? []) as Key[]).map(Number),
       menu_ids: menuIdsOf(catalogue.data?.list ?? [], new Set(grants)),
       function_ids: grants.filter((k) => k.startsWith('f')).map((k) => Number(k.slice(1))),
-      // Video grants come with the video module (docs/users.md).
-      video_ids: [],
+      video_ids: videoIdsOf((values.video_ids ?? []) as Key[]),
       contact_ids: values.contact_ids ?? [],
     };
   };
@@ -123,7 +150,7 @@ export const RolesPage = () => {
           </Typography.Text>
         ) : null
       }
-      initial={{ name: '', remark: '', site_ids: [], grants: [], contact_ids: [] }}
+      initial={{ name: '', remark: '', site_ids: [], grants: [], contact_ids: [], video_ids: [] }}
       toForm={async (role) => {
         const detail = await api.call(usersRoutes.role, { params: { id: role.id } });
         return {
@@ -132,6 +159,7 @@ export const RolesPage = () => {
           site_ids: detail.device_groups.map((g) => g.id),
           grants: detail.function_ids.map((id) => `f${id}`),
           contact_ids: detail.contact_ids,
+          video_ids: detail.video_ids.map((id) => `c${id}`),
         };
       }}
       fromForm={toBody}
@@ -192,6 +220,17 @@ export const RolesPage = () => {
                 </Form.Item>
               ) : (
                 <Typography.Text type="secondary">{t('userPages.noContacts')}</Typography.Text>
+              )}
+            </GrantColumn>
+          </Row>
+          <Row gutter={16}>
+            <GrantColumn span={24} title={t('userPages.videoGrants')} testId="video-grants">
+              {videoNodes.length ? (
+                <Form.Item name="video_ids">
+                  <CheckTree treeData={videoNodes} />
+                </Form.Item>
+              ) : (
+                <Typography.Text type="secondary">{t('userPages.noVideos')}</Typography.Text>
               )}
             </GrantColumn>
           </Row>
