@@ -52,12 +52,17 @@ describeEachDatabase('kill -9 during a restore', (dialect: Dialect) => {
     }
   };
   const files = () => (existsSync(path.join(dataDir, 'top-view')) ? readdirSync(path.join(dataDir, 'top-view')) : []);
-  /** Rows of every configuration table and the upload files, after the start's recovery. */
-  const state = () =>
+  /**
+   * Rows of every configuration table and the upload files, after the start's recovery; then, when
+   * given, `next` restored by the same start (the next round's state: one start a round, not two).
+   */
+  const state = (next?: string) =>
     withApp(async (s, db) => {
       await s.services.maintenance.recover();
       const tables = contentsOf(s.areas, 'config').tables;
-      return { rows: await snapshotDigest(db, tables), files: files().sort() };
+      const seen = { rows: await snapshotDigest(db, tables), files: files().sort() };
+      if (next) await s.services.maintenance.restore(next);
+      return seen;
     });
 
   it('leaves the old rows and files or the new ones, never a mix', { timeout: 240_000 }, async () => {
@@ -131,8 +136,9 @@ describeEachDatabase('kill -9 during a restore', (dialect: Dialect) => {
       dialect === 'sqlite'
         ? [0, 40, 80, 110, 150, 250, 400, 700, 1500, 4000]
         : [0, 300, 600, 700, 800, 900, 1500, 4000];
+    // Each round starts from A: restored here first, then by the round before's start.
+    await restoreHere(pkgA);
     for (const delayMs of delays) {
-      await restoreHere(pkgA);
       const proc = spawn(process.execPath, [await childBundle(child), dataDir, url, pkgB], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -141,7 +147,7 @@ describeEachDatabase('kill -9 during a restore', (dialect: Dialect) => {
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       proc.kill('SIGKILL');
       await exited;
-      const after = await state();
+      const after = await state(pkgA);
       const which =
         JSON.stringify(after) === JSON.stringify(stateA)
           ? 'A'
