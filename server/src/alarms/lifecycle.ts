@@ -16,6 +16,20 @@ import type { AlarmStore } from './store.ts';
  * jitter marks in between; each is logged, published on the bus (the push hub scopes it to the
  * users of the alarm's site) and noticed.
  */
+/** What every new alarm starts with, filled by `raiseNew`. */
+type NewAlarmFields =
+  | 'id'
+  | 'start_time'
+  | 'end_time'
+  | 'last_check'
+  | 'handling'
+  | 'remarks'
+  | 'confirmed_by'
+  | 'confirmed_at'
+  | 'notify_count'
+  | 'escalated'
+  | 'next_notify_at';
+
 export const createAlarmLifecycle = (deps: {
   state: EngineState;
   store: AlarmStore;
@@ -82,21 +96,40 @@ export const createAlarmLifecycle = (deps: {
     const fault = kind === 'point_fault';
     const level =
       it === null ? deviceLevel(dev) : fault ? deps.settings.peek('commons').point_fault_level : items.level[it]!;
+    return raiseNew(
+      {
+        item_id: it === null ? 0 : items.id[it]!,
+        device_id: dev.id,
+        device_group_id: dev.device_group_id,
+        item_name: it === null ? '' : items.name[it]!,
+        device_name: dev.name,
+        device_group_name: dev.device_group_name,
+        kind,
+        status,
+        level,
+        color: it === null || fault ? (levelColors.get(level) ?? '') : items.color[it]!,
+        info,
+        // A point fault has no usable value: the last one would read as current.
+        value: it === null || fault ? null : items.valueOf(it),
+        contact_group_id:
+          it === null
+            ? (items.contactGroup[dev.items.find((slot) => items.contactGroup[slot]! > 0) ?? -1] ?? 0)
+            : items.contactGroup[it]!,
+        unit: it === null ? '' : items.unit[it]!,
+        source: '',
+      },
+      t,
+    );
+  };
+
+  /**
+   * A new alarm raised at `t` from what it is about (the engine's own or an area's, sources.ts):
+   * unhandled, not noticed yet; announced once its id is reserved (at once when one is).
+   */
+  const raiseNew = (what: Omit<Alarm, NewAlarmFields>, t: number) => {
     const a: Alarm = {
+      ...what,
       id: ids.take() ?? 0,
-      item_id: it === null ? 0 : items.id[it]!,
-      device_id: dev.id,
-      device_group_id: dev.device_group_id,
-      item_name: it === null ? '' : items.name[it]!,
-      device_name: dev.name,
-      device_group_name: dev.device_group_name,
-      kind,
-      status,
-      level,
-      color: it === null || fault ? (levelColors.get(level) ?? '') : items.color[it]!,
-      info,
-      // A point fault has no usable value: the last one would read as current.
-      value: it === null || fault ? null : items.valueOf(it),
       start_time: t,
       end_time: null,
       last_check: t,
@@ -106,19 +139,8 @@ export const createAlarmLifecycle = (deps: {
       confirmed_at: null,
       notify_count: 0,
       escalated: 0,
-      contact_group_id:
-        it === null
-          ? (items.contactGroup[dev.items.find((slot) => items.contactGroup[slot]! > 0) ?? -1] ?? 0)
-          : items.contactGroup[it]!,
-      unit: it === null ? '' : items.unit[it]!,
       next_notify_at: t,
-      source: '',
     };
-    return raised(a);
-  };
-
-  /** Announces a new alarm once its id is reserved (at once when one is). */
-  const raised = (a: Alarm) => {
     if (a.id === 0) waiting.push(a);
     else announce(a);
     return a;
@@ -175,7 +197,7 @@ export const createAlarmLifecycle = (deps: {
     };
   };
 
-  return { publish, raise, raised, recover, onJitter, jitterSettings, ids };
+  return { publish, raise, raiseNew, recover, onJitter, jitterSettings, ids };
 };
 
 export type AlarmLifecycle = ReturnType<typeof createAlarmLifecycle>;

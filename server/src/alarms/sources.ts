@@ -1,10 +1,9 @@
-import { handlingState } from '@sitewatch/contract/alarms';
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { Kysely } from 'kysely';
 import type { Pending } from '../clock/timers.ts';
 import type { Database } from '../db/schema.ts';
 import type { AlarmLifecycle } from './lifecycle.ts';
-import type { Alarm, EngineState } from './state.ts';
+import type { EngineState } from './state.ts';
 
 /** What an area tells the alarm engine of one of its own alarms (docs/alarms.md, "Alarms of other areas"). */
 export interface SourceAlarm {
@@ -32,7 +31,7 @@ export interface SourceAlarm {
  */
 export const createSourceAlarms = (deps: {
   state: EngineState;
-  lifecycle: Pick<AlarmLifecycle, 'raised' | 'recover' | 'ids'>;
+  lifecycle: Pick<AlarmLifecycle, 'raiseNew' | 'recover'>;
   clock: () => number;
   db: Kysely<Database>;
   defaultLevel: () => number;
@@ -57,38 +56,28 @@ export const createSourceAlarms = (deps: {
     (await deps.db.selectFrom('device_groups').select('name').where('id', '=', siteId).executeTakeFirst())?.name ?? '';
 
   const raise = (input: SourceAlarm, siteName: string) => {
-    const t = now();
     const level = Math.min(5, Math.max(1, Math.round(input.level ?? deps.defaultLevel())));
-    const a: Alarm = {
-      id: deps.lifecycle.ids.take() ?? 0,
-      item_id: 0,
-      device_id: 0,
-      device_group_id: input.site_id,
-      item_name: input.item_name,
-      device_name: input.device_name,
-      device_group_name: siteName,
-      kind: input.kind,
-      status: input.kind === 'communication' ? monitorState.unknown : monitorState.abnormal,
-      level,
-      color: levelColors.get(level) ?? '',
-      info: input.info,
-      value: null,
-      start_time: t,
-      end_time: null,
-      last_check: t,
-      handling: handlingState.unprocessed,
-      remarks: '',
-      confirmed_by: '',
-      confirmed_at: null,
-      notify_count: 0,
-      escalated: 0,
-      contact_group_id: input.contact_group_id ?? 0,
-      unit: '',
-      next_notify_at: t,
-      source: input.source,
-    };
+    const a = deps.lifecycle.raiseNew(
+      {
+        item_id: 0,
+        device_id: 0,
+        device_group_id: input.site_id,
+        item_name: input.item_name,
+        device_name: input.device_name,
+        device_group_name: siteName,
+        kind: input.kind,
+        status: input.kind === 'communication' ? monitorState.unknown : monitorState.abnormal,
+        level,
+        color: levelColors.get(level) ?? '',
+        info: input.info,
+        value: null,
+        contact_group_id: input.contact_group_id ?? 0,
+        unit: '',
+        source: input.source,
+      },
+      now(),
+    );
     sources.set(input.source, a);
-    deps.lifecycle.raised(a);
   };
 
   return {
