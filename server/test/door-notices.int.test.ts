@@ -122,8 +122,20 @@ describeEachDatabase('door access notifications', (dialect) => {
   it('refuses bad input with its messages and changes nothing', async () => {
     const before = await snapshotDigest(t.database.db);
     const cases: Array<[string, string, Record<string, unknown>, string, string]> = [
-      ['PUT', 'access_control/contact', { kind: 'fire', contact_group_id: group }, 'Unknown kind', '未知的门禁事件类型'],
-      ['PUT', 'access_control/contact', { kind: 'forced', contact_group_id: 99_999 }, 'contact group', '联系人组不存在'],
+      [
+        'PUT',
+        'access_control/contact',
+        { kind: 'fire', contact_group_id: group },
+        'Unknown kind',
+        '未知的门禁事件类型',
+      ],
+      [
+        'PUT',
+        'access_control/contact',
+        { kind: 'forced', contact_group_id: 99_999 },
+        'contact group',
+        '联系人组不存在',
+      ],
       ['PUT', 'access_control/contact', { kind: 'forced', contact_group_id: -1 }, '', ''],
       ['POST', 'access_control/toggle', { kind: 'forced' }, 'on or off', '请选择开启或关闭'],
       ['POST', 'access_control/toggle', { kind: 'forced', enabled: true, extra: 1 }, '', ''],
