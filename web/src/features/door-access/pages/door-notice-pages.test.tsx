@@ -16,10 +16,10 @@ beforeEach(() => {
   resetApi();
   answer(r.notices, () => ({
     list: [
-      { kind: 'forced', enabled: true, contact_group_id: 4, contact_group_name: '安保组' },
-      { kind: 'held', enabled: true, contact_group_id: 0, contact_group_name: '' },
-      { kind: 'invalid', enabled: false, contact_group_id: 0, contact_group_name: '' },
-      { kind: 'offline', enabled: true, contact_group_id: 0, contact_group_name: '' },
+      { kind: 'forced' as const, enabled: true, contact_group_id: 4, contact_group_name: '安保组' },
+      { kind: 'held' as const, enabled: true, contact_group_id: 0, contact_group_name: '' },
+      { kind: 'invalid' as const, enabled: false, contact_group_id: 0, contact_group_name: '' },
+      { kind: 'offline' as const, enabled: true, contact_group_id: 0, contact_group_name: '' },
     ],
   }));
   answer(r.contacts, () => ({

@@ -1,4 +1,3 @@
-import type { DoorNoticeKind } from '@sitewatch/contract/door-access';
 import { useQuery } from '@tanstack/react-query';
 import { App, Card, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -51,7 +50,7 @@ export const DoorNoticeConfigPage = () => {
                 checked={n.enabled}
                 disabled={!canEdit}
                 loading={toggle.isPending && toggle.variables?.kind === n.kind}
-                onChange={(enabled) => tell(toggle.mutateAsync({ kind: n.kind as DoorNoticeKind, enabled }))}
+                onChange={(enabled) => tell(toggle.mutateAsync({ kind: n.kind, enabled }))}
               />
             ),
           },
@@ -64,7 +63,7 @@ export const DoorNoticeConfigPage = () => {
                 value={n.contact_group_id}
                 disabled={!canEdit}
                 onChange={(contact_group_id: number) =>
-                  tell(setContact.mutateAsync({ kind: n.kind as DoorNoticeKind, contact_group_id }))
+                  tell(setContact.mutateAsync({ kind: n.kind, contact_group_id }))
                 }
                 options={[
                   { value: 0, label: t('doorPage.noticeNone') },
