@@ -9,6 +9,34 @@ import { type AdminCall, addSite, type Headers, realLogin, signInFirstAdmin } fr
 import { type HttpPeer, startHttpPeer } from './helpers/notify-peers.ts';
 
 const secret = 'door-hook-secret';
+type Manual = ReturnType<typeof useManualTestApp>;
+
+/** Runs until the promise settles, moving the clock while the controller's link waits on it. */
+const drive = async <T>(t: Manual, pending: Promise<T>) => {
+  let done = false;
+  void pending.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let turn = 0; turn < 50_000 && !done; turn++) {
+    await new Promise((r) => setImmediate(r));
+    if (turn % 50 === 49) await t.clock.advance(2000);
+  }
+  return pending;
+};
+
+/**
+ * The source's alarms once there are `count`: a pass a timer started waits for the simulator's
+ * answers (real UDP), which settled() does not count, so the alarms are read again between turns.
+ */
+const alarmsOnce = async (t: Manual, source: string, count: number) => {
+  let got = await areaAlarms(t, source);
+  for (let turn = 0; turn < 5000 && got.length < count; turn++) {
+    await new Promise((r) => setImmediate(r));
+    got = await areaAlarms(t, source);
+  }
+  return got;
+};
 
 /**
  * Door notifications and options (docs/door-access.md, "Notifications", "Options"), against a WG
@@ -39,21 +67,8 @@ describeEachDatabase('door access notifications', (dialect) => {
     expect(res.json(), res.body).toMatchObject({ code: 0 });
     return res.json().data as Record<string, unknown>;
   };
-  /** Runs until the promise settles, moving the clock while the controller's link waits on it. */
-  const drive = async <T>(pending: Promise<T>) => {
-    let done = false;
-    void pending.then(
-      () => (done = true),
-      () => (done = true),
-    );
-    for (let turn = 0; turn < 50_000 && !done; turn++) {
-      await new Promise((r) => setImmediate(r));
-      if (turn % 50 === 49) await t.clock.advance(2000);
-    }
-    return pending;
-  };
   const sync = async () =>
-    data(await drive(call('POST', 'access_control/log_sync', admin, { controller_id: controllerId })));
+    data(await drive(t, call('POST', 'access_control/log_sync', admin, { controller_id: controllerId })));
   const hooks = async () => {
     await t.sitewatch.settled();
     return http.accepted.filter((r) => r.path === '/webhook').map((r) => JSON.parse(r.body) as Record<string, unknown>);
@@ -203,13 +218,7 @@ describeEachDatabase('door access notifications', (dialect) => {
     expect(await areaAlarms(t, held)).toEqual([]);
     // The pass due at the threshold runs on the clock's timer, with no request.
     await t.clock.advance(31_000);
-    // That pass waits for the simulator's answers (real UDP), which settled() does not count: poll.
-    let raised = await areaAlarms(t, held);
-    for (let turn = 0; turn < 5000 && raised.length === 0; turn++) {
-      await new Promise((r) => setImmediate(r));
-      raised = await areaAlarms(t, held);
-    }
-    expect(raised).toEqual([
+    expect(await alarmsOnce(t, held, 1)).toEqual([
       { kind: 'threshold', device_name: 'Room N controller', item_name: 'Back', info: '开门超时', open: true },
     ]);
     const got = await hooks();
@@ -217,7 +226,16 @@ describeEachDatabase('door access notifications', (dialect) => {
     sim.closeDoor(2);
     await sync();
     expect((await areaAlarms(t, held)).map((a) => a.open)).toEqual([false]);
+
+    // Held open again; the threshold switched off: the status is no longer read and the alarm recovers.
+    sim.doors.get(2)!.open = true;
+    await sync();
+    await t.clock.advance(31_000);
+    expect((await alarmsOnce(t, held, 2)).map((a) => a.open)).toEqual([false, true]);
     await put('access_control/option', { sync_seconds: 60, held_open_seconds: 0 });
+    await sync();
+    expect((await areaAlarms(t, held)).map((a) => a.open)).toEqual([false, false]);
+    sim.doors.get(2)!.open = false;
   });
 
   it('a refused swipe notifies only while the invalid card kind is on; an offline controller as its kind says', async () => {

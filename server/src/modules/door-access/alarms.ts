@@ -127,7 +127,9 @@ export const createDoorAlarms = (deps: {
         const door = Number(key);
         const at = `${row.id}:${door}`;
         if (!isOpen) {
-          if (openSince.delete(at)) alarms.recoverSource(heldSource(row.id, door));
+          // Recovered even when not seen open since a restart (the alarm outlives the time kept here).
+          openSince.delete(at);
+          alarms.recoverSource(heldSource(row.id, door));
           continue;
         }
         const since = openSince.get(at) ?? now;
@@ -141,6 +143,11 @@ export const createDoorAlarms = (deps: {
         await doorAlarm(row, heldSource(row.id, door), nameOf(door), '开门超时', 'held');
       }
       return next;
+    },
+    /** The held-open threshold is off: its doors' times are forgotten and their held alarms recover. */
+    async heldOff(row: ControllerRow) {
+      for (const key of [...openSince.keys()]) if (key.startsWith(`${row.id}:`)) openSince.delete(key);
+      for (const source of await alarms.openSources(`door-access:held:${row.id}:`)) alarms.recoverSource(source);
     },
     /** A controller changed or removed: once removed, its alarms have nothing left to report. */
     async forget(id: number) {

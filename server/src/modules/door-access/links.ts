@@ -96,6 +96,7 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
         }
         cards = await pushCards(ctrl, await opts.rows.desiredCards(id));
         const held = (await opts.heldOpenSeconds?.()) ?? 0;
+        if (held <= 0 && opts.alarms) await pending.track(opts.alarms.heldOff(row));
         if (held > 0 && opts.alarms) {
           const due = await pending.track(opts.alarms.doors(row, (await ctrl.status()).doorsOpen, held));
           opts.timers.clearTimeout(heldChecks.get(id));
@@ -198,6 +199,8 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
     forget(id: number) {
       const held = adapters.get(id);
       adapters.delete(id);
+      opts.timers.clearTimeout(heldChecks.get(id));
+      heldChecks.delete(id);
       if (opts.alarms)
         void pending
           .track(opts.alarms.forget(id))
