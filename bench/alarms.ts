@@ -2,6 +2,9 @@
 // a fraction of the samples cross a threshold (raise, then recover a round later). Measures the
 // latency from a sample's arrival (collector.accept) to the alarm push message on a WebSocket client
 // of the running server (/api/v1/ws), and prints p50/p99. SQLite by default, PostgreSQL with BENCH_PG_URL.
+// BENCH_RULES=N adds N automation linkage rules, each on a toggling item (value > 30), acting when it
+// alarms (BENCH_RULE_ABOVE=100: never): the CPU the process spends per offered sample, with and
+// without them, is the rules' cost.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,18 +27,50 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const every = Number(process.env.BENCH_TOGGLE_EVERY ?? 10);
 const perDevice = 100;
 const pgUrl = process.env.BENCH_PG_URL;
+const rules = Number(process.env.BENCH_RULES ?? 0);
+/** The rules' threshold: 30 acts at every raise; above 35 never holds (the matching alone). */
+const ruleAbove = Number(process.env.BENCH_RULE_ABOVE ?? 30);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'sitewatch-bench-alarms-'));
 const pg = pgUrl ? await createPgDatabase(pgUrl) : null;
 const db = pg ? pg.db : openDb({ dataDir });
 await migrateToLatest(db.kysely);
 
-const { devices } = await seedEstate(db, {
+const { site, devices } = await seedEstate(db, {
   items,
   perDevice,
   source: { ...analogSource, spread: 0, noise: 0 },
   item: { unit: '℃', recovery_point: 1, alarm_level: 2 },
 });
+if (rules > 0) {
+  // One action (it runs no command: the run and its record are the cost), N rules on toggling items.
+  const now = Math.floor(Date.now() / 1000);
+  const { id: action } = await db.kysely
+    .insertInto('automation_actions')
+    .values({ name: 'bench', device_group_id: site, preset: 'custom', commands: '[]', remark: '', updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const watched = devices.flatMap((d) => d.items.filter((id) => id % every === 0)).slice(0, rules);
+  for (let i = 0; i < watched.length; i += 500)
+    await db.kysely
+      .insertInto('automation_linkages')
+      .values(
+        watched.slice(i, i + 500).map((item_id) => ({
+          name: `rule ${item_id}`,
+          device_group_id: site,
+          enable: 1,
+          match: 'all',
+          conditions: JSON.stringify([{ item_id, op: 'gt', value: ruleAbove }]),
+          hold_seconds: 0,
+          period_id: 0,
+          action_id: action,
+          recovery_action_id: 0,
+          last_fired: null,
+          updated_at: now,
+        })),
+      )
+      .execute();
+}
 
 // The real app: the push channel on a port, the alarm engine, the collector feeding it.
 const push = createPushHub();
@@ -59,7 +94,9 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const port = (app.server.address() as { port: number }).port;
 await collector.load();
 store.start();
-await sitewatch.alarms.start();
+// Every area starts (the automation's rules load), but the collector does not poll: the bench feeds it.
+collector.start = async () => undefined;
+await sitewatch.start();
 
 // The browser side: one WebSocket client signed in as the administrator.
 const sentAt = new Map<number, number>();
@@ -98,6 +135,7 @@ if (profiler) {
 const tickMs = 10;
 const devicesPerTick = Math.max(1, Math.round((samplesPerSecond / perDevice) * (tickMs / 1000)));
 const started = performance.now();
+const cpuAtStart = process.cpuUsage();
 let ticks = 0;
 let offered = 0;
 let expected = 0;
@@ -135,6 +173,7 @@ while (performance.now() - started < seconds * 1000) {
   await new Promise((r) => setTimeout(r, 1));
 }
 const elapsed = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuAtStart);
 if (profiler) {
   const { profile } = await profiler.post('Profiler.stop');
   writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
@@ -145,6 +184,10 @@ latencies.sort((a, b) => a - b);
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
 const alarms = await db.kysely
   .selectFrom('alarms')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .executeTakeFirstOrThrow();
+const runs = await db.kysely
+  .selectFrom('automation_runs')
   .select((eb) => eb.fn.countAll<number>().as('n'))
   .executeTakeFirstOrThrow();
 console.log(
@@ -159,6 +202,9 @@ console.log(
       push_messages: received,
       measured: latencies.length,
       alarm_rows: Number(alarms.n),
+      linkage_rules: rules,
+      action_runs: Number(runs.n),
+      cpu_us_per_sample: Math.round(((cpu.user + cpu.system) / offered) * 100) / 100,
       latency_ms_p50: Math.round(pct(50) * 10) / 10,
       latency_ms_p99: Math.round(pct(99) * 10) / 10,
       latency_ms_max: Math.round((latencies.at(-1) ?? 0) * 10) / 10,
