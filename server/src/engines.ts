@@ -49,6 +49,9 @@ export interface EngineInputs {
   timers?: Timers | undefined;
 }
 
+/** The alarm events the browsers are told of (the pushers'). */
+const pushedAlarmEvents = ['alarm.raised', 'alarm.recovered', 'alarm.operated', 'alarm.jitter'] as const;
+
 /**
  * The engines, declared like areas so that one resolver orders them with the areas they serve and
  * use (the notifier asks the duty area who is on duty; the grant cache asks the access area):
@@ -203,7 +206,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
       // It keeps every item's rule with its device, site (names in alarms), check period, the alarm
       // settings and the escalation groups in memory.
       events: {
-        publishes: ['item.state', 'alarm.raised', 'alarm.recovered', 'alarm.operated', 'alarm.jitter'],
+        publishes: ['item.state', ...pushedAlarmEvents, 'alarm.confirmed'],
         consumes: [
           'samples',
           'device.state',
@@ -245,10 +248,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
         consumes: [
           'grants.changed',
           'config.changed:sites',
-          'alarm.raised',
-          'alarm.recovered',
-          'alarm.operated',
-          'alarm.jitter',
+          ...pushedAlarmEvents,
           'samples',
           'item.state',
           'device.state',

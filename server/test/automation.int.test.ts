@@ -232,6 +232,31 @@ const itemActions = (r: Rig) => {
     // An action in use cannot be deleted.
     expect((await send('DELETE', `setting/actions/${ids.acOn}`)).statusCode).toBe(409);
   }, 30_000);
+
+  it('runs an item’s confirm action when a person confirms its alarm (a buzzer on with the alarm, off on confirm)', async () => {
+    await call('PUT', `setting/items/${ids.temp}`, {
+      ...itemBodies.get(ids.temp),
+      overrun_action_id: ids.acOn,
+      recovery_action_id: 0,
+      confirm_action_id: ids.acOff,
+    });
+    await t.clock.advance(1_000);
+    await setTemperature(36);
+    expect((await untilRegister(1, 5_000)).value).toBe(1);
+    const open = (await call('GET', 'review')).data as { status_id: number; item_id: number }[];
+    const alarm = open.find((a) => a.item_id === ids.temp)!;
+    await call('POST', 'warning_operation', {
+      alarm_action: 0,
+      remarks: '已到场',
+      item_id: ids.temp,
+      status_id: alarm.status_id,
+    });
+    expect((await untilRegister(0, 5_000)).value).toBe(0);
+    const runs = await call('GET', `setting/motion_management/${ids.acOff}?limit=1`);
+    expect(runs.data[0]).toMatchObject({ trigger: 'confirm', trigger_id: alarm.status_id, ok: true });
+    await setTemperature(20);
+    await t.clock.advance(5_000);
+  }, 30_000);
 };
 
 const manualRuns = (r: Rig) => {

@@ -102,6 +102,8 @@ export const busEvents = {
   'alarm.raised': alarmEvent,
   'alarm.recovered': alarmEvent,
   'alarm.operated': alarmEvent,
+  /** Confirmed by a person (one alarm, or each of a confirm-all): items' confirm actions run on it. */
+  'alarm.confirmed': alarmEvent,
   'alarm.jitter': alarmEvent,
   'config.changed': configChangedEvent,
   'grants.changed': grantsChangedEvent,

@@ -52,8 +52,10 @@ export const createAlarmLifecycle = (deps: {
     recover: 'alarm.recovered',
     operation: 'alarm.operated',
     jitter: 'alarm.jitter',
+    // Beside its `operation`: a confirmation by a person (items' confirm actions).
+    confirm: 'alarm.confirmed',
   } as const;
-  const publish = (event: AlarmPushMessage['event'], a: AlarmsTable) =>
+  const publish = (event: keyof typeof busEventOf, a: AlarmsTable) =>
     deps.bus.publish(busEventOf[event], { alarm: toRow(a) });
 
   /** The lowest level of a device's items (a communication alarm's level), at most 5. */

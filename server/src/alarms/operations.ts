@@ -90,6 +90,7 @@ export const createAlarmOperations = (deps: {
       log(a, ['confirm', 'unconfirm', 'disable', 'enable'][input.alarm_action] ?? 'confirm', t, input.remarks, who);
       await flush();
       publish('operation', a);
+      if (input.alarm_action === 0) publish('confirm', a);
       return toRow(a);
     },
     async confirmAll(principal: Principal, siteIds: number[] | null, remarks: string): Promise<number> {
@@ -113,6 +114,7 @@ export const createAlarmOperations = (deps: {
         store.changed(a);
         log(a, 'confirm_all', t, remarks, principal.user_name);
         publish('operation', a);
+        publish('confirm', a);
         n += 1;
       }
       await flush();

@@ -111,6 +111,8 @@ export interface ItemsTable {
   working_period_id: number;
   overrun_action_id: number;
   recovery_action_id: number;
+  /** Action run when a person confirms the item's alarm (0: none; migration 0036). */
+  confirm_action_id: ColumnType<number, number | undefined, number>;
   check_interval: number;
   repetitions: number;
   notification_interval: number;

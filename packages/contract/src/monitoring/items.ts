@@ -127,6 +127,13 @@ export const itemInput = z
       .max(2_147_483_647)
       .default(0)
       .describe('Action run when the item recovers (0: none).'),
+    confirm_action_id: z
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .describe("Action run when a person confirms the item's alarm (0: none), e.g. a buzzer off."),
     check_interval: nonNegativeInt('checkInterval')
       .default(0)
       .describe(
@@ -263,6 +270,7 @@ export const itemRow = z.object({
   working_period_id: z.number().int().describe('Working time period (0: always).'),
   overrun_action_id: z.number().int().describe('Action on alarm (0: none).'),
   recovery_action_id: z.number().int().describe('Action on recovery (0: none).'),
+  confirm_action_id: z.number().int().describe('Action on confirmation (0: none).'),
   check_interval: z.number().int().describe('Seconds between two checks.'),
   repetitions: z.number().int().describe('Consecutive checks before a new state counts.'),
   notification_interval: z.number().int().describe('Seconds between repeated notices.'),
@@ -335,6 +343,13 @@ export const itemBulkUpdate = z.strictObject({
         .max(2_147_483_647)
         .optional()
         .describe('Action on recovery (0: none).'),
+      confirm_action_id: z
+        .number()
+        .int()
+        .min(0)
+        .max(2_147_483_647)
+        .optional()
+        .describe('Action on confirmation (0: none).'),
       check_interval: nonNegativeInt('checkInterval').optional().describe('Seconds between two checks.'),
       repetitions: nonNegativeInt('repetitions').optional().describe('Consecutive checks before a new state counts.'),
       notification_interval: nonNegativeInt('notificationInterval')

@@ -26,7 +26,14 @@ export const area = defineArea({
     automation_task_log: { sites: { site: 'device_group_id' }, backup: 'history' },
   },
   events: {
-    consumes: ['samples', 'item.state', 'alarm.raised', 'alarm.recovered', 'config.changed:time_periods'],
+    consumes: [
+      'samples',
+      'item.state',
+      'alarm.raised',
+      'alarm.recovered',
+      'alarm.confirmed',
+      'config.changed:time_periods',
+    ],
   },
   menus: [
     { id: M.group, parent_id: 0, name_key: 'menu.automationGroup', icon: 'apartment', weight: 835 },
@@ -65,21 +72,28 @@ export const area = defineArea({
     const tasks = createTaskScheduler({ kernel, runner });
     const service = createAutomationService({ kernel, kinds, linkage, tasks });
 
-    // An item's overrun action runs when its alarm is raised, its recovery action when it recovers.
-    const onAlarm = (alarm: AlarmRow, which: 'overrun' | 'recovery') => {
+    // An item's overrun action runs when its alarm is raised, its recovery action when it recovers,
+    // its confirm action when a person confirms it.
+    const column = {
+      overrun: 'overrun_action_id',
+      recovery: 'recovery_action_id',
+      confirm: 'confirm_action_id',
+    } as const;
+    const onAlarm = (alarm: AlarmRow, which: keyof typeof column) => {
       if (!(alarm.item_id > 0)) return;
       return kernel.db.kysely
         .selectFrom('items')
-        .select(['overrun_action_id', 'recovery_action_id'])
+        .select(column[which])
         .where('id', '=', alarm.item_id)
         .executeTakeFirst()
         .then((item) => {
-          const actionId = which === 'overrun' ? item?.overrun_action_id : item?.recovery_action_id;
+          const actionId = (item as Record<string, number> | undefined)?.[column[which]];
           if (actionId && actionId > 0) runner.start({ actionId, trigger: which, trigger_id: alarm.status_id, alarm });
         });
     };
     kernel.bus.subscribe('alarm.raised', ({ alarm }) => onAlarm(alarm, 'overrun'));
     kernel.bus.subscribe('alarm.recovered', ({ alarm }) => onAlarm(alarm, 'recovery'));
+    kernel.bus.subscribe('alarm.confirmed', ({ alarm }) => onAlarm(alarm, 'confirm'));
 
     return {
       contributes: {

@@ -8,7 +8,7 @@ import type { Notifier } from '../../notify/notifier.ts';
 
 /** Why and for whom an action runs. */
 export interface RunContext {
-  trigger: 'manual' | 'linkage' | 'timer' | 'overrun' | 'recovery';
+  trigger: 'manual' | 'linkage' | 'timer' | 'overrun' | 'recovery' | 'confirm';
   trigger_id: number;
   /** The action's site. */
   site: number;

@@ -133,7 +133,13 @@ export const createAutomationRepository = (db: Db) => {
         k
           .selectFrom('items')
           .select('id')
-          .where((eb) => eb.or([eb('overrun_action_id', '=', id), eb('recovery_action_id', '=', id)]))
+          .where((eb) =>
+            eb.or([
+              eb('overrun_action_id', '=', id),
+              eb('recovery_action_id', '=', id),
+              eb('confirm_action_id', '=', id),
+            ]),
+          )
           .execute(),
       ]);
       return l.length + t.length + i.length;

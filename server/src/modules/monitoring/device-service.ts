@@ -70,6 +70,7 @@ export const createDeviceService = (ctx: MonitoringContext) => {
           working_period_id: 0,
           overrun_action_id: 0,
           recovery_action_id: 0,
+          confirm_action_id: 0,
           check_interval: 0,
           repetitions: 1,
           notification_interval: 300,

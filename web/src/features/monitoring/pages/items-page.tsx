@@ -137,6 +137,7 @@ const ItemFields = () => {
         {periodField('working_period_id', t('monitoringUi.items.workingPeriod'))}
         {actionField('overrun_action_id', t('monitoringUi.items.overrunAction'))}
         {actionField('recovery_action_id', t('monitoringUi.items.recoveryAction'))}
+        {actionField('confirm_action_id', t('monitoringUi.items.confirmAction'))}
         <Col span={6}>
           <NumberField
             name="check_interval"
