@@ -40,7 +40,7 @@ export interface DbOptions {
  * memory). Synchronously (openDb is), by Node's require: pg is a CommonJS package.
  */
 let pgModule: typeof PgModule | null = null;
-const loadPg = (): typeof PgModule => {
+export const loadPg = (): typeof PgModule => {
   if (pgModule) return pgModule;
   const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
   // pg returns BIGINT (int8) and NUMERIC as strings by default; our counts and epoch seconds fit

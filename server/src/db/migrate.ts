@@ -34,6 +34,7 @@ import * as m0032automation from './migrations/0032-automation.ts';
 import * as m0033video from './migrations/0033-video.ts';
 import * as m0034doorAccess from './migrations/0034-door-access.ts';
 import * as m0035alarmSources from './migrations/0035-alarm-sources.ts';
+import * as m0036eventOutbox from './migrations/0036-event-outbox.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0033-video': m0033video,
   '0034-door-access': m0034doorAccess,
   '0035-alarm-sources': m0035alarmSources,
+  '0036-event-outbox': m0036eventOutbox,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

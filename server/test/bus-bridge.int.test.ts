@@ -1,0 +1,204 @@
+import type { BusEvent } from '@sitewatch/contract/events';
+import { busEvents, crossProcessEvents, localEvents } from '@sitewatch/contract/events';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BusBridge, createBusBridge } from '../src/bus/bridge.ts';
+import { createEventBus, type EventBus } from '../src/bus/bus.ts';
+import { realTimers } from '../src/clock/timers.ts';
+import type { Db } from '../src/db/kysely.ts';
+import { createTestDatabase, type TestDatabase, testDialects } from './helpers/databases.ts';
+
+/** Resolves with the first event of `name` on `bus` that `match` accepts (rejects after `ms`). */
+const nextEvent = <N extends 'config.changed' | 'grants.changed' | 'item.state'>(
+  bus: EventBus,
+  name: N,
+  match: (event: BusEvent<N>) => boolean,
+  ms = 10_000,
+): Promise<BusEvent<N>> =>
+  new Promise((resolve, reject) => {
+    const timeout = setTimeout(() => {
+      off();
+      reject(new Error(`no ${name} within ${ms} ms`));
+    }, ms);
+    const off = bus.subscribe(name, (event) => {
+      if (!match(event)) return;
+      clearTimeout(timeout);
+      off();
+      resolve(event);
+    });
+  });
+
+describe('where events travel', () => {
+  it('every event is either local or crosses processes, never both', () => {
+    const local = new Set<string>(localEvents);
+    const crossing = new Set<string>(crossProcessEvents);
+    expect([...local].filter((name) => crossing.has(name))).toEqual([]);
+    expect(Object.keys(busEvents).sort()).toEqual([...local, ...crossing].sort());
+    expect([...local].sort()).toEqual(['sample', 'samples']);
+  });
+});
+
+/**
+ * Domain events cross processes on PostgreSQL (issue 35, step 0; docs/scale.md): two bridges in one
+ * test process, each with its own bus, its own pool and its own LISTEN connection on one database,
+ * stand in for two processes. The safety poll is set to a minute, so what arrives came by a NOTIFY
+ * wake-up or a reconnect's catch-up.
+ */
+describe.skipIf(!testDialects.includes('postgres'))('the bus bridge on PostgreSQL', () => {
+  let database: TestDatabase;
+  let secondDb: Db;
+  let admin: pg.Client;
+  const buses: EventBus[] = [];
+  const bridges: BusBridge[] = [];
+  const make = (db: Db) => {
+    const bus = createEventBus();
+    const bridge = createBusBridge({ db, bus, timers: realTimers, pollMs: 60_000 });
+    buses.push(bus);
+    bridges.push(bridge);
+    return bridge;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    secondDb = database.connect();
+    admin = new pg.Client({ connectionString: database.db.url });
+    await admin.connect();
+    for (const db of [database.db, secondDb]) await make(db).start();
+  });
+  afterAll(async () => {
+    for (const bridge of bridges) await bridge.stop();
+    await admin?.end();
+    await secondDb?.close();
+    await database?.destroy();
+  });
+
+  it('an event published on A reaches a subscriber on B within 1 s, once, and not again on A', async () => {
+    const [a, b] = bridges as [BusBridge, BusBridge];
+    const [busA, busB] = buses as [EventBus, EventBus];
+    const onA: number[] = [];
+    const offA = busA.subscribe('config.changed', (e) => onA.push(e.ids?.[0] ?? -1));
+    const latencies: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const arrived = nextEvent(busB, 'config.changed', (e) => e.ids?.[0] === i);
+      const sent = performance.now();
+      a.bus.publish('config.changed', { area: 'items', ids: [i] });
+      // Delivered on A synchronously, as without the bridge.
+      expect(onA).toHaveLength(i + 1);
+      await arrived;
+      latencies.push(performance.now() - sent);
+    }
+    offA();
+    latencies.sort((x, y) => x - y);
+    console.log(
+      `bus bridge latency A→B over 20 events: median ${latencies[10]!.toFixed(1)} ms, max ${latencies[19]!.toFixed(1)} ms`,
+    );
+    expect(latencies[19]).toBeLessThan(1000);
+    // A's own rows were never handed back to its bus; B delivered each once.
+    await Promise.all(bridges.map((x) => x.settled()));
+    expect(onA).toEqual([...Array(20).keys()]);
+    expect(a.counts().delivered).toBe(0);
+    expect(b.counts().delivered).toBe(20);
+    expect(a.lastSeen()).toBeGreaterThanOrEqual(b.lastSeen());
+  });
+
+  it('a process reading its own rows back (another wrote in between) skips them', async () => {
+    const [a] = bridges as [BusBridge, BusBridge];
+    const [busA] = buses as [EventBus, EventBus];
+    const seen: string[] = [];
+    const off = busA.subscribe('grants.changed', (e) => seen.push(String(e.user_ids?.[0])));
+    const skippedBefore = a.counts().skippedOwn;
+    // A third writer's row with no wake-up: A cannot pass over its own next batch without reading.
+    await sql`insert into event_outbox (origin, name, payload) values ('elsewhere', 'grants.changed', '{"user_ids":[7]}')`.execute(
+      database.db.kysely,
+    );
+    const foreign = nextEvent(busA, 'grants.changed', (e) => e.user_ids?.[0] === 7);
+    a.bus.publish('grants.changed', { user_ids: [8] });
+    await foreign;
+    await a.settled();
+    off();
+    expect(seen).toEqual(['8', '7']);
+    expect(a.counts().skippedOwn).toBe(skippedBefore + 1);
+  });
+
+  it('1 000 events from A reach B in order, none lost and none doubled, across a forced reconnect of B', async () => {
+    const [a, b] = bridges as [BusBridge, BusBridge];
+    const [, busB] = buses as [EventBus, EventBus];
+    const total = 1000;
+    const got: number[] = [];
+    let done: () => void = () => undefined;
+    const all = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const off = busB.subscribe('item.state', (e) => {
+      got.push(e.item_id);
+      if (got.length === total) done();
+    });
+    const pidBefore = b.listenerPid();
+    expect(pidBefore).not.toBeNull();
+    const reconnectsBefore = b.counts().reconnects;
+    for (let i = 0; i < total; i++) {
+      a.bus.publish('item.state', { item_id: i, state: 1, info: '', alarm: false, ts_ms: i });
+      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+      if (i === 400) {
+        // B's listener dies while A goes on publishing.
+        const { rows } = await admin.query('select pg_terminate_backend($1) as ok', [pidBefore]);
+        expect(rows[0].ok).toBe(true);
+      }
+    }
+    const timeout = setTimeout(() => done(), 20_000);
+    await all;
+    clearTimeout(timeout);
+    await Promise.all(bridges.map((x) => x.settled()));
+    off();
+    expect(b.counts().reconnects).toBe(reconnectsBefore + 1);
+    expect(b.listenerPid()).not.toBe(pidBefore);
+    expect(got).toHaveLength(total);
+    expect(got).toEqual([...Array(total).keys()]);
+  });
+
+  it('samples are never written to the outbox and never reach another process', async () => {
+    const [a] = bridges as [BusBridge, BusBridge];
+    const [, busB] = buses as [EventBus, EventBus];
+    const onB: number[] = [];
+    const offSample = busB.subscribe('sample', (e) => onB.push(e.item_id));
+    const offSamples = busB.subscribe('samples', (e) => onB.push(e.to - e.from));
+    a.bus.publish('sample', { item_id: 1, value: 20, ts_ms: 1 });
+    a.bus.publish('samples', { ids: [1, 2], values: new Float64Array([1, 2]), from: 0, to: 2, ts_ms: 2 });
+    const marker = nextEvent(busB, 'config.changed', (e) => e.ids?.[0] === 4242);
+    a.bus.publish('config.changed', { area: 'devices', ids: [4242] });
+    await marker;
+    offSample();
+    offSamples();
+    expect(onB).toEqual([]);
+    const { rows } = await sql<{ name: string; n: number }>`
+      select name, count(*)::int as n from event_outbox group by name order by name`.execute(database.db.kysely);
+    expect(rows.map((r) => r.name).filter((name) => (localEvents as readonly string[]).includes(name))).toEqual([]);
+    expect(rows.map((r) => r.name)).toEqual(['config.changed', 'grants.changed', 'item.state']);
+  });
+
+  it('old rows are pruned', async () => {
+    const bus = createEventBus();
+    const pruner = createBusBridge({
+      db: database.db,
+      bus,
+      timers: realTimers,
+      pollMs: 60_000,
+      pruneMs: 20,
+      keepMs: 0,
+    });
+    bridges.push(pruner);
+    const emptied = (async () => {
+      for (;;) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from event_outbox`.execute(
+          database.db.kysely,
+        );
+        if (rows[0]!.n === 0) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await pruner.start();
+    await emptied;
+    await pruner.stop();
+  });
+});
