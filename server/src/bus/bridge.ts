@@ -27,7 +27,7 @@ export interface BusBridgeOptions {
   /** Prune rows older than `keepMs` (5 minutes by default) this often (1 minute by default). */
   pruneMs?: number;
   keepMs?: number;
-  /** Events kept for the outbox while the database refuses them (100 000 by default; the oldest go first). */
+  /** Events kept for the outbox while the database refuses them (250 000 by default; the oldest go first). */
   maxQueued?: number;
 }
 
@@ -87,7 +87,7 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
   const pollMs = options.pollMs ?? 5_000;
   const pruneMs = options.pruneMs ?? 60_000;
   const keepMs = options.keepMs ?? 300_000;
-  const maxQueued = options.maxQueued ?? 100_000;
+  const maxQueued = options.maxQueued ?? 250_000;
   const pending = createPending();
   const counts: BridgeCounts = { written: 0, delivered: 0, skippedOwn: 0, dropped: 0, reconnects: 0 };
   const warn = (obj: object, msg: string) => log?.warn(obj, msg);
