@@ -22,7 +22,7 @@ export interface BusBridgeOptions {
   log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void } | undefined;
   /** This process's id in the outbox (a random one by default). */
   origin?: string;
-  /** Read the outbox even without a wake-up this often (5 s by default). */
+  /** Read the outbox even without a wake-up this often (10 s by default). */
   pollMs?: number;
   /** Prune rows older than `keepMs` (5 minutes by default) this often (1 minute by default). */
   pruneMs?: number;
@@ -84,7 +84,7 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
   if (db.dialect !== 'postgres' || !db.url) throw new Error('the bus bridge needs a PostgreSQL database');
   const url = db.url;
   const origin = options.origin ?? randomUUID();
-  const pollMs = options.pollMs ?? 5_000;
+  const pollMs = options.pollMs ?? 10_000;
   const pruneMs = options.pruneMs ?? 60_000;
   const keepMs = options.keepMs ?? 300_000;
   const maxQueued = options.maxQueued ?? 250_000;
