@@ -53,9 +53,12 @@ describe.skipIf(!testDialects.includes('postgres'))('the bus bridge on PostgreSQ
   let admin: pg.Client;
   const buses: EventBus[] = [];
   const bridges: BusBridge[] = [];
+  const warnings: string[] = [];
   const make = (db: Db) => {
     const bus = createEventBus();
-    const bridge = createBusBridge({ db, bus, timers: realTimers, pollMs: 60_000 });
+    const n = bridges.length;
+    const log = { warn: (_obj: object, msg: string) => warnings.push(`${'AB'[n] ?? n}: ${msg}`) };
+    const bridge = createBusBridge({ db, bus, timers: realTimers, pollMs: 60_000, log });
     buses.push(bus);
     bridges.push(bridge);
     return bridge;
@@ -111,7 +114,7 @@ describe.skipIf(!testDialects.includes('postgres'))('the bus bridge on PostgreSQ
     const off = busA.subscribe('grants.changed', (e) => seen.push(String(e.user_ids?.[0])));
     const skippedBefore = a.counts().skippedOwn;
     // A third writer's row with no wake-up: A cannot pass over its own next batch without reading.
-    await sql`insert into event_outbox (origin, name, payload) values ('elsewhere', 'grants.changed', '{"user_ids":[7]}')`.execute(
+    await sql`insert into event_outbox (origin, seq, name, payload) values ('elsewhere', 1, 'grants.changed', '{"user_ids":[7]}')`.execute(
       database.db.kysely,
     );
     const foreign = nextEvent(busA, 'grants.changed', (e) => e.user_ids?.[0] === 7);
@@ -157,6 +160,48 @@ describe.skipIf(!testDialects.includes('postgres'))('the bus bridge on PostgreSQ
     expect(b.listenerPid()).not.toBe(pidBefore);
     expect(got).toHaveLength(total);
     expect(got).toEqual([...Array(total).keys()]);
+  });
+
+  it('1 000 events from A reach B once each when every connection to the database is terminated midway', async () => {
+    const [a, b] = bridges as [BusBridge, BusBridge];
+    const [, busB] = buses as [EventBus, EventBus];
+    const total = 1000;
+    const got: number[] = [];
+    let done: () => void = () => undefined;
+    const all = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const off = busB.subscribe('item.state', (e) => {
+      got.push(e.item_id);
+      if (got.length === total) done();
+    });
+    const reconnectsBefore = b.counts().reconnects;
+    for (let i = 0; i < total; i++) {
+      a.bus.publish('item.state', { item_id: 10_000 + i, state: 1, info: '', alarm: false, ts_ms: i });
+      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+      if (i === 500) {
+        // A's pool (its writes in flight), B's pool (its reads) and B's listener, all at once.
+        const { rows } = await admin.query(
+          'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        );
+        expect(rows[0].n).toBeGreaterThanOrEqual(2);
+      }
+    }
+    const timeout = setTimeout(() => done(), 20_000);
+    await all;
+    clearTimeout(timeout);
+    await Promise.all(bridges.map((x) => x.settled()));
+    off();
+    expect(b.counts().reconnects).toBe(reconnectsBefore + 1);
+    console.log(`while every connection was terminated: ${[...new Set(warnings)].join('; ')}`);
+    expect(got).toEqual([...Array(total).keys()].map((i) => 10_000 + i));
+    // Each event is one row: a batch written again skipped what had been committed.
+    const { rows } = await sql<{ n: number; distinct: number }>`
+      select count(*)::int as n, count(distinct seq)::int as distinct from event_outbox
+       where origin = ${a.origin} and name = 'item.state' and payload like '%"item_id":1____,%'`.execute(
+      database.db.kysely,
+    );
+    expect(rows[0]).toEqual({ n: total, distinct: total });
   });
 
   it('samples are never written to the outbox and never reach another process', async () => {

@@ -63,6 +63,12 @@ export interface BusBridge {
 }
 
 const crossing = new Set<BusEventName>(crossProcessEvents);
+/** An event waiting for the outbox: its number in this process's queue, its name, its JSON. */
+interface Queued {
+  seq: number;
+  name: string;
+  payload: string;
+}
 const batchRows = 1000;
 
 /**
@@ -97,23 +103,28 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
   let last = 0;
 
   // ---------- writing ----------
-  const queue: { name: string; payload: string }[] = [];
+  const queue: Queued[] = [];
+  let seq = 0;
   let writing: Promise<void> | null = null;
   let retry: Timer | null = null;
   let retryMs = 250;
-  const writeBatch = async (batch: { name: string; payload: string }[]) => {
+  const writeBatch = async (batch: Queued[]) => {
     const ids = await db.kysely.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${outboxLock})`.execute(trx);
-      const { rows } = await sql<{ id: number }>`insert into event_outbox (origin, name, payload)
-        select ${origin}, t.name, t.payload
-          from unnest(${batch.map((e) => e.name)}::text[], ${batch.map((e) => e.payload)}::text[])
-               with ordinality as t(name, payload, n)
-         order by t.n
+      // A batch written again (its commit's answer was lost) skips the rows that are there already.
+      const { rows } = await sql<{ id: number }>`insert into event_outbox (origin, seq, name, payload)
+        select ${origin}, t.seq, t.name, t.payload
+          from unnest(${batch.map((e) => e.seq)}::bigint[], ${batch.map((e) => e.name)}::text[],
+                      ${batch.map((e) => e.payload)}::text[]) as t(seq, name, payload)
+         order by t.seq
+        on conflict (origin, seq) do nothing
         returning id`.execute(trx);
+      if (rows.length === 0) return [];
       const top = Math.max(...rows.map((r) => r.id));
       await sql`select pg_notify(${eventChannel}, ${String(top)})`.execute(trx);
       return rows.map((r) => r.id);
     });
+    if (ids.length === 0) return;
     counts.written += ids.length;
     // Numbered in commit order: with nothing unread below its first row, the batch is passed over.
     const first = Math.min(...ids);
@@ -156,7 +167,8 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
       warn({ err, event: name }, 'an event could not be written as JSON; it stays in this process');
       return;
     }
-    queue.push({ name, payload });
+    seq += 1;
+    queue.push({ seq, name, payload });
     if (queue.length > maxQueued) {
       queue.shift();
       if (counts.dropped++ === 0)
@@ -168,6 +180,7 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
   // ---------- reading ----------
   let reading: Promise<void> | null = null;
   let again = false;
+  let rereading: Timer | null = null;
   const readAll = async () => {
     for (;;) {
       const { rows } = await sql<{ id: number; origin: string; name: string; payload: string }>`
@@ -206,7 +219,16 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
     }
     reading = pending.track(
       readAll()
-        .catch((err) => warn({ err }, 'reading the outbox failed; the next wake-up or poll reads again'))
+        .catch((err) => {
+          if (stopped) return;
+          warn({ err }, 'reading the outbox failed; reading again in a second');
+          timers.clearTimeout(rereading);
+          rereading = timers.setTimeout(() => {
+            rereading = null;
+            readSoon();
+          }, 1_000);
+          rereading.unref();
+        })
         .finally(() => {
           reading = null;
           if (again) {
@@ -270,6 +292,7 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
       timers.clearInterval(poll);
       timers.clearInterval(prune);
       timers.clearTimeout(retry);
+      timers.clearTimeout(rereading);
       retry = null;
       // What is queued is written once more (no retry): the other processes hear this one's last events.
       await writing;

@@ -57,6 +57,9 @@ export const openDb = (options: DbOptions): Db => {
     // An idle connection the server ends (a restart, an administrator's terminate) is reported here;
     // without a listener it would end the process. The pool opens a new one for the next query.
     pool.on('error', () => undefined);
+    // A connection ended while checked out (between the statements of a transaction) reports on
+    // itself, where nobody listens: it would end the process too. Its next statement fails instead.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely,

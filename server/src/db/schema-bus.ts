@@ -11,6 +11,8 @@ export interface EventOutboxTable {
   id: Generated<number>;
   /** The publishing process (a random id per start): it skips its own rows when it reads them back. */
   origin: string;
+  /** The event's number in its origin's queue (unique with `origin`: a retried batch is not written twice). */
+  seq: number;
   /** The event's name (`alarm.raised`, `config.changed` …). */
   name: string;
   /** The event as JSON. */

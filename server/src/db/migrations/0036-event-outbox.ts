@@ -14,9 +14,18 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .createTable('event_outbox')
     .addColumn('id', 'bigint', (c) => c.primaryKey().generatedAlwaysAsIdentity())
     .addColumn('origin', 'varchar(64)', (c) => c.notNull())
+    // The event's number in its origin's queue: a batch written again after a commit whose answer
+    // was lost inserts nothing twice.
+    .addColumn('seq', 'bigint', (c) => c.notNull())
     .addColumn('name', 'varchar(32)', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await db.schema.createIndex('event_outbox_at').on('event_outbox').column('at').execute();
+  await db.schema
+    .createIndex('event_outbox_origin_seq')
+    .unique()
+    .on('event_outbox')
+    .columns(['origin', 'seq'])
+    .execute();
 };
