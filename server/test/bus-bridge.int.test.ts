@@ -224,6 +224,30 @@ describe.skipIf(!testDialects.includes('postgres'))('the bus bridge on PostgreSQ
     expect(rows.map((r) => r.name)).toEqual(['config.changed', 'grants.changed', 'item.state']);
   });
 
+  it("a stopping process's last events are written; after its stop they stay in it", async () => {
+    const [, busB] = buses as [EventBus, EventBus];
+    const bus = createEventBus();
+    const leaving = createBusBridge({ db: database.db, bus, timers: realTimers, pollMs: 60_000 });
+    bridges.push(leaving);
+    await leaving.start();
+    const heard: number[] = [];
+    const off = busB.subscribe('config.changed', (e) => heard.push(e.ids?.[0] ?? -1));
+    const last = nextEvent(busB, 'config.changed', (e) => e.ids?.[0] === 9002);
+    leaving.bus.publish('config.changed', { area: 'sites', ids: [9001] });
+    leaving.bus.publish('config.changed', { area: 'sites', ids: [9002] });
+    await leaving.stop();
+    const local: number[] = [];
+    bus.subscribe('config.changed', (e) => local.push(e.ids?.[0] ?? -1));
+    leaving.bus.publish('config.changed', { area: 'sites', ids: [9003] });
+    expect(local).toEqual([9003]);
+    await last;
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from event_outbox where origin = ${leaving.origin}`.execute(database.db.kysely);
+    off();
+    expect(rows[0]!.n).toBe(2);
+    expect(heard).toEqual([9001, 9002]);
+  });
+
   it('old rows are pruned', async () => {
     const bus = createEventBus();
     const pruner = createBusBridge({

@@ -338,7 +338,13 @@ const createListener = (options: {
     void listen();
   };
   const open = async () => {
-    const c = new (loadPg().Client)({ connectionString: options.url, keepAlive: true });
+    // TCP keep-alive after 10 s idle: a listener whose peer vanished is found out (the safety poll
+    // reads through the pool meanwhile, so nothing waits longer than it).
+    const c = new (loadPg().Client)({
+      connectionString: options.url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     c.on('error', (err) => lost(c, err));
     c.on('end', () => lost(c));
     c.on('notification', (msg) => {
