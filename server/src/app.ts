@@ -339,7 +339,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   await registerSecurityHeaders(app, { hsts: Boolean(deps.tls) });
   await registerOpenApi(app);
   await app.register(rateLimit, { global: false });
-  registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus: kernel.bus, series });
+  registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus: kernel.bus, series, bridge });
   app.decorate('access', access);
   registerAuthHook(app, authenticator);
   await registerPushChannel(app, push, authenticator, { timers: kernel.timers, clock: kernel.clock });

@@ -338,5 +338,13 @@ describeEachDatabase('the composition root and the bridge', (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     const event = await heard;
     expect(event.ids).toEqual([res.json().data.id]);
+    // /metrics tells what crossed.
+    const metric = async (s: Sitewatch, name: string) => {
+      const text = (await s.app.inject({ method: 'GET', url: '/metrics' })).body;
+      return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    };
+    expect(await metric(a, 'sitewatch_bus_bridge_written_total')).toBeGreaterThanOrEqual(1);
+    expect(await metric(b, 'sitewatch_bus_bridge_delivered_total')).toBeGreaterThanOrEqual(1);
+    expect(await metric(b, 'sitewatch_bus_bridge_queued')).toBe(0);
   });
 });

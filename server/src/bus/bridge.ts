@@ -43,6 +43,8 @@ export interface BridgeCounts {
   dropped: number;
   /** Times the listening connection was lost and opened again. */
   reconnects: number;
+  /** Events waiting to be written now. */
+  queued: number;
 }
 
 export interface BusBridge {
@@ -95,7 +97,7 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
   const keepMs = options.keepMs ?? 300_000;
   const maxQueued = options.maxQueued ?? 250_000;
   const pending = createPending();
-  const counts: BridgeCounts = { written: 0, delivered: 0, skippedOwn: 0, dropped: 0, reconnects: 0 };
+  const counts: Omit<BridgeCounts, 'queued'> = { written: 0, delivered: 0, skippedOwn: 0, dropped: 0, reconnects: 0 };
   const warn = (obj: object, msg: string) => log?.warn(obj, msg);
   let stopped = false;
   let started = false;
@@ -302,7 +304,7 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
       await pending.settled();
     },
     settled: () => pending.settled(),
-    counts: () => ({ ...counts }),
+    counts: () => ({ ...counts, queued: queue.length }),
     listenerPid: () => listener.pid(),
     lastSeen: () => last,
   };
