@@ -17,9 +17,14 @@ export class Shell {
 
   /** Switches the interface language with the top bar's picker; the page is then in that language. */
   async language(name: 'English' | '简体中文') {
+    const lang = name === 'English' ? 'en-us' : 'zh-cn';
+    if ((await this.page.locator('html').getAttribute('lang')) === lang) return;
     await this.page.getByLabel(/^(语言|Language)$/).click();
+    // The switch reloads the page: a navigation right after must not race that reload.
+    const reloaded = this.page.waitForEvent('load');
     await this.page.getByTitle(name).click();
-    await expect(this.page.locator('html')).toHaveAttribute('lang', name === 'English' ? 'en-us' : 'zh-cn');
+    await reloaded;
+    await expect(this.page.locator('html')).toHaveAttribute('lang', lang);
   }
 
   /** Switches the theme with the top bar's picker, by the name it shows and the theme's key. */

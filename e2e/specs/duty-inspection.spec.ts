@@ -11,7 +11,9 @@ import { Shell } from '../pages/shell.ts';
 
 const shots = path.resolve(import.meta.dirname, '../screenshots');
 /** Today's date as the duty table writes it (local time). */
-const today = () => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+/** The local date in `days` days. */
+const today = (days = 0) =>
+  new Date(Date.now() + days * 86_400_000 - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 
 test.afterEach(async ({ request }) => resetAdminLanguage(request));
 
@@ -139,7 +141,9 @@ test('with shift handover on, the operator on duty gets the alarm pop-up and the
     start: '00:00',
     end: '00:00',
   });
-  await adminApi(request, 'post', 'on_duty_table', { date: today(), shift_id: allDay.id, contact_ids: [on.contact] });
+  // Today's and tomorrow's: a journey that runs across midnight still finds 王工 on duty.
+  for (const date of [today(), today(1)])
+    await adminApi(request, 'post', 'on_duty_table', { date, shift_id: allDay.id, contact_ids: [on.contact] });
   await adminApi(request, 'put', 'on_duty_handover/setting', { handover_enable: true });
 
   const off = await freshPage();

@@ -110,6 +110,19 @@ export interface QuotaDeclaration {
   counts: 'devices' | 'items';
   category?: string;
   addedBy: readonly string[];
+  /**
+   * How many rows a route of `addedBy` adds, by category code ('' for none), where "one, or the
+   * body's `count`" is not right (a device made from a template, a copied site, an imported point
+   * table): the owning area counts, before its handler runs; the licence checks the sum.
+   */
+  adds?: Readonly<Record<string, (call: QuotaCall) => Promise<Record<string, number>>>>;
+}
+
+/** A request a quota counter reads: its body as sent (checked by the handler after), params and the database. */
+export interface QuotaCall {
+  body: Record<string, unknown>;
+  params: Record<string, string>;
+  db: Db;
 }
 
 /** A secret inside stored JSON: the fields sealed at rest, in a column or under one settings key. */

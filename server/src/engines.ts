@@ -255,7 +255,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
         ],
       },
       create: ({ kernel, needs }) => {
-        const { bus, clock } = kernel;
+        const { bus, clock, log } = kernel;
         // Scoping in one place: alarm events and live values go to the users granted their site.
         const grants = createGrantCache({
           grantedSites: async (userId) => (await needs.access.forUser(userId)).siteIds,
@@ -263,7 +263,7 @@ export const engines = (inputs: EngineInputs): AnyArea[] => {
           clock,
         });
         const roster: DutyRoster = needs.dutyRoster;
-        const stopAlarmPush = pushAlarms(bus, needs.push, grants, clock, () => roster);
+        const stopAlarmPush = pushAlarms(bus, needs.push, grants, clock, () => roster, log);
         const { live } = needs;
         let stopLiveFeed: (() => void) | undefined;
         return {

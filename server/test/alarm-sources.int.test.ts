@@ -82,6 +82,32 @@ describeEachDatabase('alarms other areas raise by their source', (dialect) => {
     expect(await t.sitewatch.alarms.openSources('video:')).toEqual([]);
   });
 
+  it('with a hold-off, a source back in time raises nothing; one still down raises when it ends', async () => {
+    const site = (await call('POST', 'setting/device_groups', { name: '机房H', weight: 1 })).body.data.id as number;
+    const raised: AlarmRow[] = [];
+    t.sitewatch.bus.subscribe('alarm.raised', ({ alarm }) => void raised.push(alarm));
+    await t.sitewatch.start();
+    const flapping = { ...camera(site), holdMs: 30_000 };
+    // Down and back three times within the hold-off: no alarm.
+    for (let i = 0; i < 3; i++) {
+      t.sitewatch.alarms.raiseSource(flapping);
+      await t.clock.advance(20_000);
+      t.sitewatch.alarms.recoverSource('video:7');
+      await t.clock.advance(5_000);
+    }
+    expect(raised).toEqual([]);
+    // Down for good: told again at every check, raised once, when the hold-off of the first ends.
+    t.sitewatch.alarms.raiseSource(flapping);
+    await t.clock.advance(29_000);
+    t.sitewatch.alarms.raiseSource(flapping);
+    expect(raised).toEqual([]);
+    await t.clock.advance(1_000);
+    expect(raised.map((a) => a.device_name)).toEqual(['门口摄像机']);
+    await t.clock.advance(60_000);
+    expect(raised).toHaveLength(1);
+    expect(await t.sitewatch.alarms.openSources('video:')).toEqual(['video:7']);
+  });
+
   it('a restarted server finds the open alarm by its source: recovering it closes that alarm', async () => {
     const site = (await call('POST', 'setting/device_groups', { name: '机房T', weight: 1 })).body.data.id as number;
     t.sitewatch.alarms.raiseSource({ ...camera(site), source: 'door-access:controller:3' });

@@ -173,7 +173,16 @@ describeEachDatabase('video grants: only the granted channels, nothing without a
     await ok(call('PUT', '/device', camera('新录像机', [1, 2, 3], id), 'viewer-token'));
     expect(await grantsOf(viewerRole)).toEqual([d1 * 1000 + 1, id * 1000 + 1, id * 1000 + 2, id * 1000 + 3]);
     await ok(call('POST', `/device/${id}/test`, undefined, 'viewer-token'));
-    await ok(call('DELETE', `/device/${id}`, undefined, 'viewer-token'));
+    // A channel taken off the device takes its grants with it: added again (by the administrator),
+    // it starts ungranted, and the viewer no longer holds the whole device.
+    await ok(call('PUT', '/device', camera('新录像机', [1, 2], id)));
+    expect(await grantsOf(viewerRole)).toEqual([d1 * 1000 + 1, id * 1000 + 1, id * 1000 + 2]);
+    await ok(call('PUT', '/device', camera('新录像机', [1, 2, 3], id)));
+    expect(await grantsOf(viewerRole)).toEqual([d1 * 1000 + 1, id * 1000 + 1, id * 1000 + 2]);
+    expect((await call('DELETE', `/device/${id}`, undefined, 'viewer-token')).statusCode).toBe(404);
+    await ok(call('DELETE', `/device/${id}`));
+    // A removed device's channels are nobody's any more.
+    expect(await grantsOf(viewerRole)).toEqual([d1 * 1000 + 1]);
     // The one who can see it all but holds no grant rows (user 1) is given none.
     const byAdmin = (await ok(call('POST', '/device', camera('管理员的', [1])))).id as number;
     expect(await grantsOf(viewerRole)).not.toContain(byAdmin * 1000 + 1);

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { videoBase } from '@sitewatch/contract/video';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { offlineAlarmHoldMs } from '../src/modules/video/area.ts';
 import type { StreamHub } from '../src/modules/video/hub.ts';
 import { areaAlarms } from './helpers/area-alarms.ts';
 import { fakeTokens, useManualTestApp } from './helpers/build-app.ts';
@@ -343,8 +344,11 @@ describeEachDatabase('video: devices, test, snapshot and live view against a rea
     expect(row.state_reason).toMatch(/refused/i);
     expect(row.channels[0]!.Capacity.Preview).toBe(false);
     expect((await call('GET', `/preview?DeviceID=${row.id}&ChannelNo=1`)).body).toContain('设备离线状态！');
-    // Each is an open communication alarm of its site, named after it; removed, each recovers.
+    // Each is an open communication alarm of its site once still down after the hold-off, named
+    // after it; removed, each recovers.
     const alarmsOf = (d: typeof bad) => areaAlarms(t, `video:${d.json().data.id}`);
+    expect(await alarmsOf(dead)).toEqual([]);
+    await t.clock.advance(offlineAlarmHoldMs);
     expect(await alarmsOf(bad)).toEqual([
       {
         kind: 'communication',

@@ -25,6 +25,8 @@ export const doorMenus = {
   logCustom: 806,
   permission: 807,
   device: 808,
+  noticeConfig: 809,
+  setting: 810,
 } as const;
 
 /** The pages that read the controllers and their doors (each shows or filters by them). */
@@ -308,6 +310,64 @@ export const copyInput = z.strictObject({
 
 const listOf = <T extends z.ZodType>(row: T) => z.object({ list: z.array(row) });
 
+/**
+ * The door events that can notify (docs/door-access.md, "Notifications"): a door forced open
+ * (reason 38), held open too long (the controller's reason 37, or open past the held-open threshold
+ * by its status), an invalid card (a refused swipe), a controller that stops answering.
+ */
+export const doorNoticeKinds = ['forced', 'held', 'invalid', 'offline'] as const;
+export const doorNoticeKind = z.enum(doorNoticeKinds, { message: msg('noticeKind') });
+export type DoorNoticeKind = z.infer<typeof doorNoticeKind>;
+/** One kind's notification: on or off, and the contact group whose contacts and channels it goes to (0 none). */
+export const doorNotice = z.object({
+  enabled: z.boolean(),
+  contact_group_id: z.number().int().min(0).max(2_147_483_647),
+});
+/** The stored notifications config (module_settings `door-access.notices`). */
+export const doorNotices = z.object({
+  forced: doorNotice.default({ enabled: true, contact_group_id: 0 }),
+  held: doorNotice.default({ enabled: true, contact_group_id: 0 }),
+  invalid: doorNotice.default({ enabled: false, contact_group_id: 0 }),
+  offline: doorNotice.default({ enabled: true, contact_group_id: 0 }),
+});
+export type DoorNotices = z.infer<typeof doorNotices>;
+export const doorNoticeRow = doorNotice.extend({ kind: doorNoticeKind, contact_group_name: z.string() });
+export const doorContactInput = z.strictObject({
+  kind: doorNoticeKind,
+  contact_group_id: z
+    .number({ message: msg('contactGroup') })
+    .int()
+    .min(0)
+    .max(2_147_483_647),
+});
+export const doorToggleInput = z.strictObject({
+  kind: doorNoticeKind,
+  enabled: z.boolean({ message: msg('enabled') }),
+});
+/** A contact group a door notice can go to, with the channels it reaches its contacts by. */
+export const doorContactGroup = z.object({
+  id: z.number(),
+  name: z.string(),
+  contacts: z.number(),
+  /** `email`, `sms`, `voice` (the group's own switches) and its push channels by their kind and name. */
+  channels: z.array(z.object({ kind: z.string(), name: z.string() })),
+});
+
+/** Seconds: 0 (off) or within [min, max]. */
+const offOr = (min: number, max: number, key: string) =>
+  z
+    .number({ message: msg(key) })
+    .int({ message: msg(key) })
+    .refine((n) => n === 0 || (n >= min && n <= max), { message: msg(key) });
+/** The door-access options (/door_setting; module_settings `door-access.options`). */
+export const doorOptions = z.strictObject({
+  /** Seconds between sync passes of every controller (0: none; pushed events and Sync now still read). */
+  sync_seconds: offOr(10, 86_400, 'syncSeconds'),
+  /** A door seen open by its controller's status this long is held open too long (0: only the controller's own report). */
+  held_open_seconds: offOr(5, 86_400, 'heldOpenSeconds'),
+});
+export type DoorOptions = z.infer<typeof doorOptions>;
+
 export const doorAccessRoutes = {
   settings: defineRoute({
     method: 'GET',
@@ -450,5 +510,50 @@ export const doorAccessRoutes = {
     tags,
     body: ctrlInput,
     response: z.object({ done: z.boolean() }),
+  }),
+  notices: defineRoute({
+    method: 'GET',
+    path: 'access_control/nofify/config',
+    summary: 'Which door events notify, each on or off, and the contact group each goes to (/door_notice_config)',
+    tags,
+    response: listOf(doorNoticeRow),
+  }),
+  contacts: defineRoute({
+    method: 'GET',
+    path: 'access_control/contact',
+    summary: 'Contact groups a door notice can go to, with their channels',
+    tags,
+    response: listOf(doorContactGroup),
+  }),
+  setContact: defineRoute({
+    method: 'PUT',
+    path: 'access_control/contact',
+    summary: 'Set the contact group one kind of door event notifies (0: none)',
+    tags,
+    body: doorContactInput,
+    response: z.null(),
+  }),
+  toggle: defineRoute({
+    method: 'POST',
+    path: 'access_control/toggle',
+    summary: 'Switch the notifications of one kind of door event on or off',
+    tags,
+    body: doorToggleInput,
+    response: z.null(),
+  }),
+  options: defineRoute({
+    method: 'GET',
+    path: 'access_control/option',
+    summary: 'Door access options: the sync interval, the held-open threshold, the event listener (/door_setting)',
+    tags,
+    response: doorOptions.extend({ listener: z.string() }),
+  }),
+  setOptions: defineRoute({
+    method: 'PUT',
+    path: 'access_control/option',
+    summary: 'Change the door access options',
+    tags,
+    body: doorOptions,
+    response: z.null(),
   }),
 };

@@ -78,7 +78,15 @@ export const alarmEvent = z.object({ alarm: alarmRow });
  * Areas whose stored configuration another part of the server keeps in memory. `ids` names the
  * rows that changed (devices for `devices`, items for `items`); null means "reload all of it".
  */
-export const configArea = z.enum(['sites', 'devices', 'items', 'alarm_settings', 'contact_groups', 'time_periods']);
+export const configArea = z.enum([
+  'sites',
+  'devices',
+  'items',
+  'alarm_settings',
+  'contact_groups',
+  'time_periods',
+  'door_access',
+]);
 export type ConfigArea = z.infer<typeof configArea>;
 export const configChangedEvent = z.object({ area: configArea, ids: z.array(z.number().int()).nullable() });
 

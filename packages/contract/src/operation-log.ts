@@ -108,6 +108,9 @@ export const operationLogModules = {
   'access_control/ctrl': 'doorCtrl',
   'access_control/log_sync': 'doorLogSync',
   'access_control/permission': 'doorPermissions',
+  'access_control/contact': 'doorNoticeContact',
+  'access_control/toggle': 'doorNoticeToggle',
+  'access_control/option': 'doorOptions',
   // The box's time, network and services (docs/time-network.md).
   'setting/time': 'settingTime',
   'setting/time/syncd': 'settingTimeSyncd',

@@ -168,6 +168,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
     defaultLevel: () => options.settings.peek('commons').point_fault_level,
     loaded: ensureStarted,
     pending: reloads,
+    timers,
     warn,
   });
 
@@ -249,6 +250,7 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       subscriptions = [];
       for (const t of [flushTimer, tickTimer, reloadSoon]) timers.clearInterval(t);
       flushTimer = tickTimer = reloadSoon = null;
+      sourceAlarms.dropHeld();
       await reloads.settled();
       // Alarms raised while their ids were on the way are written with the rest.
       await alarmIds.settled();
@@ -310,7 +312,9 @@ export const createAlarmEngine = (options: AlarmEngineOptions): AlarmEngine => {
       }
       if (wasDown) judge.deviceBack(dev, tsMs);
     },
-    ...sourceAlarms,
+    raiseSource: sourceAlarms.raiseSource,
+    recoverSource: sourceAlarms.recoverSource,
+    openSources: sourceAlarms.openSources,
     ...createAlarmOperations({ db, state, store, publish, clock, ensureStarted }),
     flush,
     toRow,

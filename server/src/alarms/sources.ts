@@ -1,6 +1,6 @@
 import { monitorState } from '@sitewatch/contract/monitoring';
 import type { Kysely } from 'kysely';
-import type { Pending } from '../clock/timers.ts';
+import type { Pending, Timer, Timers } from '../clock/timers.ts';
 import type { Database } from '../db/schema.ts';
 import type { AlarmLifecycle } from './lifecycle.ts';
 import type { EngineState } from './state.ts';
@@ -20,6 +20,11 @@ export interface SourceAlarm {
   info: string;
   /** Whose channels get its notices besides the pop-up and the bell (0, the default: none). */
   contact_group_id?: number;
+  /**
+   * Raised only if not recovered within this many ms (a stream that drops and comes back at once
+   * raises nothing); 0, the default: at once. The thing's own state still shows the drop.
+   */
+  holdMs?: number;
 }
 
 /**
@@ -39,9 +44,12 @@ export const createSourceAlarms = (deps: {
   loaded: () => Promise<void>;
   /** Where queued work is counted until it settles (the engine's `settled()`). */
   pending: Pending;
+  timers: Timers;
   warn: (obj: object, msg: string) => void;
 }) => {
   const { sources, levelColors } = deps.state;
+  /** Raises waiting out their hold-off, by source. */
+  const held = new Map<string, Timer>();
   const now = () => Math.floor(deps.clock() / 1000);
   let queue: Promise<void> = Promise.resolve();
   const queued = (work: () => void | Promise<void>) => {
@@ -80,21 +88,42 @@ export const createSourceAlarms = (deps: {
     sources.set(input.source, a);
   };
 
+  const raiseNow = (input: SourceAlarm) =>
+    queued(async () => {
+      // Told again while open (a controller silent at every pass): nothing to look up or change.
+      if (sources.has(input.source)) return;
+      const name = await siteName(input.site_id);
+      if (!sources.has(input.source)) raise(input, name);
+    });
+
   return {
-    raiseSource: (input: SourceAlarm) =>
-      queued(async () => {
-        // Told again while open (a controller silent at every pass): nothing to look up or change.
-        if (sources.has(input.source)) return;
-        const name = await siteName(input.site_id);
-        if (!sources.has(input.source)) raise(input, name);
-      }),
-    recoverSource: (source: string) =>
+    raiseSource(input: SourceAlarm) {
+      if (!input.holdMs) return raiseNow(input);
+      if (held.has(input.source)) return;
+      held.set(
+        input.source,
+        deps.timers.setTimeout(() => {
+          held.delete(input.source);
+          raiseNow(input);
+        }, input.holdMs),
+      );
+    },
+    recoverSource: (source: string) => {
+      // Back within its hold-off: the raise waiting is dropped, nothing was raised.
+      deps.timers.clearTimeout(held.get(source) ?? null);
+      held.delete(source);
       queued(() => {
         const a = sources.get(source);
         if (!a) return;
         sources.delete(source);
         deps.lifecycle.recover(a, now(), null);
-      }),
+      });
+    },
+    /** Forgets the raises still waiting out their hold-off (the engine stops). */
+    dropHeld() {
+      for (const timer of held.values()) deps.timers.clearTimeout(timer);
+      held.clear();
+    },
     /** The sources of the open alarms whose source starts with `prefix` (an area reconciling at start). */
     async openSources(prefix: string) {
       await deps.loaded();

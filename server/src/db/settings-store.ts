@@ -39,11 +39,14 @@ export const createSettingsStore = <V extends object>(options: {
 }): SettingsStore<V> => {
   const { db, table, schemas, defaults } = options;
   const cache = new Map<keyof V, unknown>();
+  // Bumped by every `set`: a read that began before a write does not cache the value it replaced.
+  const writes = new Map<keyof V, number>();
   const seal = (key: keyof V, v: string, f: 'encrypt' | 'decrypt') => {
     const fields = options.secretFields?.[key];
     return options.secrets && fields ? mapJsonFields(v, fields, options.secrets[f]) : v;
   };
   const read = async <K extends keyof V & string>(key: K): Promise<V[K]> => {
+    const before = writes.get(key) ?? 0;
     const row = await db.kysely.selectFrom(table).select('v').where('k', '=', key).executeTakeFirst();
     let value = defaults[key];
     if (row) {
@@ -54,6 +57,7 @@ export const createSettingsStore = <V extends object>(options: {
         // unreadable: the default
       }
     }
+    if ((writes.get(key) ?? 0) !== before) return cache.get(key) as V[K];
     cache.set(key, value);
     return value;
   };
@@ -72,6 +76,7 @@ export const createSettingsStore = <V extends object>(options: {
         .values({ k: key, v, updated_at })
         .onConflict((oc) => oc.column('k').doUpdateSet({ v, updated_at }))
         .execute();
+      writes.set(key, (writes.get(key) ?? 0) + 1);
       cache.set(key, JSON.parse(clear));
       options.announce?.changes.note(options.announce.topic, null);
     },

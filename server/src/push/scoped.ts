@@ -116,6 +116,7 @@ export const pushAlarms = (
   grants: GrantCache,
   clock: () => number = Date.now,
   roster: () => DutyRoster | null = () => null,
+  log?: { warn(detail: object, message: string): void },
 ) => {
   const events = {
     'alarm.raised': 'raise',
@@ -140,7 +141,14 @@ export const pushAlarms = (
       const duty = event === 'raise' ? roster() : null;
       if (!duty?.onDutyUsers && pending === null) return send(message, null);
       const users = duty?.onDutyUsers
-        ? duty.onDutyUsers(Math.floor(clock() / 1000), alarm.device_group_id).catch(() => null)
+        ? duty.onDutyUsers(Math.floor(clock() / 1000), alarm.device_group_id).catch((err: unknown) => {
+            // Everyone gets the pop-up rather than no one: said in the log, not kept silent.
+            log?.warn(
+              { err, alarm: alarm.status_id },
+              'duty lookup failed; the alarm is pushed to everyone as a notice',
+            );
+            return null;
+          })
         : Promise.resolve(null);
       const next: Promise<void> = Promise.all([pending, users]).then(async ([, u]) => {
         await send(message, u);

@@ -90,4 +90,16 @@ export const doorAccessRoutes: Record<string, Example> = {
     prepare,
     body: (s, e) => ({ door_id: s.rows.door_doors, action: 'open', verify_password: e.encrypt(e.password) }),
   },
+  // The notifications config and the options are the installation's (global, as contact groups are):
+  // keys of module_settings.
+  'PUT /api/v1/access_control/contact': {
+    table: 'module_settings',
+    needs: ['contact_groups'],
+    body: (_s, e) => ({ kind: 'forced', contact_group_id: e.globals.contact_groups }),
+  },
+  'POST /api/v1/access_control/toggle': { table: 'module_settings', body: () => ({ kind: 'invalid', enabled: true }) },
+  'PUT /api/v1/access_control/option': {
+    table: 'module_settings',
+    body: () => ({ sync_seconds: 60, held_open_seconds: 0 }),
+  },
 };

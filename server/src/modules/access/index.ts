@@ -102,6 +102,8 @@ export interface AccessService {
   grantSitesToCaller(request: FastifyRequest, siteIds: number[]): Promise<void>;
   /** Grants video channels to every role of the caller that lacks them (a restricted user keeps seeing what they add). */
   grantVideosToCaller(request: FastifyRequest, videoIds: number[]): Promise<void>;
+  /** Every role's grants of these channels are withdrawn (the channels are gone: one added again later starts ungranted). */
+  dropVideoGrants(videoIds: number[]): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -191,6 +193,9 @@ export const createAccessService = (db: Db): AccessService => {
       );
       if (rows.length) await db.kysely.insertInto('role_videos').values(rows).execute();
       access.videoIds = [...new Set([...access.videoIds, ...wanted])];
+    },
+    async dropVideoGrants(videoIds) {
+      if (videoIds.length) await db.kysely.deleteFrom('role_videos').where('video_id', 'in', videoIds).execute();
     },
     async require(request, permission) {
       const access = await cached(request);

@@ -1,8 +1,10 @@
-import { doorMenus } from '@sitewatch/contract/door-access';
+import { doorMenus, doorNotices, doorOptions } from '@sitewatch/contract/door-access';
 import { defineArea } from '../../area.ts';
+import { announceAtOnce } from '../../db/changes.ts';
 import { createDoorAlarms } from './alarms.ts';
 import { registerDoorAccess } from './index.ts';
 import { createDoorLinks } from './links.ts';
+import { createDoorSettings, noticesKey, optionsKey } from './notices.ts';
 import { createDoorRows } from './service.ts';
 import { startWgListener, type WgListener } from './wg/adapter.ts';
 
@@ -21,7 +23,9 @@ const site = { site: 'device_group_id' } as const;
 
 export const area = defineArea({
   name: 'door-access',
-  needs: ['access', 'auth', 'audit', 'alarms'],
+  needs: ['access', 'auth', 'audit', 'alarms', 'notifier', 'contactGroups'],
+  settings: { [noticesKey]: doorNotices, [optionsKey]: doorOptions },
+  events: { publishes: ['config.changed:door_access'] },
   tables: {
     door_controllers: { sites: site },
     door_doors: { sites: site },
@@ -103,17 +107,44 @@ export const area = defineArea({
       weight: 533,
       functions: ['view'],
     },
+    {
+      id: doorMenus.noticeConfig,
+      parent_id: doorMenus.group,
+      name_key: 'menu.doorNoticeConfig',
+      url: '/door_notice_config',
+      icon: 'notification',
+      weight: 532,
+      functions: ['view', 'edit'],
+    },
+    {
+      id: doorMenus.setting,
+      parent_id: doorMenus.group,
+      name_key: 'menu.doorSetting',
+      url: '/door_setting',
+      icon: 'setting',
+      weight: 531,
+      functions: ['view', 'edit'],
+    },
   ],
   create: ({ kernel, needs }) => {
     const rows = createDoorRows(kernel.db, kernel.clock);
-    const syncSeconds = Number(process.env.SITEWATCH_DOOR_SYNC_SECONDS ?? 60);
+    const envSeconds = Number(process.env.SITEWATCH_DOOR_SYNC_SECONDS ?? 60);
+    const syncSeconds = Number.isFinite(envSeconds) ? envSeconds : 60;
+    const settings = createDoorSettings({
+      db: kernel.db,
+      clock: kernel.clock,
+      changes: announceAtOnce(kernel.bus),
+      contactGroups: needs.contactGroups,
+      defaultSyncSeconds: syncSeconds,
+    });
     let listener: WgListener | null = null;
     const links = createDoorLinks({
       rows,
       timers: kernel.timers,
       clock: kernel.clock,
       log: kernel.log,
-      syncSeconds: Number.isFinite(syncSeconds) ? syncSeconds : 60,
+      syncSeconds,
+      heldOpenSeconds: async () => (await settings.options()).held_open_seconds,
       get listener() {
         return listener;
       },
@@ -121,7 +152,13 @@ export const area = defineArea({
         const at = process.env.SITEWATCH_DOOR_LISTENER_ADDRESS ?? process.env.SITEWATCH_DOOR_LISTENER?.split(':')[0];
         return at && at !== '0.0.0.0' ? at : null;
       },
-      alarms: createDoorAlarms(kernel.db, needs.alarms),
+      alarms: createDoorAlarms({
+        db: kernel.db,
+        alarms: needs.alarms,
+        notifier: needs.notifier,
+        settings,
+        clock: kernel.clock,
+      }),
     });
     return {
       routes: (app) =>
@@ -131,7 +168,8 @@ export const area = defineArea({
           access: needs.access,
           auth: needs.auth,
           audit: needs.audit,
-          syncSeconds,
+          settings,
+          listener: () => process.env.SITEWATCH_DOOR_LISTENER ?? '',
         }),
       async start() {
         const at = process.env.SITEWATCH_DOOR_LISTENER;
@@ -142,6 +180,7 @@ export const area = defineArea({
             return null;
           });
         }
+        links.reschedule((await settings.options()).sync_seconds);
         links.start(async () =>
           (await kernel.db.kysely.selectFrom('door_controllers').select('id').execute()).map((c) => c.id),
         );
@@ -151,6 +190,10 @@ export const area = defineArea({
         await listener?.close();
       },
       settled: () => links.settled(),
+      async reload() {
+        await settings.store.reload();
+        links.reschedule((await settings.options()).sync_seconds);
+      },
     };
   },
 });

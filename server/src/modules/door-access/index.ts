@@ -16,6 +16,7 @@ import type { AuthService } from '../auth/index.ts';
 import type { AuditLog } from '../logs/index.ts';
 import type { DoorLinks } from './links.ts';
 import { doorLogWorkbook } from './log-export.ts';
+import type { DoorSettings } from './notices.ts';
 import type { DoorRows } from './service.ts';
 
 interface Deps {
@@ -24,7 +25,9 @@ interface Deps {
   access: AccessService;
   auth: AuthService;
   audit: AuditLog;
-  syncSeconds: number;
+  settings: DoorSettings;
+  /** Where the event listener listens (SITEWATCH_DOOR_LISTENER), '' when it is off. */
+  listener: () => string;
 }
 
 /**
@@ -56,7 +59,7 @@ export const registerDoorAccess = (app: FastifyInstance, d: Deps) => {
   addRoute(
     app,
     r.settings,
-    () => ({ protocols: [...doorProtocols], sync_seconds: d.syncSeconds }),
+    async () => ({ protocols: [...doorProtocols], sync_seconds: (await d.settings.options()).sync_seconds }),
     page(doorMenus.devices),
   );
   addRoute(
@@ -183,5 +186,50 @@ export const registerDoorAccess = (app: FastifyInstance, d: Deps) => {
       return { done };
     },
     { ...page(doorMenus.remoteControl, 'control'), messageKey: 'doorAccess.done' },
+  );
+  registerDoorNotices(app, d, page);
+};
+
+/** /door_notice_config (nofify/config, contact, toggle) and /door_setting (option): docs/door-access.md. */
+const registerDoorNotices = (
+  app: FastifyInstance,
+  d: Deps,
+  page: (menu: number, func?: string) => { permission: { menu: number; func?: string } },
+) => {
+  addRoute(app, r.notices, async () => ({ list: await d.settings.list() }), page(doorMenus.noticeConfig));
+  addRoute(app, r.contacts, async () => ({ list: await d.settings.contactGroups() }), page(doorMenus.noticeConfig));
+  addRoute(
+    app,
+    r.setContact,
+    async ({ body }) => {
+      await d.settings.setContact(body.kind, body.contact_group_id);
+      return null;
+    },
+    { ...page(doorMenus.noticeConfig, 'edit'), messageKey: 'doorAccess.saved' },
+  );
+  addRoute(
+    app,
+    r.toggle,
+    async ({ body }) => {
+      await d.settings.toggle(body.kind, body.enabled);
+      return null;
+    },
+    { ...page(doorMenus.noticeConfig, 'edit'), messageKey: 'doorAccess.saved' },
+  );
+  addRoute(
+    app,
+    r.options,
+    async () => ({ ...(await d.settings.options()), listener: d.listener() }),
+    page(doorMenus.setting),
+  );
+  addRoute(
+    app,
+    r.setOptions,
+    async ({ body }) => {
+      await d.settings.setOptions(body);
+      d.links.reschedule(body.sync_seconds);
+      return null;
+    },
+    { ...page(doorMenus.setting, 'edit'), messageKey: 'doorAccess.saved' },
   );
 };

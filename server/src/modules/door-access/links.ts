@@ -21,8 +21,10 @@ export interface DoorLinksOptions {
   timers: Timers;
   clock: () => number;
   log: FastifyBaseLogger;
-  /** Seconds between sync passes of every controller (0: none; routes and pushed events still sync). */
+  /** Seconds between sync passes of every controller (0: none; routes and pushed events still sync); `reschedule` changes it. */
   syncSeconds: number;
+  /** The held-open threshold in seconds (0: the status is not read; the controller's own reason 37 still counts). */
+  heldOpenSeconds?: () => Promise<number>;
   timeoutMs?: number;
   listener?: WgListener | null;
   /** The address controllers reach the listener at (SITEWATCH_DOOR_LISTENER's, unless 0.0.0.0). */
@@ -45,7 +47,11 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
   const running = new Map<number, Promise<SyncResult>>();
   const pending = createPending();
   const told = new WeakSet<DoorController>();
+  /** A pass due when an open door reaches the held-open threshold, per controller. */
+  const heldChecks = new Map<number, Timer>();
   let timer: Timer | null = null;
+  let every = opts.syncSeconds;
+  let listIds: (() => Promise<number[]>) | null = null;
   let stopping = false;
 
   const adapterOf = async (row: { id: number; serial: number; address: string; port: number; protocol: string }) => {
@@ -89,13 +95,28 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
           if (await wg.setListener?.(at, opts.listener.port)) told.add(ctrl);
         }
         cards = await pushCards(ctrl, await opts.rows.desiredCards(id));
+        const held = (await opts.heldOpenSeconds?.()) ?? 0;
+        if (held <= 0 && opts.alarms) await pending.track(opts.alarms.heldOff(row));
+        if (held > 0 && opts.alarms) {
+          const due = await pending.track(opts.alarms.doors(row, (await ctrl.status()).doorsOpen, held));
+          opts.timers.clearTimeout(heldChecks.get(id));
+          heldChecks.delete(id);
+          if (due !== null && !stopping) {
+            const check = opts.timers.setTimeout(() => {
+              heldChecks.delete(id);
+              void links.sync(id).catch(() => undefined);
+            }, due);
+            check.unref();
+            heldChecks.set(id, check);
+          }
+        }
       } catch (err) {
         online = false;
         p.error = err;
       }
     }
     if (online !== (row.online === 1)) await pending.track(opts.rows.setOnline(id, online));
-    opts.alarms?.link(row, online ? null : p.error);
+    if (opts.alarms) await pending.track(opts.alarms.link(row, online ? null : p.error));
     if (p.error)
       opts.log.warn(
         { controller: id, serial: row.serial, code: p.error instanceof ControllerError ? p.error.code : 'error' },
@@ -145,16 +166,26 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
       return ctrl.setTime(localTime(opts.clock()));
     },
     start(ids: () => Promise<number[]>) {
-      if (opts.syncSeconds <= 0) return;
+      listIds = ids;
+      opts.timers.clearInterval(timer);
+      timer = null;
+      if (every <= 0 || stopping) return;
       timer = opts.timers.setInterval(() => {
         void ids().then((all) => Promise.allSettled(all.map((id) => links.sync(id))));
-      }, opts.syncSeconds * 1000);
+      }, every * 1000);
       timer.unref();
+    },
+    /** A new sync interval (the options page): the periodic pass runs at it from now. */
+    reschedule(seconds: number) {
+      every = seconds;
+      if (listIds) links.start(listIds);
     },
     async stop() {
       stopping = true;
       opts.timers.clearInterval(timer);
       timer = null;
+      for (const t of heldChecks.values()) opts.timers.clearTimeout(t);
+      heldChecks.clear();
       // Closing the adapters ends their requests at once; then the passes finish their writes.
       for (const a of adapters.values()) await (await a.ctrl.catch(() => null))?.close();
       adapters.clear();
@@ -168,6 +199,8 @@ export const createDoorLinks = (opts: DoorLinksOptions) => {
     forget(id: number) {
       const held = adapters.get(id);
       adapters.delete(id);
+      opts.timers.clearTimeout(heldChecks.get(id));
+      heldChecks.delete(id);
       if (opts.alarms)
         void pending
           .track(opts.alarms.forget(id))

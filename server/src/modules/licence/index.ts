@@ -1,7 +1,6 @@
 import { sharedText } from '@sitewatch/contract';
 import { licenceRoutes } from '@sitewatch/contract/licence';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Db } from '../../db/kysely.ts';
 import { requestLanguage } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
@@ -32,31 +31,41 @@ const guardWrites = (app: FastifyInstance, licence: LicenceService, db: Db, coun
     const configures = url.startsWith(configurationPrefix);
     if (!configures && adds.length === 0) return;
     if (configures && (await licence.blocksConfiguration())) throw new AppError('forbidden', 'licence.expiredBlocks');
+    if (adds.length === 0 || !(await licence.hasQuotas())) return;
+    const body = (request.body ?? {}) as Record<string, unknown>;
     for (const c of adds) {
-      const body = (request.body ?? {}) as Record<string, unknown>;
+      const counter = c.adds?.[`${request.method} ${url}`];
+      if (counter) {
+        const params = (request.params ?? {}) as Record<string, string>;
+        await checkCounted(request, c, await counter({ body, params, db }));
+        continue;
+      }
       const n = typeof body.count === 'number' && body.count > 0 ? body.count : 1;
-      let category: string | undefined;
-      if (c.category && typeof body[c.category] === 'string') category = body[c.category] as string;
-      else if (c.category && url.endsWith('/:id/copy') && c.table === 'devices') {
-        const id = Number((request.params as { id?: string }).id);
-        const row = await sql<{
-          c: string;
-        }>`select ${sql.ref(c.category)} as c from ${sql.table(c.table)} where id = ${id}`.execute(db.kysely);
-        category = row.rows[0]?.c;
-      }
-      try {
-        await licence.checkAdd(c.counts, n, category);
-      } catch (error) {
-        // The category named in the reader's language, never by its code.
-        if (error instanceof AppError && category && error.values.category === category) {
-          const found = (await categoryNames(db)).find((r) => r.code === category);
-          const name = found?.name || (found ? sharedText(requestLanguage(request), found.name_key) : category);
-          throw new AppError(error.name, error.key, { ...error.values, category: name });
-        }
-        throw error;
-      }
+      const category = c.category && typeof body[c.category] === 'string' ? (body[c.category] as string) : undefined;
+      await check(request, c, n, category);
     }
   });
+  /** One check, its category named in the reader's language, never by its code. */
+  const check = async (request: FastifyRequest, c: CountedTable, n: number, category?: string) => {
+    try {
+      await licence.checkAdd(c.counts, n, category);
+    } catch (error) {
+      if (error instanceof AppError && category && error.values.category === category) {
+        const found = (await categoryNames(db)).find((r) => r.code === category);
+        const name = found?.name || (found ? sharedText(requestLanguage(request), found.name_key) : category);
+        throw new AppError(error.name, error.key, { ...error.values, category: name });
+      }
+      throw error;
+    }
+  };
+  /** What an area counted: the sum against the quota, then each category against its own. */
+  const checkCounted = async (request: FastifyRequest, c: CountedTable, byCategory: Record<string, number>) => {
+    const total = Object.values(byCategory).reduce((sum, n) => sum + n, 0);
+    if (total === 0) return;
+    await check(request, c, total);
+    if (!c.category) return;
+    for (const [category, n] of Object.entries(byCategory)) if (category && n > 0) await check(request, c, n, category);
+  };
 };
 
 export const registerLicence = (

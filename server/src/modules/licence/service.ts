@@ -218,6 +218,11 @@ export const createLicenceService = (deps: LicenceDeps) => {
       }));
     },
 
+    /** Whether quotas apply now (an activated licence; the trial has none): counting is skipped otherwise. */
+    async hasQuotas(): Promise<boolean> {
+      return activation((await now()).state) !== null;
+    },
+
     /**
      * Refuses adding `adding` rows of a quota (and of a category) when it would pass the activated
      * quota: nothing is written, the message names the quota. The trial has no quotas.

@@ -3,12 +3,8 @@ import { defineArea } from '../../area.ts';
 import { type EstateCounts, estateCountsOf } from './counts.ts';
 import { seedDemo } from './demo.ts';
 import { registerMonitoring } from './index.ts';
+import { deviceQuota, itemQuota } from './quota.ts';
 
-// The routes that add devices or items (the licence counts them against its quotas, docs/licence.md).
-const addDevice = 'POST /api/v1/setting/devices';
-const copyDevice = 'POST /api/v1/setting/devices/:id/copy';
-const copySite = 'POST /api/v1/setting/device_groups/:id/copy';
-const addPoints = 'POST /api/v1/setting/devices/:id/points';
 declare module '../../area.ts' {
   interface Services {
     /** How many sites, devices and items there are (the system information page). */
@@ -26,12 +22,12 @@ export const area = defineArea({
     devices: {
       sites: { site: 'device_group_id' },
       announces: 'devices',
-      quota: { counts: 'devices', category: 'code', addedBy: [addDevice, copyDevice, copySite] },
+      quota: deviceQuota,
     },
     items: {
       sites: { device: 'device_id' },
       announces: 'items',
-      quota: { counts: 'items', addedBy: ['POST /api/v1/setting/items', addPoints, addDevice, copyDevice, copySite] },
+      quota: itemQuota,
     },
     time_periods: { sites: 'global', announces: 'time_periods' },
     categorys: { sites: 'global' },

@@ -1,10 +1,19 @@
 import { defineArea } from '../../area.ts';
+import { type ContactGroups, createContactGroups } from './contact-groups.ts';
 import { registerNotify } from './index.ts';
+
+declare module '../../area.ts' {
+  interface Services {
+    /** The contact groups other areas let their users choose for their notices (door access). */
+    contactGroups: ContactGroups;
+  }
+}
 
 /** Notification channels, the template, contacts and contact groups, the notification log (docs/alarms.md). */
 export const area = defineArea({
   name: 'notify',
   needs: ['notifier', 'alarmSettings', 'audit', 'auth', 'secrets', 'access'],
+  provides: ['contactGroups'],
   tables: {
     contacts: { sites: 'global' },
     contact_groups: { sites: 'global', announces: 'contact_groups' },
@@ -70,6 +79,7 @@ export const area = defineArea({
     },
   ],
   create: ({ kernel, needs }) => ({
+    provides: { contactGroups: createContactGroups(kernel.db) },
     routes: (app) =>
       registerNotify(app, {
         db: kernel.db,

@@ -16,6 +16,11 @@ declare module '../../area.ts' {
 }
 
 const sourceOf = (id: number) => `video:${id}`;
+/**
+ * A camera's alarm waits this long for it to come back (docs/video.md, "Health"): a live stream
+ * whose ffmpeg dies and restarts raises nothing; its state shows the drop at once.
+ */
+export const offlineAlarmHoldMs = 30_000;
 
 /**
  * Video: recorders and cameras of a site, their connection test, snapshots, state, and the live
@@ -68,6 +73,7 @@ export const area = defineArea({
             device_name: row.name,
             item_name: '',
             info: reason,
+            holdMs: offlineAlarmHoldMs,
           });
         else needs.alarms.recoverSource(sourceOf(row.id));
       },

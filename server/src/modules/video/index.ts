@@ -49,7 +49,10 @@ export const registerVideo = (
     app,
     r.update,
     async ({ body, request }) => {
+      const before = await service.channelIds(body.id);
       const device = await service.update(body.id, body, await sites(request));
+      const now = new Set(device.channels.map((c) => c.ID));
+      await deps.access.dropVideoGrants(before.filter((id) => !now.has(id)));
       await keep(request, device);
       deps.dropDevice(body.id);
       return device;
@@ -60,7 +63,9 @@ export const registerVideo = (
     app,
     r.remove,
     async ({ params, request }) => {
+      const before = await service.channelIds(params.id);
       const out = await service.remove(params.id, await sites(request));
+      await deps.access.dropVideoGrants(before);
       deps.dropDevice(params.id);
       return out;
     },

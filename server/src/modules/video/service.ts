@@ -193,6 +193,11 @@ export const createVideoService = (deps: {
       await repo.update(id, await write(input, grant, stored), nowS());
       return toDevice(await found(id, all));
     },
+    /** The ids of a device's stored channels (none for an unknown device); the caller checks the grant. */
+    async channelIds(id: number) {
+      const row = await repo.get(id, null);
+      return row ? channelsOf(row).map((c) => channelId(row.id, c.channel_no)) : [];
+    },
     async remove(id: number, grant: VideoGrant) {
       await found(id, grant);
       await repo.remove(id);

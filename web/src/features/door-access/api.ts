@@ -98,3 +98,32 @@ export const useSetPermissions = () => {
     onSuccess: done,
   });
 };
+
+/** /door_notice_config and /door_setting (docs/door-access.md, "Notifications", "Options"). */
+export const noticesQuery = queryOptions({ queryKey: ['door-access', 'notices'], queryFn: () => api.call(r.notices) });
+export const contactGroupsQuery = queryOptions({
+  queryKey: ['door-access', 'contact-groups'],
+  queryFn: () => api.call(r.contacts),
+});
+export const optionsQuery = queryOptions({ queryKey: ['door-access', 'options'], queryFn: () => api.call(r.options) });
+export const useSetNoticeContact = () => {
+  const done = useInvalidate();
+  return useMutation({
+    mutationFn: (body: RouteBody<typeof r.setContact>) => api.call(r.setContact, { body }),
+    onSuccess: done,
+  });
+};
+export const useToggleNotice = () => {
+  const done = useInvalidate();
+  return useMutation({
+    mutationFn: (body: RouteBody<typeof r.toggle>) => api.call(r.toggle, { body }),
+    onSuccess: done,
+  });
+};
+export const useSetOptions = () => {
+  const done = useInvalidate();
+  return useMutation({
+    mutationFn: (body: RouteBody<typeof r.setOptions>) => api.call(r.setOptions, { body }),
+    onSuccess: done,
+  });
+};

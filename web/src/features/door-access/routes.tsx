@@ -13,6 +13,10 @@ const DoorPermissionPage = lazy(() =>
   import('./pages/permission-page.tsx').then((m) => ({ default: m.DoorPermissionPage })),
 );
 const DoorDevicePage = lazy(() => import('./pages/device-page.tsx').then((m) => ({ default: m.DoorDevicePage })));
+const DoorNoticeConfigPage = lazy(() =>
+  import('./pages/notice-config-page.tsx').then((m) => ({ default: m.DoorNoticeConfigPage })),
+);
+const DoorSettingPage = lazy(() => import('./pages/setting-page.tsx').then((m) => ({ default: m.DoorSettingPage })));
 
 /** Door access (docs/door-access.md). */
 export const doorAccessRoutes: RouteObject[] = [
@@ -24,4 +28,6 @@ export const doorAccessRoutes: RouteObject[] = [
   { path: '/door_log_custom', element: <DoorLogCustomPage /> },
   { path: '/door_permission', element: <DoorPermissionPage /> },
   { path: '/door_device', element: <DoorDevicePage /> },
+  { path: '/door_notice_config', element: <DoorNoticeConfigPage /> },
+  { path: '/door_setting', element: <DoorSettingPage /> },
 ];

@@ -58,6 +58,8 @@ export interface WgSimulator {
   swipe(card: number, door: number, direction?: 'in' | 'out'): SimEvent;
   pressButton(door: number): SimEvent;
   forceOpen(door: number): SimEvent;
+  /** The door's sensor reads shut again (reason 24, door closed). */
+  closeDoor(door: number): SimEvent;
   lastIndex(): number;
   listener(): { address: string; port: number };
   close(): Promise<void>;
@@ -335,6 +337,11 @@ export const startWgSimulator = async (opts: SimulatorOptions): Promise<WgSimula
       const d = doors.get(door);
       if (d) d.open = true;
       return record({ type: 3, granted: false, door, direction: 1, card: 0, reason: 38 });
+    },
+    closeDoor(door) {
+      const d = doors.get(door);
+      if (d) d.open = false;
+      return record({ type: 2, granted: true, door, direction: 1, card: 0, reason: 24 });
     },
     lastIndex: () => last,
     listener: () => listener,
