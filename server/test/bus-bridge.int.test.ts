@@ -31,6 +31,34 @@ const nextEvent = <N extends 'config.changed' | 'grants.changed' | 'item.state'>
     });
   });
 
+/**
+ * Publishes 1 000 `item.state` events on `a` (item ids from `base`), yielding a turn every 50, with
+ * `midway` run after the 400th; resolves with the item ids `busB` heard, in order, once all came
+ * (or after 20 s, with what came).
+ */
+const thousandAcross = async (a: BusBridge, busB: EventBus, base: number, midway: () => Promise<void>) => {
+  const total = 1000;
+  const got: number[] = [];
+  let done: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const off = busB.subscribe('item.state', (e) => {
+    got.push(e.item_id);
+    if (got.length === total) done();
+  });
+  for (let i = 0; i < total; i++) {
+    a.bus.publish('item.state', { item_id: base + i, state: 1, info: '', alarm: false, ts_ms: i });
+    if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+    if (i === 400) await midway();
+  }
+  const timeout = setTimeout(() => done(), 20_000);
+  await all;
+  clearTimeout(timeout);
+  off();
+  return got;
+};
+
 describe('where events travel', () => {
   it('every event is either local or crosses processes, never both', () => {
     const local = new Set<string>(localEvents);
@@ -128,80 +156,41 @@ describe.skipIf(!testDialects.includes('postgres'))('the bus bridge on PostgreSQ
 
   it('1 000 events from A reach B in order, none lost and none doubled, across a forced reconnect of B', async () => {
     const [a, b] = bridges as [BusBridge, BusBridge];
-    const [, busB] = buses as [EventBus, EventBus];
-    const total = 1000;
-    const got: number[] = [];
-    let done: () => void = () => undefined;
-    const all = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const off = busB.subscribe('item.state', (e) => {
-      got.push(e.item_id);
-      if (got.length === total) done();
-    });
     const pidBefore = b.listenerPid();
     expect(pidBefore).not.toBeNull();
     const reconnectsBefore = b.counts().reconnects;
-    for (let i = 0; i < total; i++) {
-      a.bus.publish('item.state', { item_id: i, state: 1, info: '', alarm: false, ts_ms: i });
-      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
-      if (i === 400) {
-        // B's listener dies while A goes on publishing.
-        const { rows } = await admin.query('select pg_terminate_backend($1) as ok', [pidBefore]);
-        expect(rows[0].ok).toBe(true);
-      }
-    }
-    const timeout = setTimeout(() => done(), 20_000);
-    await all;
-    clearTimeout(timeout);
+    const got = await thousandAcross(a, buses[1]!, 0, async () => {
+      // B's listener dies while A goes on publishing.
+      const { rows } = await admin.query('select pg_terminate_backend($1) as ok', [pidBefore]);
+      expect(rows[0].ok).toBe(true);
+    });
     await Promise.all(bridges.map((x) => x.settled()));
-    off();
     expect(b.counts().reconnects).toBe(reconnectsBefore + 1);
     expect(b.listenerPid()).not.toBe(pidBefore);
-    expect(got).toHaveLength(total);
-    expect(got).toEqual([...Array(total).keys()]);
+    expect(got).toEqual([...Array(1000).keys()]);
   });
 
   it('1 000 events from A reach B once each when every connection to the database is terminated midway', async () => {
     const [a, b] = bridges as [BusBridge, BusBridge];
-    const [, busB] = buses as [EventBus, EventBus];
-    const total = 1000;
-    const got: number[] = [];
-    let done: () => void = () => undefined;
-    const all = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const off = busB.subscribe('item.state', (e) => {
-      got.push(e.item_id);
-      if (got.length === total) done();
-    });
     const reconnectsBefore = b.counts().reconnects;
-    for (let i = 0; i < total; i++) {
-      a.bus.publish('item.state', { item_id: 10_000 + i, state: 1, info: '', alarm: false, ts_ms: i });
-      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
-      if (i === 500) {
-        // A's pool (its writes in flight), B's pool (its reads) and B's listener, all at once.
-        const { rows } = await admin.query(
-          'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-        );
-        expect(rows[0].n).toBeGreaterThanOrEqual(2);
-      }
-    }
-    const timeout = setTimeout(() => done(), 20_000);
-    await all;
-    clearTimeout(timeout);
+    const got = await thousandAcross(a, buses[1]!, 10_000, async () => {
+      // A's pool (its writes in flight), B's pool (its reads) and B's listener, all at once.
+      const { rows } = await admin.query(
+        'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+      expect(rows[0].n).toBeGreaterThanOrEqual(2);
+    });
     await Promise.all(bridges.map((x) => x.settled()));
-    off();
     expect(b.counts().reconnects).toBe(reconnectsBefore + 1);
     console.log(`while every connection was terminated: ${[...new Set(warnings)].join('; ')}`);
-    expect(got).toEqual([...Array(total).keys()].map((i) => 10_000 + i));
+    expect(got).toEqual([...Array(1000).keys()].map((i) => 10_000 + i));
     // Each event is one row: a batch written again skipped what had been committed.
     const { rows } = await sql<{ n: number; distinct: number }>`
       select count(*)::int as n, count(distinct seq)::int as distinct from event_outbox
        where origin = ${a.origin} and name = 'item.state' and payload like '%"item_id":1____,%'`.execute(
       database.db.kysely,
     );
-    expect(rows[0]).toEqual({ n: total, distinct: total });
+    expect(rows[0]).toEqual({ n: 1000, distinct: 1000 });
   });
 
   it('samples are never written to the outbox and never reach another process', async () => {
@@ -246,6 +235,37 @@ describe.skipIf(!testDialects.includes('postgres'))('the bus bridge on PostgreSQ
     off();
     expect(rows[0]!.n).toBe(2);
     expect(heard).toEqual([9001, 9002]);
+  });
+
+  it('a process that was cut off longer than rows are kept reloads every cache, once', async () => {
+    const [a] = bridges as [BusBridge, BusBridge];
+    const bus = createEventBus();
+    const late = createBusBridge({ db: secondDb, bus, timers: realTimers, pollMs: 60_000 });
+    bridges.push(late);
+    await late.start();
+    // Its first read (once connected) is done: the gap below comes after it.
+    await late.settled();
+    expect(late.counts().fellBehind).toBe(0);
+    // An event it never heard of (no wake-up), then pruned with everything before it.
+    await sql`insert into event_outbox (origin, seq, name, payload) values ('elsewhere', 2, 'grants.changed', '{"user_ids":[99]}')`.execute(
+      database.db.kysely,
+    );
+    await sql`delete from event_outbox`.execute(database.db.kysely);
+    const sites = nextEvent(bus, 'config.changed', (e) => e.area === 'sites' && e.ids === null);
+    const grants = nextEvent(bus, 'grants.changed', (e) => e.user_ids === null);
+    await admin.query('select pg_terminate_backend($1)', [late.listenerPid()]);
+    await Promise.all([sites, grants]);
+    expect(late.counts().fellBehind).toBe(1);
+    // Reading on as usual, without reloading again.
+    const next = nextEvent(bus, 'config.changed', (e) => e.ids?.[0] === 31337);
+    a.bus.publish('config.changed', { area: 'items', ids: [31337] });
+    await next;
+    await admin.query('select pg_terminate_backend($1)', [late.listenerPid()]);
+    const again = nextEvent(bus, 'config.changed', (e) => e.ids?.[0] === 31338);
+    a.bus.publish('config.changed', { area: 'items', ids: [31338] });
+    await again;
+    await late.settled();
+    expect(late.counts()).toMatchObject({ fellBehind: 1, reconnects: 2 });
   });
 
   it('old rows are pruned', async () => {

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type BusEventName, type CrossProcessEventName, crossProcessEvents } from '@sitewatch/contract/events';
+import {
+  type BusEventName,
+  type CrossProcessEventName,
+  configArea,
+  crossProcessEvents,
+} from '@sitewatch/contract/events';
 import { sql } from 'kysely';
 import type PgModule from 'pg';
 import { type AnyArea, defineArea } from '../area.ts';
@@ -43,6 +48,8 @@ export interface BridgeCounts {
   dropped: number;
   /** Times the listening connection was lost and opened again. */
   reconnects: number;
+  /** Times rows were pruned before this process read them (it reloaded every cache instead). */
+  fellBehind: number;
   /** Events waiting to be written now. */
   queued: number;
 }
@@ -65,6 +72,7 @@ export interface BusBridge {
 }
 
 const crossing = new Set<BusEventName>(crossProcessEvents);
+
 /** An event waiting for the outbox: its number in this process's queue, its name, its JSON. */
 interface Queued {
   seq: number;
@@ -72,6 +80,25 @@ interface Queued {
   payload: string;
 }
 const batchRows = 1000;
+
+/** The sequence's last id given (null before the first). */
+const sequenceLast = sql`pg_sequence_last_value(pg_get_serial_sequence('event_outbox', 'id')::regclass)`;
+
+/**
+ * One reading of the outbox under the writers' lock (no batch is then numbered but uncommitted):
+ * `top`, the highest id given and committed (the newest row, else, all pruned, the sequence's
+ * last); `floor`, the lowest id a reader can still read (the oldest row, else the one after `top`).
+ * A floor above `last + 1` means rows were pruned before this process read them (it was cut off for
+ * longer than `keepMs`); rolled-back ids can look the same, and a needless reload is the price.
+ */
+const outboxBounds = (db: Db): Promise<{ top: number; floor: number }> =>
+  db.kysely.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${outboxLock})`.execute(trx);
+    const { rows } = await sql<{ top: number | null; floor: number | null; given: number | null }>`
+      select max(id) as top, min(id) as floor, ${sequenceLast} as given from event_outbox`.execute(trx);
+    const top = Number(rows[0]?.top ?? rows[0]?.given ?? 0);
+    return { top, floor: Number(rows[0]?.floor ?? top + 1) };
+  });
 
 /**
  * The bus bridge (issue 35, step 0; docs/scale.md): on PostgreSQL, domain events cross processes.
@@ -97,7 +124,14 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
   const keepMs = options.keepMs ?? 300_000;
   const maxQueued = options.maxQueued ?? 250_000;
   const pending = createPending();
-  const counts: Omit<BridgeCounts, 'queued'> = { written: 0, delivered: 0, skippedOwn: 0, dropped: 0, reconnects: 0 };
+  const counts: Omit<BridgeCounts, 'queued'> = {
+    written: 0,
+    delivered: 0,
+    skippedOwn: 0,
+    dropped: 0,
+    reconnects: 0,
+    fellBehind: 0,
+  };
   const warn = (obj: object, msg: string) => log?.warn(obj, msg);
   let stopped = false;
   let started = false;
@@ -183,7 +217,21 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
   let reading: Promise<void> | null = null;
   let again = false;
   let rereading: Timer | null = null;
+  let checkFloor = false;
   const readAll = async () => {
+    if (checkFloor) {
+      checkFloor = false;
+      const { floor } = await outboxBounds(db);
+      if (floor > last + 1) {
+        counts.fellBehind += 1;
+        warn({ last, floor }, 'events were pruned before this process read them: every cache reloads');
+        // Read on from the oldest row still there.
+        last = Math.max(last, floor - 1);
+        // What a missed config.changed or grants.changed would have said, for all of it.
+        for (const area of configArea.options) local.publish('config.changed', { area, ids: null });
+        local.publish('grants.changed', { user_ids: null });
+      }
+    }
     for (;;) {
       const { rows } = await sql<{ id: number; origin: string; name: string; payload: string }>`
         select id, origin, name, payload from event_outbox where id > ${last} order by id limit ${batchRows}`.execute(
@@ -212,9 +260,10 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
     }
   };
   /** Reads what is after `last` (one read at a time; a wake-up during one reads again after it). */
-  const readSoon = (upTo?: number) => {
+  const readSoon = (upTo?: number, floor = false) => {
     if (stopped || !started) return;
-    if (upTo !== undefined && upTo <= last) return;
+    if (floor) checkFloor = true;
+    if (upTo !== undefined && upTo <= last && !checkFloor) return;
     if (reading) {
       again = true;
       return;
@@ -247,7 +296,8 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
     timers,
     pending,
     warn,
-    onWake: readSoon,
+    // Once (re)connected: what was committed meanwhile, and whether some of it was pruned.
+    onWake: (upTo) => readSoon(upTo, upTo === undefined),
     onLost: () => {
       counts.reconnects += 1;
     },
@@ -275,13 +325,12 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
     async start() {
       if (started || stopped) return;
       // From the end of the outbox on: what others published before this process ran is not news.
-      const { rows } = await sql<{ id: number | null }>`select max(id) as id from event_outbox`.execute(db.kysely);
-      last = Math.max(last, Number(rows[0]?.id ?? 0));
+      last = Math.max(last, (await outboxBounds(db)).top);
       started = true;
       await listener.listen();
       poll = timers.setInterval(() => {
         void listener.listen();
-        readSoon();
+        readSoon(undefined, true);
       }, pollMs);
       poll.unref();
       prune = timers.setInterval(pruneOld, pruneMs);
