@@ -65,11 +65,12 @@ const registerBridgeMetrics = (registry: Registry, bridge: BusBridge) => {
     delivered: 'Other processes’ domain events delivered on this process’s bus',
     dropped: 'Domain events dropped because the outbox was unreachable and the queue full',
     reconnects: 'Times the event listener lost its connection and opened it again',
+    fellBehind: 'Times rows were pruned before this process read them (every cache reloaded)',
   } as const;
   for (const [key, help] of Object.entries(counts) as [keyof typeof counts, string][]) {
     let reported = 0;
     new Counter({
-      name: `sitewatch_bus_bridge_${key}_total`,
+      name: `sitewatch_bus_bridge_${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_total`,
       help,
       registers: [registry],
       collect() {
