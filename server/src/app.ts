@@ -7,6 +7,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { AlarmEngine } from './alarms/engine.ts';
 import type { AnyArea, DemoScenario, Kernel, PrepareReport, ServerConfig, Services } from './area.ts';
 import { loadAreas } from './areas.ts';
+import { busBridgeArea, createBusBridge } from './bus/bridge.ts';
 import { createEventBus, type EventBus } from './bus/bus.ts';
 import { createPending, realTimers, settledAll, type Timers, trackedTimers } from './clock/timers.ts';
 import type { Collector } from './collector/collector.ts';
@@ -103,6 +104,11 @@ export interface AppDeps {
   dataDir?: string | undefined;
   /** Areas made beside the declared ones (a test's throw-away area); none by default. */
   extraAreas?: readonly AnyArea[];
+  /**
+   * PostgreSQL: whether the domain events also cross to the other processes on the database
+   * (bus/bridge.ts, docs/scale.md); on by default. SQLite has one process: never.
+   */
+  busBridge?: boolean;
 }
 
 /** A route the app answers: what it requires and the area that registered it ('root' for the app's own). */
@@ -261,11 +267,20 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
 
   // What a timer's run starts counts as work in flight until it settles (settled()).
   const timerWork = createPending();
+  const timers = trackedTimers(deps.timers ?? realTimers, timerWork);
+  const localBus = createEventBus({ warn: (obj, msg) => app.log.warn(obj, msg) });
+  // On PostgreSQL the domain events also cross to the other processes on the database; local
+  // delivery stays synchronous as it is, and samples never leave the process (bus/bridge.ts).
+  const postgres = deps.db.dialect === 'postgres';
+  const bridge =
+    postgres && deps.busBridge !== false
+      ? createBusBridge({ db: deps.db, bus: localBus, timers, log: app.log })
+      : undefined;
   const kernel: Kernel = {
     db: deps.db,
-    bus: createEventBus({ warn: (obj, msg) => app.log.warn(obj, msg) }),
+    bus: bridge?.bus ?? localBus,
     clock: deps.clock ?? Date.now,
-    timers: trackedTimers(deps.timers ?? realTimers, timerWork),
+    timers,
     log: app.log,
     config: {
       dataDir: deps.dataDir ?? process.cwd(),
@@ -278,7 +293,13 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   const push = deps.push ?? createPushHub();
 
   // ---------- the engines and the areas, made in the order of their needs ----------
-  const declared = [...engines(deps), ...(await loadAreas()), ...(deps.extraAreas ?? [])];
+  // The bridge first: it is started before and stopped after every part that publishes.
+  const declared = [
+    ...(postgres ? [busBridgeArea(bridge)] : []),
+    ...engines(deps),
+    ...(await loadAreas()),
+    ...(deps.extraAreas ?? []),
+  ];
   // Filled once the areas are made: a restore asks every made area to re-read (its `reload`).
   let madeAreas: MadeArea[] = [];
   const declarations = {
@@ -318,7 +339,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   await registerSecurityHeaders(app, { hsts: Boolean(deps.tls) });
   await registerOpenApi(app);
   await app.register(rateLimit, { global: false });
-  registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus: kernel.bus, series });
+  registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus: kernel.bus, series, bridge });
   app.decorate('access', access);
   registerAuthHook(app, authenticator);
   await registerPushChannel(app, push, authenticator, { timers: kernel.timers, clock: kernel.clock });

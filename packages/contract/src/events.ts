@@ -110,3 +110,28 @@ export const busEvents = {
 } as const;
 export type BusEventName = keyof typeof busEvents;
 export type BusEvent<N extends BusEventName> = z.infer<(typeof busEvents)[N]>;
+
+/**
+ * Where each event travels, in one place (issue 35, step 0; docs/scale.md): samples stay in the
+ * process that collects them (synchronous, typed arrays, one event per answer: never written
+ * anywhere); the domain events are delivered in the process synchronously and, on PostgreSQL, also
+ * to every other process on the same database (server/src/bus/bridge.ts). A new event is placed in
+ * one of the two lists (the type below fails to compile otherwise).
+ */
+export const localEvents = ['sample', 'samples'] as const satisfies readonly BusEventName[];
+export const crossProcessEvents = [
+  'item.state',
+  'device.state',
+  'alarm.raised',
+  'alarm.recovered',
+  'alarm.operated',
+  'alarm.confirmed',
+  'alarm.jitter',
+  'config.changed',
+  'grants.changed',
+] as const satisfies readonly BusEventName[];
+export type CrossProcessEventName = (typeof crossProcessEvents)[number];
+/** Every event is placed: `never` unless an event is in neither list. */
+export type UnplacedEvent = Exclude<BusEventName, (typeof localEvents)[number] | CrossProcessEventName>;
+const everyEventPlaced: UnplacedEvent extends never ? true : false = true;
+void everyEventPlaced;

@@ -40,7 +40,7 @@ export interface DbOptions {
  * memory). Synchronously (openDb is), by Node's require: pg is a CommonJS package.
  */
 let pgModule: typeof PgModule | null = null;
-const loadPg = (): typeof PgModule => {
+export const loadPg = (): typeof PgModule => {
   if (pgModule) return pgModule;
   const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
   // pg returns BIGINT (int8) and NUMERIC as strings by default; our counts and epoch seconds fit
@@ -57,6 +57,9 @@ export const openDb = (options: DbOptions): Db => {
     // An idle connection the server ends (a restart, an administrator's terminate) is reported here;
     // without a listener it would end the process. The pool opens a new one for the next query.
     pool.on('error', () => undefined);
+    // A connection ended while checked out (between the statements of a transaction) reports on
+    // itself, where nobody listens: it would end the process too. Its next statement fails instead.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely,

@@ -35,6 +35,7 @@ import * as m0033video from './migrations/0033-video.ts';
 import * as m0034doorAccess from './migrations/0034-door-access.ts';
 import * as m0035alarmSources from './migrations/0035-alarm-sources.ts';
 import * as m0036confirmActions from './migrations/0036-confirm-actions.ts';
+import * as m0037eventOutbox from './migrations/0037-event-outbox.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0034-door-access': m0034doorAccess,
   '0035-alarm-sources': m0035alarmSources,
   '0036-confirm-actions': m0036confirmActions,
+  '0037-event-outbox': m0037eventOutbox,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AlarmTables } from './schema-alarms.ts';
 import type { AutomationTables } from './schema-automation.ts';
+import type { BusTables } from './schema-bus.ts';
 import type { DeviceLogTables } from './schema-device-log.ts';
 import type { DoorAccessTables } from './schema-door-access.ts';
 import type { ElectricalSafetyTables } from './schema-electrical-safety.ts';
@@ -28,7 +29,8 @@ export interface Database
     ElectricalSafetyTables,
     AutomationTables,
     VideoTables,
-    DoorAccessTables {
+    DoorAccessTables,
+    BusTables {
   global_config: GlobalConfigTable;
   users: UsersTable;
   sessions: SessionsTable;
