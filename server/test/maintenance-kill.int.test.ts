@@ -131,11 +131,10 @@ describeEachDatabase('kill -9 during a restore', (dialect: Dialect) => {
     expect(stateB.files).toEqual(['b.png']);
 
     const seen: string[] = [];
-    // Spread over the restore as each database takes it (pg_restore is a process of its own).
-    const delays =
-      dialect === 'sqlite'
-        ? [0, 40, 80, 110, 150, 250, 400, 700, 1500, 4000]
-        : [0, 300, 600, 700, 800, 900, 1500, 4000];
+    // Spread over the restore as each database takes it (pg_restore is a process of its own), dense
+    // where loaded CI runs saw the switch from A to B (SQLite 80-110 ms and 400-700 ms; PostgreSQL
+    // 1.5-4 s): every round costs two server starts and a child's.
+    const delays = dialect === 'sqlite' ? [0, 80, 110, 150, 400, 700, 4000] : [0, 600, 800, 1500, 2500, 4000];
     // Each round starts from A: restored here first, then by the round before's start.
     await restoreHere(pkgA);
     for (const delayMs of delays) {
