@@ -1,3 +1,4 @@
+import { signInAsAdmin } from '../fixtures/product.ts';
 import { expect, test } from '../fixtures/test.ts';
 
 const notFoundTexts = {
@@ -41,6 +42,21 @@ test.describe('foundation', () => {
   test('without a token the root path goes to the login page', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('a part of the app that fails to load once is loaded again by a reload, not left as an error page', async ({
+    page,
+    request,
+  }) => {
+    await signInAsAdmin(page, request);
+    let refused = 0;
+    await page.route('**/assets/shell-layout-*.js', (route) => {
+      if (refused++ === 0) return route.abort('connectionreset');
+      return route.continue();
+    });
+    await page.goto('/system_log_user');
+    await expect(page.getByTestId('user-menu')).toBeVisible();
+    expect(refused).toBeGreaterThan(1);
   });
 
   test('API paths never fall back to HTML', async ({ request }) => {

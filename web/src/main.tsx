@@ -11,6 +11,17 @@ import { startLanguage } from './session/edition.ts';
 import { useSession } from './session/session.ts';
 import './styles.css';
 
+// A part of the app that fails to load (an upgrade replaced its file, a connection dropped on a busy
+// box) reloads the page once instead of leaving an error page; a second failure within a minute is
+// shown (Vite's advice for `vite:preloadError`).
+window.addEventListener('vite:preloadError', (event) => {
+  const last = Number(sessionStorage.getItem('chunkReloadAt') ?? 0);
+  if (Date.now() - last < 60_000) return;
+  sessionStorage.setItem('chunkReloadAt', String(Date.now()));
+  event.preventDefault();
+  window.location.reload();
+});
+
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 // A signed-in browser asks who it is and for its menus while the texts load, not after the shell's
