@@ -29,6 +29,9 @@ export const AlarmScroller = ({ rows }: { rows: AlarmRow[] }) => {
   const box = useRef<HTMLDivElement>(null);
   const track = useRef<HTMLDivElement>(null);
   const hover = useRef(false);
+  // Where the list stands and until when it waits: kept across new rows, so a busy site's alarms
+  // (each one new rows) do not send the list back to its top before it ever moves.
+  const motion = useRef({ offset: 0, waitUntil: 0 });
   const still = useReducedMotion();
   const [overflow, setOverflow] = useState(false);
 
@@ -53,27 +56,28 @@ export const AlarmScroller = ({ rows }: { rows: AlarmRow[] }) => {
     const tr = track.current;
     if (!tr || !moving) {
       if (tr) tr.style.transform = '';
+      motion.current = { offset: 0, waitUntil: 0 };
       return;
     }
-    let offset = 0;
-    let waitUntil = performance.now() + rowWaitMs;
+    const m = motion.current;
+    if (m.offset === 0) m.waitUntil = performance.now() + rowWaitMs;
     let frame = 0;
     const step = (now: number) => {
       frame = requestAnimationFrame(step);
-      if (hover.current || now < waitUntil) return;
+      if (hover.current || now < m.waitUntil) return;
       const first = tr.firstElementChild as HTMLElement | null;
       const rowHeight = first?.offsetHeight ?? 0;
       if (rowHeight <= 0) return;
-      const before = Math.floor(offset / rowHeight);
-      offset += scrollStepPx;
+      const before = Math.floor(m.offset / rowHeight);
+      m.offset += scrollStepPx;
       // The list is drawn twice: past the first copy, start over where the second one stands.
-      if (offset >= rowHeight * rows.length) offset -= rowHeight * rows.length;
-      if (Math.floor(offset / rowHeight) !== before) {
-        offset = Math.floor(offset / rowHeight) * rowHeight;
-        waitUntil = now + rowWaitMs;
+      if (m.offset >= rowHeight * rows.length) m.offset %= rowHeight * rows.length;
+      if (Math.floor(m.offset / rowHeight) !== before) {
+        m.offset = Math.floor(m.offset / rowHeight) * rowHeight;
+        m.waitUntil = now + rowWaitMs;
       }
-      tr.style.transform = `translateY(${-offset}px)`;
-      tr.dataset.offset = offset.toFixed(1);
+      tr.style.transform = `translateY(${-m.offset}px)`;
+      tr.dataset.offset = m.offset.toFixed(1);
     };
     frame = requestAnimationFrame(step);
     return () => cancelAnimationFrame(frame);
