@@ -196,6 +196,8 @@ const registerDoorNotices = (
   d: Deps,
   page: (menu: number, func?: string) => { permission: { menu: number; func?: string } },
 ) => {
+  // A change of a notice kind: the page's edit function, answered with the saved message.
+  const savesNotice = { ...page(doorMenus.noticeConfig, 'edit'), messageKey: 'doorAccess.saved' };
   addRoute(app, r.notices, async () => ({ list: await d.settings.list() }), page(doorMenus.noticeConfig));
   addRoute(app, r.contacts, async () => ({ list: await d.settings.contactGroups() }), page(doorMenus.noticeConfig));
   addRoute(
@@ -205,7 +207,7 @@ const registerDoorNotices = (
       await d.settings.setContact(body.kind, body.contact_group_id);
       return null;
     },
-    { ...page(doorMenus.noticeConfig, 'edit'), messageKey: 'doorAccess.saved' },
+    savesNotice,
   );
   addRoute(
     app,
@@ -214,7 +216,7 @@ const registerDoorNotices = (
       await d.settings.toggle(body.kind, body.enabled);
       return null;
     },
-    { ...page(doorMenus.noticeConfig, 'edit'), messageKey: 'doorAccess.saved' },
+    savesNotice,
   );
   addRoute(
     app,
