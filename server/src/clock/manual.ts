@@ -3,7 +3,7 @@ import type { Timer, Timers } from './timers.ts';
 /**
  * A clock that moves only when told: `now` (epoch ms) and `timers` for the composition root or a
  * service, and `advance(ms)`, which runs the timers due meanwhile in time order, each at its own
- * time, and those they schedule, and lets what each started finish before the next
+ * time, and those they schedule, and lets what each started finish before the next moment's
  * (docs/testing.md, "The test clock"). Nothing of it waits on wall-clock time.
  */
 export interface ManualClock {
@@ -78,6 +78,9 @@ export const createManualClock = (startMs = Date.UTC(2026, 0, 5, 1, 0, 0)): Manu
       if (s.every === null) scheduled.delete(s.id);
       else s.due += s.every;
       s.run();
+      // Timers due at one moment run back to back, as Node runs them in one pass of its timers
+      // phase; what they started settles once after the last of them.
+      if (nextDue(target)?.due === now) continue;
       await settleAll(true);
     }
     now = Math.max(now, target);
