@@ -49,6 +49,43 @@ export const snapshotDigest = async (db: Db, only?: string[]): Promise<string> =
   return hash.digest('hex');
 };
 
+/**
+ * Rows written to the application's tables from now on, counted by triggers on each (in the test's
+ * own database): one read where a digest of every table takes tens of milliseconds. Stricter than a
+ * digest: a row written back as it was counts too; a transaction rolled back counts nothing.
+ */
+export const countWrites = async (db: Db): Promise<() => Promise<number>> => {
+  const k = db.kysely;
+  const tables = await tableNames(db);
+  await sql`create table test_write_count (n integer not null)`.execute(k);
+  await sql`insert into test_write_count (n) values (0)`.execute(k);
+  if (db.dialect === 'sqlite') {
+    for (const table of tables)
+      for (const op of ['insert', 'update', 'delete'])
+        await sql
+          .raw(`create trigger "test_count_${op}_${table}" after ${op} on "${table}"
+            begin update test_write_count set n = n + 1; end`)
+          .execute(k);
+  } else {
+    await sql`create function test_count_write() returns trigger language plpgsql as $$
+      begin update test_write_count set n = n + 1; return null; end $$`.execute(k);
+    for (const table of tables) {
+      await sql
+        .raw(`create trigger test_count_rows after insert or update or delete on "${table}"
+          for each row execute function test_count_write()`)
+        .execute(k);
+      await sql
+        .raw(`create trigger test_count_truncate after truncate on "${table}"
+          for each statement execute function test_count_write()`)
+        .execute(k);
+    }
+  }
+  return async () => {
+    const { rows } = await sql<{ n: number }>`select n from test_write_count`.execute(k);
+    return Number(rows[0]?.n);
+  };
+};
+
 /** Every row of `table` by its key (`id`, else the settings key `k`, else the whole row), as JSON. */
 export const rowsByKey = async (
   db: Db,
