@@ -32,11 +32,27 @@ export default defineConfig({
         },
       },
       {
-        // The locale files' parts (web/src/i18n/sections.ts), as the build serves them.
+        // The web app's logic without a document (a `.test.ts`): in Node, a worker's files sharing
+        // loaded modules. A jsdom and a fresh import of React and antd for each of 37 files was
+        // most of the web tests' worker time.
+        plugins: [textSections()],
+        test: {
+          name: 'web-logic',
+          include: ['web/src/**/*.test.ts'],
+          exclude: ['web/src/**/*.dom.test.ts'],
+          environment: 'node',
+          setupFiles: ['web/src/test/setup.ts'],
+          isolate: false,
+          testTimeout: 20_000,
+        },
+      },
+      {
+        // Pages and components (`.test.tsx`) and logic that needs the document or local storage
+        // (`.dom.test.ts`): in jsdom, each file on its own.
         plugins: [textSections()],
         test: {
           name: 'web',
-          include: ['web/src/**/*.test.{ts,tsx}'],
+          include: ['web/src/**/*.test.tsx', 'web/src/**/*.dom.test.ts'],
           environment: 'jsdom',
           setupFiles: ['web/src/test/setup.ts'],
           // A file's first antd render in jsdom takes 1-2 s alone and went past the default 5 s
