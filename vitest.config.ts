@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { textSections } from './web/src/i18n/text-sections-plugin.ts';
 
-/** One Vitest run over every workspace: contract and server in Node, web in jsdom. */
+/** One Vitest run over every workspace: contract, server and the web app's logic in Node, its pages in jsdom. */
 export default defineConfig({
   test: {
     // Each server test file opens its own databases; two workers match the two cores.
