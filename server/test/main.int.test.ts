@@ -4,10 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 
-// What production runs: the server built by build.mjs, not TypeScript through a transpiler.
+// What production runs: the server built by build.mjs, not TypeScript through a transpiler; built
+// here only when older than its sources (`npm test` has just built it, and its journeys run it).
 const serverDir = path.resolve(import.meta.dirname, '..');
 beforeAll(() => {
-  execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir });
+  execFileSync(process.execPath, ['../scripts/build-if-stale.mjs', 'server'], {
+    cwd: serverDir,
+    env: { ...process.env, SITEWATCH_SKIP_BUILD: '' },
+  });
 }, 60_000);
 
 // A failed assertion must not leave a server running.
