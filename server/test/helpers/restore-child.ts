@@ -32,6 +32,8 @@ const sitewatch = await createSitewatch({
   logStream: { write: say },
 });
 say('ready');
+// The test gone before it sent the package (a failed test, its worker ended): nothing to wait for.
+process.stdin.once('end', () => process.exit(1));
 const file = await new Promise<string>((resolve) => process.stdin.once('data', (d) => resolve(String(d).trim())));
 process.stdin.pause();
 say('restoring');
