@@ -35,6 +35,17 @@ const stamp = (ms: number) => {
 /** The module_settings key of a restore whose rows are committed and whose files are not yet swapped. */
 const pendingKey = 'backup_restore_pending';
 
+/**
+ * What a restore logs as it goes (info): the package checked, the rows committed (the marker with
+ * them), the upload folders swapped. An operator reads how far a restore came; the kill test
+ * (maintenance-kill.int.test.ts) kills its child server at these steps.
+ */
+export const restoreSteps = {
+  checked: 'backup restore: package checked, rows to replace',
+  committed: 'backup restore: rows committed, upload folders to swap',
+  swapped: 'backup restore: upload folders swapped',
+} as const;
+
 /** Backup packages, their restore and the automatic schedule (docs/maintenance.md). */
 export const createMaintenanceService = ({ kernel, declarations, secrets, ftp }: MaintenanceDeps) => {
   const { db, config } = kernel;
@@ -143,13 +154,17 @@ export const createMaintenanceService = ({ kernel, declarations, secrets, ftp }:
         // Tables this server declares and the package holds: an area added since is left as it is.
         const tables = here.tables.filter((t) => manifest.tables.includes(t));
         await checkPart(db, dbFile, tables, manifest.migration);
+        const name = path.basename(file);
+        kernel.log.info({ file: name }, restoreSteps.checked);
         // Files of folders this server declares; a staged folder (an empty one too) is one still to swap.
         const folders = manifest.uploads.filter((u) => here.uploads.includes(u));
         const files = manifest.parts.filter((p) => folders.some((f) => p.name.startsWith(`uploads/${f}/`))).length;
         for (const name of folders) mkdirSync(path.join(staging, 'uploads', name), { recursive: true });
         const marker = { k: pendingKey, v: JSON.stringify(folders), updated_at: Math.floor(kernel.clock() / 1000) };
         await restoreRows(db, dbFile, tables, manifest.kind === 'config' ? here.cleared : [], marker);
+        kernel.log.info({ file: name }, restoreSteps.committed);
         await finishSwap();
+        kernel.log.info({ file: name }, restoreSteps.swapped);
         // Consumers of config.changed re-read at once; what areas cache otherwise they re-read in
         // their own `reload` (their declarations), awaited here so the answer finds it done.
         announceAll();
