@@ -42,6 +42,10 @@ export const decodePng = (png: Buffer): Raster => {
   const rgb = new Uint8Array(stride * height);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)]!;
+    if (filter === 0) {
+      rgb.set(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)), y * stride);
+      continue;
+    }
     for (let x = 0; x < stride; x++) {
       const v = raw[y * (stride + 1) + 1 + x]!;
       const a = x >= 3 ? rgb[y * stride + x - 3]! : 0;
@@ -65,7 +69,7 @@ export interface Ink {
 /** Otsu's threshold over the grey levels: the split that best separates ink from paper. */
 const otsu = (grey: Uint8Array): number => {
   const histogram = new Float64Array(256);
-  for (const g of grey) histogram[g]! += 1;
+  for (let i = 0; i < grey.length; i++) histogram[grey[i]!]! += 1;
   const sum = histogram.reduce((s, n, i) => s + n * i, 0);
   let [best, threshold, below, sumBelow] = [0, 128, 0, 0];
   for (let t = 0; t < 256; t++) {
@@ -95,51 +99,52 @@ const neighbours = ({ width, height, on }: Ink, r: number): Uint8Array => {
   }
   const out = new Uint8Array(on.length);
   for (let y = 0; y < height; y++) {
-    const [top, bottom] = [Math.max(0, y - r), Math.min(height, y + r + 1)];
-    for (let x = 0; x < width; x++) {
-      const [left, right] = [Math.max(0, x - r), Math.min(width, x + r + 1)];
-      out[y * width + x] =
-        sums[bottom * stride + right]! -
-        sums[top * stride + right]! -
-        sums[bottom * stride + left]! +
-        sums[top * stride + left]!;
-    }
+    const top = Math.max(0, y - r) * stride;
+    const bottom = Math.min(height, y + r + 1) * stride;
+    const count = (x: number, left: number, right: number) => {
+      out[y * width + x] = sums[bottom + right]! - sums[top + right]! - sums[bottom + left]! + sums[top + left]!;
+    };
+    // The square is clipped only within r of the left and right edges.
+    const [inFrom, inTo] = [Math.min(r, width), Math.max(Math.min(r, width), width - r)];
+    for (let x = 0; x < inFrom; x++) count(x, 0, Math.min(width, x + r + 1));
+    for (let x = inFrom; x < inTo; x++) count(x, x - r, x + r + 1);
+    for (let x = inTo; x < width; x++) count(x, Math.max(0, x - r), Math.min(width, x + r + 1));
   }
   return out;
 };
 
 /** Keeps the pixels with at least `min` neighbours on (a majority filter, an erosion, a dilation). */
-const keepWhere = (ink: Ink, r: number, min: number): Ink => ({
-  ...ink,
-  on: neighbours(ink, r).map((n) => (n >= min ? 1 : 0)),
-});
+const keepWhere = (ink: Ink, r: number, min: number): Ink => {
+  const on = neighbours(ink, r);
+  for (let i = 0; i < on.length; i++) on[i] = on[i]! >= min ? 1 : 0;
+  return { ...ink, on };
+};
 
 /** Removes connected pieces of ink smaller than `minArea` pixels. */
 const dropSmall = (ink: Ink, minArea: number): Ink => {
   const { width, height, on } = ink;
   const out = Uint8Array.from(on);
   const seen = new Uint8Array(on.length);
+  // One piece at a time, breadth first; `piece` holds its pixels (every pixel is in one piece).
+  const piece = new Int32Array(on.length);
+  const visit = (q: number, size: number): number => {
+    if (!on[q] || seen[q]) return size;
+    seen[q] = 1;
+    piece[size] = q;
+    return size + 1;
+  };
   for (let start = 0; start < on.length; start++) {
     if (!on[start] || seen[start]) continue;
-    const piece = [start];
-    seen[start] = 1;
-    for (let i = 0; i < piece.length; i++) {
+    let size = visit(start, 0);
+    for (let i = 0; i < size; i++) {
       const p = piece[i]!;
-      const [x, y] = [p % width, Math.floor(p / width)];
-      for (const [nx, ny] of [
-        [x - 1, y],
-        [x + 1, y],
-        [x, y - 1],
-        [x, y + 1],
-      ] as const) {
-        const q = ny * width + nx;
-        if (nx >= 0 && nx < width && ny >= 0 && ny < height && on[q] && !seen[q]) {
-          seen[q] = 1;
-          piece.push(q);
-        }
-      }
+      const x = p % width;
+      if (x > 0) size = visit(p - 1, size);
+      if (x < width - 1) size = visit(p + 1, size);
+      if (p >= width) size = visit(p - width, size);
+      if (p < (height - 1) * width) size = visit(p + width, size);
     }
-    if (piece.length < minArea) for (const p of piece) out[p] = 0;
+    if (size < minArea) for (let i = 0; i < size; i++) out[piece[i]!] = 0;
   }
   return { width, height, on: out };
 };
@@ -151,10 +156,12 @@ const dropSmall = (ink: Ink, minArea: number): Ink => {
 export const inkOf = (raster: Raster, open: number): Ink => {
   const { width, height, rgb } = raster;
   const grey = new Uint8Array(width * height);
-  for (let i = 0; i < grey.length; i++)
-    grey[i] = Math.round(0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!);
+  for (let i = 0, j = 0; i < grey.length; i++, j += 3)
+    grey[i] = Math.round(0.299 * rgb[j]! + 0.587 * rgb[j + 1]! + 0.114 * rgb[j + 2]!);
   const t = otsu(grey);
-  let ink = keepWhere({ width, height, on: grey.map((g) => (g < t ? 1 : 0)) }, 1, 5);
+  const dark = new Uint8Array(grey.length);
+  for (let i = 0; i < grey.length; i++) dark[i] = grey[i]! < t ? 1 : 0;
+  let ink = keepWhere({ width, height, on: dark }, 1, 5);
   if (open > 0) {
     const side = (2 * open + 1) ** 2;
     ink = keepWhere(keepWhere(ink, open, side), open, 1);
@@ -242,10 +249,36 @@ export const glyphsOf = (png: Buffer, count: number, reading: Reading): Float32A
   return reading.segment(ink, count).map((range) => featureOf(ink, range));
 };
 
-/** k nearest neighbours by cosine similarity over labelled glyph features. */
+/** Parts of a feature vector after which the k-NN checks whether an example can still be among the best. */
+const knnStages = 4;
+
+/**
+ * The length of the rest of `v` after each of the first knnStages - 1 parts: a bound on what the
+ * rest of a dot product can add (Cauchy–Schwarz).
+ */
+const tailNorms = (v: Float32Array): number[] => {
+  const part = v.length / knnStages;
+  return Array.from({ length: knnStages - 1 }, (_, stage) => {
+    let sum = 0;
+    for (let i = (stage + 1) * part; i < v.length; i++) sum += v[i]! * v[i]!;
+    return Math.sqrt(sum);
+  });
+};
+
+/**
+ * k nearest neighbours by cosine similarity over labelled glyph features. The similarities are
+ * summed eight examples at a time, each alone and in order (the same numbers, bit for bit, as one
+ * at a time, while the eight chains of additions overlap), and a block of eight is left off once
+ * what is summed plus what the rest could add (partial sum + |rest of example| · |rest of glyph|)
+ * stays below the k-th best so far by more than rounding: it could not have entered the k best, so
+ * the answers are those of summing everything.
+ */
 export const createKnn = (k: number) => {
   const size = featureSide * featureSide;
+  const part = size / knnStages;
+  const margin = 1e-9;
   let bank = new Float32Array(size * 1024);
+  const tails: number[] = [];
   const labels: string[] = [];
   return {
     add(feature: Float32Array, label: string) {
@@ -255,21 +288,78 @@ export const createKnn = (k: number) => {
         bank = grown;
       }
       bank.set(feature, labels.length * size);
+      tails.push(...tailNorms(feature));
       labels.push(label.toLowerCase());
     },
     classify(feature: Float32Array): string {
       const best: Array<{ s: number; label: string }> = [];
       let worst = Number.NEGATIVE_INFINITY;
-      for (let n = 0; n < labels.length; n++) {
-        let s = 0;
-        const offset = n * size;
-        for (let i = 0; i < size; i++) s += bank[offset + i]! * feature[i]!;
+      const consider = (s: number, n: number) => {
         if (best.length < k || s > worst) {
           best.push({ s, label: labels[n]! });
           best.sort((a, b) => b.s - a.s);
           if (best.length > k) best.pop();
           worst = best.at(-1)!.s;
         }
+      };
+      const rows = bank;
+      const count = labels.length;
+      const rest = tailNorms(feature);
+      const t = knnStages - 1;
+      let n = 0;
+      for (; n + 8 <= count; n += 8) {
+        const o = n * size;
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        let s4 = 0;
+        let s5 = 0;
+        let s6 = 0;
+        let s7 = 0;
+        let stage = 0;
+        for (; stage < knnStages; stage++) {
+          for (let i = stage * part; i < (stage + 1) * part; i++) {
+            const f = feature[i]!;
+            const at = o + i;
+            s0 += rows[at]! * f;
+            s1 += rows[at + size]! * f;
+            s2 += rows[at + 2 * size]! * f;
+            s3 += rows[at + 3 * size]! * f;
+            s4 += rows[at + 4 * size]! * f;
+            s5 += rows[at + 5 * size]! * f;
+            s6 += rows[at + 6 * size]! * f;
+            s7 += rows[at + 7 * size]! * f;
+          }
+          if (stage === t || best.length < k) continue;
+          const [q, at, limit] = [rest[stage]!, n * t + stage, worst - margin];
+          if (
+            s0 + tails[at]! * q < limit &&
+            s1 + tails[at + t]! * q < limit &&
+            s2 + tails[at + 2 * t]! * q < limit &&
+            s3 + tails[at + 3 * t]! * q < limit &&
+            s4 + tails[at + 4 * t]! * q < limit &&
+            s5 + tails[at + 5 * t]! * q < limit &&
+            s6 + tails[at + 6 * t]! * q < limit &&
+            s7 + tails[at + 7 * t]! * q < limit
+          )
+            break;
+        }
+        if (stage < knnStages) continue;
+        consider(s0, n);
+        consider(s1, n + 1);
+        consider(s2, n + 2);
+        consider(s3, n + 3);
+        consider(s4, n + 4);
+        consider(s5, n + 5);
+        consider(s6, n + 6);
+        consider(s7, n + 7);
+      }
+      for (; n < count; n++) {
+        let s = 0;
+        const offset = n * size;
+        for (let i = 0; i < size; i++) s += rows[offset + i]! * feature[i]!;
+        consider(s, n);
       }
       const votes = new Map<string, number>();
       for (const b of best) votes.set(b.label, (votes.get(b.label) ?? 0) + b.s);
