@@ -23,12 +23,16 @@ const nextEvent = <N extends 'config.changed' | 'grants.changed' | 'item.state'>
       off();
       reject(new Error(`no ${name} within ${ms} ms`));
     }, ms);
-    const off = bus.subscribe(name, (event) => {
-      if (!match(event)) return;
-      clearTimeout(timeout);
-      off();
-      resolve(event);
-    });
+    const off = bus.subscribe(
+      name,
+      (event) => {
+        if (!match(event)) return;
+        clearTimeout(timeout);
+        off();
+        resolve(event);
+      },
+      { remote: true },
+    );
   });
 
 /**
@@ -43,10 +47,14 @@ const thousandAcross = async (a: BusBridge, busB: EventBus, base: number, midway
   const all = new Promise<void>((resolve) => {
     done = resolve;
   });
-  const off = busB.subscribe('item.state', (e) => {
-    got.push(e.item_id);
-    if (got.length === total) done();
-  });
+  const off = busB.subscribe(
+    'item.state',
+    (e) => {
+      got.push(e.item_id);
+      if (got.length === total) done();
+    },
+    { remote: true },
+  );
   for (let i = 0; i < total; i++) {
     a.bus.publish('item.state', { item_id: base + i, state: 1, info: '', alarm: false, ts_ms: i });
     if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
@@ -66,6 +74,23 @@ describe('where events travel', () => {
     expect([...local].filter((name) => crossing.has(name))).toEqual([]);
     expect(Object.keys(busEvents).sort()).toEqual([...local, ...crossing].sort());
     expect([...local].sort()).toEqual(['sample', 'samples']);
+  });
+
+  it("another process's event reaches the subscribers that ask for it; an invalidation reaches every one", () => {
+    const bus = createEventBus();
+    const heard: string[] = [];
+    bus.subscribe('alarm.raised', () => heard.push('acts'));
+    bus.subscribe('alarm.raised', () => heard.push('shows'), { remote: true });
+    bus.subscribe('config.changed', () => heard.push('cache'));
+    bus.subscribe('config.changed', () => heard.push('not a cache'), { remote: false });
+    const alarm = {} as BusEvent<'alarm.raised'>['alarm'];
+    bus.publish('alarm.raised', { alarm }, { remote: true });
+    bus.publish('config.changed', { area: 'sites', ids: null }, { remote: true });
+    expect(heard).toEqual(['shows', 'cache']);
+    heard.length = 0;
+    bus.publish('alarm.raised', { alarm });
+    bus.publish('config.changed', { area: 'sites', ids: null });
+    expect(heard).toEqual(['acts', 'shows', 'cache', 'not a cache']);
   });
 });
 
@@ -366,5 +391,97 @@ describeEachDatabase('the composition root and the bridge', (dialect) => {
     expect(await metric(a, 'sitewatch_bus_bridge_written_total')).toBeGreaterThanOrEqual(1);
     expect(await metric(b, 'sitewatch_bus_bridge_delivered_total')).toBeGreaterThanOrEqual(1);
     expect(await metric(b, 'sitewatch_bus_bridge_queued')).toBe(0);
+  });
+});
+
+/**
+ * Who hears whose events (issue 35, step 1; docs/scale.md): two servers on one PostgreSQL with
+ * their device state logs (an acting subscriber: it writes a row per change). A state another
+ * server published reaches the subscribers here that show it, and not those that act on it, or each
+ * change would be written once per server.
+ */
+describe.skipIf(!testDialects.includes('postgres'))('two servers on one database', () => {
+  let database: TestDatabase;
+  let secondDb: Db;
+  const servers: Sitewatch[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    secondDb = database.connect();
+    for (const db of [database.db, secondDb])
+      servers.push(
+        await createSitewatch({
+          db,
+          authenticator: fakeAuthenticator,
+          loginKey: testLoginKey,
+          logLevel: 'silent',
+          drivers: {},
+          collectorThread: 'main',
+        }),
+      );
+    for (const s of servers) await s.start();
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.app.close();
+    await secondDb?.close();
+    await database?.destroy();
+  });
+
+  it("another server's device state is shown here, not acted on again", async () => {
+    const [a, b] = servers as [Sitewatch, Sitewatch];
+    const post = async (url: string, payload: object) => {
+      const res = await a.app.inject({
+        method: 'POST',
+        url: `/api/v1/${url}`,
+        headers: { authorization: 'Bearer admin-token' },
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as { id: number };
+    };
+    const site = await post('setting/device_groups', { name: '机房C', weight: 1 });
+    const device = await post('setting/devices', {
+      name: 'TH-C',
+      device_group_id: site.id,
+      driver: 'simulator',
+      code: 'temp_hum',
+    });
+    const acting: number[] = [];
+    const showing: number[] = [];
+    const offActing = b.bus.subscribe('device.state', (e) => {
+      acting.push(e.device_id);
+    });
+    const shown = new Promise<void>((resolve) => {
+      const off = b.bus.subscribe(
+        'device.state',
+        (e) => {
+          showing.push(e.device_id);
+          if (e.device_id === device.id) {
+            off();
+            resolve();
+          }
+        },
+        { remote: true },
+      );
+    });
+    a.bus.publish('device.state', { device_id: device.id, state: 4, reason: 'no answer', since: 1_700_000_000 });
+    await shown;
+    await a.settled();
+    await b.settled();
+    expect(acting).toEqual([]);
+    expect(showing).toEqual([device.id]);
+    // A's log wrote the change; B's, which acts on its own process's changes only, did not again.
+    const logged = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from device_state_logs where device_id = ${device.id}`.execute(database.db.kysely)
+      ).rows[0]!.n;
+    expect(await logged()).toBe(1);
+    // Its own process's state every subscriber hears, as before.
+    b.bus.publish('device.state', { device_id: device.id, state: 1, reason: '', since: 1_700_000_060 });
+    expect(acting).toEqual([device.id]);
+    offActing();
+    await b.settled();
+    expect(await logged()).toBe(2);
   });
 });

@@ -131,6 +131,17 @@ export const crossProcessEvents = [
   'grants.changed',
 ] as const satisfies readonly BusEventName[];
 export type CrossProcessEventName = (typeof crossProcessEvents)[number];
+/**
+ * Events every subscriber also hears from the other processes: each says a cache is stale, which
+ * is as true there as here. The others (an alarm, a state) reach a subscriber from another process
+ * only when it asks (`{ remote: true }`: the pushes, which show them); a subscriber that acts on
+ * one (opens a work order, runs an action, writes a log row) acts on its own process's alone, or
+ * two processes would both act (docs/scale.md, "Who hears whose events").
+ */
+export const invalidationEvents = [
+  'config.changed',
+  'grants.changed',
+] as const satisfies readonly CrossProcessEventName[];
 /** Every event is placed: `never` unless an event is in neither list. */
 export type UnplacedEvent = Exclude<BusEventName, (typeof localEvents)[number] | CrossProcessEventName>;
 const everyEventPlaced: UnplacedEvent extends never ? true : false = true;

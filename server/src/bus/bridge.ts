@@ -228,8 +228,8 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
         // Read on from the oldest row still there.
         last = Math.max(last, floor - 1);
         // What a missed config.changed or grants.changed would have said, for all of it.
-        for (const area of configArea.options) local.publish('config.changed', { area, ids: null });
-        local.publish('grants.changed', { user_ids: null });
+        for (const area of configArea.options) local.publish('config.changed', { area, ids: null }, { remote: true });
+        local.publish('grants.changed', { user_ids: null }, { remote: true });
       }
     }
     for (;;) {
@@ -253,8 +253,9 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
           continue;
         }
         counts.delivered += 1;
-        // The local bus: delivered here as if published here, never written again.
-        local.publish(row.name as CrossProcessEventName, event as never);
+        // The local bus, as another process's: never written again, and heard only by the
+        // subscribers that hear others' events (bus.ts).
+        local.publish(row.name as CrossProcessEventName, event as never, { remote: true });
       }
       if (rows.length < batchRows) return;
     }
@@ -311,11 +312,11 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
       .catch((err) => warn({ err }, 'pruning the outbox failed'));
 
   const bus: EventBus = {
-    publish(name, event) {
-      local.publish(name, event);
-      if (!stopped && crossing.has(name)) enqueue(name, event);
+    publish(name, event, options) {
+      local.publish(name, event, options);
+      if (!options?.remote && !stopped && crossing.has(name)) enqueue(name, event);
     },
-    subscribe: (name, handler) => local.subscribe(name, handler),
+    subscribe: (name, handler, options) => local.subscribe(name, handler, options),
     settled: () => local.settled(),
   };
 

@@ -1,4 +1,4 @@
-import type { BusEvent, BusEventName } from '@sitewatch/contract/events';
+import { type BusEvent, type BusEventName, invalidationEvents } from '@sitewatch/contract/events';
 import { createPending } from '../clock/timers.ts';
 
 /**
@@ -21,20 +21,26 @@ export type BusHandler<N extends BusEventName> = (event: BusEvent<N>) => unknown
  * event per value.
  */
 export interface EventBus {
-  publish<N extends BusEventName>(name: N, event: BusEvent<N>): void;
-  /** Returns the function that unsubscribes. */
-  subscribe<N extends BusEventName>(name: N, handler: BusHandler<N>): () => void;
+  /** `remote`: another process published it (the bus bridge hands it on here; bridge.ts). */
+  publish<N extends BusEventName>(name: N, event: BusEvent<N>, options?: { remote?: boolean }): void;
+  /**
+   * Returns the function that unsubscribes. `remote`: whether the handler also hears the events
+   * other processes published; by default only the invalidation events (`invalidationEvents` of the
+   * contract) reach it from them, so a handler that acts on an alarm or a state acts on its own.
+   */
+  subscribe<N extends BusEventName>(name: N, handler: BusHandler<N>, options?: { remote?: boolean }): () => void;
   /** Resolves when the promises handlers returned have settled; true when it waited (`Sitewatch.settled()`). */
   settled(): Promise<boolean>;
 }
 
 export const createEventBus = (log?: { warn(obj: object, msg: string): void }): EventBus => {
-  const handlers = new Map<BusEventName, Array<(event: unknown) => unknown>>();
+  const handlers = new Map<BusEventName, Array<{ handler: (event: unknown) => unknown; remote: boolean }>>();
   const pending = createPending();
-  const deliver = (name: BusEventName, event: unknown) => {
+  const deliver = (name: BusEventName, event: unknown, remote = false) => {
     const list = handlers.get(name);
     if (!list) return;
-    for (const handler of list) {
+    for (const { handler, remote: hears } of list) {
+      if (remote && !hears) continue;
       try {
         const started = handler(event);
         if (started instanceof Promise)
@@ -70,13 +76,14 @@ export const createEventBus = (log?: { warn(obj: object, msg: string): void }): 
     }
   };
   return {
-    publish(name, event) {
+    publish(name, event, options) {
       if (name === 'samples') bridge(name, event);
-      deliver(name, event);
+      deliver(name, event, options?.remote);
       if (name === 'sample') bridge(name, event);
     },
-    subscribe(name, handler) {
-      const entry = handler as (event: unknown) => unknown;
+    subscribe(name, handler, options) {
+      const remote = options?.remote ?? (invalidationEvents as readonly BusEventName[]).includes(name);
+      const entry = { handler: handler as (event: unknown) => unknown, remote };
       // Copy on write: a handler that unsubscribes during delivery does not disturb the loop.
       handlers.set(name, [...(handlers.get(name) ?? []), entry]);
       return () => {

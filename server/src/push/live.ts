@@ -43,8 +43,9 @@ export const startLiveFeed = (options: LiveFeedOptions): (() => void) => {
     options.bus.subscribe('samples', ({ ids, from, to }) => {
       for (let i = from; i < to; i++) changedItems.add(ids[i]!);
     }),
-    options.bus.subscribe('item.state', (e) => changedItems.add(e.item_id)),
-    options.bus.subscribe('device.state', (e) => changedDevices.add(e.device_id)),
+    // Shown, not acted on: another process's states too (bus.ts).
+    options.bus.subscribe('item.state', (e) => changedItems.add(e.item_id), { remote: true }),
+    options.bus.subscribe('device.state', (e) => changedDevices.add(e.device_id), { remote: true }),
   ];
 
   const round = async () => {

@@ -136,28 +136,33 @@ export const pushAlarms = (
   // A raise waits for the duty lookup; events behind it wait too, so none overtakes it.
   let pending: Promise<void> | null = null;
   const subscriptions = Object.entries(events).map(([name, event]) =>
-    bus.subscribe(name as keyof typeof events, ({ alarm }) => {
-      const message: AlarmPushMessage = { type: 'alarm', event, sent_ms: clock(), alarm };
-      const duty = event === 'raise' ? roster() : null;
-      if (!duty?.onDutyUsers && pending === null) return send(message, null);
-      const users = duty?.onDutyUsers
-        ? duty.onDutyUsers(Math.floor(clock() / 1000), alarm.device_group_id).catch((err: unknown) => {
-            // Everyone gets the pop-up rather than no one: said in the log, not kept silent.
-            log?.warn(
-              { err, alarm: alarm.status_id },
-              'duty lookup failed; the alarm is pushed to everyone as a notice',
-            );
-            return null;
-          })
-        : Promise.resolve(null);
-      const next: Promise<void> = Promise.all([pending, users]).then(async ([, u]) => {
-        await send(message, u);
-      });
-      pending = next;
-      return next.finally(() => {
-        if (pending === next) pending = null;
-      });
-    }),
+    bus.subscribe(
+      name as keyof typeof events,
+      ({ alarm }) => {
+        const message: AlarmPushMessage = { type: 'alarm', event, sent_ms: clock(), alarm };
+        const duty = event === 'raise' ? roster() : null;
+        if (!duty?.onDutyUsers && pending === null) return send(message, null);
+        const users = duty?.onDutyUsers
+          ? duty.onDutyUsers(Math.floor(clock() / 1000), alarm.device_group_id).catch((err: unknown) => {
+              // Everyone gets the pop-up rather than no one: said in the log, not kept silent.
+              log?.warn(
+                { err, alarm: alarm.status_id },
+                'duty lookup failed; the alarm is pushed to everyone as a notice',
+              );
+              return null;
+            })
+          : Promise.resolve(null);
+        const next: Promise<void> = Promise.all([pending, users]).then(async ([, u]) => {
+          await send(message, u);
+        });
+        pending = next;
+        return next.finally(() => {
+          if (pending === next) pending = null;
+        });
+        // Shown, not acted on: another process's alarms reach this process's browsers too (bus.ts).
+      },
+      { remote: true },
+    ),
   );
   return () => {
     for (const unsubscribe of subscriptions) unsubscribe();
