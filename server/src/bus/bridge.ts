@@ -253,8 +253,7 @@ export const createBusBridge = (options: BusBridgeOptions): BusBridge => {
           continue;
         }
         counts.delivered += 1;
-        // The local bus, as another process's: never written again, and heard only by the
-        // subscribers that hear others' events (bus.ts).
+        // The local bus, marked remote: never written again, heard by who asks for others' (bus.ts).
         local.publish(row.name as CrossProcessEventName, event as never, { remote: true });
       }
       if (rows.length < batchRows) return;
