@@ -46,7 +46,7 @@ test('an action with a typed preset is made and dry-run, a linkage rule and a ti
   // A dry run reaches nothing and says what would happen.
   await row.getByRole('button', { name: '试运行' }).click();
   await expect(page.locator('.ant-modal-confirm-title')).toHaveText('试运行结果（未向设备写入）');
-  await expect(page.getByText(/would write 精密空调 \/ 空调开关 ← 1/)).toBeVisible();
+  await expect(page.getByText(/将写入 精密空调 \/ 空调开关 ← 1/)).toBeVisible();
   await page.getByRole('button', { name: /确\s*定|知道了|OK/ }).click();
   await row.getByRole('button', { name: '执行记录' }).click();
   await expect(page.getByRole('dialog').getByText('手动')).toBeVisible();

@@ -264,7 +264,11 @@ const manualRuns = (r: Rig) => {
   it('runs a manual dry run that reaches nothing, and a real run as the caller', async () => {
     const dry = await call('POST', 'pub/remote_control', { action_id: ids.acOn, dry_run: true });
     expect(dry).toMatchObject({ dry_run: true, ok: true, trigger: 'manual', user_name: 'admin' });
-    expect(dry.results[0].detail).toMatch(/^would write io-module \/ 空调开关 ← 1/);
+    // A coded detail, named in the reader's language by the page (docs/automation.md, "Run details").
+    expect(JSON.parse(dry.results[0].detail)).toEqual({
+      code: 'wouldWrite',
+      params: { what: expect.stringMatching(/^io-module \/ 空调开关 ← 1/) },
+    });
     expect(await acRegister()).toBe(0);
     const run = await call('POST', 'pub/remote_control', { action_id: ids.acOn });
     expect(run).toMatchObject({ ok: true, dry_run: false });

@@ -76,7 +76,11 @@ describeEachDatabase('the work-order action kind', (dialect) => {
     // The handler disabled since: the run says so and sends nothing.
     await t.database.db.kysely.updateTable('users').set({ enable: 0 }).where('id', '=', handler).execute();
     const later = (await call('POST', 'pub/remote_control', { action_id: action.id })).data;
-    expect(later.results[0]).toMatchObject({ ok: false, detail: 'workOrders.handlerNotFound' });
+    expect(later.results[0].ok).toBe(false);
+    expect(JSON.parse(later.results[0].detail)).toEqual({
+      code: 'refused',
+      params: { key: 'workOrders.handlerNotFound', id: handler },
+    });
     expect(await orders()).toHaveLength(1);
     await t.database.db.kysely.updateTable('users').set({ enable: 1 }).where('id', '=', handler).execute();
 

@@ -94,6 +94,82 @@ export const listQuery = pageQuery.extend({
   name: z.string().trim().max(100).optional(),
 });
 
+/**
+ * A run's detail in words is a coded detail, stored as `{"code","params"}` JSON text and named in
+ * the reader's language under `automationUi.runDetails.<code>` (as the operation log's details are,
+ * docs/operation-log.md); any other text (a device's own error) is data, shown as it is. `refused`
+ * names a message key in `params.key` (with that message's params).
+ */
+export const runDetailCodes = [
+  'wrote',
+  'wouldWrite',
+  'queued',
+  'wouldNotify',
+  'orderSent',
+  'wouldSend',
+  'hasOrder',
+  'collectorStopped',
+  'itemMissing',
+  'outOfRange',
+  'notCollected',
+  'groupMissing',
+  'unknownKind',
+  'actionMissing',
+  'refused',
+] as const;
+export type RunDetailCode = (typeof runDetailCodes)[number];
+export type RunDetailParams = Record<string, string | number>;
+
+/** The stored text of a coded detail. */
+export const runDetail = (code: RunDetailCode, params: RunDetailParams = {}): string =>
+  JSON.stringify({ code, params });
+
+const codedDetail = z.object({
+  code: z.enum(runDetailCodes),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+});
+export type CodedRunDetail = z.infer<typeof codedDetail>;
+
+const parsed = (text: string): unknown => {
+  if (!text.startsWith('{') && !text.startsWith('[')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A stored detail as parts to show: a coded detail, or text as it is. A timed task's log holds the
+ * details of its run's commands as one JSON list (`runDetailsText`); rows written before codes hold
+ * English text, shown as it is.
+ */
+export const readRunDetails = (text: string): Array<CodedRunDetail | string> => {
+  const value = parsed(text);
+  const one = (v: unknown): CodedRunDetail | string => {
+    const coded = codedDetail.safeParse(v);
+    return coded.success ? coded.data : typeof v === 'string' ? v : JSON.stringify(v);
+  };
+  if (Array.isArray(value)) return value.map(one);
+  return value === undefined ? [text] : [one(value)];
+};
+
+/**
+ * The details of a run's commands as one stored text (a timed task's log, `max` characters): as
+ * many whole details as fit, so the text always reads back.
+ */
+export const runDetailsText = (details: string[], max = 500): string => {
+  const items = details.map((d) => {
+    const value = parsed(d);
+    return codedDetail.safeParse(value).success ? value : d;
+  });
+  for (let n = items.length; n > 0; n--) {
+    const text = JSON.stringify(items.slice(0, n));
+    if (text.length <= max) return text;
+  }
+  return (details[0] ?? '').slice(0, max);
+};
+
 /** One command's outcome in a run. */
 export const commandResult = z.object({
   kind: z.string(),

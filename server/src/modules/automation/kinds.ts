@@ -1,5 +1,5 @@
 import type { AlarmRow } from '@sitewatch/contract/alarms';
-import type { actionKindInfo } from '@sitewatch/contract/automation';
+import { type actionKindInfo, runDetail } from '@sitewatch/contract/automation';
 import { checkWrite, type ItemSource } from '@sitewatch/contract/monitoring';
 import { z } from 'zod';
 import type { Collector } from '../../collector/collector.ts';
@@ -19,7 +19,7 @@ export interface RunContext {
   now: number;
 }
 
-/** What a command did, or (dry run) would do. */
+/** What a command did, or (dry run) would do: `detail` a coded detail (`runDetail`), or data as it is. */
 export interface CommandOutcome {
   ok: boolean;
   detail: string;
@@ -101,11 +101,11 @@ export const itemWriteKind = (db: Db, collector: () => Collector | undefined): A
   const problem = async (raw: unknown): Promise<string | null> => {
     const p = itemWriteParams.parse(raw);
     const item = await itemOf(db, p.item_id);
-    if (!item) return 'item not found';
+    if (!item) return runDetail('itemMissing');
     const source = sourceOf(item.source);
-    if (!source || !checkWrite(source, p.value).ok) return 'value out of the range the device holds';
+    if (!source || !checkWrite(source, p.value).ok) return runDetail('outOfRange');
     const c = collector();
-    if (!c || c.deviceOfItem(p.item_id) === undefined) return 'item is not being collected';
+    if (!c || c.deviceOfItem(p.item_id) === undefined) return runDetail('notCollected');
     return null;
   };
   return {
@@ -130,17 +130,19 @@ export const itemWriteKind = (db: Db, collector: () => Collector | undefined): A
     async run(raw) {
       const p = itemWriteParams.parse(raw);
       const c = collector();
-      if (!c) return { ok: false, detail: 'collector is not running' };
+      if (!c) return { ok: false, detail: runDetail('collectorStopped') };
       try {
         await c.write(p.item_id, p.value);
-        return { ok: true, detail: `${await describe(raw)}` };
+        return { ok: true, detail: runDetail('wrote', { what: await describe(raw) }) };
       } catch (err) {
         return { ok: false, detail: err instanceof Error ? err.message.slice(0, 200) : String(err) };
       }
     },
     async dryRun(raw) {
       const why = await problem(raw);
-      return why ? { ok: false, detail: why } : { ok: true, detail: `would write ${await describe(raw)}` };
+      return why
+        ? { ok: false, detail: why }
+        : { ok: true, detail: runDetail('wouldWrite', { what: await describe(raw) }) };
     },
     writesItems: (raw) => [itemWriteParams.parse(raw).item_id],
   };
@@ -176,7 +178,7 @@ export const notifyGroupKind = (db: Db, notifier: Notifier): ActionKind => {
     describe,
     async run(raw, context) {
       const p = notifyParams.parse(raw);
-      if (!(await groupOf(p.contact_group_id))) return { ok: false, detail: 'contact group not found' };
+      if (!(await groupOf(p.contact_group_id))) return { ok: false, detail: runDetail('groupMissing') };
       const a = context.alarm;
       const site = await db.kysely
         .selectFrom('device_groups')
@@ -202,13 +204,13 @@ export const notifyGroupKind = (db: Db, notifier: Notifier): ActionKind => {
           time: context.now,
         },
       });
-      return { ok: true, detail: `queued ${await describe(raw)}` };
+      return { ok: true, detail: runDetail('queued', { what: await describe(raw) }) };
     },
     async dryRun(raw) {
       const p = notifyParams.parse(raw);
       return (await groupOf(p.contact_group_id))
-        ? { ok: true, detail: `would notify ${await describe(raw)}` }
-        : { ok: false, detail: 'contact group not found' };
+        ? { ok: true, detail: runDetail('wouldNotify', { what: await describe(raw) }) }
+        : { ok: false, detail: runDetail('groupMissing') };
     },
   };
 };

@@ -1,4 +1,4 @@
-import type { ActionRun } from '@sitewatch/contract/automation';
+import { type ActionRun, runDetail } from '@sitewatch/contract/automation';
 import type { FastifyRequest } from 'fastify';
 import type { Kernel } from '../../area.ts';
 import type { AuditLog } from '../logs/index.ts';
@@ -44,7 +44,7 @@ export const createRunner = (deps: { kernel: Kernel; kinds: () => ActionKind[]; 
     for (const command of action.commands) {
       const kind = kindOf(command.kind);
       if (!kind) {
-        results.push({ kind: command.kind, description: command.kind, ok: false, detail: 'unknown action kind' });
+        results.push({ kind: command.kind, description: command.kind, ok: false, detail: runDetail('unknownKind') });
         continue;
       }
       writes ||= kind.writesDevice;

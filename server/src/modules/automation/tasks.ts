@@ -1,4 +1,4 @@
-import type { CronRepeat } from '@sitewatch/contract/automation';
+import { type CronRepeat, runDetail, runDetailsText } from '@sitewatch/contract/automation';
 import { Cron } from 'croner';
 import type { Kernel } from '../../area.ts';
 import type { Timer } from '../../clock/timers.ts';
@@ -93,7 +93,7 @@ export const createTaskScheduler = (deps: { kernel: Kernel; runner: Runner }) =>
         const run = await deps.runner.run({ actionId: task.action_id, trigger: 'timer', trigger_id: task.id });
         ok = run?.ok ?? false;
         runId = run?.id ?? 0;
-        detail = run ? run.results.map((r) => r.detail).join('; ') : 'action not found';
+        detail = run ? runDetailsText(run.results.map((r) => r.detail)) : runDetail('actionMissing');
       } catch (err) {
         detail = err instanceof Error ? err.message : String(err);
       }

@@ -1,3 +1,4 @@
+import { runDetail } from '@sitewatch/contract/automation';
 import { alarmOrderDescription, createWorkOrderBody, priorityForLevel } from '@sitewatch/contract/work-orders';
 import type { ActionKind } from '../automation/index.ts';
 import type { WorkOrderRepository } from './repository.ts';
@@ -47,10 +48,10 @@ export const workOrderKind = (service: WorkOrderService, repo: WorkOrderReposito
     async run(raw, context) {
       const p = params.parse(raw);
       const refused = await people(p);
-      if (refused) return { ok: false, detail: refused.key };
+      if (refused) return { ok: false, detail: runDetail('refused', { key: refused.key, ...refused.params }) };
       const alarm = context.trigger === 'overrun' ? context.alarm : undefined;
       if (alarm && (await repo.orderOfAlarm(alarm.status_id)))
-        return { ok: true, detail: `alarm ${alarm.status_id} has an order already` };
+        return { ok: true, detail: runDetail('hasOrder', { alarm: alarm.status_id }) };
       const order = await service.create(
         {
           description: alarm ? `${p.description}\n${alarmOrderDescription(alarm)}`.slice(0, 2000) : p.description,
@@ -66,12 +67,14 @@ export const workOrderKind = (service: WorkOrderService, repo: WorkOrderReposito
         null,
         { dispatch: 'auto', alarm_level: alarm?.level ?? null },
       );
-      return { ok: true, detail: `order ${order.number} sent ${await describe(raw)}` };
+      return { ok: true, detail: runDetail('orderSent', { number: order.number, what: await describe(raw) }) };
     },
     async dryRun(raw) {
       const p = params.parse(raw);
       const refused = await people(p);
-      return refused ? { ok: false, detail: refused.key } : { ok: true, detail: `would send ${await describe(raw)}` };
+      return refused
+        ? { ok: false, detail: runDetail('refused', { key: refused.key, ...refused.params }) }
+        : { ok: true, detail: runDetail('wouldSend', { what: await describe(raw) }) };
     },
   };
 };

@@ -1,6 +1,7 @@
-import { automationRoutes as r } from '@sitewatch/contract/automation';
+import { automationRoutes as r, readRunDetails } from '@sitewatch/contract/automation';
 import { workOrderRoutes } from '@sitewatch/contract/work-orders';
 import { queryOptions } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { api } from '../../api/client.ts';
 
 /** The automation pages' cache prefix: a write on one page refreshes the others' lists too. */
@@ -32,3 +33,16 @@ export const actionNames = (data: { data: { id: number; name: string }[] } | und
 
 /** A text key built at run time (a preset's, a kind's, a repeat option's): present in the four locale files. */
 export const key = (k: string) => k as never;
+
+/**
+ * A run's stored detail in the reader's language: coded details named (`automationUi.runDetails`, a
+ * refusal by its own message), other text as it is (a device's error, a row from before codes).
+ */
+export const runDetailText = (t: TFunction, detail: string): string =>
+  readRunDetails(detail)
+    .map((d) => {
+      if (typeof d === 'string') return d;
+      const named = d.code === 'refused' ? String(d.params.key) : `automationUi.runDetails.${d.code}`;
+      return String(t(key(named), d.params));
+    })
+    .join('; ');

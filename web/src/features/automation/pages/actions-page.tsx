@@ -32,7 +32,7 @@ import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect, sitesQuery } from '../../../components/site-select.tsx';
 import { formatTime } from '../../../components/time.ts';
 import { useCan } from '../../../session/permissions.ts';
-import { automationKey, key, kindsQuery, peopleQuery } from '../api.ts';
+import { automationKey, key, kindsQuery, peopleQuery, runDetailText } from '../api.ts';
 
 const page = '/setting_action';
 const routes = { list: r.actions, create: r.createAction, update: r.updateAction, remove: r.deleteAction };
@@ -181,7 +181,7 @@ const RunResults = ({ run }: { run: ActionRun }) => {
             <Tag color={c.ok ? 'green' : 'red'}>{t(c.ok ? 'automationUi.ok' : 'automationUi.failed')}</Tag>
           ),
         },
-        { title: t('automationUi.detail'), dataIndex: 'detail' },
+        { title: t('automationUi.detail'), render: (_, c) => runDetailText(t, c.detail) },
       ]}
     />
   );

@@ -10,7 +10,7 @@ import { contractRule } from '../../../components/form-rules.ts';
 import { ResourcePage } from '../../../components/resource-page.tsx';
 import { SiteSelect } from '../../../components/site-select.tsx';
 import { formatTime } from '../../../components/time.ts';
-import { actionNames, actionsQuery, automationKey, key } from '../api.ts';
+import { actionNames, actionsQuery, automationKey, key, runDetailText } from '../api.ts';
 
 const page = '/timed_tasks';
 const routes = { list: r.crons, create: r.createCron, update: r.updateCron, remove: r.deleteCron };
@@ -93,7 +93,7 @@ const TaskLog = () => {
             <Tag color={x.ok ? 'green' : 'red'}>{t(x.ok ? 'automationUi.ok' : 'automationUi.failed')}</Tag>
           ),
         },
-        { title: t('automationUi.detail'), dataIndex: 'detail' },
+        { title: t('automationUi.detail'), render: (_, x) => runDetailText(t, x.detail) },
       ]}
     />
   );
