@@ -28,6 +28,7 @@ import {
 import { type MetricsAccess, registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerPipelineMetrics } from './http/pipeline-metrics.ts';
+import { databaseRateStore, rateLimitsArea } from './http/rate-store.ts';
 import { type RouteRequirement, requirementOf } from './http/route.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { createTlsListener, type TlsSource } from './http/tls.ts';
@@ -295,7 +296,7 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   // ---------- the engines and the areas, made in the order of their needs ----------
   // The bridge first: it is started before and stopped after every part that publishes.
   const declared = [
-    ...(postgres ? [busBridgeArea(bridge)] : []),
+    ...(postgres ? [busBridgeArea(bridge), rateLimitsArea()] : []),
     ...engines(deps),
     ...(await loadAreas()),
     ...(deps.extraAreas ?? []),
@@ -338,7 +339,12 @@ export const createSitewatch = async (deps: AppDeps): Promise<Sitewatch> => {
   );
   await registerSecurityHeaders(app, { hsts: Boolean(deps.tls) });
   await registerOpenApi(app);
-  await app.register(rateLimit, { global: false });
+  // On PostgreSQL the counts are in the database, one for every server on it (http/rate-store.ts); a
+  // count that cannot be written lets the request through (the login's own budget still holds).
+  await app.register(rateLimit, {
+    global: false,
+    ...(postgres ? { store: databaseRateStore(deps.db), skipOnError: true } : {}),
+  });
   registerPipelineMetrics(registerMetrics(app, deps.metrics), { bus: kernel.bus, series, bridge });
   app.decorate('access', access);
   registerAuthHook(app, authenticator);

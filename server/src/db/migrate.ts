@@ -36,6 +36,7 @@ import * as m0034doorAccess from './migrations/0034-door-access.ts';
 import * as m0035alarmSources from './migrations/0035-alarm-sources.ts';
 import * as m0036confirmActions from './migrations/0036-confirm-actions.ts';
 import * as m0037eventOutbox from './migrations/0037-event-outbox.ts';
+import * as m0038rateLimits from './migrations/0038-rate-limits.ts';
 
 /** One set of versioned migrations for both SQLite and PostgreSQL, applied in name order. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0035-alarm-sources': m0035alarmSources,
   '0036-confirm-actions': m0036confirmActions,
   '0037-event-outbox': m0037eventOutbox,
+  '0038-rate-limits': m0038rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,8 +1,21 @@
 import type { Generated } from 'kysely';
 
-/** The domain events' outbox (migration 0037-event-outbox, PostgreSQL only), joined into `Database` in schema.ts. */
+/**
+ * What several processes on one PostgreSQL share (PostgreSQL only), joined into `Database` in
+ * schema.ts: the domain events' outbox (migration 0037-event-outbox) and the rate limits' counts
+ * (0038-rate-limits).
+ */
 export interface BusTables {
   event_outbox: EventOutboxTable;
+  rate_limits: RateLimitsTable;
+}
+
+/** One route's requests from one address in the current window (server/src/http/rate-store.ts). */
+export interface RateLimitsTable {
+  key: string;
+  /** Epoch ms, by the database's clock. */
+  window_start: number;
+  hits: number;
 }
 
 /** One domain event as a process published it (server/src/bus/bridge.ts). */

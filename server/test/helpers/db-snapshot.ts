@@ -3,9 +3,10 @@ import { sql } from 'kysely';
 import type { Db } from '../../src/db/kysely.ts';
 
 /**
- * Names of the application's tables: migration bookkeeping and the bus's outbox excluded (on
- * PostgreSQL every domain event is also written there, after its request has answered: an earlier
- * request's event may land between two digests; docs/scale.md).
+ * Names of the application's tables: migration bookkeeping, the bus's outbox and the rate limits'
+ * counts excluded (on PostgreSQL every domain event is also written there, after its request has
+ * answered: an earlier request's event may land between two digests; and every request to a limited
+ * route counts, refused or not; docs/scale.md).
  */
 const tableNames = async (db: Db): Promise<string[]> => {
   const query =
@@ -19,7 +20,7 @@ const tableNames = async (db: Db): Promise<string[]> => {
   const { rows } = await query.execute(db.kysely);
   return rows
     .map((r) => r.name)
-    .filter((name) => name !== 'event_outbox')
+    .filter((name) => name !== 'event_outbox' && name !== 'rate_limits')
     .sort();
 };
 
