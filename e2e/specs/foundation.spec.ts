@@ -13,9 +13,9 @@ test.describe('foundation', () => {
     test(`an unknown path shows the 404 page in ${language}`, async ({ page }) => {
       await page.addInitScript((lang) => localStorage.setItem('language', lang), language);
       await page.goto('/no-such-page');
-      // A fresh browser's first page: the bundle and the language's texts are fetched and parsed
-      // before anything shows (a loaded CI run once left it blank past 10 s).
-      await expect(page.getByText(text)).toBeVisible({ timeout: 30_000 });
+      // Intermittently blank in zh_tw/zh_xg in CI runs (even after 30 s): not load; the boot's
+      // top-level await may reject on a locale chunk and render nothing (session 19 note).
+      await expect(page.getByText(text)).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', language.replace('_', '-'));
       await page.screenshot({ path: test.info().outputPath(`not-found-${language}.png`) });
     });
