@@ -2,9 +2,8 @@
  * A server process that restores one package (maintenance-kill.int.test.ts kills it with SIGKILL
  * at some moment of the restore). It writes `ready` once built, and waits for a line on stdin, the
  * package file, before it restores (the test starts the next rounds' children while a round runs);
- * it writes
- * `restoring` when it starts, then the restore's own log
- * lines (info, one JSON line each) as the restore logs its steps, and `done`. Arguments: data dir,
+ * it writes `restoring` when it starts, then the restore's own log lines (info, one JSON line each)
+ * as the restore logs its steps, and `done`. Arguments: data dir,
  * database URL or '', and a step to stop at ('' for none): `restoring` or a text of
  * `restoreSteps`. At that step the process stops dead (the line written first), so the kill lands
  * exactly there, however loaded the machine.

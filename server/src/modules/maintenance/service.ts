@@ -154,17 +154,17 @@ export const createMaintenanceService = ({ kernel, declarations, secrets, ftp }:
         // Tables this server declares and the package holds: an area added since is left as it is.
         const tables = here.tables.filter((t) => manifest.tables.includes(t));
         await checkPart(db, dbFile, tables, manifest.migration);
-        const name = path.basename(file);
-        kernel.log.info({ file: name }, restoreSteps.checked);
+        const packageName = path.basename(file);
+        kernel.log.info({ file: packageName }, restoreSteps.checked);
         // Files of folders this server declares; a staged folder (an empty one too) is one still to swap.
         const folders = manifest.uploads.filter((u) => here.uploads.includes(u));
         const files = manifest.parts.filter((p) => folders.some((f) => p.name.startsWith(`uploads/${f}/`))).length;
         for (const name of folders) mkdirSync(path.join(staging, 'uploads', name), { recursive: true });
         const marker = { k: pendingKey, v: JSON.stringify(folders), updated_at: Math.floor(kernel.clock() / 1000) };
         await restoreRows(db, dbFile, tables, manifest.kind === 'config' ? here.cleared : [], marker);
-        kernel.log.info({ file: name }, restoreSteps.committed);
+        kernel.log.info({ file: packageName }, restoreSteps.committed);
         await finishSwap();
-        kernel.log.info({ file: name }, restoreSteps.swapped);
+        kernel.log.info({ file: packageName }, restoreSteps.swapped);
         // Consumers of config.changed re-read at once; what areas cache otherwise they re-read in
         // their own `reload` (their declarations), awaited here so the answer finds it done.
         announceAll();
